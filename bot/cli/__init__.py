@@ -1,0 +1,35 @@
+"""`formula-darts` command line: one subcommand per module, each registering itself."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bot.cli import _db, _eval, _play, _run, _sandbox, _sets
+
+_MODULES = (_run, _play, _eval, _sets, _sandbox, _db)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="formula-darts", description="Formula Darts: a math game judged by real PHP."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for module in _MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        code = args.func(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    return int(code or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

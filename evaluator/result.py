@@ -1,0 +1,67 @@
+"""Value types for a formula's verdict: a PHP number, or a typed error.
+
+Every failure, from a forbidden character to a crashed sandbox, folds into an
+`EvalError` value with a stable `code`, so callers render one shape and never
+see a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    FORBIDDEN = "forbidden"
+    DIGITS = "digits"
+    SYNTAX = "syntax"
+    PHP = "php"
+    NOT_FINITE = "not_finite"
+    TOO_LONG = "too_long"
+    TIMEOUT = "timeout"
+    SANDBOX = "sandbox"
+
+
+@dataclass(frozen=True, slots=True)
+class EvalError:
+    """Why a formula has no Result. `position` is a 1-based column of the normalized text."""
+
+    code: ErrorCode
+    message: str
+    position: int | None = None
+    text: str | None = None
+    php_class: str | None = None
+    params: tuple[tuple[str, str], ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"code": self.code.value, "message": self.message}
+        if self.php_class is not None:
+            out["php_class"] = self.php_class
+        if self.position is not None:
+            out["position"] = self.position
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """A Result as PHP computed it: a Python int for PHP int, float for PHP float."""
+
+    formula: str
+    value: int | float
+
+    @property
+    def php_type(self) -> str:
+        return "float" if isinstance(self.value, float) else "int"
+
+
+Verdict = Evaluation | EvalError
+
+
+class FormulaError(ValueError):
+    """Raised by `check()`; carries the error value the player is shown."""
+
+    def __init__(self, error: EvalError) -> None:
+        super().__init__(error.message)
+        self.error = error

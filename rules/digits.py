@@ -1,0 +1,48 @@
+"""The round's Digits: uniform random, or a seeded sequence for Qualification.
+
+Qualification must give every player of a server the same Digits for a Set in
+a period, so the sequence is derived from (server, Set, period) alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from datetime import UTC, datetime
+
+LOW, HIGH = 1000, 9999
+
+
+def random_digits(rng: random.Random | None = None) -> str:
+    """A uniform random four-digit number (system entropy by default)."""
+    source = rng if rng is not None else random.SystemRandom()
+    return str(source.randint(LOW, HIGH))
+
+
+def qualification_seed(server_id: int | str, set_name: str, period: str) -> str:
+    """A stable seed naming one (server, Set, period) sequence."""
+    raw = f"formula-darts/qualification/{server_id}/{set_name}/{period}".encode()
+    return hashlib.sha256(raw).hexdigest()
+
+
+def seeded_digits(seed: str, round_number: int) -> str:
+    """The Digits of round `round_number` (1-based) of a seeded sequence."""
+    if round_number < 1:
+        raise ValueError("round numbers start at 1")
+    return str(random.Random(f"{seed}/{round_number}").randint(LOW, HIGH))
+
+
+def utc_day(moment: datetime | None = None) -> str:
+    """The default Qualification period: the UTC date, e.g. 2026-11-29."""
+    return (moment or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%d")
+
+
+def auto_move(digits: str) -> tuple[str, int]:
+    """The duel's auto-move: two two-digit numbers, added (4589 -> 45+89 = 134).
+
+    The sum is taken arithmetically: a second half like `08` would be a PHP
+    parse error as an octal literal, which the original rule clearly doesn't mean.
+    """
+    if len(digits) != 4 or not digits.isdigit():
+        raise ValueError(f"digits must be four digits, got {digits!r}")
+    return f"{digits[:2]}+{digits[2:]}", int(digits[:2]) + int(digits[2:])

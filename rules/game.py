@@ -1,0 +1,365 @@
+"""Game state machines for the single modes and the duel.
+
+Shaped like python-chess: a plain state that round-trips through JSON, pure
+transitions (`apply(state, action)` returns a new state, the old one is left
+alone), and `outcome(state)` that is None while the game goes on. Time is data:
+callers pass `now` (seconds since the epoch), the rules never read a clock.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from rules.digits import auto_move
+from rules.errors import (
+    AlreadyAnswered,
+    BadPlayers,
+    DeadlinePassed,
+    GameOver,
+    NoOpenRound,
+    NotAPlayer,
+    RoundStillOpen,
+)
+from rules.scoring import Number, apply_points, is_zero
+from rules.sets import GameSet
+
+
+class Mode(StrEnum):
+    TRAINING = "training"
+    QUALIFICATION = "qualification"
+    DUEL = "duel"
+
+    @property
+    def players(self) -> int:
+        return 2 if self is Mode.DUEL else 1
+
+
+class Termination(StrEnum):
+    CHECKOUT = "checkout"
+    MAX_ROUNDS = "max_rounds"
+    TIMEOUT = "timeout"
+    RESIGN = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended. `winner` is a player index; None in a duel is a draw.
+
+    In single modes a checkout and a full maxRound game both have winner 0
+    (the original rules call both a win); a timeout or a resignation has None.
+    """
+
+    termination: Termination
+    winner: int | None
+    rounds: int
+    perfect: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "termination": self.termination.value,
+            "winner": self.winner,
+            "rounds": self.rounds,
+            "perfect": self.perfect,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Outcome:
+        return cls(
+            Termination(data["termination"]), data["winner"], data["rounds"], data["perfect"]
+        )
+
+
+@dataclass(slots=True)
+class Answer:
+    """A player's final formula for a round, with what it scored."""
+
+    formula: str
+    result: Number
+    points: Number
+    score: Number
+    elapsed: float
+    auto: bool = False
+
+
+@dataclass(slots=True)
+class Round:
+    number: int
+    digits: str
+    started_at: float
+    deadline: float
+    answers: list[Answer | None]
+    resolved: bool = False
+
+
+@dataclass(slots=True)
+class GameState:
+    id: str
+    mode: Mode
+    game_set: GameSet
+    players: list[str]
+    scores: list[Number]
+    rounds: list[Round] = field(default_factory=list)
+    outcome: Outcome | None = None
+    resigned: int | None = None
+
+    @property
+    def current_round(self) -> Round | None:
+        """The open round, if one is being played."""
+        if self.rounds and not self.rounds[-1].resolved and self.outcome is None:
+            return self.rounds[-1]
+        return None
+
+    def player_index(self, player: str) -> int:
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise NotAPlayer(f"{player} is not a player of game {self.id}") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "mode": self.mode.value,
+            "set": self.game_set.to_dict(),
+            "players": list(self.players),
+            "scores": list(self.scores),
+            "rounds": [
+                {
+                    "number": r.number,
+                    "digits": r.digits,
+                    "started_at": r.started_at,
+                    "deadline": r.deadline,
+                    "resolved": r.resolved,
+                    "answers": [
+                        None
+                        if a is None
+                        else {
+                            "formula": a.formula,
+                            "result": a.result,
+                            "points": a.points,
+                            "score": a.score,
+                            "elapsed": a.elapsed,
+                            "auto": a.auto,
+                        }
+                        for a in r.answers
+                    ],
+                }
+                for r in self.rounds
+            ],
+            "outcome": None if self.outcome is None else self.outcome.to_dict(),
+            "resigned": self.resigned,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        rounds = [
+            Round(
+                number=r["number"],
+                digits=r["digits"],
+                started_at=r["started_at"],
+                deadline=r["deadline"],
+                resolved=r["resolved"],
+                answers=[None if a is None else Answer(**a) for a in r["answers"]],
+            )
+            for r in data["rounds"]
+        ]
+        outcome = data.get("outcome")
+        return cls(
+            id=data["id"],
+            mode=Mode(data["mode"]),
+            game_set=GameSet.from_dict(data["set"]),
+            players=list(data["players"]),
+            scores=list(data["scores"]),
+            rounds=rounds,
+            outcome=None if outcome is None else Outcome.from_dict(outcome),
+            resigned=data.get("resigned"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StartRound:
+    digits: str
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    """A player's valid formula with the Result real PHP gave it."""
+
+    player: str
+    formula: str
+    result: Number
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class Expire:
+    """The open round's deadline has come."""
+
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    player: str
+
+
+Action = StartRound | Submit | Expire | Resign
+
+
+def new_game(game_id: str, mode: Mode, game_set: GameSet, players: list[str]) -> GameState:
+    if len(players) != mode.players or len(set(players)) != len(players):
+        raise BadPlayers(f"{mode.value} needs {mode.players} distinct player(s)")
+    return GameState(
+        id=game_id,
+        mode=mode,
+        game_set=game_set,
+        players=list(players),
+        scores=[game_set.start_score] * len(players),
+    )
+
+
+def outcome(state: GameState) -> Outcome | None:
+    return state.outcome
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """Return the state after `action`; raise a RulesError if it is not allowed."""
+    if state.outcome is not None:
+        raise GameOver(f"game {state.id} is over")
+    new = copy.deepcopy(state)
+    if isinstance(action, StartRound):
+        _start_round(new, action)
+    elif isinstance(action, Submit):
+        _submit(new, action)
+    elif isinstance(action, Expire):
+        _expire(new, action)
+    else:
+        _resign(new, action)
+    return new
+
+
+def _start_round(state: GameState, action: StartRound) -> None:
+    if state.current_round is not None:
+        raise RoundStillOpen(f"round {state.current_round.number} is still open")
+    if len(state.rounds) >= state.game_set.max_rounds:
+        raise GameOver("all rounds are played")
+    if len(action.digits) != 4 or not action.digits.isdigit() or action.digits[0] == "0":
+        raise ValueError(f"digits must be a number from 1000 to 9999, got {action.digits!r}")
+    state.rounds.append(
+        Round(
+            number=len(state.rounds) + 1,
+            digits=action.digits,
+            started_at=action.now,
+            deadline=action.now + state.game_set.time_limit,
+            answers=[None] * len(state.players),
+        )
+    )
+
+
+def _open_round(state: GameState) -> Round:
+    current = state.current_round
+    if current is None:
+        raise NoOpenRound("no round is open")
+    return current
+
+
+def _record(
+    state: GameState,
+    rnd: Round,
+    index: int,
+    formula: str,
+    result: Number,
+    now: float,
+    *,
+    auto: bool = False,
+) -> None:
+    game_set = state.game_set
+    points, score = apply_points(state.scores[index], result, game_set.goal, game_set.bonus)
+    elapsed = min(max(0.0, now - rnd.started_at), float(game_set.time_limit))
+    rnd.answers[index] = Answer(formula, result, points, score, elapsed, auto)
+
+
+def _submit(state: GameState, action: Submit) -> None:
+    index = state.player_index(action.player)
+    rnd = _open_round(state)
+    if action.now > rnd.deadline:
+        raise DeadlinePassed(f"round {rnd.number} ended at its deadline")
+    if rnd.answers[index] is not None:
+        raise AlreadyAnswered(f"{action.player} has answered round {rnd.number}")
+    _record(state, rnd, index, action.formula, action.result, action.now)
+    if all(a is not None for a in rnd.answers):
+        _resolve(state, rnd)
+
+
+def _expire(state: GameState, action: Expire) -> None:
+    rnd = _open_round(state)
+    if action.now < rnd.deadline:
+        raise RoundStillOpen(f"round {rnd.number} is open until its deadline")
+    if state.mode is not Mode.DUEL:
+        rnd.resolved = True
+        state.outcome = Outcome(Termination.TIMEOUT, None, rnd.number)
+        return
+    for index, answer in enumerate(rnd.answers):
+        if answer is None:
+            formula, result = auto_move(rnd.digits)
+            _record(state, rnd, index, formula, result, rnd.deadline, auto=True)
+    _resolve(state, rnd)
+
+
+def _resolve(state: GameState, rnd: Round) -> None:
+    """Apply every answer of the round, then decide whether the game ends."""
+    for index, answer in enumerate(rnd.answers):
+        assert answer is not None
+        state.scores[index] = answer.score
+    rnd.resolved = True
+    zeros = [i for i, score in enumerate(state.scores) if is_zero(score)]
+    perfect = rnd.number <= state.game_set.min_rounds
+    if len(zeros) == 1:
+        state.outcome = Outcome(Termination.CHECKOUT, zeros[0], rnd.number, perfect)
+    elif len(zeros) > 1:
+        state.outcome = Outcome(Termination.CHECKOUT, None, rnd.number, perfect)
+    elif rnd.number >= state.game_set.max_rounds:
+        winner = 0 if state.mode is not Mode.DUEL else None
+        state.outcome = Outcome(Termination.MAX_ROUNDS, winner, rnd.number)
+
+
+def _resign(state: GameState, action: Resign) -> None:
+    index = state.player_index(action.player)
+    rounds = len(state.rounds)
+    if state.current_round is not None:
+        state.rounds[-1].resolved = True
+    state.resigned = index
+    winner = 1 - index if state.mode is Mode.DUEL else None
+    state.outcome = Outcome(Termination.RESIGN, winner, rounds)
+
+
+def is_loss(result: Outcome, player_index: int = 0) -> bool:
+    """Whether the game counts as lost for that player (a duel draw is not a loss)."""
+    if result.winner is None:
+        return result.termination in (Termination.TIMEOUT, Termination.RESIGN)
+    return result.winner != player_index
+
+
+def answer_time(state: GameState, player_index: int = 0) -> float:
+    """Total seconds a player spent answering, the ranking's tie-breaker."""
+    return sum(
+        answer.elapsed for rnd in state.rounds if (answer := rnd.answers[player_index]) is not None
+    )
+
+
+def ranking_key(state: GameState) -> tuple[int, float, float]:
+    """Qualification order, smaller is better (RULES.md).
+
+    Checkouts by fewest rounds (Perfect is naturally on top), then finished
+    games by remaining Score, then losses; ties by total answering time.
+    """
+    result = state.outcome
+    time_spent = answer_time(state)
+    if result is None or result.termination in (Termination.TIMEOUT, Termination.RESIGN):
+        return (2, float(state.scores[0]), time_spent)
+    if result.termination is Termination.CHECKOUT:
+        return (0, float(result.rounds), time_spent)
+    return (1, float(state.scores[0]), time_spent)

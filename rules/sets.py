@@ -1,0 +1,281 @@
+"""Sets (variants of the game) and the validated loader for `sets.yaml`.
+
+Validation collects every problem before failing, naming the source, the Set
+and the field, so an admin fixes a file in one pass instead of one error at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+DEFAULT_FUNCTIONS: tuple[str, ...] = ("pow", "sqrt", "hexdec", "octdec", "bindec")
+"""PHP functions the original rules allow."""
+
+ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
+    (*DEFAULT_FUNCTIONS, "abs", "intdiv", "floor", "ceil", "round", "fmod", "max", "min")
+)
+"""Vetted PHP math functions that take and return numbers only; a Set may use no others."""
+
+LIMITS: dict[str, tuple[int, int]] = {
+    "start_score": (1, 100_000),
+    "goal": (0, 1_000_000),
+    "bonus": (0, 1_000_000),
+    "max_rounds": (1, 50),
+    "time_limit": (10, 600),
+    "min_rounds": (1, 50),
+    "attempts": (1, 100),
+}
+"""Inclusive ranges for every numeric field."""
+
+NAME_MAX = 32
+BUILTIN_FILE = Path(__file__).resolve().parent.parent / "sets.yaml"
+FIELDS = (
+    "start_score",
+    "goal",
+    "bonus",
+    "max_rounds",
+    "time_limit",
+    "min_rounds",
+    "functions",
+    "attempts",
+    "description",
+)
+
+
+def compute_min_rounds(start_score: int, goal: int, bonus: int) -> int:
+    """Fewest rounds that can bring Score to 0 (RULES.md).
+
+    Each round removes at most goal+bonus; the last round can also land exactly
+    on the remaining score when it is at most the goal.
+    """
+    step = goal + bonus
+    k = 1
+    while True:
+        if start_score <= (k - 1) * step + goal or start_score == k * step:
+            return k
+        if step == 0:
+            return k
+        k += 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameSet:
+    """One variant of the game; a running game keeps a snapshot of it."""
+
+    name: str
+    start_score: int
+    goal: int
+    bonus: int
+    max_rounds: int
+    time_limit: int
+    min_rounds: int
+    functions: tuple[str, ...] = DEFAULT_FUNCTIONS
+    attempts: int = 1
+    description: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["functions"] = list(self.functions)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameSet:
+        """Rebuild a snapshot already validated (e.g. stored with a game)."""
+        values = dict(data)
+        values["functions"] = tuple(values.get("functions", DEFAULT_FUNCTIONS))
+        return cls(**values)
+
+
+CLASSIC = GameSet(
+    name="darts", start_score=501, goal=100, bonus=50, max_rounds=7, time_limit=120, min_rounds=4
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SetProblem:
+    source: str
+    set_name: str | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.source
+        if self.set_name is not None:
+            where += f": set '{self.set_name}'"
+        if self.field is not None:
+            where += f", field '{self.field}'"
+        return f"{where}: {self.message}"
+
+
+class SetsError(ValueError):
+    """Every problem found in a Sets source, reported at once."""
+
+    def __init__(self, problems: list[SetProblem]) -> None:
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
+
+
+@dataclass
+class _Collector:
+    source: str
+    problems: list[SetProblem] = field(default_factory=list)
+
+    def add(self, set_name: str | None, field_name: str | None, message: str) -> None:
+        self.problems.append(SetProblem(self.source, set_name, field_name, message))
+
+
+def _int_field(
+    data: Mapping[str, Any], name: str, key: str, errors: _Collector, default: int | None = None
+) -> int | None:
+    if key not in data or data[key] is None:
+        if default is None:
+            errors.add(name, key, "is required")
+        return default
+    value = data[key]
+    low, high = LIMITS[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        errors.add(name, key, f"must be a whole number from {low} to {high}, got {value!r}")
+        return None
+    if not low <= value <= high:
+        errors.add(name, key, f"must be from {low} to {high}, got {value}")
+        return None
+    return value
+
+
+def _functions_field(data: Mapping[str, Any], name: str, errors: _Collector) -> tuple[str, ...]:
+    raw = data.get("functions")
+    if raw is None:
+        return DEFAULT_FUNCTIONS
+    if isinstance(raw, str):
+        raw = raw.replace(",", " ").split()
+    if not isinstance(raw, list) or not all(isinstance(f, str) for f in raw):
+        errors.add(name, "functions", "must be a list of function names")
+        return DEFAULT_FUNCTIONS
+    names = tuple(dict.fromkeys(f.strip().lower() for f in raw if f.strip()))
+    unknown = [f for f in names if f not in ALLOWED_FUNCTIONS]
+    if unknown:
+        allowed = ", ".join(sorted(ALLOWED_FUNCTIONS))
+        errors.add(name, "functions", f"not allowed: {', '.join(unknown)} (allowed: {allowed})")
+    return names
+
+
+def validate_name(name: object) -> str | None:
+    """Why a Set name is unusable, or None when it is fine."""
+    if not isinstance(name, str) or not name:
+        return "a Set needs a name"
+    if len(name) > NAME_MAX:
+        return f"a Set name has at most {NAME_MAX} characters"
+    if not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
+        return "a Set name uses lowercase letters, digits, '-' and '_' only"
+    return None
+
+
+def _validate_one(name: str, data: object, errors: _Collector) -> GameSet | None:
+    before = len(errors.problems)
+    problem = validate_name(name)
+    if problem:
+        errors.add(name, None, problem)
+    if not isinstance(data, Mapping):
+        errors.add(name, None, "must be a mapping of fields")
+        return None
+    for key in data:
+        if key not in FIELDS:
+            errors.add(name, str(key), f"unknown field (known: {', '.join(FIELDS)})")
+    start = _int_field(data, name, "start_score", errors)
+    goal = _int_field(data, name, "goal", errors)
+    bonus = _int_field(data, name, "bonus", errors)
+    max_rounds = _int_field(data, name, "max_rounds", errors)
+    time_limit = _int_field(data, name, "time_limit", errors)
+    attempts = _int_field(data, name, "attempts", errors, default=1)
+    functions = _functions_field(data, name, errors)
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        errors.add(name, "description", "must be text")
+        description = ""
+    min_rounds: int | None = None
+    if data.get("min_rounds") is not None:
+        min_rounds = _int_field(data, name, "min_rounds", errors)
+        if min_rounds is not None and max_rounds is not None and min_rounds > max_rounds:
+            errors.add(name, "min_rounds", f"({min_rounds}) is more than max_rounds ({max_rounds})")
+    elif start is not None and goal is not None and bonus is not None:
+        min_rounds = compute_min_rounds(start, goal, bonus)
+    if len(errors.problems) > before:
+        return None
+    assert start is not None and goal is not None and bonus is not None
+    assert max_rounds is not None and time_limit is not None and min_rounds is not None
+    return GameSet(
+        name=name,
+        start_score=start,
+        goal=goal,
+        bonus=bonus,
+        max_rounds=max_rounds,
+        time_limit=time_limit,
+        min_rounds=min_rounds,
+        functions=functions,
+        attempts=attempts or 1,
+        description=description,
+    )
+
+
+def validate_set(name: str, data: Mapping[str, Any], source: str = "set") -> GameSet:
+    """Validate one Set given as fields; raises SetsError listing every problem."""
+    errors = _Collector(source)
+    result = _validate_one(name, data, errors)
+    if result is None:
+        raise SetsError(errors.problems)
+    return result
+
+
+def parse_sets(text: str, source: str = "sets.yaml") -> dict[str, GameSet]:
+    """Parse a Sets document: a mapping `name: {fields}` (optionally under `sets:`)."""
+    errors = _Collector(source)
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        errors.add(None, None, f"not valid YAML{line}: {problem}")
+        raise SetsError(errors.problems) from None
+    if isinstance(document, Mapping) and set(document) == {"sets"}:
+        document = document["sets"]
+    if not isinstance(document, Mapping) or not document:
+        errors.add(None, None, "must be a mapping of Set names to their fields")
+        raise SetsError(errors.problems)
+    result: dict[str, GameSet] = {}
+    for name, data in document.items():
+        game_set = _validate_one(str(name), data, errors)
+        if game_set is not None:
+            result[game_set.name] = game_set
+    if errors.problems:
+        raise SetsError(errors.problems)
+    return result
+
+
+def load_sets(path: str | Path | None = None) -> dict[str, GameSet]:
+    """Load and validate a Sets file (the shipped `sets.yaml` by default)."""
+    file = Path(path) if path is not None else BUILTIN_FILE
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SetsError(
+            [SetProblem(str(file), None, None, f"cannot read: {exc.strerror}")]
+        ) from None
+    return parse_sets(text, source=str(file))
+
+
+def dump_sets(sets: Iterable[GameSet]) -> str:
+    """Serialize Sets in the `sets.yaml` format (round-trips through parse_sets)."""
+    document: dict[str, dict[str, Any]] = {}
+    for game_set in sets:
+        data = game_set.to_dict()
+        data.pop("name")
+        if not data["description"]:
+            data.pop("description")
+        document[game_set.name] = data
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
