@@ -1,0 +1,216 @@
+"""Game state machines: every end condition of RULES.md, as tables of moves."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rules
+from rules import (
+    CLASSIC,
+    AlreadyAnswered,
+    DeadlinePassed,
+    Expire,
+    GameOver,
+    GameState,
+    Mode,
+    NotAPlayer,
+    Resign,
+    RoundStillOpen,
+    StartRound,
+    Submit,
+    Termination,
+    apply,
+    new_game,
+    ranking_key,
+)
+
+T0 = 1_700_000_000.0
+
+
+def single(mode: Mode = Mode.TRAINING) -> GameState:
+    return new_game("g1", mode, CLASSIC, ["alice"])
+
+
+def duel() -> GameState:
+    return new_game("d1", Mode.DUEL, CLASSIC, ["alice", "bob"])
+
+
+def play_single(results: list[int | float], game_set: rules.GameSet = CLASSIC) -> GameState:
+    state = new_game("g", Mode.TRAINING, game_set, ["alice"])
+    now = T0
+    for result in results:
+        state = apply(state, StartRound("3489", now))
+        state = apply(state, Submit("alice", "f", result, now + 5))
+        now += 10
+    return state
+
+
+def test_seed_game_two_rounds() -> None:
+    state = play_single([123, 100])
+    assert state.scores == [274]
+    assert state.outcome is None
+    assert [r.answers[0].points for r in state.rounds if r.answers[0]] == [77, 150]
+
+
+@pytest.mark.parametrize(
+    ("results", "termination", "winner", "perfect", "rounds"),
+    [
+        # 501 - 501 = 0 at once.
+        ([701], Termination.CHECKOUT, 0, True, 1),
+        # 501 -> 351 -> 201 -> 51; result 149 gives |100 - 49| = 51 points: 0 in round 4.
+        ([100, 100, 100, 149], Termination.CHECKOUT, 0, True, 4),
+        # 501 -> 424 -> 274 -> 124 -> 100 (176 gives 24) -> 50 (|100 - 150|) -> 0 in round 6.
+        ([123, 100, 100, 176, 100, 50], Termination.CHECKOUT, 0, False, 6),
+        # One point a round for seven rounds: finished, not a checkout, not a loss.
+        ([1, 1, 1, 1, 1, 1, 1], Termination.MAX_ROUNDS, 0, False, 7),
+    ],
+)
+def test_single_endings(
+    results: list[int], termination: Termination, winner: int | None, perfect: bool, rounds: int
+) -> None:
+    state = play_single(results)
+    assert state.outcome == rules.Outcome(termination, winner, rounds, perfect)
+    assert not rules.is_loss(state.outcome)
+
+
+def test_game_goes_on_until_an_ending() -> None:
+    state = play_single([123, 100, 100, 176])
+    assert state.scores == [100]
+    assert state.outcome is None
+
+
+def test_score_bounces_up_like_the_original_formula() -> None:
+    state = play_single([123, 100, 100, 100, 1234])  # 501,424,274,124,|124-150|=26, then 1034
+    assert state.scores == [abs(26 - 1034)]
+
+
+def test_timeout_loses_a_single_game() -> None:
+    state = apply(single(), StartRound("3489", T0))
+    with pytest.raises(RoundStillOpen):
+        apply(state, Expire(T0 + 119))
+    state = apply(state, Expire(T0 + 120))
+    assert state.outcome == rules.Outcome(Termination.TIMEOUT, None, 1)
+    assert rules.is_loss(state.outcome)
+    with pytest.raises(GameOver):
+        apply(state, StartRound("1234", T0 + 200))
+
+
+def test_answer_after_deadline_is_refused() -> None:
+    state = apply(single(), StartRound("3489", T0))
+    with pytest.raises(DeadlinePassed):
+        apply(state, Submit("alice", "34+89", 123, T0 + 120.5))
+
+
+def test_first_valid_formula_is_final_in_a_duel() -> None:
+    state = apply(duel(), StartRound("3489", T0))
+    state = apply(state, Submit("alice", "34+89", 123, T0 + 1))
+    with pytest.raises(AlreadyAnswered):
+        apply(state, Submit("alice", "3*4+89", 101, T0 + 2))
+
+
+def test_stranger_cannot_answer() -> None:
+    state = apply(duel(), StartRound("3489", T0))
+    with pytest.raises(NotAPlayer):
+        apply(state, Submit("mallory", "34+89", 123, T0 + 1))
+
+
+def test_duel_round_waits_for_both_then_resolves() -> None:
+    state = apply(duel(), StartRound("3489", T0))
+    state = apply(state, Submit("alice", "34+89", 123, T0 + 1))
+    assert state.scores == [501, 501]  # secret until the round ends
+    state = apply(state, Submit("bob", "3*4+89", 101, T0 + 2))
+    assert state.scores == [424, 402]
+    assert state.rounds[0].resolved
+
+
+def test_duel_auto_move_at_deadline() -> None:
+    state = apply(duel(), StartRound("4589", T0))
+    state = apply(state, Submit("alice", "45+89", 134, T0 + 3))
+    state = apply(state, Expire(T0 + 120))
+    bob = state.rounds[0].answers[1]
+    assert bob is not None
+    assert (bob.formula, bob.result, bob.auto) == ("45+89", 134, True)
+    assert state.scores == [501 - 66, 501 - 66]
+
+
+def test_auto_move_with_leading_zero_half() -> None:
+    assert rules.auto_move("4508") == ("45+08", 53)
+
+
+@pytest.mark.parametrize(
+    ("alice", "bob", "winner", "termination"),
+    [
+        (701, 123, 0, Termination.CHECKOUT),
+        (123, 701, 1, Termination.CHECKOUT),
+        (701, 701, None, Termination.CHECKOUT),
+    ],
+)
+def test_duel_checkout_win_and_draw(
+    alice: int, bob: int, winner: int | None, termination: Termination
+) -> None:
+    state = apply(duel(), StartRound("7001", T0))
+    state = apply(state, Submit("alice", "a", alice, T0 + 1))
+    state = apply(state, Submit("bob", "b", bob, T0 + 1))
+    assert state.outcome == rules.Outcome(termination, winner, 1, True)
+
+
+def test_duel_max_rounds_is_a_draw() -> None:
+    state = duel()
+    for n in range(7):
+        state = apply(state, StartRound("1111", T0 + n * 200))
+        state = apply(state, Expire(T0 + n * 200 + 120))
+    assert state.outcome == rules.Outcome(Termination.MAX_ROUNDS, None, 7)
+    assert not rules.is_loss(state.outcome, 0)
+
+
+def test_duel_resign_gives_the_opponent_the_win() -> None:
+    state = apply(duel(), StartRound("3489", T0))
+    state = apply(state, Resign("bob"))
+    assert state.outcome == rules.Outcome(Termination.RESIGN, 0, 1)
+    assert rules.is_loss(state.outcome, 1)
+
+
+def test_single_resign_is_a_loss() -> None:
+    state = apply(apply(single(), StartRound("3489", T0)), Resign("alice"))
+    assert state.outcome is not None
+    assert rules.is_loss(state.outcome)
+
+
+def test_state_round_trips_through_json() -> None:
+    state = apply(duel(), StartRound("3489", T0))
+    state = apply(state, Submit("alice", "7/2", 3.5, T0 + 1))
+    state = apply(state, Submit("bob", "34+89", 123, T0 + 2))
+    state = apply(state, StartRound("1234", T0 + 10))
+    text = json.dumps(state.to_dict())
+    back = GameState.from_dict(json.loads(text))
+    assert back == state
+    assert isinstance(back.scores[0], float)
+    assert isinstance(back.scores[1], int)
+
+
+def test_apply_leaves_the_old_state_alone() -> None:
+    before = single()
+    after = apply(before, StartRound("3489", T0))
+    assert before.rounds == []
+    assert len(after.rounds) == 1
+
+
+def test_ranking_order() -> None:
+    perfect = play_single([701])
+    slow_checkout = play_single([123, 100, 100, 176, 100, 50])
+    finished_low = play_single([1] * 7)
+    timeout = apply(apply(single(), StartRound("3489", T0)), Expire(T0 + 120))
+    finished_high = play_single([100] * 6 + [1234])
+    assert finished_low.scores[0] < finished_high.scores[0]
+    ordered = sorted(
+        [timeout, finished_high, slow_checkout, finished_low, perfect], key=ranking_key
+    )
+    assert ordered == [perfect, slow_checkout, finished_low, finished_high, timeout]
+
+
+def test_ranking_ties_by_answer_time() -> None:
+    fast = apply(apply(single(), StartRound("7001", T0)), Submit("alice", "700+1", 701, T0 + 3))
+    slow = apply(apply(single(), StartRound("7001", T0)), Submit("alice", "700+1", 701, T0 + 30))
+    assert ranking_key(fast) < ranking_key(slow)
