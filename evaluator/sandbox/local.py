@@ -1,0 +1,289 @@
+"""Warm php-cli workers under bubblewrap on this machine.
+
+Each worker is `bwrap … php -n worker.php FD`: no network, own pid/ipc/uts/
+mount namespaces, a filesystem of a read-only /usr plus an empty tmpfs /tmp,
+dies with its parent, rlimits on memory, CPU, files and processes, and PHP's
+dangerous functions disabled on top. Responses come back on a dedicated pipe
+(FD), while PHP's stdout goes to /dev/null, so nothing the evaluated code
+prints can forge or corrupt a response.
+
+Reads happen inside the caller's await via `loop.add_reader`: no task sits
+on a pipe while the pool is idle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from evaluator.sandbox.base import WorkerDied
+from evaluator.sandbox.protocol import (
+    DISABLED_FUNCTIONS,
+    MAX_RESPONSE_BYTES,
+    SANDBOX_TMP,
+    WORKER_SCRIPT,
+    php_ini_args,
+)
+from evaluator.settings import EvaluatorSettings
+
+log = logging.getLogger(__name__)
+
+SANDBOX_SCRIPT = "/sandbox/worker.php"
+MAX_PROCESSES = 2  # bwrap's pid 1 and php itself: php may not fork at all
+FILE_SIZE_LIMIT = 1 << 20
+TMP_SIZE = 4 << 20
+OPEN_FILES_LIMIT = 32
+_UID_RANGE = (1 << 28, 1 << 29)  # unused-by-anyone ids for root's workers
+
+
+class SandboxUnavailable(RuntimeError):
+    """The configured sandbox cannot run here; the message says how to fix it."""
+
+
+class LocalWorker:
+    """One php process; implements the `Worker` protocol."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], requests: int, responses: int) -> None:
+        self._proc = proc
+        self._requests = requests
+        self._responses = responses
+        self._buffer = b""
+        self._closed = False
+
+    @property
+    def alive(self) -> bool:
+        return not self._closed and self._proc.poll() is None
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    async def request(self, line: bytes, timeout: float) -> bytes:  # noqa: ASYNC109
+        if self._closed:
+            raise WorkerDied("worker is closed")
+        try:
+            os.write(self._requests, line)
+        except OSError as exc:
+            raise WorkerDied(self._death_reason(f"cannot write request: {exc}")) from None
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[bytes] = loop.create_future()
+        loop.add_reader(self._responses, self._on_readable, done)
+        timer = loop.call_later(timeout, _fail, done, TimeoutError())
+        try:
+            return await done
+        finally:
+            timer.cancel()
+            loop.remove_reader(self._responses)
+
+    def _on_readable(self, done: asyncio.Future[bytes]) -> None:
+        if done.done():
+            return
+        try:
+            chunk = os.read(self._responses, 65536)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            done.set_exception(WorkerDied(self._death_reason(f"read failed: {exc}")))
+            return
+        if not chunk:
+            done.set_exception(WorkerDied(self._death_reason("the worker exited")))
+            return
+        self._buffer += chunk
+        line, newline, rest = self._buffer.partition(b"\n")
+        if newline:
+            self._buffer = rest
+            done.set_result(line)
+        elif len(self._buffer) > MAX_RESPONSE_BYTES:
+            done.set_exception(WorkerDied("response too long"))
+
+    def _death_reason(self, what: str) -> str:
+        """Add bwrap's or php's last words (from stderr), which name the real cause."""
+        with contextlib.suppress(Exception):
+            self._proc.wait(timeout=0.5)
+        stderr = b""
+        if self._proc.stderr is not None:
+            with contextlib.suppress(OSError, TypeError):
+                os.set_blocking(self._proc.stderr.fileno(), False)
+                stderr = self._proc.stderr.read(2048) or b""
+        status = self._proc.returncode
+        detail = stderr.decode("utf-8", "replace").strip()
+        return f"{what} (exit status {status})" + (f": {detail}" if detail else "")
+
+    async def kill(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Kill synchronously: SIGKILL to bwrap takes its whole pid namespace down."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                self._proc.send_signal(signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=2)
+        for fd in (self._requests, self._responses):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if self._proc.stderr is not None:
+            self._proc.stderr.close()
+
+
+def _fail(done: asyncio.Future[bytes], exc: BaseException) -> None:
+    if not done.done():
+        done.set_exception(exc)
+
+
+def bwrap_missing_message(path: str) -> str:
+    return (
+        f"bubblewrap (`{path}`) was not found, and the evaluator will not run PHP "
+        "unsandboxed. Install it with `apt-get install bubblewrap` (Debian/Ubuntu) or "
+        "`dnf install bubblewrap`, or set ALLOW_UNSANDBOXED=true for a trusted "
+        "development machine only."
+    )
+
+
+class LocalWorkerFactory:
+    """Starts sandboxed php workers; implements the `WorkerFactory` protocol."""
+
+    def __init__(
+        self,
+        settings: EvaluatorSettings | None = None,
+        *,
+        disabled_functions: tuple[str, ...] = DISABLED_FUNCTIONS,
+    ) -> None:
+        """`disabled_functions` is narrowed only by tests that prove an OS limit holds
+        on its own (e.g. RLIMIT_NPROC with pcntl_fork callable)."""
+        self.settings = settings or EvaluatorSettings()
+        self.disabled_functions = disabled_functions
+        php = shutil.which(self.settings.php_path)
+        if php is None:
+            raise SandboxUnavailable(
+                f"php (`{self.settings.php_path}`) was not found: `apt-get install php-cli`"
+            )
+        self.php = os.path.realpath(php)
+        bwrap = shutil.which(self.settings.bwrap_path)
+        if bwrap is None and not self.settings.allow_unsandboxed:
+            raise SandboxUnavailable(bwrap_missing_message(self.settings.bwrap_path))
+        self.bwrap = bwrap
+        self.sandboxed = bwrap is not None
+        self.name = "local" if self.sandboxed else "local-unsandboxed"
+        self._prlimit = shutil.which("prlimit", path="/usr/bin:/bin")
+        if self.sandboxed and self._prlimit is None:
+            log.warning("prlimit not found: workers run without a process-count limit")
+        if not self.sandboxed:
+            log.warning("running PHP WITHOUT a sandbox (ALLOW_UNSANDBOXED=true)")
+
+    def command(self, script: str, response_fd: int, script_fd: int | None) -> list[str]:
+        """The argv of one worker; public so tests and docs can show the exact flags."""
+        ini = php_ini_args(
+            self.settings.php_memory_limit_mb,
+            self.settings.cpu_budget_s,
+            open_basedir=SANDBOX_TMP if self.sandboxed else "/nonexistent",
+            disabled_functions=self.disabled_functions,
+        )
+        php = [self.php, *ini, script, str(response_fd)]
+        if not self.sandboxed:
+            return php
+        assert self.bwrap is not None
+        args = [
+            self.bwrap,
+            "--unshare-all",  # pid, net, ipc, uts, cgroup: no network at all
+            "--unshare-user",  # "-try" in --unshare-all; required by --disable-userns
+            "--die-with-parent",
+            "--new-session",
+            "--disable-userns",
+            "--cap-drop", "ALL",
+            "--clearenv",
+            "--setenv", "PATH", "/usr/bin:/bin",
+            "--setenv", "LC_ALL", "C",
+            "--hostname", "sandbox",
+            "--ro-bind", "/usr", "/usr",
+        ]  # fmt: skip
+        for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+            path = Path(top)
+            if path.is_symlink():
+                args += ["--symlink", os.readlink(path), top]
+            elif path.is_dir():
+                args += ["--ro-bind", top, top]
+        if Path("/etc/ld.so.cache").is_file():
+            args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+        if not self.php.startswith("/usr/"):
+            args += ["--ro-bind", self.php, self.php]
+        if script_fd is not None:
+            args += ["--ro-bind-data", str(script_fd), script]
+        args += [
+            "--dev", "/dev",
+            "--size", str(TMP_SIZE), "--tmpfs", SANDBOX_TMP,
+            "--remount-ro", "/",
+            "--chdir", SANDBOX_TMP,
+        ]  # fmt: skip
+        if self._prlimit is not None:
+            args += [self._prlimit, f"--nproc={MAX_PROCESSES}", "--"]
+        return [*args, *php]
+
+    def _preexec(self) -> Callable[[], None]:
+        memory = self.settings.memory_mb << 20
+        cpu = self.settings.cpu_budget_s
+        # Root's workers get an unprivileged uid of their own: the kernel does not
+        # enforce RLIMIT_NPROC for root, and a unique uid keeps counts per worker.
+        uid = random.randrange(*_UID_RANGE) if os.geteuid() == 0 and self.sandboxed else None
+
+        def preexec() -> None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+            resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu + 5, cpu + 10))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
+            resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES_LIMIT, OPEN_FILES_LIMIT))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            if uid is not None:
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+
+        return preexec
+
+    async def spawn(self) -> LocalWorker:
+        """Start one worker. Synchronous inside (fork+exec takes about a millisecond):
+        it must run on the loop's thread anyway, because --die-with-parent ties
+        the worker to the thread that forked it."""
+        return self.spawn_sync()
+
+    def spawn_sync(self) -> LocalWorker:
+        req_r, req_w = os.pipe()
+        resp_r, resp_w = os.pipe()
+        script_fd = os.open(WORKER_SCRIPT, os.O_RDONLY) if self.sandboxed else None
+        script = SANDBOX_SCRIPT if self.sandboxed else str(WORKER_SCRIPT)
+        keep = (resp_w,) if script_fd is None else (resp_w, script_fd)
+        try:
+            proc = subprocess.Popen(
+                self.command(script, resp_w, script_fd),
+                stdin=req_r,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                pass_fds=keep,
+                preexec_fn=self._preexec(),  # noqa: PLW1509 - rlimits must be set pre-exec
+                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+                cwd="/",
+            )
+        except OSError as exc:
+            for fd in (req_w, resp_r):
+                os.close(fd)
+            raise WorkerDied(f"cannot start a worker: {exc}") from None
+        finally:
+            for fd in (req_r, *keep):
+                os.close(fd)
+        os.set_blocking(resp_r, False)
+        return LocalWorker(proc, req_w, resp_r)
+
+    async def cleanup(self) -> None:
+        """Nothing backend-wide: each worker dies with its pool (or this process)."""

@@ -1,0 +1,43 @@
+"""Evaluator configuration from the environment (no prefix: `EVALUATOR=local`, `POOL_SIZE=4`).
+
+One settings object serves every backend, so switching between the local
+bubblewrap pool and Docker is one variable and the limits keep their names.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _cpu_count() -> int:
+    return os.cpu_count() or 1
+
+
+class EvaluatorSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+
+    evaluator: Literal["auto", "docker", "local"] = "auto"
+    pool_size: int = Field(default_factory=_cpu_count, ge=1, le=256)
+    timeout_s: float = Field(default=2.0, gt=0, le=60)
+    queue_limit: int = Field(default=256, ge=0)
+    memory_mb: int = Field(default=128, ge=64, description="address space of one worker")
+    cpu_budget_s: int = Field(
+        default=60, ge=5, description="CPU seconds a warm worker may use before it is retired"
+    )
+    max_requests: int = Field(default=100_000, ge=1, description="requests before a recycle")
+    allow_unsandboxed: bool = False
+    php_path: str = "php"
+    bwrap_path: str = "bwrap"
+    docker_image: str = "formula-darts-sandbox:latest"
+    docker_memory_mb: int = Field(default=128, ge=16)
+    docker_pids: int = Field(default=16, ge=4)
+    docker_cpus: float = Field(default=1.0, gt=0)
+
+    @property
+    def php_memory_limit_mb(self) -> int:
+        """PHP's own memory_limit: half the address space, the rest is PHP itself."""
+        return max(16, self.memory_mb // 2)

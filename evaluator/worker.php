@@ -1,0 +1,117 @@
+<?php
+/*
+ * Formula Darts evaluator worker: one warm php-cli process, many formulas.
+ *
+ * Protocol (see evaluator/sandbox/protocol.py): one JSON request per line on
+ * stdin, {"m": "e"|"r", "c": "<code>"}, and one JSON response per line on the
+ * response fd (argv[1], default 1 = stdout). Mode "e" evaluates an expression
+ * as `return (EXPR);`; mode "r" (tests only) runs statements as they are.
+ *
+ * Responses:
+ *   {"ok":true,"t":"int","v":123}       {"ok":true,"t":"float","v":3.5}
+ *   {"ok":false,"e":"syntax"|"php"|"not_finite"|"timeout","c":"<class>","m":"<message>"}
+ *   "bye":true is added when this process is about to exit (a fatal error).
+ *
+ * Why the care: PHP's own output (echo, notices, warnings) must never reach the
+ * response channel, so display_errors is off, every request runs inside an
+ * output buffer that discards everything, and the local sandbox writes
+ * responses to a separate fd while stdout goes to /dev/null.
+ */
+
+declare(strict_types=1);
+
+const FD_JSON = JSON_PRESERVE_ZERO_FRACTION | JSON_INVALID_UTF8_SUBSTITUTE | JSON_UNESCAPED_SLASHES;
+
+$fd = (int) ($argv[1] ?? 1);
+// SplFileObject, not fopen/fwrite: those are disabled for the evaluated code.
+$out = new SplFileObject("php://fd/$fd", 'w');
+
+function fd_send(SplFileObject $out, array $response): void
+{
+    $line = json_encode($response, FD_JSON);
+    if ($line === false) {
+        $line = json_encode(
+            ['ok' => false, 'e' => 'php', 'c' => null, 'm' => 'unencodable result'],
+            FD_JSON
+        );
+    }
+    $out->fwrite($line . "\n");
+    $out->fflush();
+}
+
+/** Runs in a function scope so evaluated code cannot touch the loop's variables. */
+function fd_run(string $fd_mode, string $fd_code): mixed
+{
+    if ($fd_mode === 'e') {
+        return eval('return (' . $fd_code . ');');
+    }
+    return eval($fd_code);
+}
+
+function fd_value(mixed $value): array
+{
+    if (is_int($value)) {
+        return ['ok' => true, 't' => 'int', 'v' => $value];
+    }
+    if (is_float($value)) {
+        if (is_nan($value)) {
+            return ['ok' => false, 'e' => 'not_finite', 'c' => null, 'm' => 'the result is NAN'];
+        }
+        if (is_infinite($value)) {
+            $sign = $value > 0 ? '' : '-';
+            return ['ok' => false, 'e' => 'not_finite', 'c' => null, 'm' => "the result is {$sign}INF"];
+        }
+        return ['ok' => true, 't' => 'float', 'v' => $value];
+    }
+    return [
+        'ok' => false, 'e' => 'php', 'c' => null,
+        'm' => 'the result is not a number but ' . get_debug_type($value),
+    ];
+}
+
+function fd_evaluate(string $mode, string $code): array
+{
+    $level = ob_get_level();
+    // A chunk size makes PHP pass output to the callback as it grows, so a
+    // flood is dropped piece by piece instead of filling memory.
+    ob_start(static fn (string $chunk): string => '', 4096);
+    try {
+        $response = fd_value(fd_run($mode, $code));
+    } catch (ParseError $e) {
+        $response = ['ok' => false, 'e' => 'syntax', 'c' => get_class($e), 'm' => $e->getMessage()];
+    } catch (Throwable $e) {
+        $response = ['ok' => false, 'e' => 'php', 'c' => get_class($e), 'm' => $e->getMessage()];
+    } finally {
+        while (ob_get_level() > $level) {
+            ob_end_clean();
+        }
+    }
+    return $response;
+}
+
+// Fatal errors (memory_limit, max_execution_time) end the process; report
+// them and say "bye" so the pool does not reuse this worker.
+register_shutdown_function(static function () use ($out): void {
+    $error = error_get_last();
+    $fatal = E_ERROR | E_CORE_ERROR | E_COMPILE_ERROR | E_USER_ERROR;
+    if ($error === null || ($error['type'] & $fatal) === 0) {
+        return;
+    }
+    while (ob_get_level() > 0) {
+        ob_end_clean();
+    }
+    $timeout = str_contains($error['message'], 'Maximum execution time');
+    fd_send($out, [
+        'ok' => false, 'e' => $timeout ? 'timeout' : 'php', 'c' => 'FatalError',
+        'm' => $error['message'], 'bye' => true,
+    ]);
+});
+
+while (($line = fgets(STDIN)) !== false) {
+    $request = json_decode($line, true);
+    if (!is_array($request) || !is_string($request['c'] ?? null)) {
+        fd_send($out, ['ok' => false, 'e' => 'sandbox', 'c' => null, 'm' => 'bad request']);
+        continue;
+    }
+    fd_send($out, fd_evaluate(($request['m'] ?? 'e') === 'r' ? 'r' : 'e', $request['c']));
+}
