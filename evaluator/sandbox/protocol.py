@@ -193,7 +193,7 @@ def decode_response(line: bytes, formula: str) -> tuple[Verdict, bool]:
         kind, value = data.get("t"), data.get("v")
         if kind == "int" and type(value) is int:
             return Evaluation(formula, value), bye
-        if kind == "float" and type(value) in (int, float):
+        if kind == "float" and isinstance(value, int | float) and not isinstance(value, bool):
             return Evaluation(formula, float(value)), bye
         raise ProtocolError(f"bad value in response: {line[:80]!r}")
     code = _CODES.get(str(data.get("e")))

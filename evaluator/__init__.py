@@ -1,0 +1,22 @@
+"""Formula checking and PHP sandboxes: `check()` a formula, then real PHP gives the Result.
+
+The bot only needs `open_evaluator()` and `Evaluator.evaluate()`; the rest is
+exported for tests, the CLI and the benchmarks.
+"""
+
+from evaluator.check import check
+from evaluator.result import ErrorCode, EvalError, Evaluation, FormulaError, Verdict
+from evaluator.service import Evaluator, open_evaluator
+from evaluator.settings import EvaluatorSettings
+
+__all__ = [
+    "ErrorCode",
+    "EvalError",
+    "Evaluation",
+    "Evaluator",
+    "EvaluatorSettings",
+    "FormulaError",
+    "Verdict",
+    "check",
+    "open_evaluator",
+]
