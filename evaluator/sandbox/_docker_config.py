@@ -1,0 +1,108 @@
+"""What a sandbox container may do, and whose it is: pure functions, no engine needed.
+
+All hardening lives in `container_config` so the pool, the cold baseline of the
+benchmark and the tests create containers with exactly the same limits.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from evaluator.sandbox._docker_image import WORKER_IN_IMAGE
+from evaluator.sandbox.protocol import php_ini_args
+
+if TYPE_CHECKING:
+    from evaluator.settings import EvaluatorSettings
+
+SANDBOX_LABEL = "formula-darts.sandbox"
+OWNER_LABEL = "formula-darts.owner"
+SANDBOX_USER = "65534:65534"
+TMP = "/tmp"  # noqa: S108 - the container's own small tmpfs, the only writable path
+TMPFS_SIZE = "1m"
+
+
+# The worker answers on stderr (fd 2): stdout then only carries what PHP itself
+# prints, which the worker already discards, and the two never mix on the wire
+# because the attach stream tags each frame with its source.
+RESPONSE_FD = 2
+
+
+def worker_command(settings: EvaluatorSettings) -> list[str]:
+    """The same php flags as the local backend, pointed at the worker inside the image."""
+    ini = php_ini_args(settings.php_memory_limit_mb, settings.cpu_budget_s, open_basedir=TMP)
+    return ["php", *ini, WORKER_IN_IMAGE, str(RESPONSE_FD)]
+
+
+def container_config(settings: EvaluatorSettings, command: list[str], owner: str) -> dict[str, Any]:
+    """`create_container` arguments; `host_config` holds `create_host_config` keywords.
+
+    nproc counts every process of the uid on the host, across containers, so it is
+    a loose backstop; the per-container fork limit is pids_limit.
+    """
+    memory = f"{settings.docker_memory_mb}m"
+    return {
+        "image": settings.docker_image,
+        "command": command,
+        "user": SANDBOX_USER,
+        "working_dir": TMP,
+        "hostname": "sandbox",
+        "environment": {"LC_ALL": "C"},
+        # Not detached + stdin_open makes the SDK set StdinOnce: when our attach
+        # connection closes (this process died), the worker reads EOF and exits.
+        "detach": False,
+        "stdin_open": True,
+        "tty": False,
+        "network_disabled": True,
+        "labels": {SANDBOX_LABEL: "1", OWNER_LABEL: owner},
+        "host_config": {
+            "network_mode": "none",
+            "read_only": True,
+            "cap_drop": ["ALL"],
+            "security_opt": ["no-new-privileges"],
+            "ipc_mode": "none",
+            "mem_limit": memory,
+            "memswap_limit": memory,
+            "pids_limit": settings.docker_pids,
+            "nano_cpus": int(settings.docker_cpus * 1_000_000_000),
+            "ulimits": [
+                {"Name": "nofile", "Soft": 64, "Hard": 64},
+                {"Name": "nproc", "Soft": 256, "Hard": 256},
+                {"Name": "fsize", "Soft": 1 << 20, "Hard": 1 << 20},
+                {"Name": "core", "Soft": 0, "Hard": 0},
+            ],
+            "tmpfs": {TMP: f"rw,noexec,nosuid,nodev,size={TMPFS_SIZE}"},
+            "log_config": {"type": "none", "config": {}},
+            "oom_score_adj": 1000,
+            "auto_remove": True,
+        },
+    }
+
+
+def _start_time(pid: int) -> str:
+    """The kernel's start tick of `pid`: tells a live owner from a reused pid."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    return stat.rsplit(")", 1)[-1].split()[19]
+
+
+def owner_token() -> str:
+    """host:pid:start:nonce — unique per factory, and checkable from the same host."""
+    pid = os.getpid()
+    return f"{socket.gethostname()}:{pid}:{_start_time(pid)}:{uuid.uuid4().hex[:8]}"
+
+
+def owner_is_gone(owner: str) -> bool:
+    """True when `owner` names a process on this host that no longer runs (or nothing)."""
+    parts = owner.split(":")
+    if len(parts) != 4 or not parts[1].isdigit():
+        return True
+    host, pid, start, _ = parts
+    if host != socket.gethostname():
+        return False  # another machine's container: its engine-side EOF handling removes it
+    return _start_time(int(pid)) != start
