@@ -1,11 +1,88 @@
-"""Placeholder: the owner of this subcommand replaces it."""
+"""`formula-darts db upgrade|current`: apply the storage migrations outside the bot.
+
+The bot migrates on start too; this is for operators who upgrade PostgreSQL
+before rolling out, or who want to see where a database stands.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sys
 from typing import Any
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.storage import DEFAULT_URL, normalize_url
+from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
+
+
+class _DatabaseSettings(BaseSettings):
+    """Only DATABASE_URL (environment or `.env`), read the way the bot reads it."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = DEFAULT_URL
 
 
 def register(sub: Any) -> None:  # argparse._SubParsersAction
-    del sub
-    _ = argparse
+    parser = sub.add_parser("db", help="database maintenance (migrations)")
+    parser.add_argument("--url", help="database URL (default: DATABASE_URL, else the SQLite file)")
+    actions = parser.add_subparsers(dest="db_command", required=True)
+    actions.add_parser("upgrade", help="apply migrations up to the newest schema").set_defaults(
+        func=_upgrade
+    )
+    actions.add_parser("current", help="show the schema revision of the database").set_defaults(
+        func=_current
+    )
+
+
+def _url(args: argparse.Namespace) -> str:
+    return normalize_url(args.url or _DatabaseSettings().database_url)
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for printing."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+async def _run_upgrade(url: str) -> str | None:
+    engine = make_engine(url)
+    try:
+        await upgrade(engine)
+        return await current_revision(engine)
+    finally:
+        await engine.dispose()
+
+
+async def _run_current(url: str) -> str | None:
+    engine = make_engine(url)
+    try:
+        return await current_revision(engine)
+    finally:
+        await engine.dispose()
+
+
+def _upgrade(args: argparse.Namespace) -> int:
+    try:
+        url = _url(args)
+        revision = asyncio.run(_run_upgrade(url))
+    except Exception as exc:  # reported, not a traceback: the operator fixes the URL or server
+        print(f"db upgrade failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(f"{_safe(url)}: at schema revision {revision} (head {head_revision()})")
+    return 0
+
+
+def _current(args: argparse.Namespace) -> int:
+    try:
+        url = _url(args)
+        revision = asyncio.run(_run_current(url))
+    except Exception as exc:
+        print(f"db current failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    state = "up to date" if revision == head_revision() else "needs `formula-darts db upgrade`"
+    print(f"{_safe(url)}: revision {revision or 'none'} (head {head_revision()}): {state}")
+    return 0

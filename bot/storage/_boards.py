@@ -1,0 +1,249 @@
+"""Leaderboards, stats and duel ratings: the read side, plus the Elo write.
+
+The Qualification board reads only `games` columns that its index holds, picks
+each player's best game with a window function, and sorts by RULES.md's key
+(checkouts by rounds, then remaining Score, then answering time).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot import elo
+from bot.storage._games import dialect_insert, game_players, games
+from bot.storage._models import Rating, RatingEvent
+from bot.storage._records import GameRecord, LeaderRow, PlayerStats, RatingChange, RatingRow
+from rules import Mode
+
+ratings_t = Rating.__table__
+events_t = RatingEvent.__table__
+
+_RANK_ORDER = (games.c.rank_class, games.c.rank_value, games.c.answer_time, games.c.created_at)
+
+
+def _user_id(player: str) -> int:
+    return int(player) if player.isdigit() else 0
+
+
+def _leader_row(rank: int, row: sa.Row[Any]) -> LeaderRow:
+    return LeaderRow(
+        rank=rank,
+        user_id=_user_id(row.player),
+        game_id=row.id,
+        set_name=row.set_name,
+        period=row.period,
+        rank_class=row.rank_class,
+        rounds=row.rounds_played,
+        score=row.final_score,
+        answer_time=row.answer_time,
+        perfect=row.perfect,
+        termination=row.termination,
+    )
+
+
+async def qualification(
+    conn: AsyncConnection,
+    guild_id: int,
+    set_name: str,
+    since: str | None,
+    limit: int,
+    offset: int,
+) -> list[LeaderRow]:
+    conditions = [
+        games.c.guild_id == guild_id,
+        games.c.mode == Mode.QUALIFICATION.value,
+        games.c.set_name == set_name,
+        games.c.rank_class.is_not(None),
+    ]
+    if since is not None:
+        conditions.append(games.c.period >= since)
+    best = (
+        sa.select(
+            games.c.id,
+            sa.func.row_number()
+            .over(partition_by=games.c.player, order_by=(*_RANK_ORDER, games.c.id))
+            .label("place"),
+        )
+        .where(*conditions)
+        .subquery()
+    )
+    result = await conn.execute(
+        sa.select(games)
+        .join(best, best.c.id == games.c.id)
+        .where(best.c.place == 1)
+        .order_by(*_RANK_ORDER, games.c.id)
+        .limit(limit)
+        .offset(offset)
+    )
+    return [_leader_row(offset + i + 1, row) for i, row in enumerate(result)]
+
+
+def _rating_row(rank: int, row: sa.Row[Any]) -> RatingRow:
+    return RatingRow(
+        rank=rank,
+        user_id=row.user_id,
+        rating=row.rating,
+        games=row.games,
+        wins=row.wins,
+        draws=row.draws,
+        losses=row.losses,
+    )
+
+
+async def duel(conn: AsyncConnection, guild_id: int, limit: int, offset: int) -> list[RatingRow]:
+    result = await conn.execute(
+        sa.select(ratings_t)
+        .where(ratings_t.c.guild_id == guild_id)
+        .order_by(ratings_t.c.rating.desc(), ratings_t.c.games.desc(), ratings_t.c.user_id)
+        .limit(limit)
+        .offset(offset)
+    )
+    return [_rating_row(offset + i + 1, row) for i, row in enumerate(result)]
+
+
+def _count(column: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+    return sa.func.coalesce(sa.func.sum(sa.case((column, 1), else_=0)), 0)
+
+
+async def stats(conn: AsyncConnection, guild_id: int, user_id: int) -> PlayerStats:
+    player = str(user_id)
+    gp = game_players.c
+    totals = (
+        await conn.execute(
+            sa.select(
+                sa.func.count().label("games"),
+                _count(gp.won).label("wins"),
+                _count(gp.checkout).label("checkouts"),
+                _count(gp.perfect).label("perfects"),
+                sa.func.coalesce(sa.func.sum(gp.answered), 0).label("rounds"),
+                sa.func.coalesce(sa.func.sum(gp.points_total), 0.0).label("points"),
+            ).where(gp.guild_id == guild_id, gp.player == player, gp.status == "finished")
+        )
+    ).one()
+    best_row = (
+        await conn.execute(
+            sa.select(games)
+            .join(game_players, gp.game_id == games.c.id)
+            .where(
+                gp.guild_id == guild_id,
+                gp.player == player,
+                gp.mode == Mode.QUALIFICATION.value,
+                games.c.rank_class.is_not(None),
+            )
+            .order_by(*_RANK_ORDER, games.c.id)
+            .limit(1)
+        )
+    ).first()
+    rating = (
+        await conn.execute(
+            sa.select(ratings_t).where(
+                ratings_t.c.guild_id == guild_id, ratings_t.c.user_id == user_id
+            )
+        )
+    ).first()
+    duel_row = None
+    if rating is not None:
+        above = await conn.scalar(
+            sa.select(sa.func.count())
+            .select_from(ratings_t)
+            .where(ratings_t.c.guild_id == guild_id, ratings_t.c.rating > rating.rating)
+        )
+        duel_row = _rating_row(int(above or 0) + 1, rating)
+    rounds = int(totals.rounds)
+    return PlayerStats(
+        user_id=user_id,
+        games=int(totals.games),
+        wins=int(totals.wins),
+        checkouts=int(totals.checkouts),
+        perfects=int(totals.perfects),
+        rounds=rounds,
+        avg_points=float(totals.points) / rounds if rounds else None,
+        best=None if best_row is None else _leader_row(0, best_row),
+        duel=duel_row,
+    )
+
+
+async def record_duel(conn: AsyncConnection, record: GameRecord) -> list[RatingChange]:
+    """Apply a finished duel to both ratings once; later calls return the same changes.
+
+    Rating rows are locked in a fixed order before the events are read, so two
+    concurrent calls for one duel (or two duels sharing a player) queue up on
+    PostgreSQL instead of losing an update; the events' key (game, user) is the
+    last guard against counting a duel twice.
+    """
+    state = record.state
+    result = state.outcome
+    if state.mode is not Mode.DUEL or result is None:
+        raise ValueError(f"game {state.id} is not a finished duel")
+    stored = await conn.scalar(sa.select(games.c.status).where(games.c.id == state.id))
+    if stored != "finished":
+        raise ValueError(f"save the finished duel {state.id} before rating it")
+    users = [_user_id(p) for p in state.players]
+    guild_id = record.guild_id
+    await conn.execute(
+        dialect_insert(conn, ratings_t)
+        .values(
+            [
+                {
+                    "guild_id": guild_id,
+                    "user_id": u,
+                    "rating": elo.START,
+                    "games": 0,
+                    "wins": 0,
+                    "draws": 0,
+                    "losses": 0,
+                }
+                for u in users
+            ]
+        )
+        .on_conflict_do_nothing()
+    )
+    locked = await conn.execute(
+        sa.select(ratings_t)
+        .where(ratings_t.c.guild_id == guild_id, ratings_t.c.user_id.in_(users))
+        .order_by(ratings_t.c.user_id)
+        .with_for_update()
+    )
+    current = {row.user_id: row for row in locked}
+    done = await conn.execute(sa.select(events_t).where(events_t.c.game_id == state.id))
+    previous = {row.user_id: RatingChange(row.user_id, row.before, row.after) for row in done}
+    if previous:
+        return [previous[u] for u in users if u in previous]
+    score_a = elo.DRAW if result.winner is None else (elo.WIN if result.winner == 0 else elo.LOSS)
+    before = [current[u].rating for u in users]
+    after = list(elo.rate(before[0], before[1], score_a))
+    now = time.time()
+    changes = [RatingChange(u, b, a) for u, b, a in zip(users, before, after, strict=True)]
+    await conn.execute(
+        events_t.insert(),
+        [
+            {
+                "game_id": state.id,
+                "user_id": c.user_id,
+                "guild_id": guild_id,
+                "before": c.before,
+                "after": c.after,
+                "created_at": now,
+            }
+            for c in changes
+        ],
+    )
+    for seat, change in enumerate(changes):
+        won = result.winner == seat
+        drew = result.winner is None
+        await conn.execute(
+            ratings_t.update()
+            .where(ratings_t.c.guild_id == guild_id, ratings_t.c.user_id == change.user_id)
+            .values(
+                rating=change.after,
+                games=ratings_t.c.games + 1,
+                wins=ratings_t.c.wins + int(won),
+                draws=ratings_t.c.draws + int(drew),
+                losses=ratings_t.c.losses + int(not won and not drew),
+            )
+        )
+    return changes

@@ -1,0 +1,173 @@
+"""Turning a GameRecord into rows and back, and deciding whether a save is newer.
+
+Everything here is pure so the rules of "which write wins" are testable without
+a database.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import rules
+from rules import GameState, Mode, Termination
+
+Row = dict[str, Any]
+
+
+def number_text(value: rules.Number) -> str:
+    """PHP's int 3 is '3', its float 3.0 is '3.0': repr keeps the kind and every bit."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"not a PHP number: {value!r}")
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def parse_number(text: str) -> rules.Number:
+    if any(c in text for c in ".eEnN"):  # a float's repr: '3.5', '1e+20', 'inf', 'nan'
+        return float(text)
+    return int(text)
+
+
+def state_version(state: GameState) -> int:
+    """A counter that every rules transition increases.
+
+    Starting a round, each answer, a resolution and the end each add one, so two
+    states of one game compare by how far the game has gone.
+    """
+    version = 0
+    for rnd in state.rounds:
+        version += 1 + sum(a is not None for a in rnd.answers) + int(rnd.resolved)
+    return version + int(state.outcome is not None)
+
+
+def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether `new` (a state dict) is `old` played further, not a rival history.
+
+    Every stored answer must be kept as it is, a resolved round stays resolved,
+    and a finished game never changes. Two resolutions of one round differ in an
+    answer (a real formula against the auto-move) or in the round count, so the
+    second one to arrive is refused.
+    """
+    for key in ("id", "mode", "set", "players"):
+        if old[key] != new[key]:
+            return False
+    if old["outcome"] is not None:
+        return old == new
+    old_rounds, new_rounds = old["rounds"], new["rounds"]
+    if len(new_rounds) < len(old_rounds):
+        return False
+    for before, after in zip(old_rounds, new_rounds, strict=False):
+        for key in ("number", "digits", "started_at", "deadline"):
+            if before[key] != after[key]:
+                return False
+        if before["resolved"] and not after["resolved"]:
+            return False
+        for mine, theirs in zip(before["answers"], after["answers"], strict=True):
+            if mine is not None and mine != theirs:
+                return False
+    return True
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def game_row(
+    state: GameState,
+    *,
+    guild_id: int,
+    channel_id: int,
+    period: str | None,
+    seed: str | None,
+    meta: dict[str, Any],
+    created_at: float,
+    finished_at: float | None,
+    state_json: str,
+) -> Row:
+    """The `games` row, with the ranking fields of RULES.md for single-player games."""
+    result = state.outcome
+    rank: tuple[int, float, float] | None = None
+    if result is not None and state.mode is not Mode.DUEL:
+        rank = rules.ranking_key(state)
+    return {
+        "id": state.id,
+        "guild_id": guild_id,
+        "channel_id": channel_id,
+        "mode": state.mode.value,
+        "set_name": state.game_set.name,
+        "set_snapshot": dumps(state.game_set.to_dict()),
+        "seed": seed,
+        "period": period,
+        "status": "active" if result is None else "finished",
+        "player": state.players[0],
+        "termination": None if result is None else result.termination.value,
+        "winner": None if result is None else result.winner,
+        "rounds_played": len(state.rounds),
+        "perfect": bool(result and result.perfect),
+        "final_score": float(state.scores[0]),
+        "rank_class": None if rank is None else rank[0],
+        "rank_value": None if rank is None else rank[1],
+        "answer_time": None if rank is None else rank[2],
+        "version": state_version(state),
+        "state": state_json,
+        "meta": dumps(meta),
+        "created_at": created_at,
+        "finished_at": finished_at,
+    }
+
+
+def player_rows(state: GameState, *, guild_id: int, created_at: float) -> list[Row]:
+    """Per-seat totals that `/stats` sums without reading rounds."""
+    result = state.outcome
+    rows = []
+    for seat, player in enumerate(state.players):
+        answers = [a for r in state.rounds if (a := r.answers[seat]) is not None]
+        checkout = (
+            result is not None
+            and result.termination is Termination.CHECKOUT
+            and rules.is_zero(state.scores[seat])
+        )
+        rows.append(
+            {
+                "game_id": state.id,
+                "seat": seat,
+                "player": player,
+                "guild_id": guild_id,
+                "mode": state.mode.value,
+                "status": "active" if result is None else "finished",
+                "created_at": created_at,
+                "score": float(state.scores[seat]),
+                "answered": len(answers),
+                "points_total": float(sum(float(a.points) for a in answers)),
+                "won": result is not None and result.winner == seat,
+                "checkout": checkout,
+                "perfect": checkout and bool(result and result.perfect),
+            }
+        )
+    return rows
+
+
+def round_row(game_id: str, rnd: rules.Round) -> Row:
+    return {
+        "game_id": game_id,
+        "number": rnd.number,
+        "digits": rnd.digits,
+        "started_at": rnd.started_at,
+        "deadline": rnd.deadline,
+        "resolved": rnd.resolved,
+    }
+
+
+def answer_row(game_id: str, rnd: rules.Round, seat: int, player: str, answer: rules.Answer) -> Row:
+    return {
+        "game_id": game_id,
+        "round_number": rnd.number,
+        "seat": seat,
+        "player": player,
+        "formula": answer.formula,
+        "result": number_text(answer.result),
+        "points": float(answer.points),
+        "score": float(answer.score),
+        "elapsed": answer.elapsed,
+        "auto": answer.auto,
+    }

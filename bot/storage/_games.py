@@ -1,0 +1,238 @@
+"""Writing and reading games: one transaction per state change, stale writes refused."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.storage import _codec
+from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server
+from bot.storage._records import GameRecord, StaleGame
+from rules import GameState
+
+games = Game.__table__
+game_players = GamePlayer.__table__
+rounds_t = RoundRow.__table__
+answers_t = AnswerRow.__table__
+players_t = Player.__table__
+servers_t = Server.__table__
+
+RECORD_COLUMNS = (
+    games.c.state,
+    games.c.guild_id,
+    games.c.channel_id,
+    games.c.period,
+    games.c.seed,
+    games.c.meta,
+    games.c.created_at,
+)
+
+
+def dialect_insert(conn: AsyncConnection, table: sa.Table) -> Any:
+    """INSERT with ON CONFLICT support for the connection's database."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    return insert(table)
+
+
+def record_from_row(row: sa.Row[Any]) -> GameRecord:
+    return GameRecord(
+        state=GameState.from_dict(json.loads(row.state)),
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        period=row.period,
+        seed=row.seed,
+        meta=json.loads(row.meta),
+        created_at=row.created_at,
+    )
+
+
+async def save(conn: AsyncConnection, record: GameRecord) -> None:
+    """Insert or advance one game inside the caller's transaction.
+
+    The game row is locked first (FOR UPDATE on PostgreSQL; SQLite writers are
+    serialized by the Store), then the stored state decides: the same state only
+    updates bookkeeping, a state that extends it is written, anything else is
+    another history of the game and raises StaleGame.
+    """
+    state = record.state
+    new = state.to_dict()
+    state_json = _codec.dumps(new)
+    stored = (
+        await conn.execute(
+            sa.select(games.c.state, games.c.created_at, games.c.finished_at)
+            .where(games.c.id == state.id)
+            .with_for_update()
+        )
+    ).one_or_none()
+    now = time.time()
+    if stored is None:
+        record.created_at = record.created_at or now
+        await _insert_new(conn, record, state_json, now)
+        return
+    record.created_at = stored.created_at
+    old = json.loads(stored.state)
+    if old == new:
+        await conn.execute(
+            games.update()
+            .where(games.c.id == state.id)
+            .values(meta=_codec.dumps(record.meta), channel_id=record.channel_id)
+        )
+        return
+    if not _codec.extends(old, new):
+        raise StaleGame(f"game {state.id} was changed by another writer; reload it")
+    finished_at = stored.finished_at
+    if finished_at is None and state.outcome is not None:
+        finished_at = now
+    row = _row(record, state_json, finished_at)
+    del row["id"]
+    await conn.execute(games.update().where(games.c.id == state.id).values(**row))
+    for seat_row in _codec.player_rows(
+        state, guild_id=record.guild_id, created_at=record.created_at
+    ):
+        await conn.execute(
+            game_players.update()
+            .where(game_players.c.game_id == state.id, game_players.c.seat == seat_row["seat"])
+            .values(**seat_row)
+        )
+    await _write_rounds(conn, state, old)
+
+
+def _row(record: GameRecord, state_json: str, finished_at: float | None) -> _codec.Row:
+    return _codec.game_row(
+        record.state,
+        guild_id=record.guild_id,
+        channel_id=record.channel_id,
+        period=record.period,
+        seed=record.seed,
+        meta=record.meta,
+        created_at=record.created_at,
+        finished_at=finished_at,
+        state_json=state_json,
+    )
+
+
+async def _insert_new(
+    conn: AsyncConnection, record: GameRecord, state_json: str, now: float
+) -> None:
+    state = record.state
+    await conn.execute(
+        dialect_insert(conn, servers_t)
+        .values(guild_id=record.guild_id, first_seen=now)
+        .on_conflict_do_nothing()
+    )
+    await conn.execute(
+        dialect_insert(conn, players_t)
+        .values([{"id": p, "first_seen": now} for p in state.players])
+        .on_conflict_do_nothing()
+    )
+    finished_at = now if state.outcome is not None else None
+    await conn.execute(games.insert().values(**_row(record, state_json, finished_at)))
+    await conn.execute(
+        game_players.insert(),
+        _codec.player_rows(state, guild_id=record.guild_id, created_at=record.created_at),
+    )
+    await _write_rounds(conn, state, None)
+
+
+async def _write_rounds(
+    conn: AsyncConnection, state: GameState, old: dict[str, Any] | None
+) -> None:
+    """Write only what changed since `old`: new rounds, newly resolved ones, new answers.
+
+    Answers are insert-only; their primary key (game, round, seat) means a second
+    resolution of a round cannot slip in even if the checks above were bypassed.
+    """
+    old_rounds = old["rounds"] if old else []
+    new_rounds, resolved, new_answers = [], [], []
+    for index, rnd in enumerate(state.rounds):
+        before = old_rounds[index] if index < len(old_rounds) else None
+        if before is None:
+            new_rounds.append(_codec.round_row(state.id, rnd))
+        elif rnd.resolved and not before["resolved"]:
+            resolved.append(rnd.number)
+        for seat, answer in enumerate(rnd.answers):
+            if answer is not None and (before is None or before["answers"][seat] is None):
+                new_answers.append(
+                    _codec.answer_row(state.id, rnd, seat, state.players[seat], answer)
+                )
+    if new_rounds:
+        await conn.execute(rounds_t.insert(), new_rounds)
+    if resolved:
+        await conn.execute(
+            rounds_t.update()
+            .where(rounds_t.c.game_id == state.id, rounds_t.c.number.in_(resolved))
+            .values(resolved=True)
+        )
+    if new_answers:
+        await conn.execute(answers_t.insert(), new_answers)
+
+
+async def load(conn: AsyncConnection, game_id: str) -> GameRecord | None:
+    row = (
+        await conn.execute(sa.select(*RECORD_COLUMNS).where(games.c.id == game_id))
+    ).one_or_none()
+    return None if row is None else record_from_row(row)
+
+
+async def active(conn: AsyncConnection) -> list[GameRecord]:
+    result = await conn.execute(
+        sa.select(*RECORD_COLUMNS)
+        .where(games.c.status == "active")
+        .order_by(games.c.created_at, games.c.id)
+    )
+    return [record_from_row(row) for row in result]
+
+
+async def active_of(conn: AsyncConnection, guild_id: int, user_id: int) -> GameRecord | None:
+    row = (
+        await conn.execute(
+            sa.select(*RECORD_COLUMNS)
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .where(
+                game_players.c.guild_id == guild_id,
+                game_players.c.player == str(user_id),
+                game_players.c.status == "active",
+            )
+            .order_by(games.c.created_at.desc())
+            .limit(1)
+        )
+    ).first()
+    return None if row is None else record_from_row(row)
+
+
+async def count_attempts(
+    conn: AsyncConnection, guild_id: int, user_id: int, set_name: str, period: str
+) -> int:
+    count = await conn.scalar(
+        sa.select(sa.func.count())
+        .select_from(games)
+        .where(
+            games.c.guild_id == guild_id,
+            games.c.mode == "qualification",
+            games.c.set_name == set_name,
+            games.c.period == period,
+            games.c.player == str(user_id),
+        )
+    )
+    return int(count or 0)
+
+
+async def history(
+    conn: AsyncConnection, guild_id: int, user_id: int, limit: int, offset: int
+) -> list[GameRecord]:
+    result = await conn.execute(
+        sa.select(*RECORD_COLUMNS)
+        .join(game_players, game_players.c.game_id == games.c.id)
+        .where(game_players.c.guild_id == guild_id, game_players.c.player == str(user_id))
+        .order_by(game_players.c.created_at.desc(), games.c.id.desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    return [record_from_row(row) for row in result]

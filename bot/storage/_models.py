@@ -1,0 +1,216 @@
+"""Tables. The JSON state of a game is the truth; the other columns are copies for queries.
+
+`games.state` restores a game exactly (int vs float results, every answer). Rounds,
+answers and `game_players` repeat what it says in relational form so history,
+stats and leaderboards never parse JSON, and the ranking fields of RULES.md are
+denormalized onto `games` so a leaderboard is one index range scan.
+
+Natural composite keys (game, round number, seat) make a round's resolution
+idempotent in the database itself: the same answer can never be stored twice.
+Player ids are text because the rules engine names players by strings (Discord
+ids, or a local name in the terminal game); guild and channel ids are BIGINT.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+metadata = SQLModel.metadata
+
+NAME = 64
+"""Room for a Set name (32 in the rules) and ids; VARCHAR lengths matter only to PostgreSQL."""
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "players"
+
+    id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    first_seen: float = Field(sa_type=sa.Float)
+
+
+class Server(SQLModel, table=True):
+    __tablename__ = "servers"
+
+    guild_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    first_seen: float = Field(sa_type=sa.Float)
+
+
+class Game(SQLModel, table=True):
+    """One game. `version` grows with every state change (see `state_version`)."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        # Qualification leaderboard and attempts: one range per (server, Set, period).
+        sa.Index(
+            "ix_games_qualification",
+            "guild_id",
+            "mode",
+            "set_name",
+            "period",
+            "player",
+            "rank_class",
+            "rank_value",
+            "answer_time",
+        ),
+        sa.Index("ix_games_status", "status"),
+    )
+
+    id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    guild_id: int = Field(sa_type=sa.BigInteger)
+    channel_id: int = Field(sa_type=sa.BigInteger)
+    mode: str = Field(sa_type=sa.String(16))
+    set_name: str = Field(sa_type=sa.String(NAME))
+    set_snapshot: str = Field(sa_type=sa.Text)
+    seed: str | None = Field(default=None, sa_type=sa.String(NAME * 2), nullable=True)
+    period: str | None = Field(default=None, sa_type=sa.String(16), nullable=True)
+    status: str = Field(sa_type=sa.String(16))
+    player: str = Field(sa_type=sa.String(NAME))
+    termination: str | None = Field(default=None, sa_type=sa.String(16), nullable=True)
+    winner: int | None = Field(default=None, sa_type=sa.Integer, nullable=True)
+    rounds_played: int = Field(sa_type=sa.Integer)
+    perfect: bool = Field(sa_type=sa.Boolean)
+    final_score: float = Field(sa_type=sa.Float)
+    rank_class: int | None = Field(default=None, sa_type=sa.Integer, nullable=True)
+    rank_value: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
+    answer_time: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
+    version: int = Field(sa_type=sa.Integer)
+    state: str = Field(sa_type=sa.Text)
+    meta: str = Field(sa_type=sa.Text)
+    created_at: float = Field(sa_type=sa.Float)
+    finished_at: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
+
+
+class GamePlayer(SQLModel, table=True):
+    """A player's seat in a game, with per-game totals for stats and history."""
+
+    __tablename__ = "game_players"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "player", name="uq_game_players_player"),
+        sa.Index("ix_game_players_history", "guild_id", "player", "created_at"),
+    )
+
+    game_id: str = Field(
+        primary_key=True, sa_type=sa.String(NAME), foreign_key="games.id", ondelete="CASCADE"
+    )
+    seat: int = Field(
+        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
+    )
+    player: str = Field(sa_type=sa.String(NAME))
+    guild_id: int = Field(sa_type=sa.BigInteger)
+    mode: str = Field(sa_type=sa.String(16))
+    status: str = Field(sa_type=sa.String(16))
+    created_at: float = Field(sa_type=sa.Float)
+    score: float = Field(sa_type=sa.Float)
+    answered: int = Field(sa_type=sa.Integer)
+    points_total: float = Field(sa_type=sa.Float)
+    won: bool = Field(sa_type=sa.Boolean)
+    checkout: bool = Field(sa_type=sa.Boolean)
+    perfect: bool = Field(sa_type=sa.Boolean)
+
+
+class RoundRow(SQLModel, table=True):
+    __tablename__ = "rounds"
+
+    game_id: str = Field(
+        primary_key=True, sa_type=sa.String(NAME), foreign_key="games.id", ondelete="CASCADE"
+    )
+    number: int = Field(
+        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
+    )
+    digits: str = Field(sa_type=sa.String(4))
+    started_at: float = Field(sa_type=sa.Float)
+    deadline: float = Field(sa_type=sa.Float)
+    resolved: bool = Field(sa_type=sa.Boolean)
+
+
+class AnswerRow(SQLModel, table=True):
+    """A final formula. `result` is text so PHP's int 3 and float 3.0 stay different."""
+
+    __tablename__ = "answers"
+    __table_args__ = (
+        sa.ForeignKeyConstraint(
+            ["game_id", "round_number"],
+            ["rounds.game_id", "rounds.number"],
+            ondelete="CASCADE",
+            name="fk_answers_round",
+        ),
+        sa.UniqueConstraint("game_id", "round_number", "player", name="uq_answers_player"),
+    )
+
+    game_id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    round_number: int = Field(
+        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
+    )
+    seat: int = Field(
+        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
+    )
+    player: str = Field(sa_type=sa.String(NAME))
+    formula: str = Field(sa_type=sa.String(512))
+    result: str = Field(sa_type=sa.String(64))
+    points: float = Field(sa_type=sa.Float)
+    score: float = Field(sa_type=sa.Float)
+    elapsed: float = Field(sa_type=sa.Float)
+    auto: bool = Field(sa_type=sa.Boolean)
+
+
+class Rating(SQLModel, table=True):
+    __tablename__ = "ratings"
+    __table_args__ = (sa.Index("ix_ratings_board", "guild_id", "rating"),)
+
+    guild_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    user_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    rating: int = Field(sa_type=sa.Integer)
+    games: int = Field(sa_type=sa.Integer)
+    wins: int = Field(sa_type=sa.Integer)
+    draws: int = Field(sa_type=sa.Integer)
+    losses: int = Field(sa_type=sa.Integer)
+
+
+class RatingEvent(SQLModel, table=True):
+    """One row per player per rated duel; its key makes a result count once."""
+
+    __tablename__ = "rating_events"
+
+    game_id: str = Field(
+        primary_key=True, sa_type=sa.String(NAME), foreign_key="games.id", ondelete="CASCADE"
+    )
+    user_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    guild_id: int = Field(sa_type=sa.BigInteger)
+    before: int = Field(sa_type=sa.Integer)
+    after: int = Field(sa_type=sa.Integer)
+    created_at: float = Field(sa_type=sa.Float)
+
+
+class ChallengeRow(SQLModel, table=True):
+    __tablename__ = "challenges"
+    __table_args__ = (sa.Index("ix_challenges_status", "status"),)
+
+    id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    guild_id: int = Field(sa_type=sa.BigInteger)
+    channel_id: int = Field(sa_type=sa.BigInteger)
+    challenger_id: int = Field(sa_type=sa.BigInteger)
+    opponent_id: int = Field(sa_type=sa.BigInteger)
+    set_name: str = Field(sa_type=sa.String(NAME))
+    expires_at: float = Field(sa_type=sa.Float)
+    status: str = Field(sa_type=sa.String(16))
+    message_id: int = Field(sa_type=sa.BigInteger)
+
+
+class ServerSet(SQLModel, table=True):
+    __tablename__ = "server_sets"
+
+    guild_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    name: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    data: str = Field(sa_type=sa.Text)
+    updated_at: float = Field(sa_type=sa.Float)

@@ -1,0 +1,103 @@
+"""The values the storage layer hands to the bot: plain dataclasses, no ORM objects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+
+
+class StaleGame(ValueError):
+    """A save that does not extend the stored game: it was changed by someone else first.
+
+    Raised when a second resolution of the same round races the first one; the
+    caller reloads the game and announces what is stored, never its own version.
+    """
+
+
+@dataclass
+class GameRecord:
+    """A game as the bot keeps it: the rules state plus where it is played."""
+
+    state: rules.GameState
+    guild_id: int
+    channel_id: int
+    period: str | None = None
+    seed: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    created_at: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.state.outcome is None
+
+
+@dataclass
+class Challenge:
+    id: str
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int
+    set_name: str
+    expires_at: float
+    status: str = "pending"
+    message_id: int = 0
+
+
+CHALLENGE_STATUSES = ("pending", "accepted", "declined", "expired")
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    user_id: int
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """A player's best Qualification game. rank_class: 0 checkout, 1 finished, 2 lost."""
+
+    rank: int
+    user_id: int
+    game_id: str
+    set_name: str
+    period: str | None
+    rank_class: int
+    rounds: int
+    score: float
+    answer_time: float
+    perfect: bool
+    termination: str
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    rank: int
+    user_id: int
+    rating: int
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """Finished games only; `duel` is None before the first rated duel."""
+
+    user_id: int
+    games: int = 0
+    wins: int = 0
+    checkouts: int = 0
+    perfects: int = 0
+    rounds: int = 0
+    avg_points: float | None = None
+    best: LeaderRow | None = None
+    duel: RatingRow | None = None

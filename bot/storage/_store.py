@@ -1,0 +1,235 @@
+"""The Store: the one object the bot talks to for everything it keeps.
+
+Every public method is one transaction. On SQLite the Store also serializes its
+own writers with an asyncio lock: SQLite allows one writer at a time anyway, and
+queuing in-process avoids "database is locked" retries. PostgreSQL relies on row
+locks and unique keys instead, so several bot processes could share it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+import rules
+from bot.storage import _boards, _games
+from bot.storage._codec import dumps
+from bot.storage._engine import enable_wal, make_engine, upgrade
+from bot.storage._models import ChallengeRow, ServerSet
+from bot.storage._records import (
+    CHALLENGE_STATUSES,
+    Challenge,
+    GameRecord,
+    LeaderRow,
+    PlayerStats,
+    RatingChange,
+    RatingRow,
+    StaleGame,
+)
+
+challenges_t = ChallengeRow.__table__
+server_sets_t = ServerSet.__table__
+
+
+async def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
+    """Open the database at `url` (SQLite by default), migrating it to the newest schema."""
+    engine = make_engine(url)
+    try:
+        await enable_wal(engine)
+        if migrate:
+            await upgrade(engine)
+    except BaseException:
+        await engine.dispose()
+        raise
+    return Store(engine)
+
+
+class Store:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn:
+            yield conn
+
+    # games
+
+    async def save_game(self, record: GameRecord) -> None:
+        """Store the game's new state (idempotent); raise StaleGame if it is not newer.
+
+        Two new games with one id racing on PostgreSQL: the loser's insert fails on
+        the key, and its retry goes through the normal "does it extend" check.
+        """
+        for attempt in range(2):
+            try:
+                async with self._write() as conn:
+                    await _games.save(conn, record)
+                return
+            except IntegrityError as exc:
+                if attempt:
+                    raise StaleGame(f"game {record.state.id} conflicts with a stored one") from exc
+
+    async def load_game(self, game_id: str) -> GameRecord | None:
+        async with self._read() as conn:
+            return await _games.load(conn, game_id)
+
+    async def active_games(self) -> list[GameRecord]:
+        async with self._read() as conn:
+            return await _games.active(conn)
+
+    async def active_game_of(self, guild_id: int, user_id: int) -> GameRecord | None:
+        async with self._read() as conn:
+            return await _games.active_of(conn, guild_id, user_id)
+
+    async def count_attempts(self, guild_id: int, user_id: int, set_name: str, period: str) -> int:
+        """Qualification games started (finished or not) by the player in that period."""
+        async with self._read() as conn:
+            return await _games.count_attempts(conn, guild_id, user_id, set_name, period)
+
+    async def history(
+        self, guild_id: int, user_id: int, *, limit: int = 10, offset: int = 0
+    ) -> list[GameRecord]:
+        """The player's games on the server, newest first (running ones included)."""
+        async with self._read() as conn:
+            return await _games.history(conn, guild_id, user_id, limit, offset)
+
+    # ratings and boards
+
+    async def record_duel_result(self, record: GameRecord) -> list[RatingChange]:
+        """Elo update for a finished, saved duel; in player order; idempotent."""
+        for attempt in range(2):
+            try:
+                async with self._write() as conn:
+                    return await _boards.record_duel(conn, record)
+            except IntegrityError:
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def qualification_leaderboard(
+        self,
+        guild_id: int,
+        set_name: str,
+        since: str | None,
+        *,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[LeaderRow]:
+        """Best finished game per player; `since` is the first period included."""
+        async with self._read() as conn:
+            return await _boards.qualification(conn, guild_id, set_name, since, limit, offset)
+
+    async def duel_leaderboard(
+        self, guild_id: int, *, limit: int = 10, offset: int = 0
+    ) -> list[RatingRow]:
+        async with self._read() as conn:
+            return await _boards.duel(conn, guild_id, limit, offset)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        async with self._read() as conn:
+            return await _boards.stats(conn, guild_id, user_id)
+
+    # challenges
+
+    async def save_challenge(self, challenge: Challenge) -> None:
+        if challenge.status not in CHALLENGE_STATUSES:
+            raise ValueError(f"unknown challenge status {challenge.status!r}")
+        values = {
+            "id": challenge.id,
+            "guild_id": challenge.guild_id,
+            "channel_id": challenge.channel_id,
+            "challenger_id": challenge.challenger_id,
+            "opponent_id": challenge.opponent_id,
+            "set_name": challenge.set_name,
+            "expires_at": challenge.expires_at,
+            "status": challenge.status,
+            "message_id": challenge.message_id,
+        }
+        async with self._write() as conn:
+            insert = _games.dialect_insert(conn, challenges_t).values(**values)
+            del values["id"]
+            await conn.execute(insert.on_conflict_do_update(index_elements=["id"], set_=values))
+
+    async def load_challenge(self, challenge_id: str) -> Challenge | None:
+        async with self._read() as conn:
+            row = (
+                await conn.execute(sa.select(challenges_t).where(challenges_t.c.id == challenge_id))
+            ).first()
+        return None if row is None else Challenge(**row._asdict())
+
+    async def pending_challenges(self) -> list[Challenge]:
+        async with self._read() as conn:
+            result = await conn.execute(
+                sa.select(challenges_t)
+                .where(challenges_t.c.status == "pending")
+                .order_by(challenges_t.c.expires_at, challenges_t.c.id)
+            )
+            return [Challenge(**row._asdict()) for row in result]
+
+    async def set_challenge_status(self, challenge_id: str, status: str) -> bool:
+        """Move a pending challenge on; False if someone else moved it first."""
+        if status not in CHALLENGE_STATUSES or status == "pending":
+            raise ValueError(f"a challenge cannot become {status!r}")
+        async with self._write() as conn:
+            result = await conn.execute(
+                challenges_t.update()
+                .where(challenges_t.c.id == challenge_id, challenges_t.c.status == "pending")
+                .values(status=status)
+            )
+            return bool(result.rowcount == 1)
+
+    # server Sets
+
+    async def server_sets(self, guild_id: int) -> list[rules.GameSet]:
+        async with self._read() as conn:
+            result = await conn.execute(
+                sa.select(server_sets_t.c.data)
+                .where(server_sets_t.c.guild_id == guild_id)
+                .order_by(server_sets_t.c.name)
+            )
+            return [rules.GameSet.from_dict(json.loads(row.data)) for row in result]
+
+    async def save_server_set(self, guild_id: int, game_set: rules.GameSet) -> None:
+        data, now = dumps(game_set.to_dict()), time.time()
+        async with self._write() as conn:
+            await conn.execute(
+                _games.dialect_insert(conn, server_sets_t)
+                .values(guild_id=guild_id, name=game_set.name, data=data, updated_at=now)
+                .on_conflict_do_update(
+                    index_elements=["guild_id", "name"], set_={"data": data, "updated_at": now}
+                )
+            )
+
+    async def delete_server_set(self, guild_id: int, name: str) -> bool:
+        async with self._write() as conn:
+            result = await conn.execute(
+                server_sets_t.delete().where(
+                    server_sets_t.c.guild_id == guild_id, server_sets_t.c.name == name
+                )
+            )
+            return bool(result.rowcount)
