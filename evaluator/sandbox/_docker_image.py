@@ -61,7 +61,11 @@ def worker_sha256(path: Path = WORKER_SOURCE) -> str:
 
 def production_base_image(dockerfile: Path = DOCKERFILE) -> str:
     """The pinned `PHP_IMAGE` default of the production Dockerfile."""
-    match = re.search(r"^ARG\s+PHP_IMAGE=(\S+)", dockerfile.read_text(), re.M)
+    try:
+        text = dockerfile.read_text()
+    except OSError as exc:
+        raise ImageBuildError(f"no production Dockerfile here ({exc}): use --from-host") from exc
+    match = re.search(r"^ARG\s+PHP_IMAGE=(\S+)", text, re.M)
     if match is None:
         raise ImageBuildError(f"{dockerfile} has no `ARG PHP_IMAGE=...` line")
     return match.group(1)
@@ -166,12 +170,18 @@ def base_image_present(client: Any, base: str) -> bool:
 
 
 def build_image(
-    tag: str, *, from_host: bool | None = None, client: Any = None, worker: Path = WORKER_SOURCE
+    tag: str,
+    *,
+    from_host: bool | None = None,
+    client: Any = None,
+    worker: Path = WORKER_SOURCE,
+    base: str | None = None,
 ) -> BuiltImage:
     """Build the sandbox image as `tag`.
 
     `from_host=None` picks the production Dockerfile when its pinned base image is
-    already in the engine (nothing is pulled), else the from-host build.
+    already in the engine (nothing is pulled), else the from-host build. `base`
+    overrides the Dockerfile's PHP_IMAGE (tests build on a local image).
     """
     if not worker.exists():
         raise ImageBuildError(f"the worker {worker} does not exist")
@@ -179,7 +189,10 @@ def build_image(
     client = client or docker.from_env(timeout=300)
     try:
         if from_host is None:
-            from_host = not base_image_present(client, production_base_image())
+            try:
+                from_host = not base_image_present(client, production_base_image())
+            except ImageBuildError:
+                from_host = True
         sha = worker_sha256(worker)
         labels = {IMAGE_LABEL: "1", WORKER_SHA_LABEL: sha}
         if from_host:
@@ -188,7 +201,7 @@ def build_image(
         else:
             labels[SOURCE_LABEL] = "dockerfile"
             context, dockerfile = dockerfile_context(worker), "docker/Dockerfile"
-            buildargs = {"WORKER_SHA256": sha}
+            buildargs = {"WORKER_SHA256": sha} | ({"PHP_IMAGE": base} if base else {})
         try:
             image, _ = client.images.build(
                 fileobj=context,

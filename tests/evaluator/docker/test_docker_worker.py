@@ -225,3 +225,32 @@ async def test_factory_cleanup_removes_its_own(factory: Any, docker_client: Any)
         with pytest.raises(WorkerDied):
             await worker.request(encode_request("1"), 5)
         await worker.kill()
+
+
+async def test_production_dockerfile_builds_on_a_php_base(
+    docker_client: Any, sandbox_image: str, docker_settings: Any
+) -> None:
+    """The real Dockerfile, on the from-host image standing in for php:8.2-cli."""
+    from evaluator.sandbox._docker_image import build_image
+    from evaluator.sandbox.docker import DockerWorkerFactory, docker_available
+
+    tag = "formula-darts-sandbox:dockerfile-test"
+    built = await asyncio.to_thread(
+        build_image, tag, from_host=False, client=docker_client, base=sandbox_image
+    )
+    settings = docker_settings.model_copy(update={"docker_image": tag})
+    try:
+        assert built.source == "dockerfile"
+        assert built.php_version.startswith("8.2.")
+        labels = docker_client.images.get(tag).labels
+        assert labels["formula-darts.source"] == "dockerfile"
+        assert docker_available(settings)[0]
+        factory = DockerWorkerFactory(settings)
+        worker = await factory.spawn()
+        try:
+            assert await ask(worker, "2*47+6") == Evaluation("2*47+6", 100)
+        finally:
+            await worker.kill()
+            factory.close()
+    finally:
+        docker_client.images.remove(tag, force=True)
