@@ -1,0 +1,62 @@
+"""Duel challenges (race-safe status changes) and server Sets."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import pytest
+
+import rules
+from bot.storage import Challenge, Store
+
+
+def _challenge(challenge_id: str, expires_at: float = 500.0) -> Challenge:
+    return Challenge(challenge_id, 1, 2, 10, 20, "darts", expires_at, message_id=2**62)
+
+
+async def test_challenge_round_trip_and_pending(store: Store) -> None:
+    await store.save_challenge(_challenge("late", 900.0))
+    await store.save_challenge(_challenge("soon", 100.0))
+    assert await store.load_challenge("soon") == _challenge("soon", 100.0)
+    assert await store.load_challenge("missing") is None
+    assert [c.id for c in await store.pending_challenges()] == ["soon", "late"]
+    updated = dataclasses.replace(_challenge("soon", 100.0), message_id=5)
+    await store.save_challenge(updated)
+    assert await store.load_challenge("soon") == updated
+
+
+async def test_status_changes_only_from_pending_once(store: Store) -> None:
+    await store.save_challenge(_challenge("c"))
+    results = await asyncio.gather(
+        store.set_challenge_status("c", "accepted"),
+        store.set_challenge_status("c", "expired"),
+        store.set_challenge_status("c", "declined"),
+    )
+    assert sorted(results) == [False, False, True]
+    loaded = await store.load_challenge("c")
+    assert loaded is not None and loaded.status != "pending"
+    assert await store.pending_challenges() == []
+    assert await store.set_challenge_status("missing", "accepted") is False
+    with pytest.raises(ValueError, match="cannot become"):
+        await store.set_challenge_status("c", "pending")
+
+
+async def test_server_sets_are_per_guild(store: Store) -> None:
+    blitz = dataclasses.replace(rules.CLASSIC, name="zz-blitz", time_limit=30)
+    sprint = rules.validate_set(
+        "sprint301",
+        {"start_score": 301, "goal": 100, "bonus": 50, "max_rounds": 5, "time_limit": 60},
+    )
+    await store.save_server_set(1, blitz)
+    await store.save_server_set(1, sprint)
+    await store.save_server_set(2, dataclasses.replace(sprint, functions=("abs",)))
+    assert await store.server_sets(1) == [sprint, blitz]
+    edited = dataclasses.replace(blitz, time_limit=45, description="faster")
+    await store.save_server_set(1, edited)
+    assert await store.server_sets(1) == [sprint, edited]
+    assert await store.delete_server_set(1, "sprint301") is True
+    assert await store.delete_server_set(1, "sprint301") is False
+    assert await store.server_sets(1) == [edited]
+    assert [s.functions for s in await store.server_sets(2)] == [("abs",)]
+    assert await store.server_sets(3) == []

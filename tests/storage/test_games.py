@@ -1,0 +1,150 @@
+"""Saving and restoring games: exact round trips, idempotence, stale and racing writes."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import pytest
+from storage_builders import CHECKOUT_4, DAY, GUILD, duel, record, single
+
+import rules
+from bot.storage import GameRecord, StaleGame, Store
+
+
+async def test_round_trip_keeps_int_and_float_results(store: Store) -> None:
+    state = single("rt", 11, [100, 3.5, 100.0, 1e20], mode=rules.Mode.TRAINING)
+    saved = GameRecord(state, GUILD, 99, meta={"messages": [1, 2], "lang": "uk"})
+    await store.save_game(saved)
+    loaded = await store.load_game("rt")
+    assert loaded is not None
+    assert loaded.state.to_dict() == state.to_dict()
+    results = [r.answers[0].result for r in loaded.state.rounds if r.answers[0]]
+    assert [type(x) for x in results] == [int, float, float, float]
+    assert loaded.state.scores == state.scores
+    assert type(loaded.state.scores[0]) is type(state.scores[0])
+    assert loaded.meta == {"messages": [1, 2], "lang": "uk"}
+    assert (loaded.guild_id, loaded.channel_id) == (GUILD, 99)
+    assert loaded.created_at == saved.created_at > 0
+    assert loaded.active
+
+
+async def test_load_missing_game(store: Store) -> None:
+    assert await store.load_game("nope") is None
+
+
+async def test_every_step_saved_and_active_games(store: Store) -> None:
+    state = rules.new_game("steps", rules.Mode.QUALIFICATION, rules.CLASSIC, ["5"])
+    rec = record(state)
+    await store.save_game(rec)
+    for result in CHECKOUT_4[:2]:
+        rec.state = rules.apply(rec.state, rules.StartRound("3489", 0.0))
+        await store.save_game(rec)
+        rec.state = rules.apply(rec.state, rules.Submit("5", "34+89", result, 3.0))
+        await store.save_game(rec)
+    active = await store.active_games()
+    assert [g.state.id for g in active] == ["steps"]
+    assert active[0].state.to_dict() == rec.state.to_dict()
+    assert active[0].period == DAY and active[0].seed == "seed"
+    found = await store.active_game_of(GUILD, 5)
+    assert found is not None and found.state.id == "steps"
+    assert await store.active_game_of(GUILD + 1, 5) is None
+    assert await store.active_game_of(GUILD, 6) is None
+    rec.state = rules.apply(rec.state, rules.Resign("5"))
+    await store.save_game(rec)
+    assert await store.active_games() == []
+    assert await store.active_game_of(GUILD, 5) is None
+
+
+async def test_saving_the_same_state_again_is_a_no_op_but_keeps_meta(store: Store) -> None:
+    rec = record(single("same", 5, [100]))
+    rec.state = rules.apply(rec.state, rules.StartRound("1234", 9000.0))
+    await store.save_game(rec)
+    rec.meta["round_message"] = 123456789012345678
+    await store.save_game(rec)
+    await store.save_game(rec)
+    loaded = await store.load_game("same")
+    assert loaded is not None
+    assert loaded.meta == {"round_message": 123456789012345678}
+    assert loaded.state.to_dict() == rec.state.to_dict()
+
+
+async def test_stale_write_is_rejected(store: Store) -> None:
+    rec = record(single("stale", 5, [100]))
+    old = rec.state
+    rec.state = rules.apply(old, rules.StartRound("1234", 9000.0))
+    await store.save_game(rec)
+    with pytest.raises(StaleGame):
+        await store.save_game(dataclasses.replace(rec, state=old))
+    loaded = await store.load_game("stale")
+    assert loaded is not None and len(loaded.state.rounds) == 2
+
+
+async def test_racing_resolutions_store_exactly_one(store: Store) -> None:
+    """A duel round: the second answer and the deadline's auto-move arrive together."""
+    base = duel("race", (1, 2), [(100, 100)])
+    base = rules.apply(base, rules.StartRound("4589", 9000.0))
+    base = rules.apply(base, rules.Submit("1", "45+89", 134, 9001.0))
+    await store.save_game(record(base))
+    answered = rules.apply(base, rules.Submit("2", "4*5+89", 109, 9002.0))
+    expired = rules.apply(base, rules.Expire(99999.0))
+    outcomes = await asyncio.gather(
+        store.save_game(record(answered)),
+        store.save_game(record(expired)),
+        return_exceptions=True,
+    )
+    assert sum(o is None for o in outcomes) == 1
+    assert sum(isinstance(o, StaleGame) for o in outcomes) == 1
+    winner = answered if outcomes[0] is None else expired
+    loaded = await store.load_game("race")
+    assert loaded is not None and loaded.state.to_dict() == winner.to_dict()
+    replay = await store.history(GUILD, 2)
+    assert replay[0].state.rounds[-1].answers[1] == winner.rounds[-1].answers[1]
+
+
+async def test_racing_first_saves_of_a_new_game(store: Store) -> None:
+    state = rules.new_game("new", rules.Mode.TRAINING, rules.CLASSIC, ["9"])
+    one = rules.apply(state, rules.StartRound("1111", 0.0))
+    other = rules.apply(state, rules.StartRound("2222", 0.0))
+    outcomes = await asyncio.gather(
+        store.save_game(record(one)), store.save_game(record(other)), return_exceptions=True
+    )
+    assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StaleGame"]
+
+
+async def test_many_concurrent_identical_saves_are_idempotent(store: Store) -> None:
+    rec = record(single("idem", 5, [100, 100]))
+    await asyncio.gather(*(store.save_game(record(rec.state)) for _ in range(8)))
+    loaded = await store.load_game("idem")
+    assert loaded is not None and loaded.state.to_dict() == rec.state.to_dict()
+    assert len(await store.history(GUILD, 5)) == 1
+
+
+async def test_count_attempts(store: Store) -> None:
+    await store.save_game(record(single("a1", 5, [100])))
+    await store.save_game(record(single("a2", 5, CHECKOUT_4)))
+    await store.save_game(record(single("a3", 5, [1]), period="2026-11-30"))
+    await store.save_game(record(single("a4", 6, [1])))
+    await store.save_game(record(single("t1", 5, [1], mode=rules.Mode.TRAINING)))
+    sprint = dataclasses.replace(rules.CLASSIC, name="sprint")
+    await store.save_game(record(single("s1", 5, [1], game_set=sprint)))
+    assert await store.count_attempts(GUILD, 5, "darts", DAY) == 2
+    assert await store.count_attempts(GUILD, 5, "darts", "2026-11-30") == 1
+    assert await store.count_attempts(GUILD, 5, "sprint", DAY) == 1
+    assert await store.count_attempts(GUILD, 7, "darts", DAY) == 0
+    assert await store.count_attempts(GUILD + 1, 5, "darts", DAY) == 0
+
+
+async def test_history_newest_first_with_paging(store: Store) -> None:
+    for index in range(5):
+        rec = record(single(f"h{index}", 5, [100]))
+        rec.created_at = 1000.0 + index
+        await store.save_game(rec)
+    await store.save_game(record(duel("hd", (5, 6), [(1, 2)])))
+    other = record(single("elsewhere", 5, [1]), guild=GUILD + 1)
+    await store.save_game(other)
+    ids = [r.state.id for r in await store.history(GUILD, 5, limit=10)]
+    assert ids[0] == "hd" and ids[1:] == ["h4", "h3", "h2", "h1", "h0"]
+    page = await store.history(GUILD, 5, limit=2, offset=2)
+    assert [r.state.id for r in page] == ["h3", "h2"]
+    assert [r.state.id for r in await store.history(GUILD, 6)] == ["hd"]

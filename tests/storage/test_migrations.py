@@ -1,0 +1,96 @@
+"""Migrations: empty to head on both databases, and the models match what they build."""
+
+from __future__ import annotations
+
+import asyncio
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from bot.cli import main
+from bot.storage import open_store
+from bot.storage._engine import (
+    alembic_config,
+    current_revision,
+    head_revision,
+    make_engine,
+    upgrade,
+)
+from bot.storage._models import metadata
+
+TABLES = {
+    "players",
+    "servers",
+    "games",
+    "game_players",
+    "rounds",
+    "answers",
+    "ratings",
+    "rating_events",
+    "challenges",
+    "server_sets",
+}
+
+
+def _diff(connection: sa.Connection) -> list[object]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return list(compare_metadata(context, metadata))
+
+
+def _tables(connection: sa.Connection) -> set[str]:
+    return set(sa.inspect(connection).get_table_names())
+
+
+async def test_empty_database_to_head_matches_the_models(db_url: str) -> None:
+    engine = make_engine(db_url)
+    try:
+        assert await current_revision(engine) is None
+        await upgrade(engine)
+        assert await current_revision(engine) == head_revision()
+        async with engine.connect() as conn:
+            assert await conn.run_sync(_tables) >= TABLES
+            assert await conn.run_sync(_diff) == []
+    finally:
+        await engine.dispose()
+
+
+async def test_downgrade_to_empty_and_up_again(db_url: str) -> None:
+    engine = make_engine(db_url)
+
+    def down(connection: sa.Connection) -> None:
+        command.downgrade(alembic_config(connection), "base")
+
+    try:
+        await upgrade(engine)
+        async with engine.begin() as conn:
+            await conn.run_sync(down)
+        async with engine.connect() as conn:
+            assert not (await conn.run_sync(_tables) & TABLES)
+        await upgrade(engine)
+        assert await current_revision(engine) == head_revision()
+    finally:
+        await engine.dispose()
+
+
+async def test_open_store_twice_is_harmless(db_url: str) -> None:
+    first = await open_store(db_url)
+    await first.close()
+    second = await open_store(db_url)
+    assert await second.active_games() == []
+    await second.close()
+
+
+async def test_cli_db_upgrade(db_url: str, capsys: object) -> None:
+    assert await asyncio.to_thread(main, ["db", "--url", db_url, "upgrade"]) == 0
+    assert await asyncio.to_thread(main, ["db", "--url", db_url, "current"]) == 0
+    engine = make_engine(db_url)
+    try:
+        assert await current_revision(engine) == head_revision()
+    finally:
+        await engine.dispose()
+
+
+async def test_cli_refuses_an_unknown_database() -> None:
+    assert await asyncio.to_thread(main, ["db", "--url", "mysql://x/y", "upgrade"]) == 1
