@@ -15,7 +15,7 @@ WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
 def expected(rating: int, opponent: int) -> float:
     """The score `rating` is expected to take from `opponent` (0..1)."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** ((opponent - rating) / 400.0)))
 
 
 def rate(rating_a: int, rating_b: int, score_a: float, k: int = K) -> tuple[int, int]:

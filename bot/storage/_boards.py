@@ -15,12 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot import elo
 from bot.storage._games import dialect_insert, game_players, games
-from bot.storage._models import Rating, RatingEvent
+from bot.storage._models import Rating, RatingEvent, table
 from bot.storage._records import GameRecord, LeaderRow, PlayerStats, RatingChange, RatingRow
 from rules import Mode
 
-ratings_t = Rating.__table__
-events_t = RatingEvent.__table__
+ratings_t = table(Rating)
+events_t = table(RatingEvent)
 
 _RANK_ORDER = (games.c.rank_class, games.c.rank_value, games.c.answer_time, games.c.created_at)
 
@@ -29,7 +29,7 @@ def _user_id(player: str) -> int:
     return int(player) if player.isdigit() else 0
 
 
-def _leader_row(rank: int, row: sa.Row[Any]) -> LeaderRow:
+def _leader_row(rank: int, row: Any) -> LeaderRow:
     return LeaderRow(
         rank=rank,
         user_id=_user_id(row.player),
@@ -82,7 +82,7 @@ async def qualification(
     return [_leader_row(offset + i + 1, row) for i, row in enumerate(result)]
 
 
-def _rating_row(rank: int, row: sa.Row[Any]) -> RatingRow:
+def _rating_row(rank: int, row: Any) -> RatingRow:
     return RatingRow(
         rank=rank,
         user_id=row.user_id,

@@ -7,19 +7,20 @@ import time
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
-from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server
+from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
 from bot.storage._records import GameRecord, StaleGame
 from rules import GameState
 
-games = Game.__table__
-game_players = GamePlayer.__table__
-rounds_t = RoundRow.__table__
-answers_t = AnswerRow.__table__
-players_t = Player.__table__
-servers_t = Server.__table__
+games = table(Game)
+game_players = table(GamePlayer)
+rounds_t = table(RoundRow)
+answers_t = table(AnswerRow)
+players_t = table(Player)
+servers_t = table(Server)
 
 RECORD_COLUMNS = (
     games.c.state,
@@ -32,16 +33,14 @@ RECORD_COLUMNS = (
 )
 
 
-def dialect_insert(conn: AsyncConnection, table: sa.Table) -> Any:
+def dialect_insert(conn: AsyncConnection, target: sa.Table) -> Any:
     """INSERT with ON CONFLICT support for the connection's database."""
     if conn.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert(table)
+        return postgresql.insert(target)
+    return sqlite.insert(target)
 
 
-def record_from_row(row: sa.Row[Any]) -> GameRecord:
+def record_from_row(row: Any) -> GameRecord:
     return GameRecord(
         state=GameState.from_dict(json.loads(row.state)),
         guild_id=row.guild_id,

@@ -18,6 +18,15 @@ from sqlmodel import Field, SQLModel
 
 metadata = SQLModel.metadata
 
+
+def table(model: type[SQLModel]) -> sa.Table:
+    """The Core table of a model, for set-based statements (typed, unlike `__table__`)."""
+    found = getattr(model, "__table__", None)
+    if not isinstance(found, sa.Table):
+        raise TypeError(f"{model.__name__} is not a table model")
+    return found
+
+
 NAME = 64
 """Room for a Set name (32 in the rules) and ids; VARCHAR lengths matter only to PostgreSQL."""
 

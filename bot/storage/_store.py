@@ -22,7 +22,7 @@ import rules
 from bot.storage import _boards, _games
 from bot.storage._codec import dumps
 from bot.storage._engine import enable_wal, make_engine, upgrade
-from bot.storage._models import ChallengeRow, ServerSet
+from bot.storage._models import ChallengeRow, ServerSet, table
 from bot.storage._records import (
     CHALLENGE_STATUSES,
     Challenge,
@@ -34,8 +34,8 @@ from bot.storage._records import (
     StaleGame,
 )
 
-challenges_t = ChallengeRow.__table__
-server_sets_t = ServerSet.__table__
+challenges_t = table(ChallengeRow)
+server_sets_t = table(ServerSet)
 
 
 async def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
