@@ -42,6 +42,7 @@ MAX_PROCESSES = 2  # bwrap's pid 1 and php itself: php may not fork at all
 FILE_SIZE_LIMIT = 1 << 20
 TMP_SIZE = 4 << 20
 OPEN_FILES_LIMIT = 32
+RESPONSE_FD = 3
 _UID_RANGE = (1 << 28, 1 << 29)  # unused-by-anyone ids for root's workers
 
 
@@ -183,15 +184,24 @@ class LocalWorkerFactory:
         if not self.sandboxed:
             log.warning("running PHP WITHOUT a sandbox (ALLOW_UNSANDBOXED=true)")
 
-    def command(self, script: str, response_fd: int, script_fd: int | None) -> list[str]:
-        """The argv of one worker; public so tests and docs can show the exact flags."""
+    def command(self, script: str, script_fd: int | None) -> list[str]:
+        """The argv of one worker; public so tests and docs can show the exact flags.
+
+        The response pipe arrives as stdout; a shell moves it to fd 3 and points
+        stdout at /dev/null before exec'ing php. (Passing a high-numbered fd
+        straight through fails: php refuses `php://fd/N` when N is at or above
+        RLIMIT_NOFILE, and a busy parent has fds far above our limit.)
+        """
         ini = php_ini_args(
             self.settings.php_memory_limit_mb,
             self.settings.cpu_budget_s,
             open_basedir=SANDBOX_TMP if self.sandboxed else "/nonexistent",
             disabled_functions=self.disabled_functions,
         )
-        php = [self.php, *ini, script, str(response_fd)]
+        php = [
+            "/bin/sh", "-c", f'exec {RESPONSE_FD}>&1 >/dev/null && exec "$0" "$@"',
+            self.php, *ini, script, str(RESPONSE_FD),
+        ]  # fmt: skip
         if not self.sandboxed:
             return php
         assert self.bwrap is not None
@@ -263,12 +273,12 @@ class LocalWorkerFactory:
         resp_r, resp_w = os.pipe()
         script_fd = os.open(WORKER_SCRIPT, os.O_RDONLY) if self.sandboxed else None
         script = SANDBOX_SCRIPT if self.sandboxed else str(WORKER_SCRIPT)
-        keep = (resp_w,) if script_fd is None else (resp_w, script_fd)
+        keep = () if script_fd is None else (script_fd,)
         try:
             proc = subprocess.Popen(
-                self.command(script, resp_w, script_fd),
+                self.command(script, script_fd),
                 stdin=req_r,
-                stdout=subprocess.DEVNULL,
+                stdout=resp_w,
                 stderr=subprocess.PIPE,
                 pass_fds=keep,
                 preexec_fn=self._preexec(),  # noqa: PLW1509 - rlimits must be set pre-exec
@@ -280,7 +290,7 @@ class LocalWorkerFactory:
                 os.close(fd)
             raise WorkerDied(f"cannot start a worker: {exc}") from None
         finally:
-            for fd in (req_r, *keep):
+            for fd in (req_r, resp_w, *keep):
                 os.close(fd)
         os.set_blocking(resp_r, False)
         return LocalWorker(proc, req_w, resp_r)

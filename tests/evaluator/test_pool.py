@@ -1,0 +1,264 @@
+"""The warm pool on every backend: PHP's surprises, failures folded into verdicts."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+
+import pytest
+
+from evaluator.result import ErrorCode, EvalError, Evaluation
+from evaluator.sandbox.local import LocalWorker, LocalWorkerFactory, SandboxUnavailable
+from evaluator.sandbox.pool import SandboxStartError, WorkerPool
+from evaluator.service import make_pool
+from tests.evaluator.conftest import TIMEOUT_S, open_pool, test_settings
+
+# RULES.md's surprises and friends: (formula, PHP type, value).
+VALUES = [
+    ("34+89", "int", 123),
+    ("5^3", "int", 6),
+    ("5&2", "int", 0),
+    ("023", "int", 19),
+    ("7/2", "float", 3.5),
+    ("9/3", "int", 3),
+    ("1<<64", "int", 0),
+    ("1<<63", "int", -(2**63)),
+    ("hexdec(63)", "int", 99),
+    ("octdec(17)", "int", 15),
+    ("bindec(101)", "int", 5),
+    ("pow(2,3)", "int", 8),
+    ("pow(2,-1)", "float", 0.5),
+    ("pow(2,64)", "float", 2.0**64),
+    ("sqrt(16)", "float", 4.0),
+    ("0.1+0.2", "float", 0.30000000000000004),
+    ("9223372036854775807+1", "float", 9.2233720368547758e18),
+    ("-7%3", "int", -1),
+    ("7/2%2", "int", 1),
+    ("pow(98,76)", "float", 98.0**76),
+]
+
+ERRORS = [
+    ("08", ErrorCode.SYNTAX, "ParseError"),
+    ("3--4", ErrorCode.SYNTAX, "ParseError"),
+    ("3+", ErrorCode.SYNTAX, "ParseError"),
+    ("1/0", ErrorCode.PHP, "DivisionByZeroError"),
+    ("1%0", ErrorCode.PHP, "DivisionByZeroError"),
+    ("1<<-1", ErrorCode.PHP, "ArithmeticError"),
+    ("sqrt(-1)", ErrorCode.NOT_FINITE, None),
+    ("pow(0,-1)", ErrorCode.NOT_FINITE, None),
+    ("pow(10,400)", ErrorCode.NOT_FINITE, None),
+]
+
+
+def bits(x: float) -> bytes:
+    return struct.pack("<d", x)
+
+
+async def test_php_values(pool: WorkerPool) -> None:
+    """One pool for the whole table (a Docker pool is slow to start); all mismatches at once."""
+    verdicts = await pool.run_many(formula for formula, _, _ in VALUES)
+    wrong = []
+    for (formula, kind, value), verdict in zip(VALUES, verdicts, strict=True):
+        if not (
+            isinstance(verdict, Evaluation)
+            and verdict.formula == formula
+            and verdict.php_type == kind
+            and bits(float(verdict.value)) == bits(float(value))
+            and (kind == "float" or verdict.value == value)
+        ):
+            wrong.append((formula, kind, value, verdict))
+    assert not wrong
+
+
+async def test_php_errors(pool: WorkerPool) -> None:
+    verdicts = await pool.run_many(formula for formula, _, _ in ERRORS)
+    wrong = [
+        (formula, code, php_class, verdict)
+        for (formula, code, php_class), verdict in zip(ERRORS, verdicts, strict=True)
+        if not (
+            isinstance(verdict, EvalError)
+            and verdict.code == code
+            and verdict.php_class == php_class
+            and verdict.message
+        )
+    ]
+    assert not wrong
+
+
+async def test_negative_zero_and_messages(pool: WorkerPool) -> None:
+    zero = await pool.run("-0/1")
+    assert isinstance(zero, Evaluation)
+    assert zero.value == 0
+    neg = await pool.run("-(0/2)")
+    assert isinstance(neg, Evaluation)
+    assert neg.php_type == "int"
+    division = await pool.run("1/0")
+    assert isinstance(division, EvalError)
+    assert division.message == "Division by zero"
+    literal = await pool.run("08")
+    assert isinstance(literal, EvalError)
+    assert "Invalid numeric literal" in literal.message
+
+
+async def test_run_many_keeps_order(pool: WorkerPool) -> None:
+    formulas = [f"{i}*2" for i in range(300)] + ["1/0", "08", "7/2"]
+    verdicts = await pool.run_many(formulas)
+    assert [v.value for v in verdicts[:300] if isinstance(v, Evaluation)] == [
+        i * 2 for i in range(300)
+    ]
+    assert [getattr(v, "code", None) for v in verdicts[300:302]] == ["php", "syntax"]
+    assert verdicts[302] == Evaluation("7/2", 3.5)
+
+
+async def test_concurrent_callers_get_their_own_answers(pool: WorkerPool) -> None:
+    callers = pool.size + pool.queue_limit  # as many as fit without "busy"
+    verdicts = await asyncio.gather(*(pool.run(f"{i}+{i}") for i in range(callers)))
+    assert [v.value for v in verdicts if isinstance(v, Evaluation)] == [
+        2 * i for i in range(callers)
+    ]
+
+
+async def test_timeout_kills_and_replaces(pool: WorkerPool) -> None:
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    verdict = await pool.run_raw("while (true) {}")
+    elapsed = loop.time() - started
+    assert isinstance(verdict, EvalError)
+    assert verdict.code == ErrorCode.TIMEOUT
+    assert TIMEOUT_S * 0.9 <= elapsed < TIMEOUT_S + 1.5
+    assert pool.live_workers <= pool.size
+    assert await pool.run("34+89") == Evaluation("34+89", 123)
+
+
+async def test_exiting_worker_is_replaced(pool: WorkerPool) -> None:
+    died = await pool.run_raw("exit(3);")
+    assert isinstance(died, EvalError)
+    assert died.code == ErrorCode.SANDBOX
+    assert "died" in died.message
+    for _ in range(pool.size * 2):
+        assert await pool.run("2*47+6") == Evaluation("2*47+6", 100)
+
+
+async def test_killed_local_worker_is_replaced() -> None:
+    pool = await open_pool("local", pool_size=1)
+    try:
+        slot = pool._idle[0]  # the one warm worker, killed from outside
+        worker = slot.worker
+        assert isinstance(worker, LocalWorker)
+        worker._proc.kill()
+        worker._proc.wait(timeout=5)
+        assert not worker.alive
+        assert await pool.run("700+1") == Evaluation("700+1", 701)
+        assert pool._idle[0].worker is not worker
+    finally:
+        await pool.close()
+
+
+async def test_workers_are_reused_and_retired() -> None:
+    pool = await open_pool("local", pool_size=1, max_requests=3)
+    try:
+        first = pool._idle[0].worker
+        for i in range(2):  # the probe was request 1
+            assert await pool.run(f"{i}+1") == Evaluation(f"{i}+1", i + 1)
+        assert not pool._idle  # retired after its third request
+        assert not first.alive
+        assert await pool.run("1+2") == Evaluation("1+2", 3)
+        assert pool._idle[0].worker is not first
+    finally:
+        await pool.close()
+
+
+async def test_queue_full_is_busy() -> None:
+    pool = await open_pool("local", pool_size=1, queue_limit=1)
+    try:
+        slow = asyncio.create_task(pool.run_raw("usleep(300000); return 1;"))
+        await asyncio.sleep(0.05)
+        queued = asyncio.create_task(pool.run("2+2"))
+        await asyncio.sleep(0.01)
+        busy = await pool.run("3+3")
+        assert isinstance(busy, EvalError)
+        assert busy.code == ErrorCode.SANDBOX
+        assert "busy" in busy.message
+        assert await slow == Evaluation("usleep(300000); return 1;", 1)
+        assert await queued == Evaluation("2+2", 4)
+    finally:
+        await pool.close()
+
+
+async def test_cancelled_request_discards_its_worker() -> None:
+    pool = await open_pool("local", pool_size=1)
+    try:
+        task = asyncio.create_task(pool.run_raw("usleep(200000); return 1;"))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert pool.live_workers == 0
+        # The late answer (1) must not be read as this request's answer.
+        assert await pool.run("5*5") == Evaluation("5*5", 25)
+    finally:
+        await pool.close()
+
+
+async def test_close_kills_workers_and_answers_closed() -> None:
+    pool = await open_pool("local", pool_size=2)
+    slow = asyncio.create_task(pool.run_raw("usleep(200000); return 1;"))
+    await asyncio.sleep(0.05)
+    idle = [slot.worker for slot in pool._idle]
+    assert len(idle) == 1
+    await pool.close()
+    assert not idle[0].alive  # idle workers die at once
+    assert await slow == Evaluation("usleep(200000); return 1;", 1)
+    assert pool.live_workers == 0  # the busy one died when its request ended
+    after = await pool.run("1+1")
+    assert isinstance(after, EvalError)
+    assert after.code == ErrorCode.SANDBOX
+    assert "closed" in after.message
+    await pool.close()  # idempotent
+
+
+async def test_close_wakes_waiters() -> None:
+    pool = await open_pool("local", pool_size=1)
+    slow = asyncio.create_task(pool.run_raw("usleep(300000); return 1;"))
+    await asyncio.sleep(0.02)
+    waiting = asyncio.create_task(pool.run("1+1"))
+    await asyncio.sleep(0.01)
+    await pool.close()
+    verdict = await waiting
+    assert isinstance(verdict, EvalError)
+    assert "closed" in verdict.message
+    await slow
+
+
+def test_refuses_to_run_without_bubblewrap() -> None:
+    with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap"):
+        LocalWorkerFactory(test_settings("local", bwrap_path="no-such-bwrap"))
+
+
+async def test_unsandboxed_only_when_allowed() -> None:
+    settings = test_settings(
+        "local", bwrap_path="no-such-bwrap", allow_unsandboxed=True, pool_size=1
+    )
+    factory = LocalWorkerFactory(settings)
+    assert factory.name == "local-unsandboxed"
+    pool = make_pool(factory, settings)
+    await pool.start()
+    try:
+        assert await pool.run("34+89") == Evaluation("34+89", 123)
+    finally:
+        await pool.close()
+
+
+async def test_broken_sandbox_fails_at_start() -> None:
+    settings = test_settings("local", bwrap_path="false", pool_size=1)  # `false` exits at once
+    pool = make_pool(LocalWorkerFactory(settings), settings)
+    with pytest.raises(SandboxStartError, match="does not work"):
+        await pool.start()
+    assert pool.closed
+
+
+async def test_not_a_number_is_a_php_error(pool: WorkerPool) -> None:
+    verdict = await pool.run_raw("return 'x';")
+    assert isinstance(verdict, EvalError)
+    assert verdict.code == ErrorCode.PHP
+    assert "string" in verdict.message
