@@ -97,12 +97,25 @@ def owner_token() -> str:
     return f"{socket.gethostname()}:{pid}:{_start_time(pid)}:{uuid.uuid4().hex[:8]}"
 
 
-def owner_is_gone(owner: str) -> bool:
-    """True when `owner` names a process on this host that no longer runs (or nothing)."""
+def owner_is_gone(owner: str) -> bool | None:
+    """Is the process that `owner` names gone? None when it lives on another host."""
     parts = owner.split(":")
     if len(parts) != 4 or not parts[1].isdigit():
         return True
     host, pid, start, _ = parts
     if host != socket.gethostname():
-        return False  # another machine's container: its engine-side EOF handling removes it
+        return None
     return _start_time(int(pid)) != start
+
+
+def is_orphan(owner: str, state: str, age_s: float) -> bool:
+    """Should a labelled container be removed by a factory that does not own it?
+
+    A live owner's container is kept in every state (a "created" one is being
+    started right now). Another host's owner cannot be checked: its container is
+    removed once stopped, or when it has sat unstarted for a minute.
+    """
+    gone = owner_is_gone(owner)
+    if gone is None:
+        return state in ("exited", "dead") or (state == "created" and age_s > 60)
+    return gone

@@ -23,6 +23,7 @@ import logging
 import os
 import socket
 import struct
+import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +36,7 @@ from evaluator.sandbox._docker_config import (
     RESPONSE_FD,
     SANDBOX_LABEL,
     container_config,
-    owner_is_gone,
+    is_orphan,
     owner_token,
     worker_command,
 )
@@ -225,6 +226,7 @@ class DockerWorkerFactory:
         self.token = owner_token()
         self.command = command if command is not None else worker_command(settings)
         self._api: Any = None
+        self._swept: asyncio.Future[None] | None = None
 
     def api(self) -> Any:
         if self._api is None:
@@ -239,7 +241,17 @@ class DockerWorkerFactory:
         return {**config, "host_config": api.create_host_config(**host)}
 
     async def spawn(self) -> DockerWorker:
+        await self._sweep_once()
         return await self.spawn_with(self.command)
+
+    async def _sweep_once(self) -> None:
+        """Before the first container, remove what an earlier crashed run left behind."""
+        if self._swept is None:
+            self._swept = asyncio.ensure_future(self.cleanup())
+        try:
+            await asyncio.shield(self._swept)
+        except docker_errors.DockerException as exc:
+            log.warning("could not remove leftover sandbox containers: %s", exc)
 
     async def spawn_with(self, command: list[str]) -> DockerWorker:
         """A container under exactly the pool's limits running `command` (tests, `info`)."""
@@ -284,10 +296,12 @@ class DockerWorkerFactory:
 
     def _cleanup(self) -> None:
         api = self.api()
+        now = time.time()
         for found in api.containers(all=True, filters={"label": SANDBOX_LABEL}):
             owner = (found.get("Labels") or {}).get(OWNER_LABEL, "")
-            running = found.get("State") == "running"
-            if owner == self.token or not running or owner_is_gone(owner):
+            if owner == self.token or is_orphan(
+                owner, found.get("State", ""), now - found["Created"]
+            ):
                 log.info("removing sandbox container %s (owner %r)", found["Id"][:12], owner)
                 _remove(api, found["Id"])
 
