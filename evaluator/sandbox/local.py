@@ -161,11 +161,14 @@ class LocalWorkerFactory:
         settings: EvaluatorSettings | None = None,
         *,
         disabled_functions: tuple[str, ...] = DISABLED_FUNCTIONS,
+        php_memory_limit_mb: int | None = None,
     ) -> None:
-        """`disabled_functions` is narrowed only by tests that prove an OS limit holds
-        on its own (e.g. RLIMIT_NPROC with pcntl_fork callable)."""
+        """The keyword arguments loosen PHP's own limits only in tests that prove an
+        OS limit holds by itself (RLIMIT_NPROC with pcntl_fork callable, RLIMIT_AS
+        with memory_limit above it)."""
         self.settings = settings or EvaluatorSettings()
         self.disabled_functions = disabled_functions
+        self.php_memory_limit_mb = php_memory_limit_mb or self.settings.php_memory_limit_mb
         php = shutil.which(self.settings.php_path)
         if php is None:
             raise SandboxUnavailable(
@@ -193,7 +196,7 @@ class LocalWorkerFactory:
         RLIMIT_NOFILE, and a busy parent has fds far above our limit.)
         """
         ini = php_ini_args(
-            self.settings.php_memory_limit_mb,
+            self.php_memory_limit_mb,
             self.settings.cpu_budget_s,
             open_basedir=SANDBOX_TMP if self.sandboxed else "/nonexistent",
             disabled_functions=self.disabled_functions,
