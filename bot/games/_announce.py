@@ -1,0 +1,91 @@
+"""The Discord side of `GameEvents`: what the players see in the game's thread.
+
+Sends go through a PartialMessageable, so announcing needs no cache and works
+from a timer or right after a restart, before any gateway event arrived.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.games import _render as render
+from bot.games._discord import with_retry
+from bot.games._views import answer_view, rematch_view
+from bot.i18n import DEFAULT_LOCALE, t
+from bot.storage import Challenge, GameRecord, RatingChange
+from rules import Mode
+
+USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+def record_locale(record: GameRecord) -> str:
+    return str(record.meta.get("locale", DEFAULT_LOCALE))
+
+
+class Announcer:
+    """Posts rounds, results and summaries; remembers a challenge's language while it waits."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self.challenge_locales: dict[str, str] = {}
+
+    def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    async def _send(self, record: GameRecord, what: str, **kwargs: Any) -> discord.Message:
+        channel = self._channel(record.channel_id, record.guild_id)
+        return await with_retry(
+            lambda: channel.send(allowed_mentions=USERS_ONLY, **kwargs),
+            f"game {record.state.id}: {what}",
+        )
+
+    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
+        locale = record_locale(record)
+        rnd = record.state.rounds[-1]
+        await self._send(
+            record,
+            f"round {rnd.number}",
+            content=" ".join(render.mention(p) for p in record.state.players),
+            embed=render.round_embed(record, locale, replayed=replayed),
+            view=answer_view(record.state.id, rnd.number, locale),
+        )
+
+    async def answer_received(self, record: GameRecord, player: int) -> None:
+        locale = record_locale(record)
+        await self._send(
+            record,
+            "answer received",
+            content=t("duel.answered", locale, player=render.mention(record.state.players[player])),
+        )
+
+    async def round_resolved(self, record: GameRecord, number: int) -> None:
+        locale = record_locale(record)
+        await self._send(
+            record, f"result of round {number}", embed=render.result_embed(record, number, locale)
+        )
+
+    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
+        locale = record_locale(record)
+        kwargs: dict[str, Any] = {"embed": render.summary_embed(record, ratings, locale)}
+        if record.state.mode is Mode.DUEL:
+            kwargs["view"] = rematch_view(record.state.id, locale)
+        await self._send(record, "summary", **kwargs)
+
+    async def challenge_closed(self, challenge: Challenge, status: str) -> None:
+        locale = self.challenge_locales.pop(challenge.id, DEFAULT_LOCALE)
+        challenge.status = status
+        if not challenge.message_id:
+            return
+        message = self._channel(challenge.channel_id, challenge.guild_id).get_partial_message(
+            challenge.message_id
+        )
+        await with_retry(
+            lambda: message.edit(
+                content=render.challenge_text(challenge, locale),
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            ),
+            f"challenge {challenge.id}: {status}",
+        )

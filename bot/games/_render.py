@@ -1,0 +1,214 @@
+"""Embeds and texts for a game, from its stored record alone, in one language.
+
+Pure functions of (record, locale): the same record renders the same message,
+whether it is announced live or again after a restart.
+"""
+
+from __future__ import annotations
+
+import discord
+
+import rules
+from bot.i18n import t
+from bot.storage import Challenge, GameRecord, RatingChange
+from rules import GameState, Mode, Termination
+
+COLOR_ROUND = discord.Colour.blurple()
+COLOR_RESULT = discord.Colour.teal()
+COLOR_WIN = discord.Colour.green()
+COLOR_END = discord.Colour.dark_grey()
+COLOR_LOSS = discord.Colour.red()
+
+
+def fmt(value: rules.Number) -> str:
+    """A PHP number as PHP prints it: 3.5, 3 (for int 3), 1.0E+25."""
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return repr(value).replace("e+", "E+").replace("e-", "E-")
+    return str(value)
+
+
+def mention(player: str) -> str:
+    return f"<@{player}>"
+
+
+def timestamp(moment: float, style: str = "R") -> str:
+    return f"<t:{int(moment)}:{style}>"
+
+
+def mode_name(mode: Mode, locale: str) -> str:
+    return t(f"games.mode.{mode.value}", locale)
+
+
+def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> discord.Embed:
+    state = record.state
+    rnd = state.rounds[-1]
+    embed = discord.Embed(
+        title=t(
+            "games.round.title",
+            locale,
+            mode=mode_name(state.mode, locale),
+            number=rnd.number,
+            max=state.game_set.max_rounds,
+        ),
+        description=t("games.round.replayed", locale) if replayed else None,
+        colour=COLOR_ROUND,
+    )
+    embed.add_field(name=t("games.field.digits", locale), value=f"**{rnd.digits}**")
+    if state.mode is Mode.DUEL:
+        scores = "\n".join(
+            f"{mention(p)}: **{fmt(s)}**" for p, s in zip(state.players, state.scores, strict=True)
+        )
+    else:
+        scores = f"**{fmt(state.scores[0])}**"
+    embed.add_field(name=t("games.field.score", locale), value=scores)
+    embed.add_field(
+        name=t("games.field.deadline", locale),
+        value=f"{timestamp(rnd.deadline)} ({state.game_set.time_limit} s)",
+    )
+    how = "games.round.how_duel" if state.mode is Mode.DUEL else "games.round.how"
+    embed.set_footer(
+        text=t(how, locale, goal=state.game_set.goal, bonus=state.game_set.bonus)
+        + f" · {state.game_set.name}"
+    )
+    return embed
+
+
+def _answer_line(state: GameState, number: int, index: int, locale: str) -> str:
+    answer = state.rounds[number - 1].answers[index]
+    if answer is None:
+        return t("games.result.no_answer", locale)
+    key = "games.result.auto" if answer.auto else "games.result.line"
+    return t(
+        key,
+        locale,
+        formula=answer.formula,
+        result=fmt(answer.result),
+        points=fmt(answer.points),
+        score=fmt(answer.score),
+    )
+
+
+def result_embed(record: GameRecord, number: int, locale: str) -> discord.Embed:
+    state = record.state
+    rnd = state.rounds[number - 1]
+    embed = discord.Embed(
+        title=t("games.result.title", locale, number=number, digits=rnd.digits),
+        colour=COLOR_RESULT,
+    )
+    if state.mode is Mode.DUEL:
+        for index, player in enumerate(state.players):
+            embed.add_field(
+                name=t("duel.player", locale, number=index + 1),
+                value=f"{mention(player)}\n{_answer_line(state, number, index, locale)}",
+                inline=False,
+            )
+    else:
+        embed.description = _answer_line(state, number, 0, locale)
+    return embed
+
+
+def outcome_text(state: GameState, locale: str) -> str:
+    result = state.outcome
+    if result is None:
+        return t("games.outcome.playing", locale)
+    players = state.players
+    if state.mode is Mode.DUEL:
+        if result.termination is Termination.RESIGN:
+            loser = players[state.resigned or 0]
+            winner = players[result.winner if result.winner is not None else 0]
+            return t("duel.outcome.resign", locale, loser=mention(loser), winner=mention(winner))
+        if result.termination is Termination.CHECKOUT and result.winner is not None:
+            text = t(
+                "duel.outcome.win", locale, winner=mention(players[result.winner]),
+                rounds=result.rounds,
+            )  # fmt: skip
+        elif result.termination is Termination.CHECKOUT:
+            text = t("duel.outcome.both_zero", locale, rounds=result.rounds)
+        else:
+            text = t("duel.outcome.max_rounds", locale, rounds=result.rounds)
+    else:
+        text = t(
+            f"games.outcome.{result.termination.value}",
+            locale,
+            rounds=result.rounds,
+            score=fmt(state.scores[0]),
+        )
+    if result.perfect:
+        text += "\n" + t("games.outcome.perfect", locale, min_rounds=state.game_set.min_rounds)
+    return text
+
+
+def summary_embed(record: GameRecord, ratings: list[RatingChange], locale: str) -> discord.Embed:
+    state = record.state
+    result = state.outcome
+    won = result is not None and not (
+        result.termination in (Termination.TIMEOUT, Termination.RESIGN)
+        and state.mode is not Mode.DUEL
+    )
+    embed = discord.Embed(
+        title=t("games.summary.title", locale, mode=mode_name(state.mode, locale)),
+        description=outcome_text(state, locale),
+        colour=COLOR_WIN if won else COLOR_LOSS,
+    )
+    lines = []
+    for rnd in state.rounds:
+        parts = []
+        for index in range(len(state.players)):
+            answer = rnd.answers[index]
+            if answer is None:
+                parts.append("—")
+            else:
+                auto = "*" if answer.auto else ""
+                parts.append(
+                    f"`{answer.formula}`{auto} = {fmt(answer.result)} → "
+                    f"−{fmt(answer.points)} → **{fmt(answer.score)}**"
+                )
+        lines.append(f"`{rnd.number}` **{rnd.digits}** · " + " | ".join(parts))
+    if lines:
+        embed.add_field(
+            name=t("games.summary.rounds", locale), value="\n".join(lines)[:1024], inline=False
+        )
+    if ratings:
+        embed.add_field(
+            name=t("duel.rating.title", locale),
+            value="\n".join(
+                t(
+                    "duel.rating.line",
+                    locale,
+                    user=mention(str(change.user_id)),
+                    before=change.before,
+                    after=change.after,
+                    delta=f"{change.delta:+d}",
+                )
+                for change in ratings
+            ),
+            inline=False,
+        )
+    embed.set_footer(text=f"{state.game_set.name} · {state.id[:8]}")
+    return embed
+
+
+def challenge_text(challenge: Challenge, locale: str) -> str:
+    key = {
+        "pending": "duel.challenge.pending",
+        "accepted": "duel.challenge.accepted",
+        "declined": "duel.challenge.declined",
+        "expired": "duel.challenge.expired",
+    }.get(challenge.status, "duel.challenge.pending")
+    return t(
+        key,
+        locale,
+        challenger=mention(str(challenge.challenger_id)),
+        opponent=mention(str(challenge.opponent_id)),
+        set=challenge.set_name,
+        expires=timestamp(challenge.expires_at),
+    )
+
+
+def thread_name(record_mode: Mode, names: list[str], set_name: str, locale: str) -> str:
+    return t(
+        "games.thread", locale, mode=mode_name(record_mode, locale), players=" vs ".join(names),
+        set=set_name,
+    )[:100]  # fmt: skip

@@ -1,0 +1,528 @@
+"""The game service: rules + evaluator + store + timers, and nothing of Discord.
+
+Everything a game does happens here, under the game's own asyncio.Lock, in one
+order: apply the rules, save, then announce through `GameEvents`. Discord
+callbacks only translate a click or a command into one call of this class, so
+the same game runs in tests, after a restart and under load without a UI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import rules
+from bot.storage import Challenge, GameRecord, RatingChange, Store
+from evaluator.result import EvalError, Evaluation
+from rules import GameSet, GameState, Mode
+
+log = logging.getLogger(__name__)
+
+CHALLENGE_TTL = 300.0
+"""Seconds a duel challenge waits for the opponent (issue 4: five minutes)."""
+
+DigitsSource = Callable[[GameState, int], str]
+"""The Digits of round n of a game that is not seeded (tests force them)."""
+
+Clock = Callable[[], float]
+OpenChannel = Callable[[GameSet], Awaitable[int]]
+
+
+def _random_digits(state: GameState, number: int) -> str:
+    del state, number
+    return rules.random_digits()
+
+
+class Evaluating(Protocol):
+    async def evaluate(
+        self, formula: str, digits: str, functions: Iterable[str]
+    ) -> Evaluation | EvalError: ...
+
+
+class GameEvents(Protocol):
+    """What the service announces; the Discord side renders it. Called after saving."""
+
+    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None: ...
+
+    async def answer_received(self, record: GameRecord, player: int) -> None: ...
+
+    async def round_resolved(self, record: GameRecord, number: int) -> None: ...
+
+    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None: ...
+
+    async def challenge_closed(self, challenge: Challenge, status: str) -> None: ...
+
+
+class GameError(Exception):
+    """A refusal the player caused. `code` names a catalog message under `errors.`."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitResult:
+    """What became of one submitted formula: an error to retry, or an accepted answer."""
+
+    record: GameRecord
+    round_number: int
+    evaluation: Evaluation | None = None
+    error: EvalError | None = None
+    secret: bool = False
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        evaluator: Evaluating,
+        global_sets: dict[str, GameSet],
+        events: GameEvents | None = None,
+        *,
+        clock: Clock = time.time,
+        digits_source: DigitsSource | None = None,
+    ) -> None:
+        self.store = store
+        self.evaluator = evaluator
+        self.global_sets = dict(global_sets)
+        self.events = events
+        self.clock = clock
+        self._digits = digits_source or _random_digits
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._timers: dict[str, asyncio.Task[None]] = {}
+        self._challenge_timers: dict[str, asyncio.Task[None]] = {}
+        self._active: dict[str, GameRecord] = {}
+        self._channels: dict[int, str] = {}
+        self._starting: set[tuple[int, int]] = set()
+
+    # ------------------------------------------------------------------ Sets
+
+    async def sets_for(self, guild_id: int) -> dict[str, GameSet]:
+        """Global Sets plus the server's own; a global name always wins."""
+        merged = dict(self.global_sets)
+        for game_set in await self.store.server_sets(guild_id):
+            merged.setdefault(game_set.name, game_set)
+        return merged
+
+    async def resolve_set(self, guild_id: int, name: str | None) -> GameSet:
+        sets = await self.sets_for(guild_id)
+        game_set = sets.get((name or "darts").strip().lower())
+        if game_set is None:
+            raise GameError("unknown_set", name=name, available=", ".join(sorted(sets)))
+        return game_set
+
+    # --------------------------------------------------------------- lookups
+
+    def game_in_channel(self, channel_id: int) -> GameRecord | None:
+        game_id = self._channels.get(channel_id)
+        return self._active.get(game_id) if game_id else None
+
+    async def game_of(self, guild_id: int, user_id: int) -> GameRecord | None:
+        stored = await self.store.active_game_of(guild_id, user_id)
+        if stored is None:
+            return None
+        return self._active.get(stored.state.id, stored)
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        return self._active.get(game_id) or await self.store.load_game(game_id)
+
+    async def check_can_answer(
+        self, game_id: str, user_id: int, round_number: int | None = None
+    ) -> GameRecord:
+        """Refuse early (before a modal opens) what `submit` would refuse anyway."""
+        record = await self.load(game_id)
+        if record is None:
+            raise GameError("no_game")
+        self._open_round_for(record, user_id, round_number, self.clock())
+        return record
+
+    # ----------------------------------------------------------- single modes
+
+    async def start_single(
+        self, mode: Mode, guild_id: int, user_id: int, set_name: str | None, locale: str,
+        open_channel: OpenChannel,
+    ) -> GameRecord:  # fmt: skip
+        """Check, open the game's channel (the caller's thread), save, start round 1."""
+        game_set = await self.resolve_set(guild_id, set_name)
+        async with self._reserve(guild_id, [user_id]):
+            await self._ensure_free(guild_id, user_id, "busy")
+            period = seed = None
+            if mode is Mode.QUALIFICATION:
+                period = rules.utc_day(datetime.fromtimestamp(self.clock(), UTC))
+                used = await self.store.count_attempts(guild_id, user_id, game_set.name, period)
+                if used >= game_set.attempts:
+                    raise GameError(
+                        "qualification_used", set=game_set.name, attempts=game_set.attempts
+                    )
+                seed = rules.qualification_seed(guild_id, game_set.name, period)
+            state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
+            channel_id = await open_channel(game_set)
+            record = GameRecord(
+                state, guild_id, channel_id, period, seed, {"locale": locale}, self.clock()
+            )
+            await self.store.save_game(record)
+            self._remember(record)
+        async with self._lock(state.id):
+            return await self._next_round(record)
+
+    # ------------------------------------------------------------------ duel
+
+    async def create_challenge(
+        self, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int,
+        opponent_is_bot: bool, set_name: str | None,
+    ) -> Challenge:  # fmt: skip
+        if opponent_id == challenger_id:
+            raise GameError("duel_self")
+        if opponent_is_bot:
+            raise GameError("duel_bot")
+        game_set = await self.resolve_set(guild_id, set_name)
+        await self._ensure_free(guild_id, challenger_id, "busy")
+        await self._ensure_free(guild_id, opponent_id, "opponent_busy")
+        challenge = Challenge(
+            id=uuid.uuid4().hex,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            set_name=game_set.name,
+            expires_at=self.clock() + CHALLENGE_TTL,
+        )
+        await self.store.save_challenge(challenge)
+        self._arm_challenge(challenge)
+        return challenge
+
+    async def attach_message(self, challenge: Challenge, message_id: int) -> None:
+        challenge.message_id = message_id
+        await self.store.save_challenge(challenge)
+
+    async def _pending_challenge(self, challenge_id: str, user_id: int) -> Challenge:
+        challenge = await self.store.load_challenge(challenge_id)
+        if challenge is None or challenge.status != "pending":
+            raise GameError("challenge_closed")
+        if user_id != challenge.opponent_id:
+            raise GameError("challenge_not_yours")
+        if self.clock() >= challenge.expires_at:
+            await self._expire_challenge(challenge.id)
+            raise GameError("challenge_closed")
+        return challenge
+
+    async def decline_challenge(self, challenge_id: str, user_id: int) -> Challenge:
+        challenge = await self._pending_challenge(challenge_id, user_id)
+        if not await self.store.set_challenge_status(challenge.id, "declined"):
+            raise GameError("challenge_closed")
+        self._cancel(self._challenge_timers, challenge.id)
+        challenge.status = "declined"
+        return challenge
+
+    async def accept_challenge(
+        self,
+        challenge_id: str,
+        user_id: int,
+        locale: str,
+        open_channel: Callable[[Challenge, GameSet], Awaitable[int]],
+    ) -> GameRecord:
+        """Both players free, the challenge still pending: open the thread, play round 1."""
+        challenge = await self._pending_challenge(challenge_id, user_id)
+        game_set = await self.resolve_set(challenge.guild_id, challenge.set_name)
+        players = [challenge.challenger_id, challenge.opponent_id]
+        async with self._reserve(challenge.guild_id, players):
+            await self._ensure_free(challenge.guild_id, challenge.challenger_id, "opponent_busy")
+            await self._ensure_free(challenge.guild_id, challenge.opponent_id, "busy")
+            if not await self.store.set_challenge_status(challenge.id, "accepted"):
+                raise GameError("challenge_closed")
+            self._cancel(self._challenge_timers, challenge.id)
+            challenge.status = "accepted"
+            state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
+            channel_id = await open_channel(challenge, game_set)
+            meta = {"locale": locale, "parent_channel_id": challenge.channel_id}
+            record = GameRecord(
+                state, challenge.guild_id, channel_id, None, None, meta, self.clock()
+            )
+            await self.store.save_game(record)
+            self._remember(record)
+        async with self._lock(state.id):
+            return await self._next_round(record)
+
+    async def rematch(self, game_id: str, user_id: int) -> Challenge:
+        """A new challenge to the same opponent, in the channel the duel came from."""
+        record = await self.load(game_id)
+        if record is None or record.state.mode is not Mode.DUEL:
+            raise GameError("no_game")
+        if str(user_id) not in record.state.players:
+            raise GameError("not_a_player")
+        if record.state.outcome is None:
+            raise GameError("still_playing")
+        other = next(int(p) for p in record.state.players if p != str(user_id))
+        parent = int(record.meta.get("parent_channel_id", record.channel_id))
+        return await self.create_challenge(
+            record.guild_id, parent, user_id, other, False, record.state.game_set.name
+        )
+
+    # ---------------------------------------------------------------- playing
+
+    def _open_round_for(
+        self, record: GameRecord, user_id: int, round_number: int | None, now: float
+    ) -> tuple[int, rules.Round]:
+        state = record.state
+        if str(user_id) not in state.players:
+            raise GameError("not_a_player")
+        if state.outcome is not None:
+            raise GameError("game_over")
+        rnd = state.current_round
+        if rnd is None or (round_number is not None and rnd.number != round_number):
+            raise GameError("round_over")
+        if now > rnd.deadline:
+            raise GameError("late")
+        index = state.player_index(str(user_id))
+        if rnd.answers[index] is not None:
+            raise GameError("already_answered")
+        return index, rnd
+
+    async def submit(
+        self, game_id: str, user_id: int, formula: str, round_number: int | None = None
+    ) -> SubmitResult:
+        """Check the formula with real PHP, then apply it to the round it was meant for.
+
+        The time of receipt is the answer's time, so a slow sandbox never makes
+        an answer late; the PHP call runs outside the lock so two players of a
+        duel are evaluated at once.
+        """
+        received = self.clock()
+        record = await self.load(game_id)
+        if record is None:
+            raise GameError("no_game")
+        index, rnd = self._open_round_for(record, user_id, round_number, received)
+        functions = record.state.game_set.functions
+        verdict = await self.evaluator.evaluate(formula, rnd.digits, functions)
+        if isinstance(verdict, EvalError):
+            return SubmitResult(record, rnd.number, error=verdict)
+        async with self._lock(game_id):
+            record = self._active.get(game_id) or record
+            current = record.state.current_round
+            if current is None or current.number != rnd.number:
+                raise GameError("late")
+            try:
+                state = rules.apply(
+                    record.state,
+                    rules.Submit(str(user_id), verdict.formula, verdict.value, received),
+                )
+            except rules.RulesError as exc:
+                raise GameError(exc.code) from exc
+            record = await self._commit(record, state)
+            if not state.rounds[rnd.number - 1].resolved:
+                await self._emit("answer_received", record, index)
+                return SubmitResult(record, rnd.number, evaluation=verdict, secret=True)
+            self._cancel(self._timers, game_id)
+            record = await self._after_round(record, rnd.number)
+        return SubmitResult(record, rnd.number, evaluation=verdict)
+
+    async def expire(self, game_id: str, round_number: int) -> None:
+        """The deadline of `round_number`; a no-op when answers resolved it first."""
+        async with self._lock(game_id):
+            record = self._active.get(game_id)
+            rnd = record.state.current_round if record else None
+            if record is None or rnd is None or rnd.number != round_number:
+                return
+            state = rules.apply(record.state, rules.Expire(max(self.clock(), rnd.deadline)))
+            record = await self._commit(record, state)
+            await self._after_round(record, round_number)
+
+    async def resign(self, guild_id: int, user_id: int) -> GameRecord:
+        found = await self.game_of(guild_id, user_id)
+        if found is None:
+            raise GameError("no_game")
+        game_id = found.state.id
+        async with self._lock(game_id):
+            record = self._active.get(game_id) or found
+            if record.state.outcome is not None:
+                raise GameError("game_over")
+            state = rules.apply(record.state, rules.Resign(str(user_id)))
+            record = await self._commit(record, state)
+            await self._finish(record)
+        return record
+
+    # ------------------------------------------------------------ internals
+
+    async def _after_round(self, record: GameRecord, number: int) -> GameRecord:
+        rnd = record.state.rounds[number - 1]
+        if all(answer is not None for answer in rnd.answers):
+            await self._emit("round_resolved", record, number)
+        if record.state.outcome is not None:
+            await self._finish(record)
+            return record
+        return await self._next_round(record)
+
+    async def _next_round(self, record: GameRecord) -> GameRecord:
+        number = len(record.state.rounds) + 1
+        if record.seed:
+            digits = rules.seeded_digits(record.seed, number)
+        else:
+            digits = self._digits(record.state, number)
+        state = rules.apply(record.state, rules.StartRound(digits, self.clock()))
+        record = await self._commit(record, state)
+        self._arm(record)
+        await self._emit("round_started", record)
+        return record
+
+    async def _finish(self, record: GameRecord) -> None:
+        game_id = record.state.id
+        self._cancel(self._timers, game_id)
+        ratings: list[RatingChange] = []
+        if record.state.mode is Mode.DUEL:
+            try:
+                ratings = await self.store.record_duel_result(record)
+            except Exception:
+                log.exception("game %s: recording the duel rating failed", game_id)
+        self._forget(record)
+        await self._emit("game_over", record, ratings)
+
+    async def _commit(self, record: GameRecord, state: GameState) -> GameRecord:
+        """Save first: nothing is announced that a restart could lose."""
+        new = replace(record, state=state)
+        await self.store.save_game(new)
+        if new.active:
+            self._remember(new)
+        return new
+
+    def _remember(self, record: GameRecord) -> None:
+        self._active[record.state.id] = record
+        self._channels[record.channel_id] = record.state.id
+
+    def _forget(self, record: GameRecord) -> None:
+        self._active.pop(record.state.id, None)
+        self._channels.pop(record.channel_id, None)
+        self._locks.pop(record.state.id, None)
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    @contextlib.asynccontextmanager
+    async def _reserve(self, guild_id: int, user_ids: list[int]) -> AsyncIterator[None]:
+        """Hold the players while their game opens, so two commands can't both start one."""
+        keys = [(guild_id, uid) for uid in user_ids]
+        if any(key in self._starting for key in keys):
+            raise GameError("busy")
+        self._starting.update(keys)
+        try:
+            yield
+        finally:
+            self._starting.difference_update(keys)
+
+    async def _ensure_free(self, guild_id: int, user_id: int, code: str) -> None:
+        if await self.store.active_game_of(guild_id, user_id) is not None:
+            raise GameError(code, user=user_id)
+
+    async def _emit(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """Announce; a failed announcement is logged and the game goes on."""
+        if self.events is None:
+            return
+        try:
+            await getattr(self.events, name)(*args, **kwargs)
+        except Exception:
+            log.exception("announcing %s failed", name)
+
+    # ---------------------------------------------------------------- timers
+
+    def _arm(self, record: GameRecord) -> None:
+        rnd = record.state.current_round
+        game_id = record.state.id
+        self._cancel(self._timers, game_id)
+        if rnd is None:
+            return
+        self._timers[game_id] = asyncio.create_task(
+            self._round_timer(game_id, rnd.number, rnd.deadline), name=f"round:{game_id}"
+        )
+
+    async def _round_timer(self, game_id: str, number: int, deadline: float) -> None:
+        """asyncio.sleep is a wait simcord (and any event loop) understands."""
+        await asyncio.sleep(max(0.0, deadline - self.clock()))
+        if self._timers.get(game_id) is asyncio.current_task():
+            del self._timers[game_id]
+        try:
+            await self.expire(game_id, number)
+        except Exception:
+            log.exception("game %s: the deadline of round %s failed", game_id, number)
+
+    def _arm_challenge(self, challenge: Challenge) -> None:
+        self._cancel(self._challenge_timers, challenge.id)
+        self._challenge_timers[challenge.id] = asyncio.create_task(
+            self._challenge_timer(challenge.id, challenge.expires_at),
+            name=f"challenge:{challenge.id}",
+        )
+
+    async def _challenge_timer(self, challenge_id: str, expires_at: float) -> None:
+        await asyncio.sleep(max(0.0, expires_at - self.clock()))
+        self._challenge_timers.pop(challenge_id, None)
+        try:
+            await self._expire_challenge(challenge_id)
+        except Exception:
+            log.exception("challenge %s: expiring failed", challenge_id)
+
+    async def _expire_challenge(self, challenge_id: str) -> None:
+        if await self.store.set_challenge_status(challenge_id, "expired"):
+            self._cancel(self._challenge_timers, challenge_id)
+            challenge = await self.store.load_challenge(challenge_id)
+            if challenge is not None:
+                await self._emit("challenge_closed", challenge, "expired")
+
+    @staticmethod
+    def _cancel(timers: dict[str, asyncio.Task[None]], key: str) -> None:
+        task = timers.pop(key, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    # --------------------------------------------------------------- restart
+
+    async def recover(self) -> int:
+        """Re-arm every active game after a restart; returns how many were found.
+
+        A round whose deadline passed while the bot was down is replayed with
+        the same Digits and a fresh deadline (answers already given stay), so
+        nobody loses a game to downtime.
+        """
+        now = self.clock()
+        games = await self.store.active_games()
+        for record in games:
+            try:
+                await self._recover_game(record, now)
+            except Exception:
+                log.exception("game %s: recovery failed", record.state.id)
+        for challenge in await self.store.pending_challenges():
+            if challenge.expires_at <= now:
+                await self._expire_challenge(challenge.id)
+            else:
+                self._arm_challenge(challenge)
+        return len(games)
+
+    async def _recover_game(self, record: GameRecord, now: float) -> None:
+        self._remember(record)
+        async with self._lock(record.state.id):
+            rnd = record.state.current_round
+            if rnd is None:
+                await self._next_round(record)
+                return
+            if rnd.deadline > now:
+                self._arm(record)
+                return
+            state = copy.deepcopy(record.state)
+            replayed = state.rounds[-1]
+            replayed.started_at = now
+            replayed.deadline = now + state.game_set.time_limit
+            record = await self._commit(record, state)
+            self._arm(record)
+            await self._emit("round_started", record, replayed=True)
+
+    async def close(self) -> None:
+        for timers in (self._timers, self._challenge_timers):
+            for key in list(timers):
+                self._cancel(timers, key)

@@ -1,0 +1,28 @@
+"""Localized command names and descriptions through discord.py's Translator."""
+
+from __future__ import annotations
+
+from discord import Locale, app_commands
+
+from bot.i18n._catalog import DEFAULT_LOCALE, catalog, normalize_locale
+
+
+def cmd(key: str, english: str) -> app_commands.locale_str:
+    """A command string whose translations live under `commands.<key>` in the catalog."""
+    return app_commands.locale_str(english, key=key)
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Serves `commands.*` catalog entries for every non-English Discord locale we have."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        language = normalize_locale(locale)
+        key = string.extras.get("key")
+        if language == DEFAULT_LOCALE or not key:
+            return None
+        return catalog().messages.get(f"commands.{key}", {}).get(language)

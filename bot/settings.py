@@ -1,0 +1,36 @@
+"""Bot configuration from the environment or a `.env` file (pydantic-settings).
+
+Settings are an object passed to `create_bot`, never an importable module, so
+tests build their own and nothing reads the environment behind their back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from evaluator.settings import EvaluatorSettings
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/formula-darts.sqlite3"
+
+
+class BotSettings(BaseSettings):
+    """`DISCORD_TOKEN`, `DATABASE_URL`, `SETS_FILE`, `DEV_GUILD_ID`; the evaluator's own
+    variables (`EVALUATOR`, `POOL_SIZE`, ...) are read by the nested `EvaluatorSettings`."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_prefix="", extra="ignore")
+
+    discord_token: SecretStr | None = None
+    database_url: str = DEFAULT_DATABASE_URL
+    sets_file: Path | None = Field(
+        default=None, description="a Sets YAML file; None means the shipped sets.yaml"
+    )
+    dev_guild_id: int | None = Field(
+        default=None, description="sync commands to this guild only (instant, for development)"
+    )
+    evaluator_settings: EvaluatorSettings = Field(
+        default_factory=EvaluatorSettings,
+        description="read from its own variables; not named `evaluator`, which is one of them",
+    )
