@@ -277,10 +277,11 @@ class GameService:
         if str(user_id) not in state.players:
             raise GameError("not_a_player")
         if state.outcome is not None:
-            raise GameError("game_over")
+            timed_out = state.outcome.termination is rules.Termination.TIMEOUT
+            raise GameError("late" if timed_out else "game_over")
         rnd = state.current_round
         if rnd is None or (round_number is not None and rnd.number != round_number):
-            raise GameError("round_over")
+            raise GameError("late")
         if now > rnd.deadline:
             raise GameError("late")
         index = state.player_index(str(user_id))
