@@ -271,9 +271,8 @@ class GamesCog(commands.Cog, name=COG_NAME):
         async def open_thread(challenge: Challenge, game_set: GameSet) -> int:
             if source is None:
                 raise GameError("challenge_closed")
-            guild = interaction.guild
             names = [
-                (m.display_name if (m := guild and guild.get_member(uid)) else str(uid))
+                await self._display_name(interaction, uid)
                 for uid in (challenge.challenger_id, challenge.opponent_id)
             ]
             name = render.thread_name(Mode.DUEL, names, game_set.name, locale)
@@ -296,6 +295,21 @@ class GamesCog(commands.Cog, name=COG_NAME):
             await interaction.edit_original_response(
                 content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
             )
+
+    @staticmethod
+    async def _display_name(interaction: Interaction, user_id: int) -> str:
+        if interaction.user.id == user_id:
+            return interaction.user.display_name
+        guild = interaction.guild
+        if guild is None:
+            return str(user_id)
+        member = guild.get_member(user_id)
+        if member is None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                return str(user_id)
+        return member.display_name
 
     async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None:
         locale = locale_of(interaction)
