@@ -1,11 +1,198 @@
-"""Placeholder: the owner of this subcommand replaces it."""
+"""`formula-darts eval`: judge formulas with real PHP, one on the command line or a JSONL stream.
+
+The stream mode is for tools and replays: thousands of lines per second,
+one output line per input line, in order, and never a traceback — a bad
+input line gets an error line with code `input`.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import asyncio
+import json
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from evaluator import EvalError, Evaluation, Evaluator, EvaluatorSettings, open_evaluator
+from evaluator.sandbox.local import SandboxUnavailable
+from evaluator.sandbox.pool import SandboxStartError
+from evaluator.service import error_text
+from rules.scoring import apply_points
+from rules.sets import CLASSIC, GameSet, SetsError, load_sets
+
+_READ_CHUNK = 1 << 16
 
 
 def register(sub: Any) -> None:  # argparse._SubParsersAction
-    del sub
-    _ = argparse
+    parser = sub.add_parser(
+        "eval",
+        help="judge formulas with real PHP",
+        description="Judge a formula as the game does: the checker, then PHP in the sandbox.",
+    )
+    parser.add_argument("formula", nargs="?", help="the formula, e.g. '34+89'")
+    parser.add_argument("--digits", help="the round's four digits, e.g. 3489")
+    parser.add_argument("--set", dest="set_name", default=CLASSIC.name, help="Set name (darts)")
+    parser.add_argument("--score", type=float, help="Score before the round: show points")
+    parser.add_argument("--sets-file", type=Path, help="a Sets file instead of sets.yaml")
+    parser.add_argument(
+        "--jsonl", action="store_true", help="read JSON lines on stdin, write one per line"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        sets = load_sets(args.sets_file)
+    except SetsError as exc:
+        print(f"formula-darts eval: {exc}", file=sys.stderr)
+        return 2
+    if args.jsonl:
+        if args.formula is not None:
+            print("formula-darts eval: --jsonl reads formulas from stdin only", file=sys.stderr)
+            return 2
+        return asyncio.run(_with_evaluator(lambda ev: _stream(ev, sets, sys.stdin, sys.stdout)))
+    if args.formula is None or args.digits is None:
+        print("formula-darts eval: give --digits and a formula (or --jsonl)", file=sys.stderr)
+        return 2
+    game_set = sets.get(args.set_name)
+    if game_set is None:
+        print(f"formula-darts eval: no Set named {args.set_name!r}", file=sys.stderr)
+        return 2
+    score = None if args.score is None else _as_number(args.score)
+    return asyncio.run(
+        _with_evaluator(lambda ev: _one(ev, args.formula, args.digits, game_set, score))
+    )
+
+
+def _as_number(value: float) -> int | float:
+    return int(value) if value.is_integer() else value
+
+
+async def _with_evaluator(body: Callable[[Evaluator], Any]) -> int:
+    try:
+        evaluator = await open_evaluator(EvaluatorSettings())
+    except (SandboxUnavailable, SandboxStartError) as exc:
+        print(f"formula-darts eval: {exc}", file=sys.stderr)
+        return 3
+    async with evaluator:
+        code: int = await body(evaluator)
+        return code
+
+
+async def _one(
+    evaluator: Evaluator, formula: str, digits: str, game_set: GameSet, score: int | float | None
+) -> int:
+    verdict = await evaluator.evaluate(formula, digits, game_set)
+    if isinstance(verdict, EvalError):
+        print(f"{formula}: invalid {error_text(verdict)}")
+        return 1
+    print(f"{verdict.formula} = {_php_text(verdict.value)} ({verdict.php_type})")
+    if score is not None:
+        points, new_score = apply_points(score, verdict.value, game_set.goal, game_set.bonus)
+        print(f"points {_php_text(points)}, score {_php_text(score)} → {_php_text(new_score)}")
+    return 0
+
+
+def _php_text(value: int | float) -> str:
+    """Python's repr of a float is the shortest text that reads back the same double."""
+    return repr(value)
+
+
+class _InputError(ValueError):
+    pass
+
+
+def _parse(line: bytes, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, int | float | None]:
+    try:
+        data = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise _InputError(f"not a JSON line: {exc}") from None
+    if not isinstance(data, dict):
+        raise _InputError("expected a JSON object")
+    formula, digits = data.get("formula"), data.get("digits")
+    if isinstance(digits, int) and not isinstance(digits, bool):
+        digits = str(digits)
+    if not isinstance(formula, str) or not isinstance(digits, str):
+        raise _InputError('"formula" and "digits" must be strings')
+    name = data.get("set", CLASSIC.name)
+    game_set = sets.get(name) if isinstance(name, str) else None
+    if game_set is None:
+        raise _InputError(f"no Set named {name!r}")
+    score = data.get("score")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+        raise _InputError('"score" must be a number')
+    return formula, digits, game_set, score
+
+
+async def _answer(evaluator: Evaluator, line: bytes, sets: dict[str, GameSet]) -> str:
+    try:
+        formula, digits, game_set, score = _parse(line, sets)
+    except _InputError as exc:
+        return _error_line({"code": "input", "message": str(exc), "php_class": None})
+    verdict = await evaluator.evaluate(formula, digits, game_set)
+    if isinstance(verdict, EvalError):
+        return _error_line({"php_class": None, **verdict.as_dict()})
+    assert isinstance(verdict, Evaluation)
+    out: dict[str, Any] = {"ok": True, "type": verdict.php_type, "value": verdict.value}
+    if score is not None:
+        points, new_score = apply_points(score, verdict.value, game_set.goal, game_set.bonus)
+        out["points"], out["score"] = points, new_score
+    return json.dumps(out, ensure_ascii=False)
+
+
+def _error_line(error: dict[str, object]) -> str:
+    return json.dumps({"ok": False, "error": error}, ensure_ascii=False)
+
+
+def _reader(
+    source: IO[str], loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[list[bytes] | None]
+) -> None:
+    """Read stdin in a thread (a regular file cannot be polled) and hand over whole
+    lines in batches, so the cost of crossing threads is per chunk, not per line."""
+    stream = source.buffer if hasattr(source, "buffer") else None
+    rest = b""
+    try:
+        while True:
+            chunk = stream.read1(_READ_CHUNK) if stream is not None else source.read().encode()
+            if not chunk:
+                break
+            *lines, rest = (rest + chunk).split(b"\n")
+            if lines:
+                asyncio.run_coroutine_threadsafe(queue.put(lines), loop).result()
+            if stream is None:
+                break
+        if rest.strip():
+            asyncio.run_coroutine_threadsafe(queue.put([rest]), loop).result()
+    finally:
+        asyncio.run_coroutine_threadsafe(queue.put(None), loop).result()
+
+
+async def _stream(
+    evaluator: Evaluator, sets: dict[str, GameSet], source: IO[str], sink: IO[str]
+) -> int:
+    """Bounded pipeline: keep ~2 requests per worker in flight, print in input order."""
+    loop = asyncio.get_running_loop()
+    batches: asyncio.Queue[list[bytes] | None] = asyncio.Queue(maxsize=4)
+    window = max(2, evaluator.pool.size * 2)
+    pending: asyncio.Queue[asyncio.Task[str] | None] = asyncio.Queue(maxsize=window)
+    thread = threading.Thread(target=_reader, args=(source, loop, batches), daemon=True)
+    thread.start()
+
+    async def writer() -> None:
+        while (task := await pending.get()) is not None:
+            sink.write(await task + "\n")
+            if pending.empty():
+                sink.flush()
+        sink.flush()
+
+    printing = asyncio.create_task(writer())
+    while (lines := await batches.get()) is not None:
+        for line in lines:
+            if line.strip():
+                await pending.put(asyncio.create_task(_answer(evaluator, line, sets)))
+    await pending.put(None)
+    await printing
+    return 0
