@@ -46,7 +46,8 @@ def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
     Every stored answer must be kept as it is, a resolved round stays resolved,
     and a finished game never changes. Two resolutions of one round differ in an
     answer (a real formula against the auto-move) or in the round count, so the
-    second one to arrive is refused.
+    second one to arrive is refused. The one exception: an open round replayed
+    after a restart (issue 5) keeps its Digits and answers but starts again later.
     """
     for key in ("id", "mode", "set", "players"):
         if old[key] != new[key]:
@@ -56,8 +57,16 @@ def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
     old_rounds, new_rounds = old["rounds"], new["rounds"]
     if len(new_rounds) < len(old_rounds):
         return False
-    for before, after in zip(old_rounds, new_rounds, strict=False):
-        for key in ("number", "digits", "started_at", "deadline"):
+    for index, (before, after) in enumerate(zip(old_rounds, new_rounds, strict=False)):
+        replayed = (
+            index == len(old_rounds) - 1
+            and not before["resolved"]
+            and after["started_at"] >= before["started_at"]
+            and after["deadline"] >= before["deadline"]
+        )
+        for key in (
+            ("number", "digits") if replayed else ("number", "digits", "started_at", "deadline")
+        ):
             if before[key] != after[key]:
                 return False
         if before["resolved"] and not after["resolved"]:
