@@ -6,6 +6,7 @@ The bot uses only what is exported here; no SQL lives outside this package.
 
 from bot.storage._engine import DEFAULT_URL, normalize_url
 from bot.storage._records import (
+    AttemptsUsed,
     Challenge,
     GameRecord,
     LeaderRow,
@@ -18,6 +19,7 @@ from bot.storage._store import Store, open_store
 
 __all__ = [
     "DEFAULT_URL",
+    "AttemptsUsed",
     "Challenge",
     "GameRecord",
     "LeaderRow",

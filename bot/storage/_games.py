@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
-from bot.storage._records import GameRecord, StaleGame
-from rules import GameState
+from bot.storage._records import AttemptsUsed, GameRecord, StaleGame
+from rules import GameState, Mode
 
 games = table(Game)
 game_players = table(GamePlayer)
@@ -121,6 +121,8 @@ async def _insert_new(
     conn: AsyncConnection, record: GameRecord, state_json: str, now: float
 ) -> None:
     state = record.state
+    if state.mode is Mode.QUALIFICATION and record.period is not None:
+        await _check_attempts(conn, record)
     await conn.execute(
         dialect_insert(conn, servers_t)
         .values(guild_id=record.guild_id, first_seen=now)
@@ -138,6 +140,23 @@ async def _insert_new(
         _codec.player_rows(state, guild_id=record.guild_id, created_at=record.created_at),
     )
     await _write_rounds(conn, state, None)
+
+
+async def _check_attempts(conn: AsyncConnection, record: GameRecord) -> None:
+    """Count earlier attempts under a lock: SQLite's writer lock, or an advisory one."""
+    state, period = record.state, record.period
+    assert period is not None
+    if conn.dialect.name == "postgresql":
+        key = f"attempts/{record.guild_id}/{state.game_set.name}/{period}/{state.players[0]}"
+        await conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
+    used = await count_attempts(
+        conn, record.guild_id, state.players[0], state.game_set.name, period
+    )
+    if used >= state.game_set.attempts:
+        raise AttemptsUsed(
+            f"{state.players[0]} has used {used} of {state.game_set.attempts} "
+            f"attempt(s) at {state.game_set.name} in {period}"
+        )
 
 
 async def _write_rounds(
@@ -207,7 +226,7 @@ async def active_of(conn: AsyncConnection, guild_id: int, user_id: int) -> GameR
 
 
 async def count_attempts(
-    conn: AsyncConnection, guild_id: int, user_id: int, set_name: str, period: str
+    conn: AsyncConnection, guild_id: int, user_id: int | str, set_name: str, period: str
 ) -> int:
     count = await conn.scalar(
         sa.select(sa.func.count())

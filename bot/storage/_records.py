@@ -16,6 +16,14 @@ class StaleGame(ValueError):
     """
 
 
+class AttemptsUsed(ValueError):
+    """A new Qualification game beyond the Set's attempts for that player and period.
+
+    The bot checks `count_attempts` first; this is the same rule enforced inside
+    the insert's transaction, so two quick clicks cannot both start a game.
+    """
+
+
 @dataclass
 class GameRecord:
     """A game as the bot keeps it: the rules state plus where it is played."""

@@ -9,7 +9,7 @@ import pytest
 from storage_builders import CHECKOUT_4, DAY, GUILD, duel, record, single
 
 import rules
-from bot.storage import GameRecord, StaleGame, Store
+from bot.storage import AttemptsUsed, GameRecord, StaleGame, Store
 
 
 async def test_round_trip_keeps_int_and_float_results(store: Store) -> None:
@@ -133,6 +133,28 @@ async def test_count_attempts(store: Store) -> None:
     assert await store.count_attempts(GUILD, 5, "sprint", DAY) == 1
     assert await store.count_attempts(GUILD, 7, "darts", DAY) == 0
     assert await store.count_attempts(GUILD + 1, 5, "darts", DAY) == 0
+
+
+async def test_a_qualification_attempt_beyond_the_set_is_refused(store: Store) -> None:
+    once = rules.CLASSIC
+    assert once.attempts == 1
+    await store.save_game(record(single("first", 5, [100], game_set=once)))
+    with pytest.raises(AttemptsUsed, match="1 of 1"):
+        await store.save_game(record(single("second", 5, [], game_set=once)))
+    await store.save_game(record(single("tomorrow", 5, [], game_set=once), period="2026-11-30"))
+    await store.save_game(record(single("other", 6, [], game_set=once)))
+    assert await store.load_game("second") is None
+    assert await store.count_attempts(GUILD, 5, "darts", DAY) == 1
+
+
+async def test_racing_qualification_starts_give_one_game(store: Store) -> None:
+    twice = dataclasses.replace(rules.CLASSIC, attempts=2)
+    outcomes = await asyncio.gather(
+        *(store.save_game(record(single(f"r{i}", 5, [], game_set=twice))) for i in range(4)),
+        return_exceptions=True,
+    )
+    assert sorted(type(o).__name__ for o in outcomes) == ["AttemptsUsed"] * 2 + ["NoneType"] * 2
+    assert await store.count_attempts(GUILD, 5, "darts", DAY) == 2
 
 
 async def test_history_newest_first_with_paging(store: Store) -> None:
