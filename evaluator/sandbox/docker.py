@@ -2,8 +2,9 @@
 
 A cold `docker run` costs hundreds of milliseconds; a container that stays up
 answers a formula over its attach socket in a fraction of one. So each worker is
-one long-running container running the same worker.php as the local backend,
-and requests travel over the container's stdin/stdout.
+one long-running container running the same worker.php as the local backend:
+a request goes in on its stdin, the response comes back on its stderr, and the
+attach stream's frame headers keep that apart from anything on stdout.
 
 The attach socket is handed to asyncio streams: bytes are read only inside the
 caller's `await request(...)`, never by an idle task (simcord must see none).
