@@ -1,0 +1,163 @@
+"""`formula-darts eval`, run as a real process on the local sandbox."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+ENV = {**os.environ, "EVALUATOR": "local", "POOL_SIZE": "2"}
+
+
+def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "eval", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=120,
+        check=False,
+    )
+
+
+def jsonl(*rows: Any) -> list[dict[str, Any]]:
+    lines = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows)
+    proc = cli("--jsonl", stdin=lines)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def bits(x: float) -> bytes:
+    return struct.pack("<d", x)
+
+
+def test_one_formula() -> None:
+    proc = cli("--digits", "3489", "34+89")
+    assert proc.returncode == 0
+    assert proc.stdout == "34+89 = 123 (int)\n"
+
+
+def test_one_formula_with_score() -> None:
+    proc = cli("--digits", "2476", "2*47+6", "--score", "424")
+    assert proc.returncode == 0
+    assert "points 150" in proc.stdout
+    assert "→ 274" in proc.stdout
+
+
+def test_invalid_formula_exits_1_with_the_reason() -> None:
+    proc = cli("--digits", "3489", "43+89")
+    assert proc.returncode == 1
+    assert "[digits]" in proc.stdout
+    parse = cli("--digits", "3489", "3--4+89")
+    assert parse.returncode == 1
+    assert "[syntax]" in parse.stdout
+    assert "ParseError" in parse.stdout
+
+
+def test_usage_errors() -> None:
+    assert cli("34+89").returncode == 2
+    assert cli("--digits", "3489", "34+89", "--set", "nope").returncode == 2
+
+
+def test_jsonl_results_in_order() -> None:
+    out = jsonl(
+        {"digits": "3489", "formula": "34+89", "score": 501},
+        {"digits": "3489", "formula": "43+89"},
+        {"digits": "7001", "formula": "700+1", "score": 501},
+        {"digits": "1000", "formula": "1/0+00"},
+        {"digits": "3489", "formula": "3/4+89"},
+        {"digits": "1234", "formula": "1234", "score": 50, "set": "sprint"},
+    )
+    assert out[0] == {"ok": True, "type": "int", "value": 123, "points": 77, "score": 424}
+    assert out[1]["ok"] is False
+    assert out[1]["error"]["code"] == "digits"
+    assert out[2] == {"ok": True, "type": "int", "value": 701, "points": 501, "score": 0}
+    assert out[3]["error"]["code"] == "php"
+    assert out[3]["error"]["php_class"] == "DivisionByZeroError"
+    assert out[4] == {"ok": True, "type": "float", "value": 89.75}
+    assert out[5]["points"] == 1034
+    assert out[5]["score"] == 984
+
+
+def test_jsonl_floats_read_back_to_the_same_double() -> None:
+    php = subprocess.run(
+        ["php", "-n", "-r", "echo json_encode([1/7, pow(98,76), 0.1+0.2]);"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    expected = json.loads(php.stdout)
+    out = jsonl(
+        {"digits": "1700", "formula": "1/7+00"},
+        {"digits": "9876", "formula": "pow(98,76)"},
+        {"digits": "0102", "formula": "0.1+0.2"},  # '.' is forbidden: an error line
+    )
+    assert out[0]["type"] == "float"
+    assert bits(out[0]["value"]) == bits(expected[0])
+    assert bits(out[1]["value"]) == bits(expected[1])
+    assert out[2]["error"]["code"] == "forbidden"
+
+
+BAD_LINES = [
+    "not json",
+    "[1, 2]",
+    '{"digits": "3489"}',
+    '{"digits": true, "formula": "34+89"}',
+    '{"digits": "3489", "formula": "34+89", "set": "nope"}',
+    '{"digits": "3489", "formula": "34+89", "score": "501"}',
+    '"\\ud800"',
+]
+
+
+def test_jsonl_bad_lines_get_error_lines() -> None:
+    good = {"digits": "3489", "formula": "34+89"}
+    out = jsonl(*[row for line in BAD_LINES for row in (line, good)])
+    assert len(out) == 2 * len(BAD_LINES)
+    for line, error, answer in zip(BAD_LINES, out[::2], out[1::2], strict=True):
+        assert error["ok"] is False, line
+        assert error["error"]["code"] == "input", line
+        assert answer["value"] == 123
+
+
+def test_jsonl_streams_thousands_per_second() -> None:
+    rows = [{"digits": f"{n:04d}", "formula": f"{n // 100:02d}+{n % 100:02d}"} for n in range(5000)]
+    started = time.perf_counter()
+    out = jsonl(*rows)
+    elapsed = time.perf_counter() - started
+    assert len(out) == 5000
+    assert out[3489] == {"ok": True, "type": "int", "value": 123}
+    assert out[800]["error"]["code"] == "syntax"  # 08+00
+    assert 5000 / elapsed > 1000, f"{5000 / elapsed:.0f} lines/s"
+
+
+def test_jsonl_answers_each_line_before_the_next_arrives() -> None:
+    """Interactive use: the answer to a line comes while stdin is still open."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "eval", "--jsonl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    timer = threading.Timer(60, proc.kill)
+    timer.start()
+    try:
+        for formula, value in (("34+89", 123), ("3*4+89", 101)):
+            proc.stdin.write(json.dumps({"digits": "3489", "formula": formula}) + "\n")
+            proc.stdin.flush()
+            assert json.loads(proc.stdout.readline())["value"] == value
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        timer.cancel()
+        proc.kill()
+        proc.wait()

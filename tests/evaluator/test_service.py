@@ -1,0 +1,134 @@
+"""The bot's API: check() errors and PHP verdicts through one call, and backend choice."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+
+import pytest
+
+from evaluator import ErrorCode, EvalError, Evaluation, Evaluator, EvaluatorSettings, open_evaluator
+from evaluator.sandbox.local import LocalWorkerFactory, SandboxUnavailable
+from evaluator.sandbox.pool import WorkerPool
+from evaluator.service import make_factory
+from rules.sets import CLASSIC
+from tests.evaluator.conftest import test_settings
+
+FUNCTIONS = ("pow", "sqrt", "hexdec", "octdec", "bindec")
+
+
+@pytest.fixture
+async def evaluator(pool: WorkerPool) -> Evaluator:
+    return Evaluator(pool, "test")
+
+
+async def test_valid_formula(evaluator: Evaluator) -> None:
+    assert await evaluator.evaluate("34+89", "3489", FUNCTIONS) == Evaluation("34+89", 123)
+    assert await evaluator.evaluate("pow(3,4)-8*9", "3489", CLASSIC) == Evaluation(
+        "pow(3,4)-8*9", 9
+    )
+
+
+async def test_normalized_formula_reaches_php(evaluator: Evaluator) -> None:
+    verdict = await evaluator.evaluate("3 × 4 + 89", "3489", FUNCTIONS)
+    assert verdict == Evaluation("3 * 4 + 89", 101)
+
+
+@pytest.mark.parametrize(
+    ("formula", "digits", "code"),
+    [
+        ("43+89", "3489", ErrorCode.DIGITS),
+        ("34+8", "3489", ErrorCode.DIGITS),
+        ("$x=34+89", "3489", ErrorCode.FORBIDDEN),
+        ("34+89;", "3489", ErrorCode.FORBIDDEN),
+        ("exec(34)+89", "3489", ErrorCode.FORBIDDEN),
+        ("1" * 300, "3489", ErrorCode.TOO_LONG),
+        ("3--4+89", "3489", ErrorCode.SYNTAX),
+        ("08+00", "0800", ErrorCode.SYNTAX),
+        ("3/(4-4)*0", "3440", ErrorCode.PHP),
+        ("sqrt(3-489)", "3489", ErrorCode.NOT_FINITE),
+    ],
+)
+async def test_errors_are_values(
+    evaluator: Evaluator, formula: str, digits: str, code: ErrorCode
+) -> None:
+    verdict = await evaluator.evaluate(formula, digits, FUNCTIONS)
+    assert isinstance(verdict, EvalError), verdict
+    assert verdict.code == code
+    assert verdict.message
+
+
+async def test_set_functions_are_the_whitelist(evaluator: Evaluator) -> None:
+    verdict = await evaluator.evaluate("pow(3,4)-8*9", "3489", ("sqrt",))
+    assert isinstance(verdict, EvalError)
+    assert verdict.code == ErrorCode.FORBIDDEN
+
+
+async def test_evaluate_many_keeps_order(evaluator: Evaluator) -> None:
+    items = [
+        ("34+89", "3489", FUNCTIONS),
+        ("43+89", "3489", FUNCTIONS),
+        ("2*47+6", "2476", CLASSIC),
+        ("1/0+00", "1000", FUNCTIONS),
+        ("700+1", "7001", FUNCTIONS),
+    ]
+    verdicts = await evaluator.evaluate_many(items)
+    assert verdicts[0] == Evaluation("34+89", 123)
+    assert isinstance(verdicts[1], EvalError)
+    assert verdicts[1].code == ErrorCode.DIGITS
+    assert verdicts[2] == Evaluation("2*47+6", 100)
+    assert isinstance(verdicts[3], EvalError)
+    assert verdicts[3].php_class == "DivisionByZeroError"
+    assert verdicts[4] == Evaluation("700+1", 701)
+
+
+async def test_open_evaluator_local(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="evaluator.service")
+    async with await open_evaluator(test_settings("local")) as evaluator:
+        assert evaluator.backend == "local"
+        assert await evaluator.evaluate("34+89", "3489", CLASSIC) == Evaluation("34+89", 123)
+    assert "EVALUATOR=local" in caplog.text
+    closed = await evaluator.evaluate("34+89", "3489", CLASSIC)
+    assert isinstance(closed, EvalError)
+    assert closed.code == ErrorCode.SANDBOX
+
+
+async def test_auto_falls_back_to_local_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+    factory, reason = make_factory(test_settings("auto"))
+    assert isinstance(factory, LocalWorkerFactory)
+    assert "local" in reason
+    assert "Docker" in reason
+
+
+def test_docker_required_but_missing_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+    with pytest.raises(SandboxUnavailable, match="EVALUATOR=docker"):
+        make_factory(test_settings("docker"))
+
+
+def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVALUATOR", "local")
+    monkeypatch.setenv("POOL_SIZE", "3")
+    monkeypatch.setenv("TIMEOUT_S", "0.5")
+    monkeypatch.setenv("ALLOW_UNSANDBOXED", "false")
+    settings = EvaluatorSettings()
+    assert (settings.evaluator, settings.pool_size, settings.timeout_s) == ("local", 3, 0.5)
+    assert settings.allow_unsandboxed is False
+    assert EvaluatorSettings(memory_mb=256).php_memory_limit_mb == 128
+
+
+def test_evaluator_does_not_load_discord_or_docker() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, evaluator, rules; "
+        "bad = [m for m in ('discord', 'docker', 'sqlmodel') if m in sys.modules]; "
+        "print(','.join(bad))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == ""
+    assert importlib.import_module("evaluator").__all__
