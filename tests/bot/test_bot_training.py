@@ -132,3 +132,16 @@ async def test_sets_list_and_autocomplete(world) -> None:
     assert [c["value"] for c in choices] == ["sprint"]
     unknown = await world.alice.slash(world.channel, "training", set="nope")
     assert "no Set called `nope`" in reply_text(unknown)
+
+
+async def test_an_unexpected_failure_gets_a_polite_message(world, monkeypatch) -> None:
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(world.bot.service, "start_single", broken)
+    result = await world.alice.slash(world.channel, "training")
+    assert result.ephemeral
+    text = reply_text(result)
+    assert "Something went wrong" in text and "fire" not in text
+    errors = world.env.errors
+    assert len(errors) == 1 and "database on fire" in str(errors[0])

@@ -1,0 +1,136 @@
+"""GameService without Discord: races between answers and the deadline, broken announcers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import rules
+from bot.games import GameError, GameService
+from bot.storage import Challenge, GameRecord, RatingChange
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Recorder:
+    """Records announcements; can be told to fail for one game."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str, Any]] = []
+        self.broken: set[str] = set()
+
+    def _note(self, name: str, record: GameRecord, detail: Any = None) -> None:
+        self.events.append((name, record.state.id, detail))
+        if record.state.id in self.broken:
+            raise RuntimeError("this game's channel is gone")
+
+    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
+        self._note("round_started", record, len(record.state.rounds))
+
+    async def answer_received(self, record: GameRecord, player: int) -> None:
+        self._note("answer_received", record, player)
+
+    async def round_resolved(self, record: GameRecord, number: int) -> None:
+        self._note("round_resolved", record, number)
+
+    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
+        self._note("game_over", record, ratings)
+
+    async def challenge_closed(self, challenge: Challenge, status: str) -> None:
+        self.events.append(("challenge_closed", challenge.id, status))
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def service(store, evaluator, clock, recorder, digits) -> GameService:
+    return GameService(
+        store, evaluator, rules.load_sets(), recorder, clock=clock, digits_source=digits
+    )
+
+
+async def open_duel(service: GameService) -> GameRecord:
+    challenge = await service.create_challenge(1, 10, 100, 200, False, "darts")
+
+    async def channel(_challenge: Challenge, _set: rules.GameSet) -> int:
+        return 11
+
+    return await service.accept_challenge(challenge.id, 200, "en", channel)
+
+
+async def test_answers_and_the_deadline_racing_resolve_the_round_once(
+    service, clock, recorder, digits
+) -> None:
+    digits.extend("3489", "2476")
+    record = await open_duel(service)
+    game_id = record.state.id
+    clock.now = record.state.rounds[0].deadline
+    outcomes = await asyncio.gather(
+        service.submit(game_id, 100, "34+89"),
+        service.submit(game_id, 200, "3*4+89"),
+        service.expire(game_id, 1),
+        service.expire(game_id, 1),
+        return_exceptions=True,
+    )
+    assert all(not isinstance(o, Exception) or isinstance(o, GameError) for o in outcomes)
+    resolved = [e for e in recorder.events if e[0] == "round_resolved"]
+    assert resolved == [("round_resolved", game_id, 1)]
+    assert [e[2] for e in recorder.events if e[0] == "round_started"] == [1, 2]
+    stored = await service.store.load_game(game_id)
+    assert stored is not None
+    assert [r.resolved for r in stored.state.rounds] == [True, False]
+    await service.close()
+
+
+async def test_a_late_answer_is_refused_and_the_deadline_expires_the_round(
+    service, clock, recorder, digits
+) -> None:
+    digits.extend("3489")
+    record = await open_duel(service)
+    game_id = record.state.id
+    clock.now = record.state.rounds[0].deadline + 0.5
+    with pytest.raises(GameError) as refused:
+        await service.submit(game_id, 100, "34+89")
+    assert refused.value.code == "late"
+    await service.expire(game_id, 1)
+    stored = await service.store.load_game(game_id)
+    assert stored is not None
+    assert all(answer.auto for answer in stored.state.rounds[0].answers if answer)
+    await service.close()
+
+
+async def test_one_broken_game_does_not_affect_another(service, recorder, digits) -> None:
+    digits.extend("7001", "7001")
+
+    async def thread(_set: rules.GameSet) -> int:
+        return 50
+
+    broken = await service.start_single(rules.Mode.TRAINING, 1, 100, None, "en", thread)
+    recorder.broken.add(broken.state.id)
+    healthy = await service.start_single(rules.Mode.TRAINING, 1, 200, None, "en", thread)
+    await service.submit(broken.state.id, 100, "700+1")
+    await service.submit(healthy.state.id, 200, "700+1")
+    for game in (broken, healthy):
+        stored = await service.store.load_game(game.state.id)
+        assert stored is not None and stored.state.outcome is not None
+        assert stored.state.outcome.perfect
+    assert ("game_over", healthy.state.id, []) in recorder.events
+    await service.close()
