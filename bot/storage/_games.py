@@ -173,8 +173,15 @@ async def _write_rounds(
         before = old_rounds[index] if index < len(old_rounds) else None
         if before is None:
             new_rounds.append(_codec.round_row(state.id, rnd))
-        elif rnd.resolved and not before["resolved"]:
-            resolved.append(rnd.number)
+        else:
+            if rnd.resolved and not before["resolved"]:
+                resolved.append(rnd.number)
+            if (rnd.started_at, rnd.deadline) != (before["started_at"], before["deadline"]):
+                await conn.execute(  # a round replayed after a restart
+                    rounds_t.update()
+                    .where(rounds_t.c.game_id == state.id, rounds_t.c.number == rnd.number)
+                    .values(started_at=rnd.started_at, deadline=rnd.deadline)
+                )
         for seat, answer in enumerate(rnd.answers):
             if answer is not None and (before is None or before["answers"][seat] is None):
                 new_answers.append(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 
 import pytest
@@ -78,6 +79,29 @@ async def test_stale_write_is_rejected(store: Store) -> None:
         await store.save_game(dataclasses.replace(rec, state=old))
     loaded = await store.load_game("stale")
     assert loaded is not None and len(loaded.state.rounds) == 2
+
+
+async def test_an_open_round_replayed_after_a_restart_moves_its_deadline(store: Store) -> None:
+    rec = record(single("replay", 5, [100]))
+    rec.state = rules.apply(rec.state, rules.StartRound("4321", 9000.0))
+    await store.save_game(rec)
+    replayed = copy.deepcopy(rec.state)
+    replayed.rounds[-1].started_at, replayed.rounds[-1].deadline = 20000.0, 20120.0
+    await store.save_game(dataclasses.replace(rec, state=replayed))
+    loaded = await store.load_game("replay")
+    assert loaded is not None and loaded.state.rounds[-1].deadline == 20120.0
+    with pytest.raises(StaleGame):  # never back in time, never other Digits
+        await store.save_game(rec)
+    other = copy.deepcopy(replayed)
+    other.rounds[-1].digits = "9999"
+    with pytest.raises(StaleGame):
+        await store.save_game(dataclasses.replace(rec, state=other))
+    answered = rules.apply(replayed, rules.Submit("5", "4*3+21", 33, 20010.0))
+    await store.save_game(dataclasses.replace(rec, state=answered))
+    again = copy.deepcopy(answered)
+    again.rounds[-1].started_at, again.rounds[-1].deadline = 30000.0, 30120.0
+    with pytest.raises(StaleGame):  # a resolved round is history
+        await store.save_game(dataclasses.replace(rec, state=again))
 
 
 async def test_racing_resolutions_store_exactly_one(store: Store) -> None:
