@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import rules
-from bot.storage import Challenge, GameRecord, RatingChange, Store
+from bot.storage import AttemptsUsed, Challenge, GameRecord, RatingChange, Store
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, GameState, Mode
 
@@ -170,7 +170,12 @@ class GameService:
             record = GameRecord(
                 state, guild_id, channel_id, period, seed, {"locale": locale}, self.clock()
             )
-            await self.store.save_game(record)
+            try:
+                await self.store.save_game(record)
+            except AttemptsUsed as exc:  # another bot process started one meanwhile
+                raise GameError(
+                    "qualification_used", set=game_set.name, attempts=game_set.attempts
+                ) from exc
             self._remember(record)
         async with self._lock(state.id):
             return await self._next_round(record)
