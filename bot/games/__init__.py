@@ -9,14 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games._announce import Announcer
-from bot.games._service import (
-    CHALLENGE_TTL,
-    DigitsSource,
-    GameError,
-    GameEvents,
-    GameService,
-    SubmitResult,
-)
+from bot.games._service import GameService
+from bot.games._types import CHALLENGE_TTL, DigitsSource, GameError, GameEvents, SubmitResult
 from bot.games._views import DYNAMIC_ITEMS
 
 __all__ = [

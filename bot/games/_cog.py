@@ -17,7 +17,8 @@ from discord.ext import commands
 from bot.games import _render as render
 from bot.games._announce import USERS_ONLY, Announcer
 from bot.games._discord import with_retry
-from bot.games._service import GameError, GameService
+from bot.games._service import GameService
+from bot.games._types import GameError
 from bot.games._views import COG_NAME, AnswerModal, challenge_view
 from bot.i18n import cmd, describe_eval_error, locale_of, t
 from bot.rules_text import rules_pages
@@ -245,7 +246,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
                 t(
                     "games.invalid",
                     locale,
-                    formula=formula[:300],
+                    formula=discord.utils.escape_mentions(formula[:300].replace("`", "ˋ")),
                     error=describe_eval_error(result.error, locale),
                 ),
             )

@@ -14,71 +14,28 @@ import copy
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 import rules
-from bot.storage import AttemptsUsed, Challenge, GameRecord, RatingChange, Store
-from evaluator.result import EvalError, Evaluation
+from bot.games._types import (
+    CHALLENGE_TTL,
+    Clock,
+    DigitsSource,
+    Evaluating,
+    GameError,
+    GameEvents,
+    OpenChannel,
+    SubmitResult,
+    random_digits_source,
+)
+from bot.storage import AttemptsUsed, Challenge, GameRecord, RatingChange, StaleGame, Store
+from evaluator.result import EvalError
 from rules import GameSet, GameState, Mode
 
 log = logging.getLogger(__name__)
-
-CHALLENGE_TTL = 300.0
-"""Seconds a duel challenge waits for the opponent (issue 4: five minutes)."""
-
-DigitsSource = Callable[[GameState, int], str]
-"""The Digits of round n of a game that is not seeded (tests force them)."""
-
-Clock = Callable[[], float]
-OpenChannel = Callable[[GameSet], Awaitable[int]]
-
-
-def _random_digits(state: GameState, number: int) -> str:
-    del state, number
-    return rules.random_digits()
-
-
-class Evaluating(Protocol):
-    async def evaluate(
-        self, formula: str, digits: str, functions: Iterable[str]
-    ) -> Evaluation | EvalError: ...
-
-
-class GameEvents(Protocol):
-    """What the service announces; the Discord side renders it. Called after saving."""
-
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None: ...
-
-    async def answer_received(self, record: GameRecord, player: int) -> None: ...
-
-    async def round_resolved(self, record: GameRecord, number: int) -> None: ...
-
-    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None: ...
-
-    async def challenge_closed(self, challenge: Challenge, status: str) -> None: ...
-
-
-class GameError(Exception):
-    """A refusal the player caused. `code` names a catalog message under `errors.`."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
-
-
-@dataclass(frozen=True, slots=True)
-class SubmitResult:
-    """What became of one submitted formula: an error to retry, or an accepted answer."""
-
-    record: GameRecord
-    round_number: int
-    evaluation: Evaluation | None = None
-    error: EvalError | None = None
-    secret: bool = False
 
 
 class GameService:
@@ -97,7 +54,7 @@ class GameService:
         self.global_sets = dict(global_sets)
         self.events = events
         self.clock = clock
-        self._digits = digits_source or _random_digits
+        self._digits = digits_source or random_digits_source
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._challenge_timers: dict[str, asyncio.Task[None]] = {}
@@ -313,18 +270,22 @@ class GameService:
         if isinstance(verdict, EvalError):
             return SubmitResult(record, rnd.number, error=verdict)
         async with self._lock(game_id):
-            record = self._active.get(game_id) or record
-            current = record.state.current_round
-            if current is None or current.number != rnd.number:
+            live = self._active.get(game_id)
+            current = live.state.current_round if live else None
+            if live is None or current is None or current.number != rnd.number:
                 raise GameError("late")
             try:
                 state = rules.apply(
-                    record.state,
+                    live.state,
                     rules.Submit(str(user_id), verdict.formula, verdict.value, received),
                 )
             except rules.RulesError as exc:
                 raise GameError(exc.code) from exc
-            record = await self._commit(record, state)
+            try:
+                record = await self._commit(live, state)
+            except StaleGame as exc:  # another bot process resolved it first
+                await self._reload(game_id)
+                raise GameError("late") from exc
             if not state.rounds[rnd.number - 1].resolved:
                 await self._emit("answer_received", record, index)
                 return SubmitResult(record, rnd.number, evaluation=verdict, secret=True)
@@ -399,6 +360,13 @@ class GameService:
         if new.active:
             self._remember(new)
         return new
+
+    async def _reload(self, game_id: str) -> None:
+        stored = await self.store.load_game(game_id)
+        if stored is not None and stored.active:
+            self._remember(stored)
+        elif stored is not None:
+            self._forget(stored)
 
     def _remember(self, record: GameRecord) -> None:
         self._active[record.state.id] = record

@@ -1,0 +1,67 @@
+"""The service's vocabulary: what it needs (an evaluator, an announcer), what it returns
+(a submit result) and how it refuses (GameError). No Discord here either."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import rules
+from bot.storage import Challenge, GameRecord, RatingChange
+from evaluator.result import EvalError, Evaluation
+from rules import GameSet, GameState
+
+CHALLENGE_TTL = 300.0
+"""Seconds a duel challenge waits for the opponent (issue 4: five minutes)."""
+
+DigitsSource = Callable[[GameState, int], str]
+"""The Digits of round n of a game that is not seeded (tests force them)."""
+
+Clock = Callable[[], float]
+OpenChannel = Callable[[GameSet], Awaitable[int]]
+
+
+def random_digits_source(state: GameState, number: int) -> str:
+    del state, number
+    return rules.random_digits()
+
+
+class Evaluating(Protocol):
+    async def evaluate(
+        self, formula: str, digits: str, functions: Iterable[str]
+    ) -> Evaluation | EvalError: ...
+
+
+class GameEvents(Protocol):
+    """What the service announces; the Discord side renders it. Called after saving."""
+
+    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None: ...
+
+    async def answer_received(self, record: GameRecord, player: int) -> None: ...
+
+    async def round_resolved(self, record: GameRecord, number: int) -> None: ...
+
+    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None: ...
+
+    async def challenge_closed(self, challenge: Challenge, status: str) -> None: ...
+
+
+class GameError(Exception):
+    """A refusal the player caused. `code` names a catalog message under `errors.`."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitResult:
+    """What became of one submitted formula: an error to retry, or an accepted answer."""
+
+    record: GameRecord
+    round_number: int
+    evaluation: Evaluation | None = None
+    error: EvalError | None = None
+    secret: bool = False
