@@ -46,7 +46,7 @@ async def refuse(interaction: Interaction, error: GameError) -> None:
 
 
 async def set_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    cog = interaction.client.get_cog(COG_NAME)
     if cog is None or interaction.guild_id is None:
         return []
     sets = await cog.service.sets_for(interaction.guild_id)

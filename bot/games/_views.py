@@ -19,10 +19,23 @@ COG_NAME = "Games"
 
 
 def _cog(interaction: discord.Interaction[Any]) -> GamesCog:
-    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    cog = interaction.client.get_cog(COG_NAME)
     if cog is None:
         raise RuntimeError("the Games cog is not loaded")
     return cog  # type: ignore[no-any-return]
+
+
+def _label(item: discord.ui.Item[Any], default: str) -> str:
+    return str(getattr(item, "label", None) or default)
+
+
+async def _guarded(interaction: discord.Interaction[Any], handler: Any, *args: Any) -> None:
+    """Run a cog handler; an unexpected failure still gets the user a polite reply."""
+    cog = _cog(interaction)
+    try:
+        await getattr(cog, handler)(interaction, *args)
+    except Exception as error:
+        await cog.report_error(interaction, error)
 
 
 class AnswerButton(
@@ -47,14 +60,14 @@ class AnswerButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: Any,
         /,
     ) -> AnswerButton:
-        return cls(match["game"], int(match["round"]), item.label or "Answer")
+        return cls(match["game"], int(match["round"]), _label(item, "Answer"))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).open_answer_modal(interaction, self.game_id, self.round_number)
+        await _guarded(interaction, "open_answer_modal", self.game_id, self.round_number)
 
 
 class AnswerModal(discord.ui.Modal):
@@ -86,7 +99,9 @@ class AnswerModal(discord.ui.Modal):
             interaction, self.game_id, self.round_number, self.formula.value
         )
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+    async def on_error(  # type: ignore[override]  # a Modal's on_error has no item
+        self, interaction: discord.Interaction[Any], error: Exception
+    ) -> None:
         await _cog(interaction).report_error(interaction, error)
 
 
@@ -112,18 +127,15 @@ class ChallengeButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: Any,
         /,
     ) -> ChallengeButton:
-        return cls(match["action"], match["challenge"], item.label)
+        return cls(match["action"], match["challenge"], _label(item, ""))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = _cog(interaction)
-        if self.action == "yes":
-            await cog.accept_challenge(interaction, self.challenge_id)
-        else:
-            await cog.decline_challenge(interaction, self.challenge_id)
+        handler = "accept_challenge" if self.action == "yes" else "decline_challenge"
+        await _guarded(interaction, handler, self.challenge_id)
 
 
 class RematchButton(
@@ -143,14 +155,14 @@ class RematchButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: Any,
         /,
     ) -> RematchButton:
-        return cls(match["game"], item.label or "Rematch")
+        return cls(match["game"], _label(item, "Rematch"))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).rematch(interaction, self.game_id)
+        await _guarded(interaction, "rematch", self.game_id)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
