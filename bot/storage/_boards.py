@@ -25,6 +25,21 @@ events_t = table(RatingEvent)
 _RANK_ORDER = (games.c.rank_class, games.c.rank_value, games.c.answer_time, games.c.created_at)
 
 
+_LEADER_COLUMNS = (
+    games.c.id,
+    games.c.player,
+    games.c.set_name,
+    games.c.period,
+    games.c.rank_class,
+    games.c.rounds_played,
+    games.c.final_score,
+    games.c.answer_time,
+    games.c.perfect,
+    games.c.termination,
+)
+"""What a board row shows: never the state JSON, which is most of a game's bytes."""
+
+
 def _user_id(player: str) -> int:
     return int(player) if player.isdigit() else 0
 
@@ -61,9 +76,10 @@ async def qualification(
     ]
     if since is not None:
         conditions.append(games.c.period >= since)
-    best = (
+    ranked = (
         sa.select(
             games.c.id,
+            *_RANK_ORDER,
             sa.func.row_number()
             .over(partition_by=games.c.player, order_by=(*_RANK_ORDER, games.c.id))
             .label("place"),
@@ -71,13 +87,18 @@ async def qualification(
         .where(*conditions)
         .subquery()
     )
-    result = await conn.execute(
-        sa.select(games)
-        .join(best, best.c.id == games.c.id)
-        .where(best.c.place == 1)
-        .order_by(*_RANK_ORDER, games.c.id)
+    page = (
+        sa.select(ranked.c.id)
+        .where(ranked.c.place == 1)
+        .order_by(*(ranked.c[c.name] for c in _RANK_ORDER), ranked.c.id)
         .limit(limit)
         .offset(offset)
+        .subquery()
+    )
+    result = await conn.execute(
+        sa.select(*_LEADER_COLUMNS)
+        .join(page, page.c.id == games.c.id)
+        .order_by(*_RANK_ORDER, games.c.id)
     )
     return [_leader_row(offset + i + 1, row) for i, row in enumerate(result)]
 
@@ -126,7 +147,7 @@ async def stats(conn: AsyncConnection, guild_id: int, user_id: int) -> PlayerSta
     ).one()
     best_row = (
         await conn.execute(
-            sa.select(games)
+            sa.select(*_LEADER_COLUMNS)
             .join(game_players, gp.game_id == games.c.id)
             .where(
                 gp.guild_id == guild_id,

@@ -52,7 +52,8 @@ class Game(SQLModel, table=True):
 
     __tablename__ = "games"
     __table_args__ = (
-        # Qualification leaderboard and attempts: one range per (server, Set, period).
+        # Qualification leaderboard and attempts: one range per (server, Set, period),
+        # holding every column the board's window reads (an index-only scan).
         sa.Index(
             "ix_games_qualification",
             "guild_id",
@@ -63,6 +64,8 @@ class Game(SQLModel, table=True):
             "rank_class",
             "rank_value",
             "answer_time",
+            "created_at",
+            "id",
         ),
         sa.Index("ix_games_status", "status"),
     )
