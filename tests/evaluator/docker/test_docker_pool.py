@@ -112,3 +112,10 @@ async def test_open_evaluator_chooses_docker_when_usable(
         bad = await evaluator.evaluate("43+89", "3489", ["pow"])
         assert isinstance(bad, EvalError)
         assert bad.code is ErrorCode.DIGITS
+
+
+async def test_an_idle_pool_leaves_no_task_behind(pool: WorkerPool) -> None:
+    """simcord's settle() needs this: reads happen only inside a caller's await."""
+    assert await pool.run("9/3") == Evaluation("9/3", 3)
+    await asyncio.sleep(0.05)
+    assert asyncio.all_tasks() == {asyncio.current_task()}
