@@ -98,10 +98,15 @@ CLASSIC = GameSet(
 
 @dataclass(frozen=True, slots=True)
 class SetProblem:
+    """One problem: where it is, an English message, and a `code` with `params`
+    so a user interface can say the same thing in the user's language."""
+
     source: str
     set_name: str | None
     field: str | None
     message: str
+    code: str = "invalid"
+    params: tuple[tuple[str, Any], ...] = ()
 
     def __str__(self) -> str:
         where = self.source
@@ -125,8 +130,18 @@ class _Collector:
     source: str
     problems: list[SetProblem] = field(default_factory=list)
 
-    def add(self, set_name: str | None, field_name: str | None, message: str) -> None:
-        self.problems.append(SetProblem(self.source, set_name, field_name, message))
+    def add(
+        self,
+        set_name: str | None,
+        field_name: str | None,
+        message: str,
+        code: str = "invalid",
+        **params: Any,
+    ) -> None:
+        problem = SetProblem(
+            self.source, set_name, field_name, message, code, tuple(sorted(params.items()))
+        )
+        self.problems.append(problem)
 
 
 def _int_field(
@@ -134,15 +149,31 @@ def _int_field(
 ) -> int | None:
     if key not in data or data[key] is None:
         if default is None:
-            errors.add(name, key, "is required")
+            errors.add(name, key, "is required", "required")
         return default
     value = data[key]
     low, high = LIMITS[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        errors.add(name, key, f"must be a whole number from {low} to {high}, got {value!r}")
+        errors.add(
+            name,
+            key,
+            f"must be a whole number from {low} to {high}, got {value!r}",
+            "not_integer",
+            low=low,
+            high=high,
+            value=repr(value),
+        )
         return None
     if not low <= value <= high:
-        errors.add(name, key, f"must be from {low} to {high}, got {value}")
+        errors.add(
+            name,
+            key,
+            f"must be from {low} to {high}, got {value}",
+            "out_of_range",
+            low=low,
+            high=high,
+            value=value,
+        )
         return None
     return value
 
@@ -154,38 +185,65 @@ def _functions_field(data: Mapping[str, Any], name: str, errors: _Collector) -> 
     if isinstance(raw, str):
         raw = raw.replace(",", " ").split()
     if not isinstance(raw, list) or not all(isinstance(f, str) for f in raw):
-        errors.add(name, "functions", "must be a list of function names")
+        errors.add(name, "functions", "must be a list of function names", "functions_type")
         return DEFAULT_FUNCTIONS
     names = tuple(dict.fromkeys(f.strip().lower() for f in raw if f.strip()))
     unknown = [f for f in names if f not in ALLOWED_FUNCTIONS]
     if unknown:
         allowed = ", ".join(sorted(ALLOWED_FUNCTIONS))
-        errors.add(name, "functions", f"not allowed: {', '.join(unknown)} (allowed: {allowed})")
+        errors.add(
+            name,
+            "functions",
+            f"not allowed: {', '.join(unknown)} (allowed: {allowed})",
+            "functions_not_allowed",
+            names=", ".join(unknown),
+            allowed=allowed,
+        )
     return names
+
+
+NAME_PROBLEMS: dict[str, str] = {
+    "name_missing": "a Set needs a name",
+    "name_too_long": f"a Set name has at most {NAME_MAX} characters",
+    "name_chars": "a Set name uses lowercase letters, digits, '-' and '_' only",
+}
+"""English texts of `name_problem` codes."""
+
+
+def name_problem(name: object) -> str | None:
+    """The code (a key of NAME_PROBLEMS) of why a Set name is unusable, or None."""
+    if not isinstance(name, str) or not name:
+        return "name_missing"
+    if len(name) > NAME_MAX:
+        return "name_too_long"
+    if not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
+        return "name_chars"
+    return None
 
 
 def validate_name(name: object) -> str | None:
     """Why a Set name is unusable, or None when it is fine."""
-    if not isinstance(name, str) or not name:
-        return "a Set needs a name"
-    if len(name) > NAME_MAX:
-        return f"a Set name has at most {NAME_MAX} characters"
-    if not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
-        return "a Set name uses lowercase letters, digits, '-' and '_' only"
-    return None
+    code = name_problem(name)
+    return None if code is None else NAME_PROBLEMS[code]
 
 
 def _validate_one(name: str, data: object, errors: _Collector) -> GameSet | None:
     before = len(errors.problems)
-    problem = validate_name(name)
-    if problem:
-        errors.add(name, None, problem)
+    code = name_problem(name)
+    if code:
+        errors.add(name, None, NAME_PROBLEMS[code], code, max=NAME_MAX)
     if not isinstance(data, Mapping):
-        errors.add(name, None, "must be a mapping of fields")
+        errors.add(name, None, "must be a mapping of fields", "not_mapping")
         return None
     for key in data:
         if key not in FIELDS:
-            errors.add(name, str(key), f"unknown field (known: {', '.join(FIELDS)})")
+            errors.add(
+                name,
+                str(key),
+                f"unknown field (known: {', '.join(FIELDS)})",
+                "unknown_field",
+                known=", ".join(FIELDS),
+            )
     start = _int_field(data, name, "start_score", errors)
     goal = _int_field(data, name, "goal", errors)
     bonus = _int_field(data, name, "bonus", errors)
@@ -195,13 +253,20 @@ def _validate_one(name: str, data: object, errors: _Collector) -> GameSet | None
     functions = _functions_field(data, name, errors)
     description = data.get("description", "")
     if not isinstance(description, str):
-        errors.add(name, "description", "must be text")
+        errors.add(name, "description", "must be text", "description_type")
         description = ""
     min_rounds: int | None = None
     if data.get("min_rounds") is not None:
         min_rounds = _int_field(data, name, "min_rounds", errors)
         if min_rounds is not None and max_rounds is not None and min_rounds > max_rounds:
-            errors.add(name, "min_rounds", f"({min_rounds}) is more than max_rounds ({max_rounds})")
+            errors.add(
+                name,
+                "min_rounds",
+                f"({min_rounds}) is more than max_rounds ({max_rounds})",
+                "min_over_max",
+                min_rounds=min_rounds,
+                max_rounds=max_rounds,
+            )
     elif start is not None and goal is not None and bonus is not None:
         min_rounds = compute_min_rounds(start, goal, bonus)
     if len(errors.problems) > before:
@@ -240,12 +305,20 @@ def parse_sets(text: str, source: str = "sets.yaml") -> dict[str, GameSet]:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        errors.add(None, None, f"not valid YAML{line}: {problem}")
+        errors.add(
+            None,
+            None,
+            f"not valid YAML{line}: {problem}",
+            "yaml",
+            line=mark.line + 1 if mark else "?",
+            column=mark.column + 1 if mark else "?",
+            problem=problem,
+        )
         raise SetsError(errors.problems) from None
     if isinstance(document, Mapping) and set(document) == {"sets"}:
         document = document["sets"]
     if not isinstance(document, Mapping) or not document:
-        errors.add(None, None, "must be a mapping of Set names to their fields")
+        errors.add(None, None, "must be a mapping of Set names to their fields", "not_sets")
         raise SetsError(errors.problems)
     result: dict[str, GameSet] = {}
     for name, data in document.items():
