@@ -261,3 +261,22 @@ async def history(
         .offset(offset)
     )
     return [record_from_row(row) for row in result]
+
+
+async def find(conn: AsyncConnection, guild_id: int, id_or_prefix: str) -> GameRecord | None:
+    """A game of this server by its id or an unambiguous prefix (summaries show 8 characters)."""
+    key = id_or_prefix.strip()
+    if not key:
+        return None
+    rows = (
+        await conn.execute(
+            sa.select(games.c.id, *RECORD_COLUMNS)
+            .where(games.c.guild_id == guild_id, games.c.id.startswith(key, autoescape=True))
+            .order_by(games.c.id)
+            .limit(2)
+        )
+    ).all()
+    exact = [row for row in rows if row.id == key]
+    if exact:
+        return record_from_row(exact[0])
+    return record_from_row(rows[0]) if len(rows) == 1 else None

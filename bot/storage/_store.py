@@ -98,6 +98,11 @@ class Store:
         async with self._read() as conn:
             return await _games.load(conn, game_id)
 
+    async def find_game(self, guild_id: int, id_or_prefix: str) -> GameRecord | None:
+        """A game of this server by id or unique id prefix; None if missing or ambiguous."""
+        async with self._read() as conn:
+            return await _games.find(conn, guild_id, id_or_prefix)
+
     async def active_games(self) -> list[GameRecord]:
         async with self._read() as conn:
             return await _games.active(conn)

@@ -194,3 +194,17 @@ async def test_history_newest_first_with_paging(store: Store) -> None:
     page = await store.history(GUILD, 5, limit=2, offset=2)
     assert [r.state.id for r in page] == ["h3", "h2"]
     assert [r.state.id for r in await store.history(GUILD, 6)] == ["hd"]
+
+
+async def test_find_game_by_id_or_prefix_on_its_server(store: Store) -> None:
+    for game_id in ("abc12345ff", "abc12399ee", "zz_%x"):
+        await store.save_game(record(single(game_id, 5, [100])))
+    found = await store.find_game(GUILD, "abc12345")
+    assert found is not None and found.state.id == "abc12345ff"
+    assert await store.find_game(GUILD, "abc123") is None  # ambiguous
+    exact = await store.find_game(GUILD, "abc12399ee")
+    assert exact is not None and exact.state.id == "abc12399ee"
+    assert await store.find_game(GUILD + 1, "abc12345") is None
+    assert await store.find_game(GUILD, "zz_") is not None
+    assert await store.find_game(GUILD, "z%") is None  # LIKE wildcards are literal
+    assert await store.find_game(GUILD, " ") is None
