@@ -143,7 +143,9 @@ def test_cli_sets_check_reports_all_errors(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 1
-    assert "5 problem(s)" in proc.stderr
+    assert "4 problem(s)" in proc.stderr
+    for field in ("start_score", "bonus", "max_rounds", "time_limit"):
+        assert f"field '{field}'" in proc.stderr
     ok = subprocess.run(
         [sys.executable, "-m", "bot.cli", "sets", "check"],
         capture_output=True,
