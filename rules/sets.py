@@ -6,7 +6,7 @@ and the field, so an admin fixes a file in one pass instead of one error at a ti
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,11 +227,15 @@ def validate_name(name: object) -> str | None:
     return None if code is None else NAME_PROBLEMS[code]
 
 
-def _validate_one(name: str, data: object, errors: _Collector) -> GameSet | None:
+def _validate_one(
+    name: str, data: object, errors: _Collector, reserved: Collection[str] = ()
+) -> GameSet | None:
     before = len(errors.problems)
     code = name_problem(name)
     if code:
         errors.add(name, None, NAME_PROBLEMS[code], code, max=NAME_MAX)
+    elif name in reserved:
+        errors.add(name, None, "the name is taken by a global Set", "name_reserved")
     if not isinstance(data, Mapping):
         errors.add(name, None, "must be a mapping of fields", "not_mapping")
         return None
@@ -287,17 +291,27 @@ def _validate_one(name: str, data: object, errors: _Collector) -> GameSet | None
     )
 
 
-def validate_set(name: str, data: Mapping[str, Any], source: str = "set") -> GameSet:
-    """Validate one Set given as fields; raises SetsError listing every problem."""
+def validate_set(
+    name: str, data: Mapping[str, Any], source: str = "set", reserved: Collection[str] = ()
+) -> GameSet:
+    """Validate one Set given as fields; raises SetsError listing every problem.
+
+    `reserved` names (a server's view of the global Sets) are refused with the rest.
+    """
     errors = _Collector(source)
-    result = _validate_one(name, data, errors)
+    result = _validate_one(name, data, errors, reserved)
     if result is None:
         raise SetsError(errors.problems)
     return result
 
 
-def parse_sets(text: str, source: str = "sets.yaml") -> dict[str, GameSet]:
-    """Parse a Sets document: a mapping `name: {fields}` (optionally under `sets:`)."""
+def parse_sets(
+    text: str, source: str = "sets.yaml", reserved: Collection[str] = ()
+) -> dict[str, GameSet]:
+    """Parse a Sets document: a mapping `name: {fields}` (optionally under `sets:`).
+
+    `reserved` names are refused like any other problem, so an import lists them all.
+    """
     errors = _Collector(source)
     try:
         document = yaml.safe_load(text)
@@ -322,7 +336,7 @@ def parse_sets(text: str, source: str = "sets.yaml") -> dict[str, GameSet]:
         raise SetsError(errors.problems)
     result: dict[str, GameSet] = {}
     for name, data in document.items():
-        game_set = _validate_one(str(name), data, errors)
+        game_set = _validate_one(str(name), data, errors, reserved)
         if game_set is not None:
             result[game_set.name] = game_set
     if errors.problems:
