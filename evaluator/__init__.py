@@ -6,6 +6,8 @@ exported for tests, the CLI and the benchmarks.
 
 from evaluator.check import check
 from evaluator.result import ErrorCode, EvalError, Evaluation, FormulaError, Verdict
+from evaluator.sandbox.local import SandboxUnavailable
+from evaluator.sandbox.pool import SandboxStartError
 from evaluator.service import Evaluator, open_evaluator
 from evaluator.settings import EvaluatorSettings
 
@@ -16,6 +18,8 @@ __all__ = [
     "Evaluator",
     "EvaluatorSettings",
     "FormulaError",
+    "SandboxStartError",
+    "SandboxUnavailable",
     "Verdict",
     "check",
     "open_evaluator",

@@ -157,6 +157,25 @@ async def test_no_network(pool: WorkerPool) -> None:
     await still_answers(pool)
 
 
+async def test_network_namespace_holds_without_disabled_functions() -> None:
+    """With fsockopen callable, even a port listening on this host's loopback is unreachable."""
+    server = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    settings = test_settings("local", pool_size=1)
+    allowed = tuple(f for f in DISABLED_FUNCTIONS if f not in ("fsockopen", "stream_socket_client"))
+    pool = make_pool(LocalWorkerFactory(settings, disabled_functions=allowed), settings)
+    await pool.start()
+    try:
+        for target in (f"127.0.0.1', {port}", "1.1.1.1', 80"):
+            code = f"return @fsockopen('{target}, $no, $err, 0.5) === false ? 0 : 1;"
+            assert await pool.run_raw(code) == Evaluation(code, 0), target
+        await still_answers(pool)
+    finally:
+        await pool.close()
+        server.close()
+        await server.wait_closed()
+
+
 @pytest.mark.parametrize(
     "code",
     [
