@@ -162,13 +162,15 @@ class LocalWorkerFactory:
         *,
         disabled_functions: tuple[str, ...] = DISABLED_FUNCTIONS,
         php_memory_limit_mb: int | None = None,
+        open_basedir: str | None = None,
     ) -> None:
         """The keyword arguments loosen PHP's own limits only in tests that prove an
         OS limit holds by itself (RLIMIT_NPROC with pcntl_fork callable, RLIMIT_AS
-        with memory_limit above it)."""
+        with memory_limit above it, the mount namespace without open_basedir)."""
         self.settings = settings or EvaluatorSettings()
         self.disabled_functions = disabled_functions
         self.php_memory_limit_mb = php_memory_limit_mb or self.settings.php_memory_limit_mb
+        self.open_basedir = open_basedir
         php = shutil.which(self.settings.php_path)
         if php is None:
             raise SandboxUnavailable(
@@ -198,7 +200,9 @@ class LocalWorkerFactory:
         ini = php_ini_args(
             self.php_memory_limit_mb,
             self.settings.cpu_budget_s,
-            open_basedir=SANDBOX_TMP if self.sandboxed else "/nonexistent",
+            open_basedir=self.open_basedir
+            if self.open_basedir is not None
+            else (SANDBOX_TMP if self.sandboxed else "/nonexistent"),
             disabled_functions=self.disabled_functions,
         )
         php = [

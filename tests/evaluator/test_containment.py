@@ -125,6 +125,27 @@ async def test_no_file_write_outside_tmp(pool: WorkerPool) -> None:
     await still_answers(pool)
 
 
+async def test_filesystem_holds_without_open_basedir() -> None:
+    """Without open_basedir, PHP sees only the read-only /usr, the script and its tmpfs."""
+    settings = test_settings("local", pool_size=1)
+    pool = make_pool(LocalWorkerFactory(settings, open_basedir=""), settings)
+    await pool.start()
+    try:
+        absent = ["/home", "/root", "/work", "/etc/passwd", "/proc/1", "/var", "/run"]
+        for path in absent:
+            code = f"return file_exists('{path}') ? 1 : 0;"
+            assert await pool.run_raw(code) == Evaluation(code, 0), path
+        for path in ("/usr/owned", "/owned", "/sandbox/owned", "/sandbox/worker.php"):
+            code = f"$f = new SplFileObject('{path}', 'a'); return $f->fwrite('x');"
+            error = error_of(await pool.run_raw(code))
+            assert "Read-only file system" in error.message, (path, error)
+        code = "return gethostname() === 'sandbox' && getmypid() < 10 ? 1 : 0;"
+        assert await pool.run_raw(code) == Evaluation(code, 1)  # own uts and pid namespaces
+        await still_answers(pool)
+    finally:
+        await pool.close()
+
+
 async def test_tmp_is_private_and_small(pool: WorkerPool) -> None:
     """/tmp is writable (PHP may need it) but capped: a 16 MiB file cannot be written."""
     small = "$f = new SplFileObject('/tmp/a', 'w'); return $f->fwrite('abc');"
