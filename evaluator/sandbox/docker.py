@@ -164,7 +164,7 @@ class DockerWorker:
     def alive(self) -> bool:
         return not (self._dead or self._reader.at_eof() or self._writer.is_closing())
 
-    async def request(self, line: bytes, timeout: float) -> bytes:  # noqa: ASYNC109
+    async def request(self, line: bytes, timeout: float) -> bytes:
         if not self.alive:
             raise WorkerDied(self._death_message("is not running"))
         try:
