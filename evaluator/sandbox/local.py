@@ -68,7 +68,7 @@ class LocalWorker:
     def pid(self) -> int:
         return self._proc.pid
 
-    async def request(self, line: bytes, timeout: float) -> bytes:  # noqa: ASYNC109
+    async def request(self, line: bytes, timeout: float) -> bytes:
         if self._closed:
             raise WorkerDied("worker is closed")
         try:
