@@ -1,0 +1,306 @@
+"""The `/sets` command group: list and show for everyone, the rest for server managers.
+
+Discord's `default_permissions` works only on a top-level command, so it would
+hide `/sets list` and `/sets show` from players too. The group therefore stays
+visible and every changing subcommand checks Manage Server itself, from the
+permissions Discord resolved for this member in this channel. Each callback
+reads the interaction, makes one SetsManager call and replies ephemerally.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import cmd, locale_of, t
+from bot.sets_admin import _render as render
+from bot.sets_admin._manager import ListedSet, SetsAdminError, SetsManager
+from bot.sets_admin._validation import decode_upload, fields_from_options, ranged
+from rules import SetsError
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+T = TypeVar("T")
+
+StartScore = ranged("start_score")
+Goal = ranged("goal")
+Bonus = ranged("bonus")
+MaxRounds = ranged("max_rounds")
+TimeLimit = ranged("time_limit")
+MinRounds = ranged("min_rounds")
+Attempts = ranged("attempts")
+
+OPTION_NAMES = {
+    "name": cmd("sets.option.name.name", "name"),
+    "start_score": cmd("sets.option.start_score.name", "start_score"),
+    "goal": cmd("sets.option.goal.name", "goal"),
+    "bonus": cmd("sets.option.bonus.name", "bonus"),
+    "max_rounds": cmd("sets.option.max_rounds.name", "max_rounds"),
+    "time_limit": cmd("sets.option.time_limit.name", "time_limit"),
+    "min_rounds": cmd("sets.option.min_rounds.name", "min_rounds"),
+    "functions": cmd("sets.option.functions.name", "functions"),
+    "attempts": cmd("sets.option.attempts.name", "attempts"),
+    "description": cmd("sets.option.description.name", "description"),
+}
+OPTION_HELP = {
+    "name": cmd("sets.option.name", "the Set's name: lowercase letters, digits, - and _"),
+    "start_score": cmd("sets.option.start_score", "the Score a game starts from (1–100000)"),
+    "goal": cmd("sets.option.goal", "the Goal a formula aims at (0 or more)"),
+    "bonus": cmd("sets.option.bonus", "extra points for hitting the Goal exactly (0 or more)"),
+    "max_rounds": cmd("sets.option.max_rounds", "the most rounds a game has (1–50)"),
+    "time_limit": cmd("sets.option.time_limit", "seconds to answer one round (10–600)"),
+    "min_rounds": cmd("sets.option.min_rounds", "rounds for a Perfect game; computed if left out"),
+    "functions": cmd(
+        "sets.option.functions",
+        "from: pow sqrt hexdec octdec bindec abs intdiv floor ceil round fmod max min",
+    ),
+    "attempts": cmd("sets.option.attempts", "Qualification attempts a day (1–100; 1 if left out)"),
+    "description": cmd("sets.option.description", "a short description players see"),
+}
+
+
+async def reply(interaction: Interaction, content: str | None = None, **kwargs: Any) -> None:
+    """An ephemeral answer whether or not the interaction was deferred."""
+    kwargs["ephemeral"] = True
+    if interaction.response.is_done():
+        await interaction.followup.send(content, **kwargs)  # type: ignore[arg-type]
+    else:
+        await interaction.response.send_message(content, **kwargs)
+
+
+class SetsAdminCog(commands.Cog, name="Sets"):
+    sets = app_commands.Group(
+        name=cmd("sets.name", "sets"),
+        description=cmd("sets.description", "The Sets (game variants) of this server"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: commands.Bot, manager: SetsManager) -> None:
+        self.bot = bot
+        self.manager = manager
+
+    # ------------------------------------------------------------ for everyone
+
+    @sets.command(
+        name=cmd("sets.list.name", "list"),
+        description=cmd("sets.list.description", "List the Sets you can play here"),
+    )
+    async def list_sets(self, interaction: Interaction) -> None:
+        listed = await self.manager.playable(interaction.guild_id or 0)
+        await reply(interaction, embeds=render.list_embeds(listed, locale_of(interaction)))
+
+    async def _any_set_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        listed = await self.manager.playable(interaction.guild_id or 0)
+        return _choices([item.game_set.name for item in listed], current)
+
+    async def _own_set_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        own = await self.manager.server_sets(interaction.guild_id or 0)
+        return _choices(sorted(own), current)
+
+    @sets.command(
+        name=cmd("sets.show.name", "show"),
+        description=cmd("sets.show.description", "Show one Set field by field"),
+    )
+    @app_commands.rename(name=OPTION_NAMES["name"])
+    @app_commands.describe(name=OPTION_HELP["name"])
+    @app_commands.autocomplete(name=_any_set_choices)
+    async def show(self, interaction: Interaction, name: str) -> None:
+        locale = locale_of(interaction)
+        found = await self._run(interaction, lambda: self.manager.get(_guild(interaction), name))
+        if found is not None:
+            await reply(interaction, embed=render.show_embed(found, locale))
+
+    # ------------------------------------------------------------ for managers
+
+    @sets.command(
+        name=cmd("sets.add.name", "add"),
+        description=cmd("sets.add.description", "Add a Set to this server (Manage Server)"),
+    )
+    @app_commands.rename(**OPTION_NAMES)
+    @app_commands.describe(**OPTION_HELP)
+    async def add(
+        self,
+        interaction: Interaction,
+        name: str,
+        start_score: StartScore,
+        goal: Goal,
+        bonus: Bonus,
+        max_rounds: MaxRounds,
+        time_limit: TimeLimit,
+        min_rounds: MinRounds | None = None,
+        functions: str | None = None,
+        attempts: Attempts | None = None,
+        description: str | None = None,
+    ) -> None:
+        if not await self._allowed(interaction):
+            return
+        fields = fields_from_options(
+            start_score=start_score, goal=goal, bonus=bonus, max_rounds=max_rounds,
+            time_limit=time_limit, min_rounds=min_rounds, functions=functions,
+            attempts=attempts, description=description,
+        )  # fmt: skip
+        added = await self._run(
+            interaction, lambda: self.manager.add(_guild(interaction), name, fields)
+        )
+        if added is not None:
+            await reply(interaction, t("sets_admin.added", locale_of(interaction), name=added.name))
+
+    @sets.command(
+        name=cmd("sets.edit.name", "edit"),
+        description=cmd("sets.edit.description", "Change fields of this server's Set"),
+    )
+    @app_commands.rename(**OPTION_NAMES)
+    @app_commands.describe(**OPTION_HELP)
+    @app_commands.autocomplete(name=_own_set_choices)
+    async def edit(
+        self,
+        interaction: Interaction,
+        name: str,
+        start_score: StartScore | None = None,
+        goal: Goal | None = None,
+        bonus: Bonus | None = None,
+        max_rounds: MaxRounds | None = None,
+        time_limit: TimeLimit | None = None,
+        min_rounds: MinRounds | None = None,
+        functions: str | None = None,
+        attempts: Attempts | None = None,
+        description: str | None = None,
+    ) -> None:
+        if not await self._allowed(interaction):
+            return
+        changes = fields_from_options(
+            start_score=start_score, goal=goal, bonus=bonus, max_rounds=max_rounds,
+            time_limit=time_limit, min_rounds=min_rounds, functions=functions,
+            attempts=attempts, description=description,
+        )  # fmt: skip
+        edited = await self._run(
+            interaction, lambda: self.manager.edit(_guild(interaction), name, changes)
+        )
+        if edited is not None:
+            locale = locale_of(interaction)
+            await reply(
+                interaction,
+                t("sets_admin.edited", locale, name=edited.name),
+                embed=render.show_embed(ListedSet(edited, False), locale),
+            )
+
+    @sets.command(
+        name=cmd("sets.remove.name", "remove"),
+        description=cmd("sets.remove.description", "Remove this server's Set"),
+    )
+    @app_commands.rename(name=OPTION_NAMES["name"])
+    @app_commands.describe(name=OPTION_HELP["name"])
+    @app_commands.autocomplete(name=_own_set_choices)
+    async def remove(self, interaction: Interaction, name: str) -> None:
+        if not await self._allowed(interaction):
+            return
+        removed = await self._run(
+            interaction, lambda: self.manager.remove(_guild(interaction), name)
+        )
+        if removed is not None:
+            locale = locale_of(interaction)
+            await reply(interaction, t("sets_admin.removed", locale, name=removed.name))
+
+    @sets.command(
+        name=cmd("sets.import.name", "import"),
+        description=cmd("sets.import.description", "Add or replace Sets from a YAML file"),
+    )
+    @app_commands.rename(file=cmd("sets.option.file.name", "file"))
+    @app_commands.describe(file=cmd("sets.option.file", "a YAML file like /sets export gives"))
+    async def import_sets(self, interaction: Interaction, file: discord.Attachment) -> None:
+        if not await self._allowed(interaction):
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = locale_of(interaction)
+        try:
+            data = await file.read()
+        except discord.HTTPException:
+            log.warning("could not download an import file", exc_info=True)
+            await reply(interaction, t("sets_admin.error.file_unreadable", locale))
+            return
+        source = file.filename[:100]
+        result = await self._run(
+            interaction,
+            lambda: self.manager.import_text(
+                _guild(interaction), decode_upload(data, file.size), source
+            ),
+            problems_key="sets_admin.import_problems",
+        )
+        if result is not None:
+            await reply(
+                interaction,
+                t(
+                    "sets_admin.imported",
+                    locale,
+                    count=len(result.added) + len(result.updated),
+                    added=render.names(result.added),
+                    updated=render.names(result.updated),
+                ),
+            )
+
+    @sets.command(
+        name=cmd("sets.export.name", "export"),
+        description=cmd("sets.export.description", "This server's Sets as a YAML file"),
+    )
+    async def export(self, interaction: Interaction) -> None:
+        if not await self._allowed(interaction):
+            return
+        exported = await self._run(
+            interaction, lambda: self.manager.export_text(_guild(interaction))
+        )
+        if exported is not None:
+            count, text = exported
+            upload = discord.File(io.BytesIO(text.encode("utf-8")), filename="sets.yaml")
+            await reply(
+                interaction,
+                t("sets_admin.exported", locale_of(interaction), count=count),
+                file=upload,
+            )
+
+    # --------------------------------------------------------------- helpers
+
+    async def _allowed(self, interaction: Interaction) -> bool:
+        """Manage Server (or Administrator) here; a refusal otherwise."""
+        permissions = interaction.permissions
+        if permissions.manage_guild or permissions.administrator:
+            return True
+        await reply(interaction, t("sets_admin.not_allowed", locale_of(interaction)))
+        return False
+
+    async def _run(
+        self,
+        interaction: Interaction,
+        action: Callable[[], Awaitable[T]],
+        problems_key: str = "sets_admin.problems",
+    ) -> T | None:
+        """The manager's answer, or None after telling the user why not."""
+        locale = locale_of(interaction)
+        try:
+            return await action()
+        except SetsAdminError as error:
+            params = {k: render.code(str(v)) if k == "name" else v for k, v in error.params.items()}
+            await reply(interaction, t(f"sets_admin.error.{error.code}", locale, **params))
+        except SetsError as error:
+            title = t(problems_key, locale, count=len(error.problems))
+            await reply(interaction, embed=render.problems_embed(title, error.problems, locale))
+        return None
+
+
+def _guild(interaction: Interaction) -> int:
+    return interaction.guild_id or 0
+
+
+def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    needle = current.strip().lower()
+    return [app_commands.Choice(name=n, value=n) for n in names if needle in n][:25]

@@ -1,0 +1,151 @@
+"""What the /sets commands do, without Discord: validate, check ownership, store.
+
+A server's Sets overlay the global ones. A global name is never taken, changed or
+removed from a server, and one server never reaches another's Sets because every
+call is keyed by the guild id the interaction came from. Games are not touched:
+a running game plays the snapshot it started with, so an edit or removal here
+only changes games started afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import rules
+from bot.storage import Store
+from rules import GameSet
+
+MAX_SERVER_SETS = 25
+"""A server's own Sets; keeps /sets list, autocomplete and export readable."""
+
+NUMBERS_OF_MIN_ROUNDS = ("start_score", "goal", "bonus")
+
+
+class SetsAdminError(Exception):
+    """A refusal an admin caused. `code` names a catalog message under `sets_admin.error.`."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class ListedSet:
+    game_set: GameSet
+    is_global: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    added: tuple[str, ...]
+    updated: tuple[str, ...]
+
+
+class SetsManager:
+    def __init__(self, store: Store, global_sets: Mapping[str, GameSet]) -> None:
+        self.store = store
+        self.global_sets = dict(global_sets)
+
+    # ------------------------------------------------------------- reading
+
+    async def server_sets(self, guild_id: int) -> dict[str, GameSet]:
+        """The server's own Sets; a stored one named like a global Set is hidden by it."""
+        return {
+            s.name: s
+            for s in await self.store.server_sets(guild_id)
+            if s.name not in self.global_sets
+        }
+
+    async def playable(self, guild_id: int) -> list[ListedSet]:
+        """What the games resolve (GameService.sets_for): global first, then the server's."""
+        listed = [ListedSet(s, True) for _, s in sorted(self.global_sets.items())]
+        own = await self.server_sets(guild_id)
+        listed += [ListedSet(s, False) for _, s in sorted(own.items())]
+        return listed
+
+    async def get(self, guild_id: int, name: str) -> ListedSet:
+        key = _clean(name)
+        if key in self.global_sets:
+            return ListedSet(self.global_sets[key], True)
+        own = await self.server_sets(guild_id)
+        if key not in own:
+            raise SetsAdminError("unknown", name=name)
+        return ListedSet(own[key], False)
+
+    async def export_text(self, guild_id: int) -> tuple[int, str]:
+        """The server's Sets in the sets.yaml format (how many, the text)."""
+        own = await self.server_sets(guild_id)
+        if not own:
+            raise SetsAdminError("nothing_to_export")
+        header = "# Formula Darts: this server's Sets. Change and send back with /sets import.\n"
+        return len(own), header + rules.dump_sets(own[name] for name in sorted(own))
+
+    # ------------------------------------------------------------- writing
+
+    async def add(self, guild_id: int, name: str, fields: Mapping[str, Any]) -> GameSet:
+        """A new server Set; raises SetsError with every field problem at once."""
+        key = _clean(name)
+        own = await self.server_sets(guild_id)
+        if key in own:
+            raise SetsAdminError("exists", name=key)
+        game_set = rules.validate_set(key, fields, "add", reserved=self.global_sets)
+        if len(own) >= MAX_SERVER_SETS:
+            raise SetsAdminError("too_many", max=MAX_SERVER_SETS)
+        await self.store.save_server_set(guild_id, game_set)
+        return game_set
+
+    async def edit(self, guild_id: int, name: str, changes: Mapping[str, Any]) -> GameSet:
+        """Change some fields of a server Set, validating the result as a whole."""
+        if not changes:
+            raise SetsAdminError("no_changes")
+        current = await self._own(guild_id, name)
+        data = current.to_dict()
+        del data["name"]
+        moved = any(k in changes and changes[k] != data[k] for k in NUMBERS_OF_MIN_ROUNDS)
+        was_computed = data["min_rounds"] == rules.compute_min_rounds(
+            current.start_score, current.goal, current.bonus
+        )
+        if moved and was_computed and "min_rounds" not in changes:
+            del data["min_rounds"]  # computed before, so computed again from the new numbers
+        data.update(changes)
+        game_set = rules.validate_set(current.name, data, "edit")
+        await self.store.save_server_set(guild_id, game_set)
+        return game_set
+
+    async def remove(self, guild_id: int, name: str) -> GameSet:
+        current = await self._own(guild_id, name)
+        if not await self.store.delete_server_set(guild_id, current.name):
+            raise SetsAdminError("unknown", name=name)
+        return current
+
+    async def import_text(self, guild_id: int, text: str, source: str) -> ImportResult:
+        """Add or replace every Set of a sets.yaml document, or none if any has a problem.
+
+        The server's other Sets stay. All problems (YAML, fields, global names) come
+        back at once in one SetsError.
+        """
+        imported = rules.parse_sets(text, source, reserved=self.global_sets)
+        own = await self.server_sets(guild_id)
+        added = tuple(name for name in imported if name not in own)
+        if len(own) + len(added) > MAX_SERVER_SETS:
+            raise SetsAdminError("too_many", max=MAX_SERVER_SETS)
+        for game_set in imported.values():
+            await self.store.save_server_set(guild_id, game_set)
+        updated = tuple(name for name in imported if name in own)
+        return ImportResult(added, updated)
+
+    async def _own(self, guild_id: int, name: str) -> GameSet:
+        key = _clean(name)
+        if key in self.global_sets:
+            raise SetsAdminError("global_readonly", name=key)
+        own = await self.server_sets(guild_id)
+        if key not in own:
+            raise SetsAdminError("unknown", name=name)
+        return own[key]
+
+
+def _clean(name: str) -> str:
+    return name.strip().lower()

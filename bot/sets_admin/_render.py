@@ -1,0 +1,129 @@
+"""How Sets and their problems look in Discord, in the reader's language.
+
+Discord caps an embed (25 fields, 1,024 characters a field value, 4,096 a
+description, 6,000 in all, 10 embeds a message), so long lists are split or
+shortened here and never make a send fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import catalog, t
+from bot.sets_admin._manager import ListedSet
+from rules import GameSet, SetProblem
+
+COLOR = discord.Colour.blurple()
+COLOR_ERROR = discord.Colour.red()
+FIELDS_PER_EMBED = 25
+DESCRIPTION_MAX = 4096
+VALUE_MAX = 1024
+
+
+def set_line(game_set: GameSet, locale: str) -> str:
+    """The numbers of a Set on one line (the same words as the games use)."""
+    return t(
+        "sets.list.line",
+        locale,
+        start=game_set.start_score,
+        goal=game_set.goal,
+        bonus=game_set.bonus,
+        rounds=game_set.max_rounds,
+        min_rounds=game_set.min_rounds,
+        time=game_set.time_limit,
+        functions=", ".join(game_set.functions) or "—",
+        attempts=game_set.attempts,
+    )
+
+
+def _origin(listed: ListedSet, locale: str) -> str:
+    return t(f"sets.origin.{'global' if listed.is_global else 'server'}", locale)
+
+
+def list_embeds(sets: Sequence[ListedSet], locale: str) -> list[discord.Embed]:
+    """Every playable Set as a field, 25 to an embed."""
+    embeds: list[discord.Embed] = []
+    for listed in sets:
+        if not embeds or len(embeds[-1].fields) == FIELDS_PER_EMBED:
+            title = t("sets.list.title", locale) if not embeds else None
+            embeds.append(discord.Embed(title=title, colour=COLOR))
+        game_set = listed.game_set
+        value = set_line(game_set, locale)
+        if game_set.description:
+            value += f"\n{game_set.description}"
+        embeds[-1].add_field(
+            name=f"{game_set.name} · {_origin(listed, locale)}",
+            value=_cut(value, VALUE_MAX),
+            inline=False,
+        )
+    if not embeds:
+        embeds.append(discord.Embed(title=t("sets.list.title", locale), colour=COLOR))
+    return embeds[:10]
+
+
+def show_embed(listed: ListedSet, locale: str) -> discord.Embed:
+    """One Set, field by field, with the names `/sets edit` and the YAML file use."""
+    game_set = listed.game_set
+    embed = discord.Embed(
+        title=f"{game_set.name} · {_origin(listed, locale)}",
+        description=_cut(game_set.description, DESCRIPTION_MAX) or None,
+        colour=COLOR,
+    )
+    values: list[tuple[str, object]] = [
+        ("start_score", game_set.start_score),
+        ("goal", game_set.goal),
+        ("bonus", game_set.bonus),
+        ("max_rounds", game_set.max_rounds),
+        ("min_rounds", game_set.min_rounds),
+        ("time_limit", t("sets_admin.seconds", locale, seconds=game_set.time_limit)),
+        ("functions", ", ".join(game_set.functions) or "—"),
+        ("attempts", game_set.attempts),
+    ]
+    for key, value in values:
+        embed.add_field(
+            name=f"{t(f'sets_admin.field.{key}', locale)} (`{key}`)", value=str(value), inline=True
+        )
+    return embed
+
+
+def problem_text(problem: SetProblem, locale: str) -> str:
+    """One problem in the reader's language; unknown codes fall back to rules' English."""
+    key = f"sets_admin.problem.{problem.code}"
+    params = dict(problem.params)
+    message = t(key, locale, **params) if key in catalog().messages else problem.message
+    where = []
+    if problem.set_name is not None:
+        where.append(code(problem.set_name))
+    if problem.field is not None:
+        where.append(code(problem.field))
+    return f"• {' · '.join(where)}: {message}" if where else f"• {message}"
+
+
+def problems_embed(title: str, problems: Sequence[SetProblem], locale: str) -> discord.Embed:
+    """Every problem, one a line; past Discord's limit, how many more there are."""
+    lines: list[str] = []
+    used = 0
+    for index, problem in enumerate(problems):
+        line = _cut(problem_text(problem, locale), 500)
+        more = t("sets_admin.more_problems", locale, count=len(problems) - index)
+        if used + len(line) + 1 > DESCRIPTION_MAX - len(more) - 1:
+            lines.append(more)
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return discord.Embed(title=title, description="\n".join(lines), colour=COLOR_ERROR)
+
+
+def code(text: str) -> str:
+    """User text as inline code that cannot break out of its backticks."""
+    return "`" + _cut(text.replace("`", "ˋ"), 100) + "`"
+
+
+def names(values: Sequence[str]) -> str:
+    return ", ".join(code(name) for name in values) or "—"
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
