@@ -1,0 +1,131 @@
+"""/leaderboard qualification|duel, /stats, /history and /game.
+
+Commands only parse options and pick a page; the store answers the queries and
+`_render` draws them. Answers are public (a leaderboard is for showing off), and
+only the asker turns a message's pages; others get their own private copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import cmd, locale_of
+from bot.leaderboards import _pages, _render
+from bot.leaderboards._pages import PageRequest
+
+Interaction = discord.Interaction[Any]
+COG_NAME = "Leaderboards"
+PERIOD_CHOICES = [
+    app_commands.Choice(name=cmd("leaderboard.period.today", "today"), value="today"),
+    app_commands.Choice(name=cmd("leaderboard.period.week", "week"), value="week"),
+    app_commands.Choice(name=cmd("leaderboard.period.all", "all"), value="all"),
+]
+
+
+async def set_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The server's Sets (global and its own) for the `set` option."""
+    service = getattr(interaction.client, "service", None)
+    if service is None or interaction.guild_id is None:
+        return []
+    sets = await service.sets_for(interaction.guild_id)
+    needle = current.strip().lower()
+    return [app_commands.Choice(name=name, value=name) for name in sorted(sets) if needle in name][
+        :25
+    ]
+
+
+class LeaderboardsCog(commands.Cog, name=COG_NAME):
+    leaderboard = app_commands.Group(
+        name=cmd("leaderboard.name", "leaderboard"),
+        description=cmd("leaderboard.description", "The server's leaderboards"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def _show(self, interaction: Interaction, request: PageRequest, name: str = "") -> None:
+        locale = locale_of(interaction)
+        store = self.bot.store  # type: ignore[attr-defined]
+        page = await _pages.build(store, interaction.guild_id or 0, request, locale, name)
+        view = _pages.view_for(page, locale)
+        if view is None:
+            await interaction.response.send_message(embed=page.embed)
+        else:
+            await interaction.response.send_message(embed=page.embed, view=view)
+
+    @leaderboard.command(
+        name=cmd("leaderboard.qualification.name", "qualification"),
+        description=cmd(
+            "leaderboard.qualification.description", "Best Qualification game per player"
+        ),
+    )
+    @app_commands.rename(
+        set_name=cmd("option.set.name", "set"),
+        period=cmd("leaderboard.option.period.name", "period"),
+    )
+    @app_commands.describe(
+        set_name=cmd("leaderboard.option.set", "the Set; darts by default"),
+        period=cmd("leaderboard.option.period", "today, the last 7 days, or all time"),
+    )
+    @app_commands.autocomplete(set_name=set_choices)
+    @app_commands.choices(period=PERIOD_CHOICES)
+    async def qualification(
+        self,
+        interaction: Interaction,
+        set_name: str = "darts",
+        period: app_commands.Choice[str] | None = None,
+    ) -> None:
+        chosen = period.value if period is not None else "today"
+        name = set_name.strip().lower() or "darts"
+        await self._show(interaction, PageRequest("q", interaction.user.id, 0, f"{chosen}:{name}"))
+
+    @leaderboard.command(
+        name=cmd("leaderboard.duel.name", "duel"),
+        description=cmd("leaderboard.duel.description", "Online Duel ratings (Elo)"),
+    )
+    async def duel(self, interaction: Interaction) -> None:
+        await self._show(interaction, PageRequest("d", interaction.user.id))
+
+    @app_commands.command(
+        name=cmd("stats.name", "stats"),
+        description=cmd("stats.description", "A player's games, checkouts and ratings here"),
+    )
+    @app_commands.rename(user=cmd("option.user.name", "user"))
+    @app_commands.describe(user=cmd("option.user", "whose; yourself by default"))
+    @app_commands.guild_only()
+    async def stats(self, interaction: Interaction, user: discord.Member | None = None) -> None:
+        who = user or interaction.user
+        store = self.bot.store  # type: ignore[attr-defined]
+        stats = await store.player_stats(interaction.guild_id or 0, who.id)
+        embed = _render.stats_embed(stats, who.display_name, locale_of(interaction))
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(
+        name=cmd("history.name", "history"),
+        description=cmd("history.description", "A player's recent games here"),
+    )
+    @app_commands.rename(user=cmd("option.user.name", "user"))
+    @app_commands.describe(user=cmd("option.user", "whose; yourself by default"))
+    @app_commands.guild_only()
+    async def history(self, interaction: Interaction, user: discord.Member | None = None) -> None:
+        who = user or interaction.user
+        request = PageRequest("h", interaction.user.id, 0, str(who.id))
+        await self._show(interaction, request, who.display_name)
+
+    @app_commands.command(
+        name=cmd("game.name", "game"),
+        description=cmd("game.description", "A game round by round"),
+    )
+    @app_commands.rename(game_id=cmd("option.game_id.name", "id"))
+    @app_commands.describe(
+        game_id=cmd("option.game_id", "the game's id (the first 8 characters do)")
+    )
+    @app_commands.guild_only()
+    async def game(self, interaction: Interaction, game_id: str) -> None:
+        key = "".join(c for c in game_id.strip() if c.isalnum() or c in "-_")[:64]
+        await self._show(interaction, PageRequest("g", interaction.user.id, 0, key))

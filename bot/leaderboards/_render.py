@@ -1,0 +1,246 @@
+"""Embeds for boards, stats, history and a game replay: pure functions of stored rows.
+
+Nothing here touches Discord's API or the database, so every text can be tested
+from hand-made rows in both languages.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import discord
+
+import rules
+from bot.games._render import fmt, outcome_text
+from bot.i18n import t
+from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
+from rules import Mode, Termination
+
+COLOUR = discord.Colour.gold()
+ROUNDS_PER_PAGE = 10
+
+
+def mention(user_id: int | str) -> str:
+    return f"<@{user_id}>"
+
+
+def ranking_result(rank_class: int, rounds: int, score: float, perfect: bool, locale: str) -> str:
+    """A Qualification result the way RULES.md ranks it."""
+    if rank_class == 0:
+        key = "perfect" if perfect else "checkout"
+        return t(f"leaderboards.qualification.{key}", locale, rounds=rounds)
+    if rank_class == 1:
+        return t("leaderboards.qualification.finished", locale, rounds=rounds, score=fmt(score))
+    return t("leaderboards.qualification.lost", locale, rounds=rounds)
+
+
+def _page_footer(embed: discord.Embed, page: int, locale: str, extra: str = "") -> None:
+    text = t("leaderboards.page", locale, page=page + 1)
+    embed.set_footer(text=f"{text} · {extra}" if extra else text)
+
+
+def qualification_embed(
+    rows: list[LeaderRow], set_name: str, period: str, page: int, locale: str
+) -> discord.Embed:
+    period_name = t(f"leaderboards.period.{period}", locale)
+    embed = discord.Embed(
+        title=t("leaderboards.qualification.title", locale, set=set_name, period=period_name),
+        colour=COLOUR,
+    )
+    lines = [
+        t(
+            "leaderboards.qualification.line",
+            locale,
+            rank=row.rank,
+            user=mention(row.user_id),
+            result=ranking_result(row.rank_class, row.rounds, row.score, row.perfect, locale),
+            time=f"{row.answer_time:.1f}",
+        )
+        for row in rows
+    ]
+    embed.description = "\n".join(lines) or t(
+        "leaderboards.qualification.empty", locale, set=set_name
+    )
+    _page_footer(embed, page, locale)
+    return embed
+
+
+def duel_embed(rows: list[RatingRow], page: int, locale: str) -> discord.Embed:
+    embed = discord.Embed(title=t("leaderboards.duel.title", locale), colour=COLOUR)
+    lines = [
+        t(
+            "leaderboards.duel.line",
+            locale,
+            rank=row.rank,
+            user=mention(row.user_id),
+            rating=row.rating,
+            games=row.games,
+            wins=row.wins,
+            draws=row.draws,
+            losses=row.losses,
+        )
+        for row in rows
+    ]
+    embed.description = "\n".join(lines) or t("leaderboards.duel.empty", locale)
+    _page_footer(embed, page, locale)
+    return embed
+
+
+def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
+    user = mention(stats.user_id)
+    embed = discord.Embed(title=t("leaderboards.stats.title", locale, user=name), colour=COLOUR)
+    embed.description = user
+    none = t("leaderboards.stats.none", locale)
+    if stats.games == 0 and stats.duel is None:
+        embed.description = t("leaderboards.stats.empty", locale, user=user)
+        return embed
+    embed.add_field(
+        name=t("leaderboards.stats.games", locale),
+        value=t("leaderboards.stats.games_value", locale, games=stats.games, wins=stats.wins),
+    )
+    embed.add_field(name=t("leaderboards.stats.checkouts", locale), value=str(stats.checkouts))
+    embed.add_field(name=t("leaderboards.stats.perfects", locale), value=str(stats.perfects))
+    average = none
+    if stats.avg_points is not None:
+        average = t(
+            "leaderboards.stats.avg_value",
+            locale,
+            avg=f"{stats.avg_points:.1f}",
+            rounds=stats.rounds,
+        )
+    embed.add_field(name=t("leaderboards.stats.avg_points", locale), value=average)
+    best = stats.best
+    embed.add_field(
+        name=t("leaderboards.stats.best", locale),
+        value=none
+        if best is None
+        else t(
+            "leaderboards.stats.best_value",
+            locale,
+            result=ranking_result(best.rank_class, best.rounds, best.score, best.perfect, locale),
+            set=best.set_name,
+            period=best.period or "",
+        )
+        + f" · `{best.game_id[:8]}`",
+        inline=False,
+    )
+    duel = stats.duel
+    embed.add_field(
+        name=t("leaderboards.stats.duel", locale),
+        value=none
+        if duel is None
+        else t(
+            "leaderboards.stats.duel_value",
+            locale,
+            rating=duel.rating,
+            rank=duel.rank,
+            wins=duel.wins,
+            draws=duel.draws,
+            losses=duel.losses,
+        ),
+        inline=False,
+    )
+    return embed
+
+
+def game_result(record: GameRecord, player: str, locale: str) -> str:
+    """One game's result from one player's side, for the history list."""
+    state = record.state
+    result = state.outcome
+    if result is None:
+        return t("leaderboards.history.playing", locale, rounds=len(state.rounds))
+    seat = state.players.index(player) if player in state.players else 0
+    if state.mode is Mode.DUEL:
+        if result.winner is None:
+            return t("leaderboards.history.draw", locale)
+        won = result.winner == seat
+        return t(f"leaderboards.history.{'win' if won else 'loss'}", locale)
+    rank_class = (
+        2
+        if result.termination in (Termination.TIMEOUT, Termination.RESIGN)
+        else (0 if result.termination is Termination.CHECKOUT else 1)
+    )
+    return ranking_result(rank_class, result.rounds, float(state.scores[0]), result.perfect, locale)
+
+
+def history_embed(
+    records: list[GameRecord], user_id: int, name: str, page: int, locale: str
+) -> discord.Embed:
+    user = mention(user_id)
+    embed = discord.Embed(title=t("leaderboards.history.title", locale, user=name), colour=COLOUR)
+    lines = [
+        t(
+            "leaderboards.history.line",
+            locale,
+            id=record.state.id[:8],
+            when=f"<t:{int(record.created_at)}:R>",
+            mode=t(f"games.mode.{record.state.mode.value}", locale),
+            set=record.state.game_set.name,
+            result=game_result(record, str(user_id), locale),
+        )
+        for record in records
+    ]
+    embed.description = "\n".join(lines) or t("leaderboards.history.empty", locale, user=user)
+    _page_footer(embed, page, locale, t("leaderboards.history.footer", locale))
+    return embed
+
+
+def _answer(answer: rules.Answer | None) -> str:
+    if answer is None:
+        return "—"
+    auto = "*" if answer.auto else ""
+    return (
+        f"`{answer.formula}`{auto} = {fmt(answer.result)} → −{fmt(answer.points)}"
+        f" → **{fmt(answer.score)}**"
+    )
+
+
+def round_pages(record: GameRecord) -> int:
+    return max(1, -(-len(record.state.rounds) // ROUNDS_PER_PAGE))
+
+
+def game_embed(record: GameRecord, page: int, locale: str) -> discord.Embed:
+    """A round-by-round replay. An open round's answers stay hidden: a duel's are secret."""
+    state = record.state
+    embed = discord.Embed(
+        title=t(
+            "leaderboards.game.title",
+            locale,
+            mode=t(f"games.mode.{state.mode.value}", locale),
+            set=state.game_set.name,
+            id=state.id[:8],
+        ),
+        description=outcome_text(state, locale),
+        colour=COLOUR,
+    )
+    embed.add_field(
+        name=t("leaderboards.game.players", locale),
+        value=" · ".join(
+            f"{mention(p)} **{fmt(s)}**" for p, s in zip(state.players, state.scores, strict=True)
+        ),
+        inline=False,
+    )
+    first = page * ROUNDS_PER_PAGE
+    shown = state.rounds[first : first + ROUNDS_PER_PAGE]
+    lines = []
+    for rnd in shown:
+        if not rnd.resolved:
+            body = t("leaderboards.game.secret", locale, number=rnd.number)
+        else:
+            body = " | ".join(_answer(a) for a in rnd.answers)
+        lines.append(f"`{rnd.number}` **{rnd.digits}** · {body}")
+    if lines:
+        embed.add_field(
+            name=t(
+                "leaderboards.game.rounds",
+                locale,
+                first=shown[0].number,
+                last=shown[-1].number,
+                total=len(state.rounds),
+            ),
+            value="\n".join(lines)[:1024],
+            inline=False,
+        )
+    started = datetime.fromtimestamp(record.created_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    _page_footer(embed, page, locale, started)
+    return embed
