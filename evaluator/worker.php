@@ -18,7 +18,8 @@
  * responses to a separate fd while stdout goes to /dev/null.
  */
 
-declare(strict_types=1);
+// No declare(strict_types=1): formulas must run in PHP's default (coercive)
+// mode, as in `php -r`, where hexdec(63) is 99 and not a TypeError.
 
 const FD_JSON = JSON_PRESERVE_ZERO_FRACTION | JSON_INVALID_UTF8_SUBSTITUTE | JSON_UNESCAPED_SLASHES;
 
