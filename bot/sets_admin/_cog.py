@@ -94,7 +94,8 @@ class SetsAdminCog(commands.Cog, name="Sets"):
     )
     async def list_sets(self, interaction: Interaction) -> None:
         listed = await self.manager.playable(interaction.guild_id or 0)
-        await reply(interaction, embeds=render.list_embeds(listed, locale_of(interaction)))
+        for page in render.list_pages(listed, locale_of(interaction)):
+            await reply(interaction, embeds=page)
 
     async def _any_set_choices(
         self, interaction: Interaction, current: str

@@ -18,8 +18,10 @@ from rules import GameSet, SetProblem
 COLOR = discord.Colour.blurple()
 COLOR_ERROR = discord.Colour.red()
 FIELDS_PER_EMBED = 25
+MESSAGE_MAX = 5800
+"""Discord's 6,000 characters of embeds in one message, with room to spare."""
+DESCRIPTION_IN_LIST = 200
 DESCRIPTION_MAX = 4096
-VALUE_MAX = 1024
 
 
 def set_line(game_set: GameSet, locale: str) -> str:
@@ -42,25 +44,31 @@ def _origin(listed: ListedSet, locale: str) -> str:
     return t(f"sets.origin.{'global' if listed.is_global else 'server'}", locale)
 
 
-def list_embeds(sets: Sequence[ListedSet], locale: str) -> list[discord.Embed]:
-    """Every playable Set as a field, 25 to an embed."""
-    embeds: list[discord.Embed] = []
+def list_pages(sets: Sequence[ListedSet], locale: str) -> list[list[discord.Embed]]:
+    """Every playable Set as a field, split into messages Discord accepts.
+
+    One message holds 10 embeds of 25 fields and 6,000 characters in all, so a
+    server with many Sets (or long descriptions) gets its list in a few messages.
+    """
+    pages: list[list[discord.Embed]] = [[discord.Embed(title=t("sets.list.title", locale))]]
     for listed in sets:
-        if not embeds or len(embeds[-1].fields) == FIELDS_PER_EMBED:
-            title = t("sets.list.title", locale) if not embeds else None
-            embeds.append(discord.Embed(title=title, colour=COLOR))
         game_set = listed.game_set
         value = set_line(game_set, locale)
         if game_set.description:
-            value += f"\n{game_set.description}"
-        embeds[-1].add_field(
-            name=f"{game_set.name} · {_origin(listed, locale)}",
-            value=_cut(value, VALUE_MAX),
-            inline=False,
-        )
-    if not embeds:
-        embeds.append(discord.Embed(title=t("sets.list.title", locale), colour=COLOR))
-    return embeds[:10]
+            value += "\n" + _cut(game_set.description, DESCRIPTION_IN_LIST)
+        name = f"{game_set.name} · {_origin(listed, locale)}"
+        page, embed = pages[-1], pages[-1][-1]
+        if sum(len(e) for e in page) + len(name) + len(value) > MESSAGE_MAX:
+            embed = discord.Embed()
+            pages.append([embed])
+        elif len(embed.fields) == FIELDS_PER_EMBED:
+            embed = discord.Embed()
+            page.append(embed)
+        embed.add_field(name=name, value=value, inline=False)
+    for page in pages:
+        for embed in page:
+            embed.colour = COLOR
+    return pages
 
 
 def show_embed(listed: ListedSet, locale: str) -> discord.Embed:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 from sets_helpers import QUICK, only_ephemeral, reply_text, speak
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -119,3 +120,29 @@ async def test_name_autocomplete_offers_own_sets_to_edit_and_all_to_show(world) 
     assert [c["value"] for c in own] == ["quick"]
     every = await world.a.player.autocomplete(world.a.channel, "sets show", "name", "")
     assert {c["value"] for c in every} == {"blitz", "darts", "quick", "sprint"}
+
+
+async def test_a_long_list_is_split_into_messages_discord_accepts(world) -> None:
+    document = {
+        f"set-{index:02}": {
+            "start_score": 301 + index,
+            "goal": 100,
+            "bonus": 50,
+            "max_rounds": 5,
+            "time_limit": 60,
+            "description": "A long description. " * 20,
+        }
+        for index in range(25)
+    }
+    imported = await world.a.admin.slash(
+        world.a.channel, "sets import", file=("many.yaml", yaml.safe_dump(document).encode())
+    )
+    assert "Imported 25 Set(s)" in reply_text(imported)
+    listed = await world.a.player.slash(world.a.channel, "sets list")
+    messages = [listed.response, *listed.followups]
+    assert len(messages) > 1 and all(m.ephemeral for m in messages)
+    for message in messages:
+        assert sum(len(e) for e in message.embeds) <= 6000
+    text = reply_text(listed)
+    assert all(f"set-{index:02} · this server" in text for index in range(25))
+    assert "darts · global" in text
