@@ -20,9 +20,9 @@ from bot.leaderboards._pages import PageRequest
 Interaction = discord.Interaction[Any]
 COG_NAME = "Leaderboards"
 PERIOD_CHOICES = [
-    app_commands.Choice(name=cmd("leaderboard.period.today", "today"), value="today"),
-    app_commands.Choice(name=cmd("leaderboard.period.week", "week"), value="week"),
-    app_commands.Choice(name=cmd("leaderboard.period.all", "all"), value="all"),
+    app_commands.Choice(name=cmd("leaderboards.leaderboard.period.today", "today"), value="today"),
+    app_commands.Choice(name=cmd("leaderboards.leaderboard.period.week", "week"), value="week"),
+    app_commands.Choice(name=cmd("leaderboards.leaderboard.period.all", "all"), value="all"),
 ]
 
 
@@ -40,8 +40,8 @@ async def set_choices(interaction: Interaction, current: str) -> list[app_comman
 
 class LeaderboardsCog(commands.Cog, name=COG_NAME):
     leaderboard = app_commands.Group(
-        name=cmd("leaderboard.name", "leaderboard"),
-        description=cmd("leaderboard.description", "The server's leaderboards"),
+        name=cmd("leaderboards.leaderboard.name", "leaderboard"),
+        description=cmd("leaderboards.leaderboard.description", "The server's leaderboards"),
         guild_only=True,
     )
 
@@ -59,18 +59,19 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
             await interaction.response.send_message(embed=page.embed, view=view)
 
     @leaderboard.command(
-        name=cmd("leaderboard.qualification.name", "qualification"),
+        name=cmd("leaderboards.leaderboard.qualification.name", "qualification"),
         description=cmd(
-            "leaderboard.qualification.description", "Best Qualification game per player"
+            "leaderboards.leaderboard.qualification.description",
+            "Best Qualification game per player",
         ),
     )
     @app_commands.rename(
         set_name=cmd("option.set.name", "set"),
-        period=cmd("leaderboard.option.period.name", "period"),
+        period=cmd("leaderboards.leaderboard.option.period.name", "period"),
     )
     @app_commands.describe(
-        set_name=cmd("leaderboard.option.set", "the Set; darts by default"),
-        period=cmd("leaderboard.option.period", "today, the last 7 days, or all time"),
+        set_name=cmd("leaderboards.leaderboard.option.set", "the Set; darts by default"),
+        period=cmd("leaderboards.leaderboard.option.period", "today, the last 7 days, or all time"),
     )
     @app_commands.autocomplete(set_name=set_choices)
     @app_commands.choices(period=PERIOD_CHOICES)
@@ -85,18 +86,20 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         await self._show(interaction, PageRequest("q", interaction.user.id, 0, f"{chosen}:{name}"))
 
     @leaderboard.command(
-        name=cmd("leaderboard.duel.name", "duel"),
-        description=cmd("leaderboard.duel.description", "Online Duel ratings (Elo)"),
+        name=cmd("leaderboards.leaderboard.duel.name", "duel"),
+        description=cmd("leaderboards.leaderboard.duel.description", "Online Duel ratings (Elo)"),
     )
     async def duel(self, interaction: Interaction) -> None:
         await self._show(interaction, PageRequest("d", interaction.user.id))
 
     @app_commands.command(
-        name=cmd("stats.name", "stats"),
-        description=cmd("stats.description", "A player's games, checkouts and ratings here"),
+        name=cmd("leaderboards.stats.name", "stats"),
+        description=cmd(
+            "leaderboards.stats.description", "A player's games, checkouts and ratings here"
+        ),
     )
-    @app_commands.rename(user=cmd("option.user.name", "user"))
-    @app_commands.describe(user=cmd("option.user", "whose; yourself by default"))
+    @app_commands.rename(user=cmd("leaderboards.option.user.name", "user"))
+    @app_commands.describe(user=cmd("leaderboards.option.user", "whose; yourself by default"))
     @app_commands.guild_only()
     async def stats(self, interaction: Interaction, user: discord.Member | None = None) -> None:
         who = user or interaction.user
@@ -106,11 +109,11 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(
-        name=cmd("history.name", "history"),
-        description=cmd("history.description", "A player's recent games here"),
+        name=cmd("leaderboards.history.name", "history"),
+        description=cmd("leaderboards.history.description", "A player's recent games here"),
     )
-    @app_commands.rename(user=cmd("option.user.name", "user"))
-    @app_commands.describe(user=cmd("option.user", "whose; yourself by default"))
+    @app_commands.rename(user=cmd("leaderboards.option.user.name", "user"))
+    @app_commands.describe(user=cmd("leaderboards.option.user", "whose; yourself by default"))
     @app_commands.guild_only()
     async def history(self, interaction: Interaction, user: discord.Member | None = None) -> None:
         who = user or interaction.user
@@ -118,12 +121,12 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         await self._show(interaction, request, who.display_name)
 
     @app_commands.command(
-        name=cmd("game.name", "game"),
-        description=cmd("game.description", "A game round by round"),
+        name=cmd("leaderboards.game.name", "game"),
+        description=cmd("leaderboards.game.description", "A game round by round"),
     )
-    @app_commands.rename(game_id=cmd("option.game_id.name", "id"))
+    @app_commands.rename(game_id=cmd("leaderboards.option.game_id.name", "id"))
     @app_commands.describe(
-        game_id=cmd("option.game_id", "the game's id (the first 8 characters do)")
+        game_id=cmd("leaderboards.option.game_id", "the game's id (the first 8 characters do)")
     )
     @app_commands.guild_only()
     async def game(self, interaction: Interaction, game_id: str) -> None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 import simcord
 from leaderboards_games import CHECKOUT_4, CHECKOUT_5, NO_CHECKOUT, duel, qualification
+
+from bot.i18n import CatalogTranslator
+from bot.leaderboards._cog import LeaderboardsCog
 
 
 def text(result: simcord.InteractionResult) -> str:
@@ -141,3 +145,19 @@ async def test_ukrainian_board(board) -> None:
     shown = text(await board.alice.slash(board.channel, "leaderboard qualification"))
     assert "Кваліфікація · darts · сьогодні" in shown
     assert "Супер-гра за 4 раунд(и)" in shown
+
+
+async def test_command_names_have_valid_ukrainian_translations() -> None:
+    translator = CatalogTranslator()
+    names = []
+    for command in LeaderboardsCog.__cog_app_commands__:
+        for each in [command, *getattr(command, "commands", [])]:
+            names.append(each._locale_name)
+            names.extend(p.locale_name for p in getattr(each, "parameters", []))
+    translated = [
+        await translator.translate(name, discord.Locale.ukrainian, None)  # type: ignore[arg-type]
+        for name in names
+    ]
+    assert len(translated) == 11  # 6 commands, 5 options
+    valid = re.compile(r"^[-_\w]{1,32}$")
+    assert all(name and valid.match(name) and name == name.lower() for name in translated)
