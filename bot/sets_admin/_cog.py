@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import discord
 from discord import app_commands
@@ -29,13 +29,22 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")
 
-StartScore = ranged("start_score")
-Goal = ranged("goal")
-Bonus = ranged("bonus")
-MaxRounds = ranged("max_rounds")
-TimeLimit = ranged("time_limit")
-MinRounds = ranged("min_rounds")
-Attempts = ranged("attempts")
+if TYPE_CHECKING:  # to a type checker they are ints; to Discord, ints within rules.LIMITS
+    StartScore: TypeAlias = int
+    Goal: TypeAlias = int
+    Bonus: TypeAlias = int
+    MaxRounds: TypeAlias = int
+    TimeLimit: TypeAlias = int
+    MinRounds: TypeAlias = int
+    Attempts: TypeAlias = int
+else:
+    StartScore = ranged("start_score")
+    Goal = ranged("goal")
+    Bonus = ranged("bonus")
+    MaxRounds = ranged("max_rounds")
+    TimeLimit = ranged("time_limit")
+    MinRounds = ranged("min_rounds")
+    Attempts = ranged("attempts")
 
 OPTION_NAMES = {
     "name": cmd("sets.option.name.name", "name"),
