@@ -20,8 +20,13 @@ from discord.ext import commands
 
 from bot.i18n import cmd, locale_of, t
 from bot.sets_admin import _render as render
-from bot.sets_admin._manager import ListedSet, SetsAdminError, SetsManager
-from bot.sets_admin._validation import decode_upload, fields_from_options, ranged
+from bot.sets_admin._manager import ImportResult, ListedSet, SetsAdminError, SetsManager
+from bot.sets_admin._validation import (
+    check_upload_size,
+    decode_upload,
+    fields_from_options,
+    ranged,
+)
 from rules import SetsError
 
 log = logging.getLogger(__name__)
@@ -233,19 +238,19 @@ class SetsAdminCog(commands.Cog, name="Sets"):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = locale_of(interaction)
-        try:
-            data = await file.read()
-        except discord.HTTPException:
-            log.warning("could not download an import file", exc_info=True)
-            await reply(interaction, t("sets_admin.error.file_unreadable", locale))
-            return
-        source = file.filename[:100]
+
+        async def download_and_import() -> ImportResult:
+            check_upload_size(file.size)
+            try:
+                data = await file.read()
+            except discord.HTTPException as exc:
+                log.warning("could not download an import file", exc_info=True)
+                raise SetsAdminError("file_unreadable") from exc
+            text = decode_upload(data)
+            return await self.manager.import_text(_guild(interaction), text, file.filename)
+
         result = await self._run(
-            interaction,
-            lambda: self.manager.import_text(
-                _guild(interaction), decode_upload(data, file.size), source
-            ),
-            problems_key="sets_admin.import_problems",
+            interaction, download_and_import, problems_key="sets_admin.import_problems"
         )
         if result is not None:
             await reply(

@@ -45,10 +45,15 @@ def fields_from_options(**options: Any) -> dict[str, Any]:
     return {key: options[key] for key in FIELD_ORDER if options.get(key) is not None}
 
 
-def decode_upload(data: bytes, size: int) -> str:
+def check_upload_size(size: int) -> None:
+    """Refuse a file too big before downloading it."""
+    if size > MAX_FILE_BYTES:
+        raise SetsAdminError("file_too_big", size=size, max=MAX_FILE_BYTES)
+
+
+def decode_upload(data: bytes) -> str:
     """The text of an uploaded Sets file, or a refusal saying why not."""
-    if size > MAX_FILE_BYTES or len(data) > MAX_FILE_BYTES:
-        raise SetsAdminError("file_too_big", size=max(size, len(data)), max=MAX_FILE_BYTES)
+    check_upload_size(len(data))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
