@@ -424,7 +424,9 @@ def report(data: Dataset, results: dict[str, dict[str, Any]], samples: int) -> s
         f"{data.games:,} games ({data.loaded_rounds:,} rounds, {data.loaded_answers:,} answers) "
         f"over {data.guilds} servers with {data.players_per_guild} players each; half of the "
         "games Qualification over 90 daily periods and 3 Sets, a fifth duels. "
-        f"{samples} samples per query, random server/Set/period/player. Times in ms.",
+        f"{samples} samples per query, random server/Set/period/player. Times in ms. "
+        "SQLite: one file, WAL, synchronous=NORMAL. PostgreSQL: a local throwaway cluster "
+        "(fsync on, shared_buffers 512MB) over TCP loopback.",
         "",
         "| database | bulk load | size | query | p50 | p99 |",
         "|---|---|---|---|---|---|",
