@@ -65,3 +65,18 @@ async def test_duel_round_is_resolved_once_across_a_restart(world, make_bot) -> 
     game = await world.store.active_game_of(world.guild.id, world.bob.id)
     assert game is not None and game.state.scores == [402, 424]
     assert sum(r.resolved for r in game.state.rounds) == 1
+
+
+async def test_a_challenge_that_expired_while_down_is_closed(world, make_bot) -> None:
+    challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
+    message = challenge.response.message
+    await world.bot.service.close()
+    await world.env.advance_time(400)
+    await world.env.restart_bot(make_bot())
+    closed = next(m for m in world.channel.history() if m.id == message.id)
+    assert "expired" in closed.content
+    assert not closed.components
+    stored = await world.store.load_challenge(
+        next(c.custom_id for row in message.components for c in row.children).split(":")[-1]
+    )
+    assert stored is not None and stored.status == "expired"
