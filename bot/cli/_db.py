@@ -11,18 +11,9 @@ import asyncio
 import sys
 from typing import Any
 
-from pydantic_settings import BaseSettings, SettingsConfigDict
-
-from bot.storage import DEFAULT_URL, normalize_url
+from bot.settings import BotSettings
+from bot.storage import normalize_url
 from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
-
-
-class _DatabaseSettings(BaseSettings):
-    """Only DATABASE_URL (environment or `.env`), read the way the bot reads it."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
-
-    database_url: str = DEFAULT_URL
 
 
 def register(sub: Any) -> None:  # argparse._SubParsersAction
@@ -38,7 +29,8 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
 
 
 def _url(args: argparse.Namespace) -> str:
-    return normalize_url(args.url or _DatabaseSettings().database_url)
+    """--url, else DATABASE_URL exactly as the bot reads it (environment or `.env`)."""
+    return normalize_url(args.url or BotSettings().database_url)
 
 
 def _safe(url: str) -> str:

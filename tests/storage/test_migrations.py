@@ -94,3 +94,16 @@ async def test_cli_db_upgrade(db_url: str, capsys: object) -> None:
 
 async def test_cli_refuses_an_unknown_database() -> None:
     assert await asyncio.to_thread(main, ["db", "--url", "mysql://x/y", "upgrade"]) == 1
+
+
+async def test_cli_reads_database_url_like_the_bot(tmp_path, monkeypatch) -> None:
+    target = tmp_path / "from-env" / "bot.sqlite3"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{target}")
+    assert await asyncio.to_thread(main, ["db", "upgrade"]) == 0
+    assert target.exists()
+    store = await open_store(f"sqlite:///{target}", migrate=False)
+    try:
+        assert await store.active_games() == []
+    finally:
+        await store.close()
