@@ -2,6 +2,27 @@
 
 The bot uses only what is exported here; no SQL lives outside this package.
 `open_store(url)` gives a migrated Store on SQLite (default) or PostgreSQL.
+
+How a game is written (why a round is resolved exactly once):
+
+- `save_game(record)` is one transaction: the `games` row (with the state JSON that
+  restores the game exactly, and denormalized ranking fields), its players' totals,
+  and only the rounds and answers that are new since the stored state.
+- The stored state decides what a save may do. The same state again only updates
+  `meta` (message ids and such): saves are idempotent. A state that *extends* the
+  stored one (same rounds and Digits, every stored answer kept, resolved rounds
+  still resolved, a finished game unchanged) is written. Anything else is a rival
+  history -- e.g. the deadline's auto-move racing a player's answer -- and raises
+  `StaleGame`; the caller reloads and announces what is stored.
+- The game row is locked while deciding (FOR UPDATE on PostgreSQL; on SQLite the
+  Store queues its writers), and answers are insert-only under the key (game,
+  round, seat), so a second resolution cannot be stored even by a buggy caller.
+- `record_duel_result` rates a duel once per game (key (game, user) on
+  `rating_events`); calling it again returns the same changes.
+- A new Qualification game beyond the Set's attempts for that player and period
+  raises `AttemptsUsed`, counted inside the insert's transaction.
+
+One bot process per SQLite file; PostgreSQL may be shared by several.
 """
 
 from bot.storage._engine import DEFAULT_URL, normalize_url
