@@ -13,6 +13,8 @@ import rules
 from rules import GameState, Mode, Termination
 
 Row = dict[str, Any]
+FORMULA_COPY = 512
+"""Room in `answers.formula`; the checker caps formulas at 256 characters anyway."""
 
 
 def number_text(value: rules.Number) -> str:
@@ -173,7 +175,7 @@ def answer_row(game_id: str, rnd: rules.Round, seat: int, player: str, answer: r
         "round_number": rnd.number,
         "seat": seat,
         "player": player,
-        "formula": answer.formula,
+        "formula": answer.formula[:FORMULA_COPY],  # the state JSON keeps it whole
         "result": number_text(answer.result),
         "points": float(answer.points),
         "score": float(answer.score),

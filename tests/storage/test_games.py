@@ -208,3 +208,13 @@ async def test_find_game_by_id_or_prefix_on_its_server(store: Store) -> None:
     assert await store.find_game(GUILD, "zz_") is not None
     assert await store.find_game(GUILD, "z%") is None  # LIKE wildcards are literal
     assert await store.find_game(GUILD, " ") is None
+
+
+async def test_an_overlong_formula_is_kept_whole_in_the_state(store: Store) -> None:
+    state = rules.new_game("long", rules.Mode.TRAINING, rules.CLASSIC, ["5"])
+    state = rules.apply(state, rules.StartRound("1234", 0.0))
+    formula = "1+" * 400 + "234"
+    state = rules.apply(state, rules.Submit("5", formula, 100, 1.0))
+    await store.save_game(record(state))
+    loaded = await store.load_game("long")
+    assert loaded is not None and loaded.state.rounds[0].answers[0].formula == formula
