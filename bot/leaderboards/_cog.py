@@ -19,6 +19,8 @@ from bot.leaderboards._pages import PageRequest
 
 Interaction = discord.Interaction[Any]
 COG_NAME = "Leaderboards"
+ID_MAX = 40
+"""Game ids are 32 characters; the cap keeps the paging custom_id under Discord's 100."""
 PERIOD_CHOICES = [
     app_commands.Choice(name=cmd("leaderboards.leaderboard.period.today", "today"), value="today"),
     app_commands.Choice(name=cmd("leaderboards.leaderboard.period.week", "week"), value="week"),
@@ -130,5 +132,6 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     )
     @app_commands.guild_only()
     async def game(self, interaction: Interaction, game_id: str) -> None:
-        key = "".join(c for c in game_id.strip() if c.isalnum() or c in "-_")[:64]
+        kept = "".join(c for c in game_id.strip() if c.isalnum() or c in "-_")
+        key = kept[:ID_MAX]
         await self._show(interaction, PageRequest("g", interaction.user.id, 0, key))
