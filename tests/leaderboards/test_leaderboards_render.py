@@ -1,0 +1,61 @@
+"""The embeds from hand-made records, without Discord: wording, languages, paging of rounds."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import rules
+from bot.leaderboards import _render
+from bot.leaderboards._pages import PageRequest, since
+from bot.storage import GameRecord
+
+LONG = dataclasses.replace(rules.CLASSIC, name="long", max_rounds=20, min_rounds=4)
+
+
+def _played(mode: rules.Mode, players: list[str], results: list[rules.Number]) -> GameRecord:
+    state = rules.new_game("abcdef0123456789", mode, LONG, players)
+    for number, result in enumerate(results):
+        state = rules.apply(state, rules.StartRound("1234", float(number)))
+        for player in players:
+            state = rules.apply(state, rules.Submit(player, "1234", result, number + 0.5))
+    return GameRecord(state, 1, 2, created_at=1_767_225_600.0)
+
+
+def test_ranking_results_in_both_languages() -> None:
+    assert _render.ranking_result(0, 4, 0.0, True, "en") == "⭐ Perfect in 4 round(s)"
+    assert _render.ranking_result(0, 5, 0.0, False, "uk") == "🎯 Рахунок 0 за 5 раунд(и)"
+    assert _render.ranking_result(1, 7, 47.5, False, "en") == "🏁 47.5 left after 7 rounds"
+    assert _render.ranking_result(2, 3, 0.0, False, "uk") == "⌛ програно в раунді 3"
+
+
+def test_history_result_from_each_side_of_a_duel() -> None:
+    draw = _played(rules.Mode.DUEL, ["1", "2"], [1] * 20)
+    assert _render.game_result(draw, "1", "en") == "🤝 draw"
+    won = _played(rules.Mode.DUEL, ["1", "2"], [])
+    won.state = rules.apply(won.state, rules.Resign("2"))
+    assert _render.game_result(won, "1", "en") == "🏆 won"
+    assert _render.game_result(won, "2", "uk") == "❌ поразка"
+    playing = _played(rules.Mode.TRAINING, ["1"], [1, 1])
+    assert _render.game_result(playing, "1", "en") == "▶ playing, round 2"
+
+
+def test_a_long_game_replays_ten_rounds_a_page() -> None:
+    record = _played(rules.Mode.TRAINING, ["1"], [1] * 20)
+    assert _render.round_pages(record) == 2
+    second = _render.game_embed(record, 1, "en")
+    rounds = second.fields[-1]
+    assert rounds.name == "Rounds 11–20 of 20"
+    assert rounds.value.count("\n") == 9
+    assert second.footer.text == "Page 2 · 2026-01-01 00:00 UTC"
+
+
+def test_periods_and_custom_ids() -> None:
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 3, 1, 23, 59, tzinfo=UTC)
+    assert since("today", now) == "2026-03-01"
+    assert since("week", now) == "2026-02-23"
+    assert since("all", now) is None
+    request = PageRequest("q", 123456789012345678, 3, "week:my-set_2")
+    assert request.custom_id == "fd:pg:q:123456789012345678:3:week:my-set_2"
+    assert len(PageRequest("g", 2**63, 99, "x" * 40).custom_id) <= 100
