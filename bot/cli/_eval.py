@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import IO, Any
 
@@ -148,51 +151,78 @@ def _error_line(error: dict[str, object]) -> str:
 
 
 def _reader(
-    source: IO[str], loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[list[bytes] | None]
+    source: IO[str],
+    loop: asyncio.AbstractEventLoop,
+    queue: asyncio.Queue[list[bytes] | None],
+    stop: threading.Event,
 ) -> None:
     """Read stdin in a thread (a regular file cannot be polled) and hand over whole
     lines in batches, so the cost of crossing threads is per chunk, not per line."""
+
+    def hand_over(item: list[bytes] | None) -> None:
+        asyncio.run_coroutine_threadsafe(queue.put(item), loop).result()
+
     stream = source.buffer if hasattr(source, "buffer") else None
     rest = b""
     try:
-        while True:
+        while not stop.is_set():
             chunk = stream.read1(_READ_CHUNK) if stream is not None else source.read().encode()
             if not chunk:
                 break
             *lines, rest = (rest + chunk).split(b"\n")
             if lines:
-                asyncio.run_coroutine_threadsafe(queue.put(lines), loop).result()
+                hand_over(lines)
             if stream is None:
                 break
         if rest.strip():
-            asyncio.run_coroutine_threadsafe(queue.put([rest]), loop).result()
-    finally:
-        asyncio.run_coroutine_threadsafe(queue.put(None), loop).result()
+            hand_over([rest])
+        hand_over(None)
+    except (RuntimeError, OSError, CancelledError):
+        pass  # the loop is gone or stdin broke: the pipeline ends either way
 
 
 async def _stream(
     evaluator: Evaluator, sets: dict[str, GameSet], source: IO[str], sink: IO[str]
 ) -> int:
-    """Bounded pipeline: keep ~2 requests per worker in flight, print in input order."""
+    """Bounded pipeline: keep ~2 requests per worker in flight, print in input order.
+
+    A reader that goes away (`| head`) stops the pipeline quietly."""
     loop = asyncio.get_running_loop()
     batches: asyncio.Queue[list[bytes] | None] = asyncio.Queue(maxsize=4)
     window = max(2, evaluator.pool.size * 2)
     pending: asyncio.Queue[asyncio.Task[str] | None] = asyncio.Queue(maxsize=window)
-    thread = threading.Thread(target=_reader, args=(source, loop, batches), daemon=True)
+    stop = threading.Event()
+    thread = threading.Thread(target=_reader, args=(source, loop, batches, stop), daemon=True)
     thread.start()
 
     async def writer() -> None:
         while (task := await pending.get()) is not None:
-            sink.write(await task + "\n")
-            if pending.empty():
-                sink.flush()
-        sink.flush()
+            line = await task
+            if stop.is_set():
+                continue  # keep draining so the producer never blocks
+            try:
+                sink.write(line + "\n")
+                if pending.empty():
+                    sink.flush()
+            except BrokenPipeError:
+                stop.set()
+                _silence(sink)
+        with contextlib.suppress(BrokenPipeError):
+            sink.flush()
 
     printing = asyncio.create_task(writer())
-    while (lines := await batches.get()) is not None:
+    while not stop.is_set() and (lines := await batches.get()) is not None:
         for line in lines:
-            if line.strip():
+            if line.strip() and not stop.is_set():
                 await pending.put(asyncio.create_task(_answer(evaluator, line, sets)))
     await pending.put(None)
     await printing
     return 0
+
+
+def _silence(sink: IO[str]) -> None:
+    """Point a closed stdout at /dev/null, so exiting does not complain about it again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sink.fileno())
+        os.close(devnull)

@@ -161,3 +161,35 @@ def test_jsonl_answers_each_line_before_the_next_arrives() -> None:
         timer.cancel()
         proc.kill()
         proc.wait()
+
+
+def test_jsonl_stops_quietly_when_the_reader_goes_away() -> None:
+    """`eval --jsonl < big | head -1`: no hang, no traceback, exit 0."""
+    rows = "".join(json.dumps({"digits": "3489", "formula": "34+89"}) + "\n" for _ in range(20000))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "eval", "--jsonl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    writer = threading.Thread(target=_feed, args=(proc.stdin, rows.encode()), daemon=True)
+    writer.start()
+    assert json.loads(proc.stdout.readline())["value"] == 123
+    proc.stdout.close()  # like `head -1` exiting
+    try:
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0
+    assert b"Traceback" not in stderr
+
+
+def _feed(pipe: Any, data: bytes) -> None:
+    try:
+        pipe.write(data)
+        pipe.close()
+    except (BrokenPipeError, ValueError, OSError):
+        pass
