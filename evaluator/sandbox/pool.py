@@ -90,7 +90,8 @@ class WorkerPool:
         Raises SandboxStartError with the backend's own words (e.g. bwrap's
         error) so a misconfigured host fails at startup, not on a player.
         """
-        spawned = await asyncio.gather(*(self._spawn() for _ in range(self.size)))
+        missing = self.size - self._live
+        spawned = await asyncio.gather(*(self._spawn() for _ in range(missing)))
         slots = [s for s in spawned if isinstance(s, _Slot)]
         problems = [s.message for s in spawned if isinstance(s, EvalError)]
         probes = await asyncio.gather(
