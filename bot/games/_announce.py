@@ -6,6 +6,7 @@ from a timer or right after a restart, before any gateway event arrived.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -17,6 +18,8 @@ from bot.i18n import DEFAULT_LOCALE, t
 from bot.storage import Challenge, GameRecord, RatingChange
 from rules import Mode
 
+log = logging.getLogger(__name__)
+
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
@@ -25,11 +28,13 @@ def record_locale(record: GameRecord) -> str:
 
 
 class Announcer:
-    """Posts rounds, results and summaries; remembers a challenge's language while it waits."""
+    """Posts rounds, results and summaries; remembers a challenge's language while it waits
+    and each game's live round message, whose Answer button goes when the round ends."""
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self.challenge_locales: dict[str, str] = {}
+        self.round_messages: dict[str, int] = {}
 
     def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -44,13 +49,25 @@ class Announcer:
     async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
         locale = record_locale(record)
         rnd = record.state.rounds[-1]
-        await self._send(
+        message = await self._send(
             record,
             f"round {rnd.number}",
             content=" ".join(render.mention(p) for p in record.state.players),
             embed=render.round_embed(record, locale, replayed=replayed),
             view=answer_view(record.state.id, rnd.number, locale),
         )
+        self.round_messages[record.state.id] = message.id
+
+    async def _retire_answer_button(self, record: GameRecord) -> None:
+        """The ended round's button would only say "too late": take it away."""
+        message_id = self.round_messages.pop(record.state.id, None)
+        if message_id is None:
+            return
+        message = self._channel(record.channel_id, record.guild_id).get_partial_message(message_id)
+        try:
+            await with_retry(lambda: message.edit(view=None), f"game {record.state.id}: button")
+        except discord.HTTPException as error:
+            log.warning("game %s: could not remove an old button: %s", record.state.id, error)
 
     async def answer_received(self, record: GameRecord, player: int) -> None:
         locale = record_locale(record)
@@ -62,12 +79,14 @@ class Announcer:
 
     async def round_resolved(self, record: GameRecord, number: int) -> None:
         locale = record_locale(record)
+        await self._retire_answer_button(record)
         await self._send(
             record, f"result of round {number}", embed=render.result_embed(record, number, locale)
         )
 
     async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
         locale = record_locale(record)
+        await self._retire_answer_button(record)
         kwargs: dict[str, Any] = {"embed": render.summary_embed(record, ratings, locale)}
         if record.state.mode is Mode.DUEL:
             kwargs["view"] = rematch_view(record.state.id, locale)

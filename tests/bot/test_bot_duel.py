@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from bot_helpers import answer, button_id, message_text, reply_text
+from bot_helpers import answer, answer_id, button_id, message_text, reply_text
 
 import rules
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+def first_message(thread, message_id: int):
+    return next(m for m in thread.history() if m.id == message_id)
 
 
 async def start_duel(world, set_name: str = "darts"):
@@ -42,11 +46,13 @@ async def test_duel_secret_answers_auto_move_win_and_ratings(world) -> None:
     stranger = await world.carol.slash(thread, "answer", formula="3489")
     assert "Only the players" in reply_text(stranger)
 
+    bob_modal = await world.bob.click(first, custom_id=answer_id(first))
     await world.env.advance_time(121)
     result = message_text(thread.history()[-2])
     assert "3*4+89" in result and "auto-move `34+89`" in result
     assert "Score **402**" in result and "Score **424**" in result
-    late = await answer(world.bob, first, "34+89")
+    assert not first_message(thread, first.id).components
+    late = await world.bob.submit_modal(bob_modal, {"formula": "34+89"})
     assert "Too late" in reply_text(late)
 
     second = thread.last_message

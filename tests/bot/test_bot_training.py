@@ -64,12 +64,15 @@ async def test_timeout_loses_the_game(world) -> None:
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
     round_message = thread.last_message
-    await world.env.advance_time(119)
+    await world.env.advance_time(100)
+    modal = await world.alice.click(round_message, custom_id=answer_id(round_message))
+    await world.env.advance_time(19)
     assert thread.last_message.id == round_message.id
     await world.env.advance_time(2)
     summary = message_text(thread.last_message)
     assert "Time ran out in round 1" in summary
-    late = await answer(world.alice, round_message, "1234")
+    assert not thread.history()[-2].components  # the round's button is gone
+    late = await world.alice.submit_modal(modal, {"formula": "1234"})
     assert "Too late" in reply_text(late)
     assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
 
