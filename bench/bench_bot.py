@@ -161,7 +161,8 @@ Both latencies include simcord: its settling scans every pending task and timer 
 step (cProfile of a 100-game run: most time in `simcord._settlement`), and the bot's awaits \
 run through simcord's patched event loop, so both grow with the number of open games \
 (10 games: p50 9 ms, bot's own 7.5 ms). The evaluator alone is ~0.05 ms (pool section); on \
-real Discord the answer cost is PHP + one SQLite transaction + two REST calls.
+real Discord the answer cost is PHP, SQLite writes and three REST calls (result, next \
+round, old button removed).
 """
 
 
