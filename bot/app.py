@@ -25,7 +25,7 @@ from evaluator import Evaluator, open_evaluator
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.games", "bot.sets_admin")
+EXTENSIONS: tuple[str, ...] = ("bot.games", "bot.sets_admin", "bot.leaderboards")
 """Feature modules loaded in order; each has an async `setup(bot)`."""
 
 

@@ -206,7 +206,15 @@ class Resign:
     player: str
 
 
-Action = StartRound | Submit | Expire | Resign
+@dataclass(frozen=True, slots=True)
+class ReplayRound:
+    """The open round's deadline passed while nobody could answer (the bot was down):
+    play it again from `now` with the same Digits; answers already given stay."""
+
+    now: float
+
+
+Action = StartRound | Submit | Expire | Resign | ReplayRound
 
 
 def new_game(game_id: str, mode: Mode, game_set: GameSet, players: list[str]) -> GameState:
@@ -236,6 +244,8 @@ def apply(state: GameState, action: Action) -> GameState:
         _submit(new, action)
     elif isinstance(action, Expire):
         _expire(new, action)
+    elif isinstance(action, ReplayRound):
+        _replay(new, action)
     else:
         _resign(new, action)
     return new
@@ -307,6 +317,14 @@ def _expire(state: GameState, action: Expire) -> None:
             formula, result = auto_move(rnd.digits)
             _record(state, rnd, index, formula, result, rnd.deadline, auto=True)
     _resolve(state, rnd)
+
+
+def _replay(state: GameState, action: ReplayRound) -> None:
+    rnd = _open_round(state)
+    if action.now < rnd.deadline:
+        raise RoundStillOpen(f"round {rnd.number} is open until its deadline")
+    rnd.started_at = action.now
+    rnd.deadline = action.now + state.game_set.time_limit
 
 
 def _resolve(state: GameState, rnd: Round) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
 import time
 import uuid
@@ -488,10 +487,7 @@ class GameService:
             if rnd.deadline > now:
                 self._arm(record)
                 return
-            state = copy.deepcopy(record.state)
-            replayed = state.rounds[-1]
-            replayed.started_at = now
-            replayed.deadline = now + state.game_set.time_limit
+            state = rules.apply(record.state, rules.ReplayRound(now))
             record = await self._commit(record, state)
             self._arm(record)
             await self._emit("round_started", record, replayed=True)

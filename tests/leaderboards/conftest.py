@@ -18,9 +18,8 @@ from bot.app import EXTENSIONS, FormulaDartsBot
 from bot.settings import BotSettings
 from bot.storage import Store, open_store
 
-WITH_LEADERBOARDS = (
-    (*EXTENSIONS, "bot.leaderboards") if "bot.leaderboards" not in EXTENSIONS else EXTENSIONS
-)
+WITH_LEADERBOARDS = EXTENSIONS
+assert "bot.leaderboards" in EXTENSIONS, "the bot must load the leaderboards cog"
 
 
 class UnusedEvaluator:

@@ -214,3 +214,17 @@ def test_ranking_ties_by_answer_time() -> None:
     fast = apply(apply(single(), StartRound("7001", T0)), Submit("alice", "700+1", 701, T0 + 3))
     slow = apply(apply(single(), StartRound("7001", T0)), Submit("alice", "700+1", 701, T0 + 30))
     assert ranking_key(fast) < ranking_key(slow)
+
+
+def test_replay_round_keeps_digits_and_answers_with_a_fresh_deadline() -> None:
+    state = apply(duel(), StartRound("3489", T0))
+    state = apply(state, Submit("alice", "34+89", 123, T0 + 5))
+    with pytest.raises(RoundStillOpen):
+        apply(state, rules.ReplayRound(T0 + 60))
+    replayed = apply(state, rules.ReplayRound(T0 + 500))
+    rnd = replayed.rounds[-1]
+    assert (rnd.digits, rnd.started_at, rnd.deadline) == ("3489", T0 + 500, T0 + 620)
+    assert rnd.answers[0] == state.rounds[-1].answers[0]
+    assert rnd.answers[1] is None
+    replayed = apply(replayed, Submit("bob", "3*4+89", 101, T0 + 530))
+    assert replayed.scores == [424, 402]
