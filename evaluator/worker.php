@@ -3,7 +3,7 @@
  * Formula Darts evaluator worker: one warm php-cli process, many formulas.
  *
  * Protocol (see evaluator/sandbox/protocol.py): one JSON request per line on
- * stdin, {"m": "e"|"r", "c": "<code>"}, and one JSON response per line on the
+ * stdin, {"m": "e"|"r", "c": "<code>", "i": "<nonce>"}, and one JSON response per line on the
  * response fd (argv[1], default 1 = stdout). Mode "e" evaluates an expression
  * as `return (EXPR);`; mode "r" (tests only) runs statements as they are.
  *
@@ -11,6 +11,7 @@
  *   {"ok":true,"t":"int","v":123}       {"ok":true,"t":"float","v":3.5}
  *   {"ok":false,"e":"syntax"|"php"|"not_finite"|"timeout","c":"<class>","m":"<message>"}
  *   "bye":true is added when this process is about to exit (a fatal error).
+ *   Every response echoes the request's nonce as "i" (see fd_main).
  *
  * Why the care: PHP's own output (echo, notices, warnings) must never reach the
  * response channel, so display_errors is off, every request runs inside an
@@ -23,9 +24,6 @@
 
 const FD_JSON = JSON_PRESERVE_ZERO_FRACTION | JSON_INVALID_UTF8_SUBSTITUTE | JSON_UNESCAPED_SLASHES;
 
-$fd = (int) ($argv[1] ?? 1);
-// SplFileObject, not fopen/fwrite: those are disabled for the evaluated code.
-$out = new SplFileObject("php://fd/$fd", 'w');
 
 function fd_send(SplFileObject $out, array $response): void
 {
@@ -90,29 +88,50 @@ function fd_evaluate(string $mode, string $code): array
     return $response;
 }
 
-// Fatal errors (memory_limit, max_execution_time) end the process; report
-// them and say "bye" so the pool does not reuse this worker.
-register_shutdown_function(static function () use ($out): void {
-    $error = error_get_last();
-    $fatal = E_ERROR | E_CORE_ERROR | E_COMPILE_ERROR | E_USER_ERROR;
-    if ($error === null || ($error['type'] & $fatal) === 0) {
-        return;
-    }
-    while (ob_get_level() > 0) {
-        ob_end_clean();
-    }
-    $timeout = str_contains($error['message'], 'Maximum execution time');
-    fd_send($out, [
-        'ok' => false, 'e' => $timeout ? 'timeout' : 'php', 'c' => 'FatalError',
-        'm' => $error['message'], 'bye' => true,
-    ]);
-});
+/**
+ * The request loop. It lives in a function so that the request, and the nonce
+ * its answer must echo, are locals: evaluated code runs in another function and
+ * cannot read them (no $GLOBALS entry, not in any frame's arguments), so it can
+ * never forge a line the pool would accept as an answer.
+ */
+function fd_main(int $fd): void
+{
+    // SplFileObject, not fopen/fwrite: those are disabled for the evaluated code.
+    $out = new SplFileObject("php://fd/$fd", 'w');
+    $nonce = null;
+    // Fatal errors (memory_limit, max_execution_time) end the process; report
+    // them and say "bye" so the pool does not reuse this worker.
+    register_shutdown_function(static function () use ($out, &$nonce): void {
+        $error = error_get_last();
+        $fatal = E_ERROR | E_CORE_ERROR | E_COMPILE_ERROR | E_USER_ERROR;
+        if ($error === null || ($error['type'] & $fatal) === 0) {
+            return;
+        }
+        while (ob_get_level() > 0) {
+            ob_end_clean();
+        }
+        $timeout = str_contains($error['message'], 'Maximum execution time');
+        fd_send($out, [
+            'ok' => false, 'e' => $timeout ? 'timeout' : 'php', 'c' => 'FatalError',
+            'm' => $error['message'], 'bye' => true, 'i' => $nonce,
+        ]);
+    });
 
-while (($line = fgets(STDIN)) !== false) {
-    $request = json_decode($line, true);
-    if (!is_array($request) || !is_string($request['c'] ?? null)) {
-        fd_send($out, ['ok' => false, 'e' => 'sandbox', 'c' => null, 'm' => 'bad request']);
-        continue;
+    while (($line = fgets(STDIN)) !== false) {
+        $request = json_decode($line, true);
+        $nonce = is_array($request) && is_string($request['i'] ?? null) ? $request['i'] : null;
+        if (!is_array($request) || !is_string($request['c'] ?? null)) {
+            fd_send($out, ['ok' => false, 'e' => 'sandbox', 'c' => null, 'm' => 'bad request', 'i' => $nonce]);
+            continue;
+        }
+        $mode = ($request['m'] ?? 'e') === 'r' ? 'r' : 'e';
+        $code = $request['c'];
+        unset($request, $line);
+        $response = fd_evaluate($mode, $code);
+        $response['i'] = $nonce;
+        fd_send($out, $response);
+        $nonce = null;
     }
-    fd_send($out, fd_evaluate(($request['m'] ?? 'e') === 'r' ? 'r' : 'e', $request['c']));
 }
+
+fd_main((int) ($argv[1] ?? 1));

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
 from evaluator.sandbox.base import Worker, WorkerDied, WorkerFactory
-from evaluator.sandbox.protocol import ProtocolError, decode_response, encode_request
+from evaluator.sandbox.protocol import ProtocolError, Request, decode_response, encode_request
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ class WorkerPool:
         if self._closed:
             return EvalError(ErrorCode.SANDBOX, "the evaluator is closed")
         try:
-            line = encode_request(code, raw=raw)
+            request = encode_request(code, raw=raw)
         except ValueError as exc:
             return EvalError(ErrorCode.TOO_LONG, str(exc))
         slot = await self._acquire()
@@ -141,18 +141,18 @@ class WorkerPool:
             return slot
         healthy = False
         try:
-            verdict, healthy = await self._request(slot, line, code)
+            verdict, healthy = await self._request(slot, request, code)
         finally:
             # Also on cancellation: a request abandoned mid-flight leaves a
             # response in the pipe, so that worker is discarded (healthy=False).
             await self._release(slot, healthy=healthy)
         return verdict
 
-    async def _request(self, slot: _Slot, line: bytes, formula: str) -> tuple[Verdict, bool]:
+    async def _request(self, slot: _Slot, request: Request, formula: str) -> tuple[Verdict, bool]:
         started = time.perf_counter()
         try:
-            response = await slot.worker.request(line, self.timeout_s)
-            verdict, bye = decode_response(response, formula)
+            response = await slot.worker.request(request.line, self.timeout_s)
+            verdict, bye = decode_response(response, formula, request.nonce)
         except TimeoutError:
             return EvalError(ErrorCode.TIMEOUT, f"PHP took longer than {self.timeout_s:g} s"), False
         except WorkerDied as exc:

@@ -10,6 +10,8 @@ object per line; floats travel as JSON numbers printed by PHP with
 from __future__ import annotations
 
 import json
+import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -112,6 +114,7 @@ DISABLED_FUNCTIONS: Final = (
         "posix_setuid",
         "posix_mkfifo",
         "opcache_get_status",
+        "error_log",
     ],
     *_PCNTL,
 )
@@ -158,13 +161,28 @@ class ProtocolError(Exception):
     """The worker answered something that is not a response: discard it."""
 
 
-def encode_request(code: str, *, raw: bool = False) -> bytes:
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One request line and the nonce its response must echo.
+
+    The nonce is fresh per request and never visible to the evaluated code, so
+    a line that code manages to write into the answer channel cannot pass for
+    the worker's answer: the pool sees the mismatch and discards the worker
+    instead of drifting one answer behind for every later caller.
+    """
+
+    line: bytes
+    nonce: str
+
+
+def encode_request(code: str, *, raw: bool = False) -> Request:
     """One request line. JSON escapes newlines, so any code fits on one line."""
-    line = json.dumps({"m": "r" if raw else "e", "c": code}, ensure_ascii=False) + "\n"
-    data = line.encode("utf-8", "surrogatepass")
+    nonce = secrets.token_hex(8)
+    text = json.dumps({"m": "r" if raw else "e", "c": code, "i": nonce}, ensure_ascii=False)
+    data = (text + "\n").encode("utf-8", "surrogatepass")
     if len(data) > MAX_REQUEST_BYTES:
         raise ValueError(f"request of {len(data)} bytes exceeds {MAX_REQUEST_BYTES}")
-    return data
+    return Request(data, nonce)
 
 
 _CODES: Final = {
@@ -176,7 +194,7 @@ _CODES: Final = {
 }
 
 
-def decode_response(line: bytes, formula: str) -> tuple[Verdict, bool]:
+def decode_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict, bool]:
     """Parse one response line into a verdict and whether the worker is exiting.
 
     Raises ProtocolError on anything malformed: the pool then kills the worker,
@@ -188,6 +206,8 @@ def decode_response(line: bytes, formula: str) -> tuple[Verdict, bool]:
         raise ProtocolError(f"unreadable response: {line[:80]!r}") from exc
     if not isinstance(data, dict):
         raise ProtocolError(f"response is not an object: {line[:80]!r}")
+    if data.get("i") != nonce:
+        raise ProtocolError(f"response does not answer this request: {line[:80]!r}")
     bye = data.get("bye") is True
     if data.get("ok") is True:
         kind, value = data.get("t"), data.get("v")

@@ -238,3 +238,29 @@ async def test_exit_and_fatal_error_are_contained(pool: WorkerPool) -> None:
     fatal = error_of(await pool.run_raw("function f() {} function f() {}"))
     assert fatal.code in (ErrorCode.PHP, ErrorCode.SANDBOX)
     await still_answers(pool)
+
+
+async def test_forged_answers_do_not_reach_the_caller(pool: WorkerPool) -> None:
+    """Code that writes a fake answer where the worker answers never gets it accepted.
+
+    Locally answers travel on fd 3, in Docker on stderr; raw code can reach
+    both, but not the per-request nonce an answer must echo, so a forged line
+    is a protocol error, the worker is discarded, and nobody's later request
+    receives a shifted answer.
+    """
+    forged = '{"ok":true,"t":"int","v":1,"i":"guess"}'
+    channels = "".join(
+        f"try {{ (new SplFileObject('php://{target}', 'w'))->fwrite('{forged}' . PHP_EOL); }}"
+        " catch (Throwable $e) {} "
+        for target in ("fd/3", "stderr", "stdout")
+    )
+    for code in (
+        f"error_log('{forged}'); return 7;",
+        f"echo '{forged}', PHP_EOL; return 7;",
+        channels + "return 7;",
+    ):
+        verdict = await pool.run_raw(code)
+        assert not (isinstance(verdict, Evaluation) and verdict.value == 1), code
+        if isinstance(verdict, EvalError):
+            assert verdict.code in (ErrorCode.PHP, ErrorCode.SANDBOX), verdict
+        await still_answers(pool)

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.docker
 
 
 async def ask(worker: Any, code: str, *, raw: bool = False) -> Any:
-    verdict, _ = decode_response(await worker.request(encode_request(code, raw=raw), 5.0), code)
+    request = encode_request(code, raw=raw)
+    verdict, _ = decode_response(await worker.request(request.line, 5.0), code, request.nonce)
     return verdict
 
 
@@ -148,7 +149,7 @@ async def test_memory_bomb_is_killed_by_the_cgroup(factory: Any) -> None:
 async def test_timeout_then_kill_removes_the_container(factory: Any, docker_client: Any) -> None:
     worker = await factory.spawn()
     with pytest.raises(TimeoutError):
-        await worker.request(encode_request("while (true) {}", raw=True), 0.5)
+        await worker.request(encode_request("while (true) {}", raw=True).line, 0.5)
     assert not worker.alive
     await worker.kill()
     assert await asyncio.to_thread(gone, docker_client, worker.container_id)
@@ -156,7 +157,9 @@ async def test_timeout_then_kill_removes_the_container(factory: Any, docker_clie
 
 async def test_docker_kill_mid_request_is_noticed_at_once(factory: Any, docker_client: Any) -> None:
     worker = await factory.spawn()
-    pending = asyncio.create_task(worker.request(encode_request("while (true) {}", raw=True), 30))
+    pending = asyncio.create_task(
+        worker.request(encode_request("while (true) {}", raw=True).line, 30)
+    )
     await asyncio.sleep(0.3)
     started = time.monotonic()
     await asyncio.to_thread(docker_client.api.kill, worker.container_id)
@@ -223,7 +226,7 @@ async def test_factory_cleanup_removes_its_own(factory: Any, docker_client: Any)
     assert ours(docker_client, factory.token) == []
     for worker in workers:
         with pytest.raises(WorkerDied):
-            await worker.request(encode_request("1"), 5)
+            await worker.request(encode_request("1").line, 5)
         await worker.kill()
 
 
