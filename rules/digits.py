@@ -40,9 +40,11 @@ def utc_day(moment: datetime | None = None) -> str:
 def auto_move(digits: str) -> tuple[str, int]:
     """The duel's auto-move: two two-digit numbers, added (4589 -> 45+89 = 134).
 
-    The sum is taken arithmetically: a second half like `08` would be a PHP
-    parse error as an octal literal, which the original rule clearly doesn't mean.
+    The sum is taken arithmetically and the halves are shown without a leading
+    zero (1008 -> 10+8): `08` would be a PHP parse error as an octal literal,
+    which the original rule clearly doesn't mean.
     """
     if len(digits) != 4 or not digits.isdigit():
         raise ValueError(f"digits must be four digits, got {digits!r}")
-    return f"{digits[:2]}+{digits[2:]}", int(digits[:2]) + int(digits[2:])
+    first, second = int(digits[:2]), int(digits[2:])
+    return f"{first}+{second}", first + second

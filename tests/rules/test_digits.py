@@ -47,8 +47,19 @@ PINNED = ["6764", "7421", "3261"]
 
 def test_auto_move_splits_and_adds() -> None:
     assert auto_move("4589") == ("45+89", 134)
-    assert auto_move("1000") == ("10+00", 10)
+    assert auto_move("1000") == ("10+0", 10)
 
 
 def test_utc_day_format() -> None:
     assert len(utc_day()) == 10
+
+
+def test_auto_move_formula_is_what_php_would_compute() -> None:
+    import subprocess
+
+    for digits in ("4589", "1008", "1000", "9999", "2307"):
+        formula, value = auto_move(digits)
+        php = subprocess.run(
+            ["php", "-n", "-r", f"echo {formula};"], capture_output=True, text=True, check=True
+        )
+        assert php.stdout == str(value), (digits, formula)
