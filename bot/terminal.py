@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import stat
 import sys
 import time
 import uuid
@@ -21,14 +23,12 @@ from rules import GameSet, GameState, Mode
 Evaluate = Callable[[str, str, tuple[str, ...]], Awaitable[Evaluation | EvalError]]
 ReadLine = Callable[[float], Awaitable[str | None]]
 
-RESIGN_WORDS = {":q", "quit", "resign", "exit"}
+RESIGN = ":q"
+RESIGN_WORDS = {RESIGN, "quit", "resign", "exit"}
 
 
-def _fmt(value: rules.Number) -> str:
-    if isinstance(value, float):
-        text = repr(value)
-        return text[:-2] if text.endswith(".0") and "e" not in text else text
-    return str(value)
+_fmt = rules.php_text
+FORMULA_COLUMN = 40
 
 
 def describe_error(error: EvalError, formula: str) -> str:
@@ -42,18 +42,42 @@ def describe_error(error: EvalError, formula: str) -> str:
     return "\n".join(lines)
 
 
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Columns as wide as their widest cell: every number is shown whole."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    left = {2}  # the formula column reads better left-aligned
+    return [
+        "  ".join(
+            c.ljust(w) if i in left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in [header, *rows]
+    ]
+
+
+def _short(formula: str) -> str:
+    return formula if len(formula) <= FORMULA_COLUMN else formula[: FORMULA_COLUMN - 1] + "…"
+
+
 def summary(state: GameState) -> str:
     """Every round in a table, then the outcome."""
-    rows = [" round  digits  formula                 result        points   score"]
+    body: list[list[str]] = []
     for rnd in state.rounds:
         answer = rnd.answers[0]
         if answer is None:
-            rows.append(f" {rnd.number:>5}  {rnd.digits:>6}  {'(no answer)':<22}")
-            continue
-        rows.append(
-            f" {rnd.number:>5}  {rnd.digits:>6}  {answer.formula[:22]:<22}  "
-            f"{_fmt(answer.result)[:12]:>12}  {_fmt(answer.points)[:7]:>7}  {_fmt(answer.score):>6}"
-        )
+            body.append([str(rnd.number), rnd.digits, "(no answer)", "", "", ""])
+        else:
+            body.append(
+                [
+                    str(rnd.number),
+                    rnd.digits,
+                    _short(answer.formula),
+                    _fmt(answer.result),
+                    _fmt(answer.points),
+                    _fmt(answer.score),
+                ]
+            )
+    rows = _table(["round", "digits", "formula", "result", "points", "score"], body)
     result = state.outcome
     if result is None:
         rows.append("Game not finished.")
@@ -136,32 +160,47 @@ async def play(
     return state
 
 
-async def _stdin_reader() -> ReadLine:
-    """A deadline-aware line reader on stdin without a thread left blocking."""
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    try:
+async def _stdin_reader(out: TextIO) -> ReadLine:
+    """A deadline-aware line reader on stdin.
+
+    Pipes, sockets and terminals are watched by the event loop, so a timeout
+    leaves nothing blocked behind; anything else (a file, /dev/null) can't be
+    watched, but never blocks either, so a thread reads it. End of input
+    resigns the game instead of waiting for the clock.
+    """
+    interactive = sys.stdin.isatty()
+    mode = os.fstat(sys.stdin.fileno()).st_mode
+    next_line: Callable[[], Awaitable[str | None]]
+    if interactive or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        reader = asyncio.StreamReader()
+        loop = asyncio.get_running_loop()
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    except (ValueError, OSError):  # a regular file: epoll can't watch it, a thread can
 
-        async def read_blocking(seconds: float) -> str | None:
-            try:
-                line = await asyncio.wait_for(asyncio.to_thread(sys.stdin.readline), seconds)
-            except TimeoutError:
-                return None
-            return line or ":q"
+        async def next_line() -> str | None:
+            raw = await reader.readline()
+            return raw.decode("utf-8", "replace") if raw else None
 
-        return read_blocking
+    else:
+
+        async def next_line() -> str | None:
+            return await asyncio.to_thread(sys.stdin.readline) or None
 
     async def read(seconds: float) -> str | None:
-        sys.stdout.write("formula> ")
-        sys.stdout.flush()
+        if interactive:
+            out.write("formula> ")
+            out.flush()
         try:
-            raw = await asyncio.wait_for(reader.readline(), seconds)
+            line = await asyncio.wait_for(next_line(), seconds)
         except TimeoutError:
-            sys.stdout.write("\n")
+            if interactive:
+                out.write("\n")
             return None
-        return raw.decode("utf-8", "replace") if raw else ":q"
+        if line is None:
+            print("(input ended: resigning)", file=out)
+            return RESIGN
+        if not interactive:
+            print(f"formula> {line.rstrip()}", file=out)
+        return line
 
     return read
 
@@ -185,7 +224,7 @@ async def play_terminal(set_name: str | None = None, sets_file: str | None = Non
         print(f"Cannot start the PHP sandbox: {exc}", file=sys.stderr)
         return 1
     try:
-        read_line = await _stdin_reader()
+        read_line = await _stdin_reader(sys.stdout)
         await play(sets[name], evaluator.evaluate, read_line, sys.stdout)
     finally:
         with contextlib.suppress(Exception):

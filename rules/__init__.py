@@ -35,7 +35,7 @@ from rules.game import (
     outcome,
     ranking_key,
 )
-from rules.scoring import Number, apply_points, is_zero, round_points
+from rules.scoring import Number, apply_points, is_zero, php_text, round_points
 from rules.sets import (
     ALLOWED_FUNCTIONS,
     CLASSIC,
@@ -90,6 +90,7 @@ __all__ = [
     "new_game",
     "outcome",
     "parse_sets",
+    "php_text",
     "qualification_seed",
     "random_digits",
     "ranking_key",

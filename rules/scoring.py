@@ -7,6 +7,9 @@ float arithmetic exactly where PHP would.
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
+
 Number = int | float
 """A PHP number: Python int for PHP int (always in 64-bit range), float for PHP float."""
 
@@ -65,3 +68,35 @@ def apply_points(score: Number, result: Number, goal: int, bonus: int) -> tuple[
 def is_zero(score: Number) -> bool:
     """Checkout test: PHP's `$score == 0` (0 and 0.0 alike)."""
     return php_equal(score, 0)
+
+
+def php_text(value: Number) -> str:
+    """A number as PHP's var_export prints it (serialize_precision=-1).
+
+    Players see the Result the way PHP would show it: `3.5`, `100.0`,
+    `1.0E+25`, `-2.5E-5`. The digits are the shortest that read back to the
+    same double (Python's repr and PHP agree on those); PHP switches to
+    exponent form when the decimal point is more than 17 places right or
+    more than 3 places left of the first digit.
+    """
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NAN"
+    if math.isinf(value):
+        return "INF" if value > 0 else "-INF"
+    sign = "-" if math.copysign(1.0, value) < 0 else ""
+    if value == 0:
+        return f"{sign}0.0"
+    _, digit_tuple, exponent = Decimal(repr(abs(value))).as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
+    assert isinstance(exponent, int)
+    point = len(digit_tuple) + exponent  # value = 0.DIGITS x 10**point
+    if point < -3 or point > 17:
+        e = point - 1
+        return f"{sign}{digits[0]}.{digits[1:] or '0'}E{'+' if e >= 0 else '-'}{abs(e)}"
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return f"{sign}{digits}{'0' * (point - len(digits))}.0"
+    return f"{sign}{digits[:point]}.{digits[point:]}"

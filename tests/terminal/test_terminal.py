@@ -154,3 +154,34 @@ def test_cli_sets_check_reports_all_errors(tmp_path: Path) -> None:
     )
     assert ok.returncode == 0
     assert "OK: 3 Set(s)" in ok.stdout
+
+
+async def test_summary_shows_every_number_whole_as_php_prints_it(evaluator: Evaluator) -> None:
+    clock, out = Clock(), io.StringIO()
+    await play(
+        CLASSIC,
+        evaluator.evaluate,
+        scripted(["pow(77,36)", "70/20", ":q"], clock),
+        out,
+        digits_source=iter(["7736", "7020", "1111"]).__next__,
+        clock=clock,
+    )
+    text = out.getvalue()
+    summary = text[text.index("round  digits") :]
+    assert "8.197210849721839E+67" in summary  # var_export's form, never cut
+    assert "3.5" in summary
+    assert "You resigned" in summary
+
+
+def test_cli_play_ends_at_end_of_input_even_from_dev_null() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "input ended" in proc.stdout
+    assert "You resigned" in proc.stdout
