@@ -4,7 +4,14 @@ Pure: no I/O beyond reading a Sets file, and nothing of discord, sqlmodel,
 docker or the other packages, so the rules can be tested and replayed alone.
 """
 
-from rules.digits import auto_move, qualification_seed, random_digits, seeded_digits, utc_day
+from rules.digits import (
+    auto_move,
+    qualification_seed,
+    random_digits,
+    seeded_digits,
+    utc_day,
+    valid_digits,
+)
 from rules.errors import (
     AlreadyAnswered,
     BadPlayers,
@@ -97,5 +104,6 @@ __all__ = [
     "round_points",
     "seeded_digits",
     "utc_day",
+    "valid_digits",
     "validate_set",
 ]

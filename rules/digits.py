@@ -13,6 +13,17 @@ from datetime import UTC, datetime
 LOW, HIGH = 1000, 9999
 
 
+def valid_digits(digits: object) -> bool:
+    """Whether `digits` is a round's number as text: four digits, 1000 to 9999."""
+    return (
+        isinstance(digits, str)
+        and len(digits) == 4
+        and digits.isascii()
+        and digits.isdigit()
+        and digits[0] != "0"
+    )
+
+
 def random_digits(rng: random.Random | None = None) -> str:
     """A uniform random four-digit number (system entropy by default)."""
     source = rng if rng is not None else random.SystemRandom()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rules.digits import auto_move
+from rules.digits import auto_move, valid_digits
 from rules.errors import (
     AlreadyAnswered,
     BadPlayers,
@@ -256,7 +256,7 @@ def _start_round(state: GameState, action: StartRound) -> None:
         raise RoundStillOpen(f"round {state.current_round.number} is still open")
     if len(state.rounds) >= state.game_set.max_rounds:
         raise GameOver("all rounds are played")
-    if len(action.digits) != 4 or not action.digits.isdigit() or action.digits[0] == "0":
+    if not valid_digits(action.digits):
         raise ValueError(f"digits must be a number from 1000 to 9999, got {action.digits!r}")
     state.rounds.append(
         Round(

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import sys
 import threading
@@ -23,7 +24,8 @@ from evaluator import EvalError, Evaluation, Evaluator, EvaluatorSettings, open_
 from evaluator.sandbox.local import SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError
 from evaluator.service import error_text
-from rules.scoring import apply_points
+from rules.digits import valid_digits
+from rules.scoring import apply_points, php_text
 from rules.sets import CLASSIC, GameSet, SetsError, load_sets
 
 _READ_CHUNK = 1 << 16
@@ -60,9 +62,19 @@ def run(args: argparse.Namespace) -> int:
     if args.formula is None or args.digits is None:
         print("formula-darts eval: give --digits and a formula (or --jsonl)", file=sys.stderr)
         return 2
+    if not valid_digits(args.digits):
+        print(
+            "formula-darts eval: --digits must be four digits from 1000 to 9999, "
+            f"got {args.digits!r}",
+            file=sys.stderr,
+        )
+        return 2
     game_set = sets.get(args.set_name)
     if game_set is None:
         print(f"formula-darts eval: no Set named {args.set_name!r}", file=sys.stderr)
+        return 2
+    if args.score is not None and not (math.isfinite(args.score) and args.score >= 0):
+        print("formula-darts eval: --score must be a finite number, 0 or more", file=sys.stderr)
         return 2
     score = None if args.score is None else _as_number(args.score)
     return asyncio.run(
@@ -92,16 +104,11 @@ async def _one(
     if isinstance(verdict, EvalError):
         print(f"{formula}: invalid {error_text(verdict)}")
         return 1
-    print(f"{verdict.formula} = {_php_text(verdict.value)} ({verdict.php_type})")
+    print(f"{verdict.formula} = {php_text(verdict.value)} ({verdict.php_type})")
     if score is not None:
         points, new_score = apply_points(score, verdict.value, game_set.goal, game_set.bonus)
-        print(f"points {_php_text(points)}, score {_php_text(score)} → {_php_text(new_score)}")
+        print(f"points {php_text(points)}, score {php_text(score)} → {php_text(new_score)}")
     return 0
-
-
-def _php_text(value: int | float) -> str:
-    """Python's repr of a float is the shortest text that reads back the same double."""
-    return repr(value)
 
 
 class _InputError(ValueError):
@@ -120,13 +127,20 @@ def _parse(line: bytes, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, in
         digits = str(digits)
     if not isinstance(formula, str) or not isinstance(digits, str):
         raise _InputError('"formula" and "digits" must be strings')
+    if not valid_digits(digits):
+        raise _InputError(f'"digits" must be four digits from 1000 to 9999, got {digits!r}')
     name = data.get("set", CLASSIC.name)
     game_set = sets.get(name) if isinstance(name, str) else None
     if game_set is None:
         raise _InputError(f"no Set named {name!r}")
     score = data.get("score")
-    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
-        raise _InputError('"score" must be a number')
+    if score is not None and (
+        isinstance(score, bool)
+        or not isinstance(score, int | float)
+        or not math.isfinite(score)
+        or score < 0
+    ):
+        raise _InputError('"score" must be a finite number, 0 or more')
     return formula, digits, game_set, score
 
 
