@@ -2,18 +2,20 @@
 
 The Qualification board reads only `games` columns that its index holds, picks
 each player's best game with a window function, and sorts by RULES.md's key
-(checkouts by rounds, then remaining Score, then answering time).
+(checkouts by rounds, then remaining Score, then answering time). Lost games
+(timeout, resignation) are not on the board: RULES.md ranks checkouts and
+finished games only.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot import elo
+from bot.storage._codec import finished_moment
 from bot.storage._games import dialect_insert, game_players, games
 from bot.storage._models import Rating, RatingEvent, table
 from bot.storage._records import GameRecord, LeaderRow, PlayerStats, RatingChange, RatingRow
@@ -60,6 +62,34 @@ def _leader_row(rank: int, row: Any) -> LeaderRow:
     )
 
 
+RANKED_CLASSES = (0, 1)
+"""rank_class of a checkout and of a game played to maxRound; 2 (a loss) is not ranked."""
+
+
+def _board_conditions(guild_id: int, set_name: str, since: str | None) -> list[Any]:
+    conditions = [
+        games.c.guild_id == guild_id,
+        games.c.mode == Mode.QUALIFICATION.value,
+        games.c.set_name == set_name,
+        games.c.rank_class.in_(RANKED_CLASSES),
+    ]
+    if since is not None:
+        conditions.append(games.c.period >= since)
+    return conditions
+
+
+async def qualification_count(
+    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None
+) -> int:
+    """Players on the board: a range of the board's index, like the board itself."""
+    count = await conn.scalar(
+        sa.select(sa.func.count(sa.distinct(games.c.player))).where(
+            *_board_conditions(guild_id, set_name, since)
+        )
+    )
+    return int(count or 0)
+
+
 async def qualification(
     conn: AsyncConnection,
     guild_id: int,
@@ -68,14 +98,7 @@ async def qualification(
     limit: int,
     offset: int,
 ) -> list[LeaderRow]:
-    conditions = [
-        games.c.guild_id == guild_id,
-        games.c.mode == Mode.QUALIFICATION.value,
-        games.c.set_name == set_name,
-        games.c.rank_class.is_not(None),
-    ]
-    if since is not None:
-        conditions.append(games.c.period >= since)
+    conditions = _board_conditions(guild_id, set_name, since)
     ranked = (
         sa.select(
             games.c.id,
@@ -113,6 +136,13 @@ def _rating_row(rank: int, row: Any) -> RatingRow:
         draws=row.draws,
         losses=row.losses,
     )
+
+
+async def duel_count(conn: AsyncConnection, guild_id: int) -> int:
+    count = await conn.scalar(
+        sa.select(sa.func.count()).select_from(ratings_t).where(ratings_t.c.guild_id == guild_id)
+    )
+    return int(count or 0)
 
 
 async def duel(conn: AsyncConnection, guild_id: int, limit: int, offset: int) -> list[RatingRow]:
@@ -153,7 +183,7 @@ async def stats(conn: AsyncConnection, guild_id: int, user_id: int) -> PlayerSta
                 gp.guild_id == guild_id,
                 gp.player == player,
                 gp.mode == Mode.QUALIFICATION.value,
-                games.c.rank_class.is_not(None),
+                games.c.rank_class.in_(RANKED_CLASSES),
             )
             .order_by(*_RANK_ORDER, games.c.id)
             .limit(1)
@@ -237,7 +267,7 @@ async def record_duel(conn: AsyncConnection, record: GameRecord) -> list[RatingC
     score_a = elo.DRAW if result.winner is None else (elo.WIN if result.winner == 0 else elo.LOSS)
     before = [current[u].rating for u in users]
     after = list(elo.rate(before[0], before[1], score_a))
-    now = time.time()
+    now = finished_moment(state, record.created_at)
     changes = [RatingChange(u, b, a) for u, b, a in zip(users, before, after, strict=True)]
     await conn.execute(
         events_t.insert(),

@@ -79,6 +79,25 @@ def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
     return True
 
 
+def finished_moment(state: GameState, created_at: float) -> float:
+    """When a finished game ended, on the clock that played it (simcord's or Discord's).
+
+    The state's own times say it: the last answer, or the deadline of a round that
+    timed out. A resignation carries no time, so it counts from the last thing the
+    state knows (an answer or the round's start), never from this machine's clock.
+    """
+    moment = created_at
+    if not state.rounds:
+        return moment
+    last = state.rounds[-1]
+    moments = [moment, last.started_at]
+    moments += [last.started_at + a.elapsed for a in last.answers if a is not None]
+    result = state.outcome
+    if result is not None and result.termination is Termination.TIMEOUT:
+        moments.append(last.deadline)
+    return max(moments)
+
+
 def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 

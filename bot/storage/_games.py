@@ -52,13 +52,16 @@ def record_from_row(row: Any) -> GameRecord:
     )
 
 
-async def save(conn: AsyncConnection, record: GameRecord) -> None:
+async def save(conn: AsyncConnection, record: GameRecord, now: float | None = None) -> None:
     """Insert or advance one game inside the caller's transaction.
 
     The game row is locked first (FOR UPDATE on PostgreSQL; SQLite writers are
     serialized by the Store), then the stored state decides: the same state only
     updates bookkeeping, a state that extends it is written, anything else is
     another history of the game and raises StaleGame.
+
+    Times come from the caller's clock (`now`) or the state itself, not from this
+    machine's: a simulated clock and a restarted bot see the same history.
     """
     state = record.state
     new = state.to_dict()
@@ -70,9 +73,8 @@ async def save(conn: AsyncConnection, record: GameRecord) -> None:
             .with_for_update()
         )
     ).one_or_none()
-    now = time.time()
     if stored is None:
-        record.created_at = record.created_at or now
+        record.created_at = record.created_at or _started(state, now)
         await _insert_new(conn, record, state_json, now)
         return
     record.created_at = stored.created_at
@@ -88,7 +90,7 @@ async def save(conn: AsyncConnection, record: GameRecord) -> None:
         raise StaleGame(f"game {state.id} was changed by another writer; reload it")
     finished_at = stored.finished_at
     if finished_at is None and state.outcome is not None:
-        finished_at = now
+        finished_at = now if now is not None else _codec.finished_moment(state, record.created_at)
     row = _row(record, state_json, finished_at)
     del row["id"]
     await conn.execute(games.update().where(games.c.id == state.id).values(**row))
@@ -117,23 +119,35 @@ def _row(record: GameRecord, state_json: str, finished_at: float | None) -> _cod
     )
 
 
+def _started(state: GameState, now: float | None) -> float:
+    """A new record's creation time when the caller gave none: its clock, else the state's."""
+    if now is not None:
+        return now
+    if state.rounds:
+        return state.rounds[0].started_at
+    return time.time()
+
+
 async def _insert_new(
-    conn: AsyncConnection, record: GameRecord, state_json: str, now: float
+    conn: AsyncConnection, record: GameRecord, state_json: str, now: float | None
 ) -> None:
     state = record.state
+    seen = record.created_at
     if state.mode is Mode.QUALIFICATION and record.period is not None:
         await _check_attempts(conn, record)
     await conn.execute(
         dialect_insert(conn, servers_t)
-        .values(guild_id=record.guild_id, first_seen=now)
+        .values(guild_id=record.guild_id, first_seen=seen)
         .on_conflict_do_nothing()
     )
     await conn.execute(
         dialect_insert(conn, players_t)
-        .values([{"id": p, "first_seen": now} for p in state.players])
+        .values([{"id": p, "first_seen": seen} for p in state.players])
         .on_conflict_do_nothing()
     )
-    finished_at = now if state.outcome is not None else None
+    finished_at = None
+    if state.outcome is not None:
+        finished_at = now if now is not None else _codec.finished_moment(state, seen)
     await conn.execute(games.insert().values(**_row(record, state_json, finished_at)))
     await conn.execute(
         game_players.insert(),
@@ -261,6 +275,15 @@ async def history(
         .offset(offset)
     )
     return [record_from_row(row) for row in result]
+
+
+async def history_count(conn: AsyncConnection, guild_id: int, user_id: int) -> int:
+    count = await conn.scalar(
+        sa.select(sa.func.count())
+        .select_from(game_players)
+        .where(game_players.c.guild_id == guild_id, game_players.c.player == str(user_id))
+    )
+    return int(count or 0)
 
 
 async def find(conn: AsyncConnection, guild_id: int, id_or_prefix: str) -> GameRecord | None:

@@ -70,7 +70,7 @@ class RatingChange:
 
 @dataclass(frozen=True)
 class LeaderRow:
-    """A player's best Qualification game. rank_class: 0 checkout, 1 finished, 2 lost."""
+    """A player's best Qualification game. rank_class: 0 checkout, 1 finished; losses unranked."""
 
     rank: int
     user_id: int

@@ -79,8 +79,12 @@ class Store:
 
     # games
 
-    async def save_game(self, record: GameRecord) -> None:
+    async def save_game(self, record: GameRecord, *, now: float | None = None) -> None:
         """Store the game's new state (idempotent); raise StaleGame if it is not newer.
+
+        `now` is the caller's clock (the bot's, simulated in tests); without it a
+        new game starts at its first round and a finished one ends at its last
+        answer or deadline, as the state says.
 
         Two new games with one id racing on PostgreSQL: the loser's insert fails on
         the key, and its retry goes through the normal "does it extend" check.
@@ -88,7 +92,7 @@ class Store:
         for attempt in range(2):
             try:
                 async with self._write() as conn:
-                    await _games.save(conn, record)
+                    await _games.save(conn, record, now)
                 return
             except IntegrityError as exc:
                 if attempt:
@@ -123,6 +127,10 @@ class Store:
         async with self._read() as conn:
             return await _games.history(conn, guild_id, user_id, limit, offset)
 
+    async def history_count(self, guild_id: int, user_id: int) -> int:
+        async with self._read() as conn:
+            return await _games.history_count(conn, guild_id, user_id)
+
     # ratings and boards
 
     async def record_duel_result(self, record: GameRecord) -> list[RatingChange]:
@@ -145,15 +153,24 @@ class Store:
         limit: int = 10,
         offset: int = 0,
     ) -> list[LeaderRow]:
-        """Best finished game per player; `since` is the first period included."""
+        """Best ranked game per player (losses left out); `since` is the first period included."""
         async with self._read() as conn:
             return await _boards.qualification(conn, guild_id, set_name, since, limit, offset)
+
+    async def qualification_count(self, guild_id: int, set_name: str, since: str | None) -> int:
+        """How many players `qualification_leaderboard` ranks, for "page 1 of N"."""
+        async with self._read() as conn:
+            return await _boards.qualification_count(conn, guild_id, set_name, since)
 
     async def duel_leaderboard(
         self, guild_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[RatingRow]:
         async with self._read() as conn:
             return await _boards.duel(conn, guild_id, limit, offset)
+
+    async def duel_count(self, guild_id: int) -> int:
+        async with self._read() as conn:
+            return await _boards.duel_count(conn, guild_id)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         async with self._read() as conn:

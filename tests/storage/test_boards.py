@@ -36,15 +36,29 @@ async def test_qualification_order_follows_rules_md(store: Store) -> None:
         "five",
         "max-close",
         "max-494",
-        "lost",
-        "running",
     ]
-    assert [row.rank for row in board] == list(range(1, 8))
+    assert [row.rank for row in board] == list(range(1, 6))
+    assert await store.qualification_count(GUILD, "darts", None) == 5
     top = board[0]
     assert (top.user_id, top.rounds, top.perfect, top.rank_class) == (4, 4, True, 0)
     assert top.termination == "checkout" and top.answer_time == 40.0 and top.score == 0.0
     assert board[3].score == 47.0 and board[3].termination == "max_rounds"
-    assert board[5].termination == "timeout"
+
+
+async def test_losses_are_left_off_the_board(store: Store) -> None:
+    """RULES.md ranks checkouts, then finished games; a timeout or resignation is not ranked."""
+    await _save(
+        store,
+        single("a-timeout", 1, [100, 100, 100], timeout=True),
+        single("b-timeout", 2, [], timeout=True),
+        single("c-resigned", 3, []),
+        single("c-max", 3, NO_CHECKOUT),
+    )
+    await store.save_game(record(rules.apply(single("d-resign", 4, [100]), rules.Resign("4"))))
+    board = await store.qualification_leaderboard(GUILD, "darts", None)
+    assert [(row.user_id, row.game_id) for row in board] == [(3, "c-max")]
+    assert await store.qualification_count(GUILD, "darts", None) == 1
+    assert (await store.player_stats(GUILD, 1)).best is None
 
 
 async def test_best_game_per_player_and_the_period_filter(store: Store) -> None:
@@ -70,6 +84,9 @@ async def test_board_is_per_server_set_and_mode_with_paging(store: Store) -> Non
     last = await store.qualification_leaderboard(GUILD, "darts", None, limit=10, offset=20)
     assert [r.user_id for r in last] == list(range(21, 26))
     assert [r.rank for r in last] == list(range(21, 26))
+    assert await store.qualification_count(GUILD, "darts", None) == 25
+    assert await store.qualification_count(GUILD, "darts", "2026-11-30") == 0
+    assert await store.qualification_count(GUILD + 1, "darts", None) == 1
     sprint_board = await store.qualification_leaderboard(GUILD, "sprint", None)
     assert [r.game_id for r in sprint_board] == ["other-set"]
 
@@ -105,6 +122,8 @@ async def test_elo_on_a_series_of_duels(store: Store) -> None:
         (3, 2, 986, 3, 0, 2, 1),
     ]
     assert sum(r.rating for r in board) == 3000
+    assert await store.duel_count(GUILD) == 3
+    assert await store.duel_count(GUILD + 1) == 0
     assert await store.duel_leaderboard(GUILD + 1) == []
 
 

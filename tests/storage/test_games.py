@@ -194,6 +194,7 @@ async def test_history_newest_first_with_paging(store: Store) -> None:
     page = await store.history(GUILD, 5, limit=2, offset=2)
     assert [r.state.id for r in page] == ["h3", "h2"]
     assert [r.state.id for r in await store.history(GUILD, 6)] == ["hd"]
+    assert [await store.history_count(GUILD, p) for p in (5, 6, 7)] == [6, 1, 0]
 
 
 async def test_find_game_by_id_or_prefix_on_its_server(store: Store) -> None:
