@@ -12,22 +12,10 @@ from typing import Any
 from discord import app_commands
 
 from bot.sets_admin._manager import SetsAdminError
-from rules.sets import LIMITS
+from rules.sets import FIELDS, LIMITS
 
 MAX_FILE_BYTES = 64 * 1024
 """An import file; 25 Sets in the sets.yaml format are about 5 KB."""
-
-FIELD_ORDER = (
-    "start_score",
-    "goal",
-    "bonus",
-    "max_rounds",
-    "time_limit",
-    "min_rounds",
-    "functions",
-    "attempts",
-    "description",
-)
 
 
 def ranged(field: str) -> Any:
@@ -42,7 +30,7 @@ def fields_from_options(**options: Any) -> dict[str, Any]:
     `functions` stays the typed string: rules accepts "pow, sqrt abs" and lists
     any name outside the vetted functions with the allowed ones.
     """
-    return {key: options[key] for key in FIELD_ORDER if options.get(key) is not None}
+    return {key: options[key] for key in FIELDS if options.get(key) is not None}
 
 
 def check_upload_size(size: int) -> None:

@@ -132,7 +132,10 @@ def test_numbers_print_as_php_var_export_prints_them() -> None:
     values += [rng.uniform(-1e6, 1e6) for _ in range(200)]
     values += [rng.choice([-1, 1]) * 10 ** rng.uniform(-30, 30) for _ in range(300)]
     values += [float(rng.randint(-(10**20), 10**20)) for _ in range(100)]
-    code = "foreach (json_decode(stream_get_contents(STDIN)) as $v) { echo var_export($v, true), \"\\n\"; }"
+    code = (
+        "foreach (json_decode(stream_get_contents(STDIN)) as $v) "
+        '{ echo var_export($v, true), "\\n"; }'
+    )
     proc = subprocess.run(
         ["php", "-n", "-d", "serialize_precision=-1", "-r", code],
         input=json.dumps(values), capture_output=True, text=True, check=True,
