@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import cmd, locale_of
+from bot.i18n import cmd, locale_of, t
 from bot.leaderboards import _pages, _render
 from bot.leaderboards._pages import PageRequest
 
@@ -50,10 +50,20 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    async def _sets(self, interaction: Interaction) -> set[str] | None:
+        """The Sets of this server (global and its own), None when no game service runs."""
+        service = getattr(self.bot, "service", None)
+        if service is None:
+            return None
+        return set(await service.sets_for(interaction.guild_id or 0))
+
     async def _show(self, interaction: Interaction, request: PageRequest, name: str = "") -> None:
         locale = locale_of(interaction)
         store = self.bot.store  # type: ignore[attr-defined]
         page = await _pages.build(store, interaction.guild_id or 0, request, locale, name)
+        if page.private:
+            await interaction.response.send_message(embed=page.embed, ephemeral=True)
+            return
         view = _pages.view_for(page, locale)
         if view is None:
             await interaction.response.send_message(embed=page.embed)
@@ -85,6 +95,16 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     ) -> None:
         chosen = period.value if period is not None else "today"
         name = set_name.strip().lower() or "darts"
+        known = await self._sets(interaction)
+        if known is not None and name not in known:
+            text = t(
+                "errors.unknown_set",
+                locale_of(interaction),
+                name=set_name.strip() or name,
+                available=", ".join(sorted(known)),
+            )
+            await interaction.response.send_message(text, ephemeral=True)
+            return
         await self._show(interaction, PageRequest("q", interaction.user.id, 0, f"{chosen}:{name}"))
 
     @leaderboard.command(

@@ -51,41 +51,56 @@ def since(period: str, now: datetime | None = None) -> str | None:
 
 @dataclass
 class Page:
+    """`pages` is the list's length in pages; a `private` page is an error only the asker sees."""
+
     embed: discord.Embed
     has_next: bool
     request: PageRequest
+    pages: int = 1
+    private: bool = False
+
+
+def page_count(total: int) -> int:
+    return max(1, -(-total // PAGE_SIZE))
 
 
 async def build(store: Store, guild_id: int, request: PageRequest, locale: str, name: str) -> Page:
-    """Fetch one page (one row more than shown, to know whether a next page exists)."""
+    """Fetch one page and the list's size (a count on the same index), for "Page 1 of N"."""
     offset = request.page * PAGE_SIZE
     if request.kind == "q":
         period, _, set_name = request.arg.partition(":")
+        first = since(period)
         rows = await store.qualification_leaderboard(
-            guild_id, set_name, since(period), limit=PAGE_SIZE + 1, offset=offset
+            guild_id, set_name, first, limit=PAGE_SIZE, offset=offset
         )
-        embed = _render.qualification_embed(
-            rows[:PAGE_SIZE], set_name, period, request.page, locale
-        )
-        return Page(embed, len(rows) > PAGE_SIZE, request)
+        pages = page_count(await store.qualification_count(guild_id, set_name, first))
+        embed = _render.qualification_embed(rows, set_name, period, request.page, locale, pages)
+        return Page(embed, request.page + 1 < pages, request, pages)
     if request.kind == "d":
-        ratings = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE + 1, offset=offset)
-        embed = _render.duel_embed(ratings[:PAGE_SIZE], request.page, locale)
-        return Page(embed, len(ratings) > PAGE_SIZE, request)
+        ratings = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=offset)
+        pages = page_count(await store.duel_count(guild_id))
+        embed = _render.duel_embed(ratings, request.page, locale, pages)
+        return Page(embed, request.page + 1 < pages, request, pages)
     if request.kind == "h":
         user_id = int(request.arg)
-        records = await store.history(guild_id, user_id, limit=PAGE_SIZE + 1, offset=offset)
-        embed = _render.history_embed(records[:PAGE_SIZE], user_id, name, request.page, locale)
-        return Page(embed, len(records) > PAGE_SIZE, request)
+        records = await store.history(guild_id, user_id, limit=PAGE_SIZE, offset=offset)
+        pages = page_count(await store.history_count(guild_id, user_id))
+        embed = _render.history_embed(records, user_id, name, request.page, locale, pages)
+        return Page(embed, request.page + 1 < pages, request, pages)
+    if not request.arg:
+        embed = discord.Embed(description=t("leaderboards_extra.game.empty_id", locale))
+        return Page(embed, False, request, private=True)
     record = await store.find_game(guild_id, request.arg)
     if record is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=request.arg))
-        return Page(embed, False, request)
-    page = min(request.page, _render.round_pages(record) - 1)
+        return Page(embed, False, request, private=True)
+    pages = _render.round_pages(record)
+    page = min(request.page, pages - 1)
     return Page(
         _render.game_embed(record, page, locale),
-        page + 1 < _render.round_pages(record),
+        page + 1 < pages,
         replace(request, page=page),
+        pages,
     )
 
 
@@ -134,28 +149,13 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPL
         mine = interaction.user.id == request.owner
         if not mine:
             request = replace(request, owner=interaction.user.id)
-        name = await display_name(interaction, request)
-        page = await build(
-            interaction.client.store, interaction.guild_id or 0, request, locale, name
-        )
+        page = await build(interaction.client.store, interaction.guild_id or 0, request, locale, "")
         view = view_for(page, locale)
-        if mine:
+        if mine and not page.private:
             await interaction.response.edit_message(embed=page.embed, view=view)
             return
         kwargs: dict[str, Any] = {"embed": page.embed, "ephemeral": True}
         if view is not None:
             kwargs["view"] = view
-        await interaction.response.send_message(t("leaderboards.not_yours", locale), **kwargs)
-
-
-async def display_name(interaction: discord.Interaction[Any], request: PageRequest) -> str:
-    """The name for a history title: the member's server name when Discord knows it."""
-    if request.kind != "h":
-        return ""
-    user_id = int(request.arg)
-    guild = interaction.guild
-    member = guild.get_member(user_id) if guild is not None else None
-    if member is not None:
-        return member.display_name
-    user = interaction.client.get_user(user_id)
-    return user.display_name if user is not None else str(user_id)
+        note = "" if mine else t("leaderboards.not_yours", locale)
+        await interaction.response.send_message(note, **kwargs)

@@ -24,23 +24,42 @@ def mention(user_id: int | str) -> str:
     return f"<@{user_id}>"
 
 
-def ranking_result(rank_class: int, rounds: int, score: float, perfect: bool, locale: str) -> str:
-    """A Qualification result the way RULES.md ranks it."""
+AVERAGE_PLAIN = 1e15
+"""Below this an average shows one decimal; above, PHP's E-notation (pow(34,89) happens)."""
+
+
+def ranking_result(
+    rank_class: int,
+    rounds: int,
+    score: float,
+    perfect: bool,
+    locale: str,
+    termination: str = "",
+) -> str:
+    """A Qualification result the way RULES.md ranks it; a loss says how it was lost."""
     if rank_class == 0:
         key = "perfect" if perfect else "checkout"
         return t(f"leaderboards.qualification.{key}", locale, rounds=rounds)
     if rank_class == 1:
         return t("leaderboards.qualification.finished", locale, rounds=rounds, score=fmt(score))
+    if termination == Termination.RESIGN.value:
+        return t("leaderboards_extra.qualification.resigned", locale, rounds=rounds)
+    if termination == Termination.TIMEOUT.value:
+        return t("leaderboards_extra.qualification.timeout", locale, rounds=rounds)
     return t("leaderboards.qualification.lost", locale, rounds=rounds)
 
 
-def _page_footer(embed: discord.Embed, page: int, locale: str, extra: str = "") -> None:
-    text = t("leaderboards.page", locale, page=page + 1)
+def average_text(value: float) -> str:
+    return f"{value:.1f}" if abs(value) < AVERAGE_PLAIN else fmt(float(value))
+
+
+def _page_footer(embed: discord.Embed, page: int, pages: int, locale: str, extra: str = "") -> None:
+    text = t("leaderboards_extra.page_of", locale, page=page + 1, pages=max(pages, page + 1))
     embed.set_footer(text=f"{text} · {extra}" if extra else text)
 
 
 def qualification_embed(
-    rows: list[LeaderRow], set_name: str, period: str, page: int, locale: str
+    rows: list[LeaderRow], set_name: str, period: str, page: int, locale: str, pages: int = 1
 ) -> discord.Embed:
     period_name = t(f"leaderboards.period.{period}", locale)
     embed = discord.Embed(
@@ -53,7 +72,9 @@ def qualification_embed(
             locale,
             rank=row.rank,
             user=mention(row.user_id),
-            result=ranking_result(row.rank_class, row.rounds, row.score, row.perfect, locale),
+            result=ranking_result(
+                row.rank_class, row.rounds, row.score, row.perfect, locale, row.termination
+            ),
             time=f"{row.answer_time:.1f}",
         )
         for row in rows
@@ -61,11 +82,11 @@ def qualification_embed(
     embed.description = "\n".join(lines) or t(
         "leaderboards.qualification.empty", locale, set=set_name
     )
-    _page_footer(embed, page, locale)
+    _page_footer(embed, page, pages, locale)
     return embed
 
 
-def duel_embed(rows: list[RatingRow], page: int, locale: str) -> discord.Embed:
+def duel_embed(rows: list[RatingRow], page: int, locale: str, pages: int = 1) -> discord.Embed:
     embed = discord.Embed(title=t("leaderboards.duel.title", locale), colour=COLOUR)
     lines = [
         t(
@@ -82,7 +103,7 @@ def duel_embed(rows: list[RatingRow], page: int, locale: str) -> discord.Embed:
         for row in rows
     ]
     embed.description = "\n".join(lines) or t("leaderboards.duel.empty", locale)
-    _page_footer(embed, page, locale)
+    _page_footer(embed, page, pages, locale)
     return embed
 
 
@@ -105,7 +126,7 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
         average = t(
             "leaderboards.stats.avg_value",
             locale,
-            avg=f"{stats.avg_points:.1f}",
+            avg=average_text(stats.avg_points),
             rounds=stats.rounds,
         )
     embed.add_field(name=t("leaderboards.stats.avg_points", locale), value=average)
@@ -117,7 +138,9 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
         else t(
             "leaderboards.stats.best_value",
             locale,
-            result=ranking_result(best.rank_class, best.rounds, best.score, best.perfect, locale),
+            result=ranking_result(
+                best.rank_class, best.rounds, best.score, best.perfect, locale, best.termination
+            ),
             set=best.set_name,
             period=best.period or "",
         )
@@ -160,14 +183,28 @@ def game_result(record: GameRecord, player: str, locale: str) -> str:
         if result.termination in (Termination.TIMEOUT, Termination.RESIGN)
         else (0 if result.termination is Termination.CHECKOUT else 1)
     )
-    return ranking_result(rank_class, result.rounds, float(state.scores[0]), result.perfect, locale)
+    return ranking_result(
+        rank_class,
+        result.rounds,
+        float(state.scores[0]),
+        result.perfect,
+        locale,
+        result.termination.value,
+    )
 
 
 def history_embed(
-    records: list[GameRecord], user_id: int, name: str, page: int, locale: str
+    records: list[GameRecord], user_id: int, name: str, page: int, locale: str, pages: int = 1
 ) -> discord.Embed:
+    """`name` is known when a command asked; a page button knows only the id, and
+    Discord shows no mention in a title, so the mention heads the description."""
     user = mention(user_id)
-    embed = discord.Embed(title=t("leaderboards.history.title", locale, user=name), colour=COLOUR)
+    title = (
+        t("leaderboards.history.title", locale, user=name)
+        if name
+        else t("leaderboards_extra.history.title", locale)
+    )
+    embed = discord.Embed(title=title, colour=COLOUR)
     lines = [
         t(
             "leaderboards.history.line",
@@ -180,8 +217,9 @@ def history_embed(
         )
         for record in records
     ]
-    embed.description = "\n".join(lines) or t("leaderboards.history.empty", locale, user=user)
-    _page_footer(embed, page, locale, t("leaderboards.history.footer", locale))
+    body = "\n".join(lines) or t("leaderboards.history.empty", locale, user=user)
+    embed.description = body if not lines else f"{user}\n{body}"
+    _page_footer(embed, page, pages, locale, t("leaderboards.history.footer", locale))
     return embed
 
 
@@ -242,5 +280,5 @@ def game_embed(record: GameRecord, page: int, locale: str) -> discord.Embed:
             inline=False,
         )
     started = datetime.fromtimestamp(record.created_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
-    _page_footer(embed, page, locale, started)
+    _page_footer(embed, page, round_pages(record), locale, started)
     return embed

