@@ -15,17 +15,22 @@ from bot.settings import BotSettings
 from bot.storage import normalize_url
 from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
 
+URL_HELP = "database URL (default: DATABASE_URL, else the SQLite file)"
+
 
 def register(sub: Any) -> None:  # argparse._SubParsersAction
+    """`--url` goes before or after the action: `db --url U upgrade` or `db upgrade --url U`."""
     parser = sub.add_parser("db", help="database maintenance (migrations)")
-    parser.add_argument("--url", help="database URL (default: DATABASE_URL, else the SQLite file)")
+    parser.add_argument("--url", help=URL_HELP)
     actions = parser.add_subparsers(dest="db_command", required=True)
-    actions.add_parser("upgrade", help="apply migrations up to the newest schema").set_defaults(
-        func=_upgrade
-    )
-    actions.add_parser("current", help="show the schema revision of the database").set_defaults(
-        func=_current
-    )
+    for name, func, text in (
+        ("upgrade", _upgrade, "apply migrations up to the newest schema"),
+        ("current", _current, "show the schema revision of the database"),
+    ):
+        action = actions.add_parser(name, help=text)
+        # SUPPRESS: an action without --url keeps the one given before it
+        action.add_argument("--url", default=argparse.SUPPRESS, help=URL_HELP)
+        action.set_defaults(func=func)
 
 
 def _url(args: argparse.Namespace) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -107,3 +108,13 @@ async def test_cli_reads_database_url_like_the_bot(tmp_path, monkeypatch) -> Non
         assert await store.active_games() == []
     finally:
         await store.close()
+
+
+async def test_cli_url_after_the_action(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`db upgrade --url U` works as well as `db --url U upgrade`; the later one wins."""
+    assert await asyncio.to_thread(main, ["db", "upgrade", "--url", db_url]) == 0
+    assert await asyncio.to_thread(main, ["db", "current", "--url", db_url]) == 0
+    assert "up to date" in capsys.readouterr().out
+    both = ["db", "--url", "mysql://x/y", "current", "--url", db_url]
+    assert await asyncio.to_thread(main, both) == 0
+    assert await asyncio.to_thread(main, ["db", "--url", db_url, "current"]) == 0
