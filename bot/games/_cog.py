@@ -51,9 +51,18 @@ async def set_choices(interaction: Interaction, current: str) -> list[app_comman
         return []
     sets = await cog.service.sets_for(interaction.guild_id)
     needle = current.strip().lower()
+    locale = locale_of(interaction)
     return [
         app_commands.Choice(
-            name=f"{name} ({s.start_score}, {s.max_rounds}×{s.time_limit}s)"[:100], value=name
+            name=t(
+                "games.set_choice",
+                locale,
+                name=name,
+                start=s.start_score,
+                rounds=s.max_rounds,
+                seconds=s.time_limit,
+            )[:100],
+            value=name,
         )
         for name, s in sorted(sets.items())
         if needle in name
@@ -246,8 +255,10 @@ class GamesCog(commands.Cog, name=COG_NAME):
                 t(
                     "games.invalid",
                     locale,
-                    formula=discord.utils.escape_mentions(formula[:300].replace("`", "ˋ")),
-                    error=describe_eval_error(result.error, locale),
+                    formula=discord.utils.escape_mentions(
+                        render.shorten(formula).replace("`", "ˋ")
+                    ),
+                    error=describe_eval_error(result.error, locale, formula),
                 ),
             )
             return

@@ -21,6 +21,8 @@ COLOR_RESULT = discord.Colour.teal()
 COLOR_WIN = discord.Colour.green()
 COLOR_END = discord.Colour.dark_grey()
 COLOR_LOSS = discord.Colour.red()
+ECHO_MAX = 60
+"""A refused formula is echoed back this short: the player knows what they typed."""
 
 
 def fmt(value: rules.Number) -> str:
@@ -50,6 +52,11 @@ def fmt(value: rules.Number) -> str:
         return f"{minus}0.{'0' * -point}{text}"
     whole, frac = text[:point].ljust(point, "0"), text[point:]
     return f"{minus}{whole}.{frac}" if frac else f"{minus}{whole}"
+
+
+def shorten(text: str, limit: int = ECHO_MAX) -> str:
+    """`text` whole, or its start with an ellipsis: never longer than `limit`."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def mention(player: str) -> str:
@@ -88,7 +95,9 @@ def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> d
     embed.add_field(name=t("games.field.score", locale), value=scores)
     embed.add_field(
         name=t("games.field.deadline", locale),
-        value=f"{timestamp(rnd.deadline)} ({state.game_set.time_limit} s)",
+        value=f"{timestamp(rnd.deadline)} ("
+        + t("games.seconds", locale, seconds=state.game_set.time_limit)
+        + ")",
     )
     how = "games.round.how_duel" if state.mode is Mode.DUEL else "games.round.how"
     embed.set_footer(

@@ -15,6 +15,8 @@ from bot.i18n._catalog import (
     catalog,
     locale_of,
     normalize_locale,
+    plural_category,
+    set_description,
     t,
 )
 from bot.i18n._errors import describe_eval_error
@@ -30,5 +32,7 @@ __all__ = [
     "describe_eval_error",
     "locale_of",
     "normalize_locale",
+    "plural_category",
+    "set_description",
     "t",
 ]

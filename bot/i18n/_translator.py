@@ -25,4 +25,5 @@ class CatalogTranslator(app_commands.Translator):
         key = string.extras.get("key")
         if language == DEFAULT_LOCALE or not key:
             return None
-        return catalog().messages.get(f"commands.{key}", {}).get(language)
+        text = catalog().messages.get(f"commands.{key}", {}).get(language)
+        return text if isinstance(text, str) else None

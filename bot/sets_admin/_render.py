@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import catalog, t
+from bot.i18n import catalog, set_description, t
 from bot.sets_admin._manager import ListedSet
 from rules import GameSet, SetProblem
 
@@ -40,6 +40,11 @@ def set_line(game_set: GameSet, locale: str) -> str:
     )
 
 
+def _description(listed: ListedSet, locale: str) -> str:
+    game_set = listed.game_set
+    return set_description(game_set.name, game_set.description, locale, is_global=listed.is_global)
+
+
 def _origin(listed: ListedSet, locale: str) -> str:
     return t(f"sets.origin.{'global' if listed.is_global else 'server'}", locale)
 
@@ -55,7 +60,7 @@ def list_pages(sets: Sequence[ListedSet], locale: str) -> list[list[discord.Embe
         game_set = listed.game_set
         value = set_line(game_set, locale)
         if game_set.description:
-            value += "\n" + _cut(game_set.description, DESCRIPTION_IN_LIST)
+            value += "\n" + _cut(_description(listed, locale), DESCRIPTION_IN_LIST)
         name = f"{game_set.name} · {_origin(listed, locale)}"
         page, embed = pages[-1], pages[-1][-1]
         if sum(len(e) for e in page) + len(name) + len(value) > MESSAGE_MAX:
@@ -76,7 +81,7 @@ def show_embed(listed: ListedSet, locale: str) -> discord.Embed:
     game_set = listed.game_set
     embed = discord.Embed(
         title=f"{game_set.name} · {_origin(listed, locale)}",
-        description=_cut(game_set.description, DESCRIPTION_MAX) or None,
+        description=_cut(_description(listed, locale), DESCRIPTION_MAX) or None,
         colour=COLOR,
     )
     values: list[tuple[str, object]] = [

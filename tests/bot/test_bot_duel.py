@@ -94,7 +94,7 @@ async def test_max_rounds_without_zero_is_a_draw(world) -> None:
     first = thread.last_message
     await answer(world.alice, first, "34+89")
     await answer(world.bob, first, "3+4+8+9")
-    assert "All 1 rounds played and nobody reached 0: a draw" in message_text(thread.last_message)
+    assert "1 round played and nobody reached 0: a draw" in message_text(thread.last_message)
 
 
 async def test_resign_gives_the_opponent_the_win(world) -> None:

@@ -67,7 +67,7 @@ async def test_translator_gives_valid_ukrainian_command_names() -> None:
         (EvalError(ErrorCode.DIGITS, "x", 1, params=(("read", "4,3"), ("digits", "3489"))), "4,3"),
         (
             EvalError(ErrorCode.FORBIDDEN, "x", 2, "$", params=(("reason", "char"),)),
-            "Символ `$` у позиції 2",
+            "символ `$` у позиції 2",
         ),
         (EvalError(ErrorCode.SYNTAX, "unexpected '--'", php_class="ParseError"), "PHP ParseError"),
         (EvalError(ErrorCode.PHP, "Division by zero", php_class="DivisionByZeroError"), "zero"),

@@ -44,7 +44,7 @@ async def test_three_rounds_with_slash_answer_and_a_retry_after_errors(world) ->
     wrong_order = await answer(world.alice, thread.last_message, "43+89")
     assert wrong_order.ephemeral
     text = reply_text(wrong_order)
-    assert "not valid" in text and "3489" in text
+    assert "is not a valid formula: the digits read" in text and "3489" in text
 
     php_error = await world.alice.slash(thread, "answer", formula="3--489")
     assert php_error.ephemeral
@@ -105,7 +105,8 @@ async def test_ukrainian_player_sees_ukrainian(world) -> None:
     thread = world.thread()
     embed = thread.last_message.embeds[0]
     assert "раунд 1 з 7" in embed.title
-    assert [f.name for f in embed.fields] == ["Число", "Рахунок", "Дедлайн"]
+    assert [f.name for f in embed.fields] == ["Число", "Рахунок", "Кінець раунду"]
+    assert embed.fields[2].value.endswith("(120 с)")
     bad = await answer(world.alice, thread.last_message, "34+8")
     assert "неправильна формула" in reply_text(bad)
     assert "прочитано цифри 3,4,8" in reply_text(bad)

@@ -68,7 +68,7 @@ async def test_every_problem_of_a_new_set_is_listed_at_once(world) -> None:
     )
     assert only_ephemeral(result)
     text = reply_text(result)
-    assert "not saved: 3 problem(s)" in text
+    assert "not saved: 3 problems" in text
     assert "lowercase letters" in text
     assert "`min_rounds`: (9) is more than max_rounds (3)" in text
     assert "`functions`: not allowed: exec, system. Allowed: abs, bindec" in text
@@ -106,7 +106,7 @@ async def test_replies_follow_the_users_language(world) -> None:
         world.a.channel, "sets add", **{**QUICK, "min_rounds": 9, "functions": "exec"}
     )
     text = reply_text(bad)
-    assert "Сет не збережено: проблем — 2" in text
+    assert "Сет не збережено: 2 проблеми" in text
     assert "не дозволено: exec" in text and "більше за max_rounds" in text
     added = await world.a.admin.slash(world.a.channel, "sets add", **QUICK)
     assert "Сет `quick` додано" in reply_text(added)
@@ -137,7 +137,7 @@ async def test_a_long_list_is_split_into_messages_discord_accepts(world) -> None
     imported = await world.a.admin.slash(
         world.a.channel, "sets import", file=("many.yaml", yaml.safe_dump(document).encode())
     )
-    assert "Imported 25 Set(s)" in reply_text(imported)
+    assert "Imported 25 Sets" in reply_text(imported)
     listed = await world.a.player.slash(world.a.channel, "sets list")
     messages = [listed.response, *listed.followups]
     assert len(messages) > 1 and all(m.ephemeral for m in messages)

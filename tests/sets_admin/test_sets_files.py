@@ -41,7 +41,7 @@ async def test_an_import_with_three_problems_lists_all_three_and_saves_nothing(w
     result = await import_file(world.a.admin, world.a.channel, "mine.yaml", THREE_PROBLEMS)
     assert only_ephemeral(result)
     text = reply_text(result)
-    assert "Nothing was imported: 3 problem(s)" in text
+    assert "Nothing was imported: 3 problems" in text
     assert "`blitzkrieg` · `time_limit`: must be from 10 to 600, got 5." in text
     assert "`blitzkrieg` · `functions`: not allowed: exec." in text
     assert "`darts`: the name is taken by a global Set" in text
@@ -51,7 +51,7 @@ async def test_an_import_with_three_problems_lists_all_three_and_saves_nothing(w
 async def test_bad_yaml_gets_its_parse_error_with_the_line(world) -> None:
     broken = b"fine:\n  start_score: 301\n  goal: [100\n  bonus: 50\n"
     text = reply_text(await import_file(world.a.admin, world.a.channel, "x.yaml", broken))
-    assert "Nothing was imported: 1 problem(s)" in text
+    assert "Nothing was imported: 1 problem" in text
     assert "not valid YAML at line 4" in text
     speak(world.env, world.a.admin, "uk")
     text_uk = reply_text(await import_file(world.a.admin, world.a.channel, "x.yaml", broken))
@@ -68,14 +68,14 @@ async def test_export_then_import_round_trips_and_updates_in_place(world) -> Non
     original = await world.store.server_sets(world.a.guild.id)
     exported = await world.a.admin.slash(world.a.channel, "sets export")
     assert only_ephemeral(exported)
-    assert "2 Set(s) as a file" in reply_text(exported)
+    assert "2 Sets as a file" in reply_text(exported)
     (attachment,) = exported.response.attachments
     assert attachment.filename == "sets.yaml"
     data = await attachment.read()
     assert rules.parse_sets(data.decode()) == {s.name: s for s in original}
 
     imported_b = await import_file(world.b.admin, world.b.channel, "sets.yaml", data)
-    assert "Imported 2 Set(s). New: `marathon`, `quick`" in reply_text(imported_b)
+    assert "Imported 2 Sets. New: `marathon`, `quick`" in reply_text(imported_b)
     assert await world.store.server_sets(world.b.guild.id) == original
 
     await world.a.admin.slash(world.a.channel, "sets remove", name="marathon")
@@ -92,7 +92,7 @@ async def test_an_import_keeps_the_servers_other_sets_and_accepts_the_sets_key(w
     result = await import_file(
         world.a.admin, world.a.channel, "t.yml", yaml.safe_dump(document).encode()
     )
-    assert "Imported 1 Set(s)" in reply_text(result)
+    assert "Imported 1 Set." in reply_text(result)
     names = [s.name for s in await world.store.server_sets(world.a.guild.id)]
     assert names == ["quick", "tiny"]
 

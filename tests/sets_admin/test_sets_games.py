@@ -29,7 +29,7 @@ async def test_a_new_set_is_played_in_training(world) -> None:
     done = await world.a.player.slash(thread, "answer", formula="500+1")
     assert "= **501**" in reply_text(done)
     summary = text_of(thread.last_message)
-    assert "Checkout in 1 round(s)" in summary and "Perfect" in summary
+    assert "Checkout in 1 round:" in summary and "Perfect" in summary
 
 
 async def test_an_extra_function_works_only_in_the_set_that_allows_it(world) -> None:
