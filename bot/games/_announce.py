@@ -13,6 +13,7 @@ import discord
 
 from bot.games import _render as render
 from bot.games._discord import with_retry
+from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.storage import Challenge, GameRecord, RatingChange
@@ -21,6 +22,7 @@ from rules import Mode
 log = logging.getLogger(__name__)
 
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
+NO_PINGS = discord.AllowedMentions.none()
 
 
 def record_locale(record: GameRecord) -> str:
@@ -41,20 +43,26 @@ class Announcer:
 
     async def _send(self, record: GameRecord, what: str, **kwargs: Any) -> discord.Message:
         channel = self._channel(record.channel_id, record.guild_id)
-        return await with_retry(
-            lambda: channel.send(allowed_mentions=USERS_ONLY, **kwargs),
-            f"game {record.state.id}: {what}",
-        )
+        kwargs.setdefault("allowed_mentions", USERS_ONLY)
+        return await with_retry(lambda: channel.send(**kwargs), f"game {record.state.id}: {what}")
+
+    @staticmethod
+    def _players(record: GameRecord) -> str:
+        return " ".join(render.mention(p) for p in record.state.players)
 
     async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
+        """Only the first round (and one replayed after downtime) pings the players;
+        later rounds name them without a notification."""
         locale = record_locale(record)
         rnd = record.state.rounds[-1]
+        ping = rnd.number == 1 or replayed
         message = await self._send(
             record,
             f"round {rnd.number}",
-            content=" ".join(render.mention(p) for p in record.state.players),
+            content=self._players(record),
             embed=render.round_embed(record, locale, replayed=replayed),
             view=answer_view(record.state.id, rnd.number, locale),
+            allowed_mentions=USERS_ONLY if ping else NO_PINGS,
         )
         self.round_messages[record.state.id] = message.id
 
@@ -75,22 +83,34 @@ class Announcer:
             record,
             "answer received",
             content=t("duel.answered", locale, player=render.mention(record.state.players[player])),
+            allowed_mentions=NO_PINGS,
         )
 
     async def round_resolved(self, record: GameRecord, number: int) -> None:
         locale = record_locale(record)
         await self._retire_answer_button(record)
         await self._send(
-            record, f"result of round {number}", embed=render.result_embed(record, number, locale)
+            record,
+            f"result of round {number}",
+            embed=render.result_embed(record, number, locale),
+            allowed_mentions=NO_PINGS,
         )
 
     async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
+        """The summary, in as many messages as Discord needs; the end pings the players,
+        and a duel's Rematch button goes on the last message."""
         locale = record_locale(record)
         await self._retire_answer_button(record)
-        kwargs: dict[str, Any] = {"embed": render.summary_embed(record, ratings, locale)}
-        if record.state.mode is Mode.DUEL:
-            kwargs["view"] = rematch_view(record.state.id, locale)
-        await self._send(record, "summary", **kwargs)
+        pages = summary_messages(record, ratings, locale)
+        for index, embeds in enumerate(pages):
+            kwargs: dict[str, Any] = {"embeds": embeds}
+            if index == 0:
+                kwargs["content"] = self._players(record)
+            else:
+                kwargs["allowed_mentions"] = NO_PINGS
+            if index == len(pages) - 1 and record.state.mode is Mode.DUEL:
+                kwargs["view"] = rematch_view(record.state.id, locale)
+            await self._send(record, f"summary {index + 1}/{len(pages)}", **kwargs)
 
     async def challenge_closed(self, challenge: Challenge, status: str) -> None:
         locale = self.challenge_locales.pop(challenge.id, DEFAULT_LOCALE)

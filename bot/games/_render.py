@@ -13,7 +13,7 @@ import discord
 
 import rules
 from bot.i18n import t
-from bot.storage import Challenge, GameRecord, RatingChange
+from bot.storage import Challenge, GameRecord
 from rules import GameState, Mode, Termination
 
 COLOR_ROUND = discord.Colour.blurple()
@@ -170,56 +170,6 @@ def outcome_text(state: GameState, locale: str) -> str:
     if result.perfect:
         text += "\n" + t("games.outcome.perfect", locale, min_rounds=state.game_set.min_rounds)
     return text
-
-
-def summary_embed(record: GameRecord, ratings: list[RatingChange], locale: str) -> discord.Embed:
-    state = record.state
-    result = state.outcome
-    won = result is not None and not (
-        result.termination in (Termination.TIMEOUT, Termination.RESIGN)
-        and state.mode is not Mode.DUEL
-    )
-    embed = discord.Embed(
-        title=t("games.summary.title", locale, mode=mode_name(state.mode, locale)),
-        description=outcome_text(state, locale),
-        colour=COLOR_WIN if won else COLOR_LOSS,
-    )
-    lines = []
-    for rnd in state.rounds:
-        parts = []
-        for index in range(len(state.players)):
-            answer = rnd.answers[index]
-            if answer is None:
-                parts.append("—")
-            else:
-                auto = "*" if answer.auto else ""
-                parts.append(
-                    f"`{answer.formula}`{auto} = {fmt(answer.result)} → "
-                    f"−{fmt(answer.points)} → **{fmt(answer.score)}**"
-                )
-        lines.append(f"`{rnd.number}` **{rnd.digits}** · " + " | ".join(parts))
-    if lines:
-        embed.add_field(
-            name=t("games.summary.rounds", locale), value="\n".join(lines)[:1024], inline=False
-        )
-    if ratings:
-        embed.add_field(
-            name=t("duel.rating.title", locale),
-            value="\n".join(
-                t(
-                    "duel.rating.line",
-                    locale,
-                    user=mention(str(change.user_id)),
-                    before=change.before,
-                    after=change.after,
-                    delta=f"{change.delta:+d}",
-                )
-                for change in ratings
-            ),
-            inline=False,
-        )
-    embed.set_footer(text=f"{state.game_set.name} · {state.id[:8]}")
-    return embed
 
 
 def challenge_text(challenge: Challenge, locale: str) -> str:
