@@ -19,7 +19,7 @@ from bot.games._announce import USERS_ONLY, Announcer
 from bot.games._discord import with_retry
 from bot.games._service import GameService
 from bot.games._types import GameError
-from bot.games._views import COG_NAME, AnswerModal, challenge_view
+from bot.games._views import COG_NAME, AnswerModal, challenge_view, rematch_view
 from bot.i18n import cmd, describe_eval_error, locale_of, t
 from bot.rules_text import rules_pages
 from bot.storage import Challenge
@@ -41,7 +41,12 @@ async def reply(interaction: Interaction, content: str | None = None, **kwargs: 
 
 async def refuse(interaction: Interaction, error: GameError) -> None:
     locale = locale_of(interaction)
-    params = {k: render.mention(str(v)) if k == "user" else v for k, v in error.params.items()}
+    params = dict(error.params)
+    for key in ("user", "opponent"):
+        if key in params:
+            params[key] = render.mention(str(params[key]))
+    if "expires" in params:
+        params["expires"] = render.timestamp(float(params["expires"]))
     await reply(interaction, t(f"errors.{error.code}", locale, **params))
 
 
@@ -357,9 +362,14 @@ class GamesCog(commands.Cog, name=COG_NAME):
             "posting a rematch challenge",
         )
         await self.service.attach_message(challenge, message.id)
-        await reply(
-            interaction, t("duel.rematch_sent", locale, channel=f"<#{challenge.channel_id}>")
-        )
+        sent = t("duel.rematch_sent", locale, channel=f"<#{challenge.channel_id}>")
+        try:
+            await interaction.response.edit_message(
+                view=rematch_view(game_id, locale, disabled=True)
+            )
+        except discord.HTTPException as error:
+            log.warning("game %s: could not disable the Rematch button: %s", game_id, error)
+        await reply(interaction, sent)
 
     async def report_error(self, interaction: Interaction, error: BaseException) -> None:
         """The last resort: log it, tell the user politely, never show a traceback."""

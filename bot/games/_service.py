@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import rules
+from bot.games._challenges import ChallengesMixin
 from bot.games._types import (
-    CHALLENGE_TTL,
     Clock,
     DigitsSource,
     Evaluating,
@@ -37,7 +37,7 @@ from rules import GameSet, GameState, Mode
 log = logging.getLogger(__name__)
 
 
-class GameService:
+class GameService(ChallengesMixin):
     def __init__(
         self,
         store: Store,
@@ -60,6 +60,7 @@ class GameService:
         self._active: dict[str, GameRecord] = {}
         self._channels: dict[int, str] = {}
         self._starting: set[tuple[int, int]] = set()
+        self._rematches: dict[str, str] = {}
 
     # ------------------------------------------------------------------ Sets
 
@@ -112,6 +113,7 @@ class GameService:
         game_set = await self.resolve_set(guild_id, set_name)
         async with self._reserve(guild_id, [user_id]):
             await self._ensure_free(guild_id, user_id, "busy")
+            await self.ensure_no_pending_challenge(guild_id, user_id)
             period = seed = None
             if mode is Mode.QUALIFICATION:
                 period = rules.utc_day(datetime.fromtimestamp(self.clock(), UTC))
@@ -137,53 +139,6 @@ class GameService:
             return await self._next_round(record)
 
     # ------------------------------------------------------------------ duel
-
-    async def create_challenge(
-        self, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int,
-        opponent_is_bot: bool, set_name: str | None,
-    ) -> Challenge:  # fmt: skip
-        if opponent_id == challenger_id:
-            raise GameError("duel_self")
-        if opponent_is_bot:
-            raise GameError("duel_bot")
-        game_set = await self.resolve_set(guild_id, set_name)
-        await self._ensure_free(guild_id, challenger_id, "busy")
-        await self._ensure_free(guild_id, opponent_id, "opponent_busy")
-        challenge = Challenge(
-            id=uuid.uuid4().hex,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            challenger_id=challenger_id,
-            opponent_id=opponent_id,
-            set_name=game_set.name,
-            expires_at=self.clock() + CHALLENGE_TTL,
-        )
-        await self.store.save_challenge(challenge)
-        self._arm_challenge(challenge)
-        return challenge
-
-    async def attach_message(self, challenge: Challenge, message_id: int) -> None:
-        challenge.message_id = message_id
-        await self.store.save_challenge(challenge)
-
-    async def _pending_challenge(self, challenge_id: str, user_id: int) -> Challenge:
-        challenge = await self.store.load_challenge(challenge_id)
-        if challenge is None or challenge.status != "pending":
-            raise GameError("challenge_closed")
-        if user_id != challenge.opponent_id:
-            raise GameError("challenge_not_yours")
-        if self.clock() >= challenge.expires_at:
-            await self._expire_challenge(challenge.id)
-            raise GameError("challenge_closed")
-        return challenge
-
-    async def decline_challenge(self, challenge_id: str, user_id: int) -> Challenge:
-        challenge = await self._pending_challenge(challenge_id, user_id)
-        if not await self.store.set_challenge_status(challenge.id, "declined"):
-            raise GameError("challenge_closed")
-        self._cancel(self._challenge_timers, challenge.id)
-        challenge.status = "declined"
-        return challenge
 
     async def accept_challenge(
         self,
@@ -213,21 +168,6 @@ class GameService:
             self._remember(record)
         async with self._lock(state.id):
             return await self._next_round(record)
-
-    async def rematch(self, game_id: str, user_id: int) -> Challenge:
-        """A new challenge to the same opponent, in the channel the duel came from."""
-        record = await self.load(game_id)
-        if record is None or record.state.mode is not Mode.DUEL:
-            raise GameError("no_game")
-        if str(user_id) not in record.state.players:
-            raise GameError("not_a_player")
-        if record.state.outcome is None:
-            raise GameError("still_playing")
-        other = next(int(p) for p in record.state.players if p != str(user_id))
-        parent = int(record.meta.get("parent_channel_id", record.channel_id))
-        return await self.create_challenge(
-            record.guild_id, parent, user_id, other, False, record.state.game_set.name
-        )
 
     # ---------------------------------------------------------------- playing
 
@@ -425,28 +365,6 @@ class GameService:
             await self.expire(game_id, number)
         except Exception:
             log.exception("game %s: the deadline of round %s failed", game_id, number)
-
-    def _arm_challenge(self, challenge: Challenge) -> None:
-        self._cancel(self._challenge_timers, challenge.id)
-        self._challenge_timers[challenge.id] = asyncio.create_task(
-            self._challenge_timer(challenge.id, challenge.expires_at),
-            name=f"challenge:{challenge.id}",
-        )
-
-    async def _challenge_timer(self, challenge_id: str, expires_at: float) -> None:
-        await asyncio.sleep(max(0.0, expires_at - self.clock()))
-        self._challenge_timers.pop(challenge_id, None)
-        try:
-            await self._expire_challenge(challenge_id)
-        except Exception:
-            log.exception("challenge %s: expiring failed", challenge_id)
-
-    async def _expire_challenge(self, challenge_id: str) -> None:
-        if await self.store.set_challenge_status(challenge_id, "expired"):
-            self._cancel(self._challenge_timers, challenge_id)
-            challenge = await self.store.load_challenge(challenge_id)
-            if challenge is not None:
-                await self._emit("challenge_closed", challenge, "expired")
 
     @staticmethod
     def _cancel(timers: dict[str, asyncio.Task[None]], key: str) -> None:

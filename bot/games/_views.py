@@ -142,11 +142,11 @@ class RematchButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"fd:rematch:(?P<game>[0-9a-f]{32})",
 ):
-    def __init__(self, game_id: str, label: str = "Rematch") -> None:
+    def __init__(self, game_id: str, label: str = "Rematch", *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label, emoji="🔁", style=discord.ButtonStyle.primary,
-                custom_id=f"fd:rematch:{game_id}",
+                custom_id=f"fd:rematch:{game_id}", disabled=disabled,
             )
         )  # fmt: skip
         self.game_id = game_id
@@ -185,9 +185,9 @@ def challenge_view(challenge_id: str, locale: str) -> discord.ui.View:
     return view
 
 
-def rematch_view(game_id: str, locale: str) -> discord.ui.View:
+def rematch_view(game_id: str, locale: str, *, disabled: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(game_id, t("duel.button.rematch", locale)))
+    view.add_item(RematchButton(game_id, t("duel.button.rematch", locale), disabled=disabled))
     return view
 
 
