@@ -21,10 +21,44 @@ To run it in Discord:
   3. Put it in the environment (export DISCORD_TOKEN=...) or in a .env file
      next to where you run this command: DISCORD_TOKEN=...
   4. Invite the bot: "OAuth2 → URL Generator", scopes bot + applications.commands,
-     permissions Send Messages, Create Public Threads, Send Messages in Threads.
+     with the permissions it needs: {permissions}.
 
 Meanwhile, here is a Training game in the terminal (same rules, real PHP):
 """
+
+
+PERMISSIONS = (
+    "Send Messages",
+    "Send Messages in Threads",
+    "Create Public Threads",
+    "Embed Links",
+    "Attach Files (for /sets export)",
+    "Read Message History",
+    "Use Application Commands",
+)
+"""Everything the bot does in a channel: games in threads, embeds, the Sets file."""
+
+LOGIN_REFUSED = "formula-darts: the token was refused: check DISCORD_TOKEN."
+UNREACHABLE = "formula-darts: cannot reach Discord ({error}); check the network and try again."
+
+
+def setup_help() -> str:
+    return SETUP_HELP.format(permissions=", ".join(PERMISSIONS))
+
+
+def run_bot(client: Any, token: str) -> int:
+    """Run the bot until it stops; a refused token or no network is one line and exit 1."""
+    import discord
+
+    try:
+        client.run(token, log_handler=None)
+    except discord.LoginFailure:
+        print(LOGIN_REFUSED, file=sys.stderr)
+        return 1
+    except (discord.GatewayNotFound, OSError) as error:  # aiohttp's connector errors too
+        print(UNREACHABLE.format(error=error.__class__.__name__), file=sys.stderr)
+        return 1
+    return 0
 
 
 def register(sub: Any) -> None:  # argparse._SubParsersAction
@@ -40,7 +74,7 @@ def _run(args: argparse.Namespace) -> int:
 
     settings = BotSettings()
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
-        print(SETUP_HELP, file=sys.stderr)
+        print(setup_help(), file=sys.stderr)
         from bot.terminal import play_terminal
 
         sets_file = str(settings.sets_file) if settings.sets_file else None
@@ -51,5 +85,4 @@ def _run(args: argparse.Namespace) -> int:
     from bot.app import create_bot
 
     discord.utils.setup_logging(level=getattr(logging, str(args.log_level).upper(), logging.INFO))
-    create_bot(settings).run(settings.discord_token.get_secret_value(), log_handler=None)
-    return 0
+    return run_bot(create_bot(settings), settings.discord_token.get_secret_value())
