@@ -27,7 +27,11 @@ RESIGN = ":q"
 RESIGN_WORDS = {RESIGN, "quit", "resign", "exit"}
 
 
-_fmt = rules.php_text
+def _fmt(value: rules.Number) -> str:
+    """As PHP echoes it, like the Discord front end; the result line names the type."""
+    return rules.php_text(value, zero_fraction=False)
+
+
 FORMULA_COLUMN = 40
 
 

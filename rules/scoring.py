@@ -70,14 +70,15 @@ def is_zero(score: Number) -> bool:
     return php_equal(score, 0)
 
 
-def php_text(value: Number) -> str:
-    """A number as PHP's var_export prints it (serialize_precision=-1).
+def php_text(value: Number, *, zero_fraction: bool = True) -> str:
+    """A number as PHP prints it with serialize_precision/precision = -1.
 
-    Players see the Result the way PHP would show it: `3.5`, `100.0`,
-    `1.0E+25`, `-2.5E-5`. The digits are the shortest that read back to the
-    same double (Python's repr and PHP agree on those); PHP switches to
-    exponent form when the decimal point is more than 17 places right or
-    more than 3 places left of the first digit.
+    Players see a Result the way PHP shows it: the digits are the shortest
+    that read back to the same double (Python's repr and PHP agree on those),
+    and PHP switches to exponent form when the decimal point is more than 17
+    places right or more than 3 places left of the first digit (`1.0E+25`,
+    `-2.5E-5`). With `zero_fraction` (var_export) a whole double keeps its
+    `.0` (`100.0`); without it (echo) it reads like an int (`100`).
     """
     if isinstance(value, int):
         return str(value)
@@ -86,8 +87,9 @@ def php_text(value: Number) -> str:
     if math.isinf(value):
         return "INF" if value > 0 else "-INF"
     sign = "-" if math.copysign(1.0, value) < 0 else ""
+    whole_suffix = ".0" if zero_fraction else ""
     if value == 0:
-        return f"{sign}0.0"
+        return f"{sign}0{whole_suffix}"
     _, digit_tuple, exponent = Decimal(repr(abs(value))).as_tuple()
     digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
     assert isinstance(exponent, int)
@@ -98,5 +100,5 @@ def php_text(value: Number) -> str:
     if point <= 0:
         return f"{sign}0.{'0' * -point}{digits}"
     if point >= len(digits):
-        return f"{sign}{digits}{'0' * (point - len(digits))}.0"
+        return f"{sign}{digits}{'0' * (point - len(digits))}{whole_suffix}"
     return f"{sign}{digits[:point]}.{digits[point:]}"

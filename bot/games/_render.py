@@ -6,9 +6,6 @@ whether it is announced live or again after a restart.
 
 from __future__ import annotations
 
-import math
-from decimal import Decimal
-
 import discord
 
 import rules
@@ -28,30 +25,11 @@ ECHO_MAX = 60
 def fmt(value: rules.Number) -> str:
     """A PHP number exactly as PHP 8 echoes it with precision=-1.
 
-    That is var_export's exact shortest round-trip digits (0.38202247191011907,
-    8.197210849721839E+67, 1.0E+25, 1.0E-5) without its ".0" on whole floats,
-    so a whole Score reads 274 whether a float or an int (the boards store
-    Scores as floats and could not tell the two apart).
+    Without var_export's ".0" on whole floats, so a whole Score reads 274
+    whether a float or an int (the boards store Scores as floats and could
+    not tell the two apart).
     """
-    if not isinstance(value, float):
-        return str(value)
-    if math.isnan(value):
-        return "NAN"
-    if math.isinf(value):
-        return "INF" if value > 0 else "-INF"
-    sign, digits, exponent = Decimal(repr(value)).as_tuple()
-    text = "".join(map(str, digits)).rstrip("0") or "0"
-    point = len(digits) + int(exponent)
-    if text == "0":
-        point = 1
-    minus = "-" if sign else ""
-    if point < -3 or point > 17:
-        mantissa = text[0] + "." + (text[1:] or "0")
-        return f"{minus}{mantissa}E{point - 1:+d}"
-    if point <= 0:
-        return f"{minus}0.{'0' * -point}{text}"
-    whole, frac = text[:point].ljust(point, "0"), text[point:]
-    return f"{minus}{whole}.{frac}" if frac else f"{minus}{whole}"
+    return rules.php_text(value, zero_fraction=False)
 
 
 def shorten(text: str, limit: int = ECHO_MAX) -> str:

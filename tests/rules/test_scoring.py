@@ -125,9 +125,27 @@ def test_numbers_print_as_php_var_export_prints_them() -> None:
 
     rng = random.Random(7)
     values: list[int | float] = [
-        0.0, -0.0, 3.5, 100.0, 1e25, 1e15, 1e16, 1e17, 1.5e16, 0.0001, 0.00001, -2.5e-5,
-        8.197210849721839e67, 0.38202247191011907, 5e-324, 1.7976931348623157e308,
-        INT_MAX, INT_MIN + 1, 0, -7, float(INT_MAX),
+        0.0,
+        -0.0,
+        3.5,
+        100.0,
+        1e25,
+        1e15,
+        1e16,
+        1e17,
+        1.5e16,
+        0.0001,
+        0.00001,
+        -2.5e-5,
+        8.197210849721839e67,
+        0.38202247191011907,
+        5e-324,
+        1.7976931348623157e308,
+        INT_MAX,
+        INT_MIN + 1,
+        0,
+        -7,
+        float(INT_MAX),
     ]
     values += [rng.uniform(-1e6, 1e6) for _ in range(200)]
     values += [rng.choice([-1, 1]) * 10 ** rng.uniform(-30, 30) for _ in range(300)]
@@ -138,7 +156,10 @@ def test_numbers_print_as_php_var_export_prints_them() -> None:
     )
     proc = subprocess.run(
         ["php", "-n", "-d", "serialize_precision=-1", "-r", code],
-        input=json.dumps(values), capture_output=True, text=True, check=True,
+        input=json.dumps(values),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     php = proc.stdout.splitlines()
     ours = [php_text(v) for v in values]
