@@ -4,15 +4,10 @@ is var_export's exact digits (1.0E+25, 0.38202247191011907) without `.0` on whol
 from __future__ import annotations
 
 import random
-import shutil
 import struct
 import subprocess
 
-import pytest
-
 from bot.games._render import fmt
-
-pytestmark = pytest.mark.skipif(shutil.which("php") is None, reason="needs php")
 
 CASES = [
     1e25,

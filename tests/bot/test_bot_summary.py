@@ -10,7 +10,8 @@ from bot_helpers import answer, button_id, message_text, round_messages
 import rules
 from bot.games._summary import round_line
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+session_loop = pytest.mark.asyncio(loop_scope="session")
+"""Async tests share the session loop of the evaluator fixture; plain ones need no loop."""
 
 LINE = re.compile(r"^`(\d+)` \*\*\d{4}\*\* · .+$")
 
@@ -48,6 +49,7 @@ def check_discord_limits(messages) -> list[str]:
     return lines
 
 
+@session_loop
 async def test_a_fifty_round_game_of_long_formulas_is_summarized_whole(world) -> None:
     marathon = rules.validate_set(
         "marathon",
@@ -90,6 +92,7 @@ def test_a_line_too_long_for_a_field_shortens_its_formulas_with_an_ellipsis() ->
     assert "(автохід)" in round_line(rnd, 2, "uk")
 
 
+@session_loop
 async def test_only_the_first_round_and_the_end_ping_the_players(world) -> None:
     two_rounds = rules.validate_set(
         "twoshot", {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 2, "time_limit": 60}

@@ -9,7 +9,8 @@ from bot.i18n import catalog, describe_eval_error, plural_category, t
 from bot.i18n._catalog import PLURAL_KEY, REQUIRED_FORMS
 from evaluator.result import ErrorCode, EvalError
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+session_loop = pytest.mark.asyncio(loop_scope="session")
+"""Async tests share the session loop of the evaluator fixture; plain ones need no loop."""
 
 
 @pytest.mark.parametrize(
@@ -83,6 +84,7 @@ def test_not_finite_and_too_long_errors_are_localized() -> None:
     assert "300 символів; щонайбільше 256" in describe_eval_error(long, "uk", "1" * 300)
 
 
+@session_loop
 async def test_a_forbidden_character_reads_as_one_sentence(world) -> None:
     world.digits.extend("3489")
     await world.alice.slash(world.channel, "training")
@@ -92,6 +94,7 @@ async def test_a_forbidden_character_reads_as_one_sentence(world) -> None:
     assert "— The" not in bad
 
 
+@session_loop
 async def test_a_too_long_formula_is_measured_and_not_echoed_whole(world) -> None:
     world.digits.extend("3489")
     await world.alice.slash(world.channel, "training")
@@ -101,6 +104,7 @@ async def test_a_too_long_formula_is_measured_and_not_echoed_whole(world) -> Non
     assert formula not in text and "(" * 59 + "…" in text
 
 
+@session_loop
 async def test_ukrainian_round_and_descriptions_have_no_english(world) -> None:
     speak(world.env, world.alice, "uk")
     world.digits.extend("3489")
