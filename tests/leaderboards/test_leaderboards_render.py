@@ -54,7 +54,7 @@ def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
     resigned.state = rules.apply(resigned.state, rules.StartRound("1234", 10.0))
     resigned.state = rules.apply(resigned.state, rules.Resign("1"))
     assert _render.game_result(resigned, "1", "en") == "🏳️ resigned in round 2"
-    assert _render.game_result(resigned, "1", "uk") == "🏳️ здався(-лася) в раунді 2"
+    assert _render.game_result(resigned, "1", "uk") == "🏳️ гру здано в раунді 2"
     timeout = _played(rules.Mode.QUALIFICATION, ["1"], [1])
     timeout.state = rules.apply(timeout.state, rules.StartRound("1234", 10.0))
     timeout.state = rules.apply(timeout.state, rules.Expire(10.0 + LONG.time_limit))
