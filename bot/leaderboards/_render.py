@@ -10,14 +10,16 @@ from datetime import UTC, datetime
 
 import discord
 
-import rules
 from bot.games._render import fmt, outcome_text
+from bot.games._summary import FIELD_MAX, round_line
 from bot.i18n import t
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
 from rules import Mode, Termination
 
 COLOUR = discord.Colour.gold()
 ROUNDS_PER_PAGE = 10
+ROUND_LINE_MAX = 500
+"""Ten lines of 500 stay within an embed's 6,000 characters with the header fields."""
 
 
 def mention(user_id: int | str) -> str:
@@ -223,14 +225,16 @@ def history_embed(
     return embed
 
 
-def _answer(answer: rules.Answer | None) -> str:
-    if answer is None:
-        return "—"
-    auto = "*" if answer.auto else ""
-    return (
-        f"`{answer.formula}`{auto} = {fmt(answer.result)} → −{fmt(answer.points)}"
-        f" → **{fmt(answer.score)}**"
-    )
+def _pack(lines: list[tuple[int, str]]) -> list[tuple[list[int], str]]:
+    """Whole round lines into fields of at most 1,024 characters, never cutting one."""
+    fields: list[tuple[list[int], list[str]]] = []
+    for number, line in lines:
+        if fields and len("\n".join([*fields[-1][1], line])) <= FIELD_MAX:
+            fields[-1][0].append(number)
+            fields[-1][1].append(line)
+        else:
+            fields.append(([number], [line]))
+    return [(numbers, "\n".join(text)) for numbers, text in fields]
 
 
 def round_pages(record: GameRecord) -> int:
@@ -260,23 +264,23 @@ def game_embed(record: GameRecord, page: int, locale: str) -> discord.Embed:
     )
     first = page * ROUNDS_PER_PAGE
     shown = state.rounds[first : first + ROUNDS_PER_PAGE]
-    lines = []
-    for rnd in shown:
-        if not rnd.resolved:
-            body = t("leaderboards.game.secret", locale, number=rnd.number)
-        else:
-            body = " | ".join(_answer(a) for a in rnd.answers)
-        lines.append(f"`{rnd.number}` **{rnd.digits}** · {body}")
-    if lines:
+    lines = [
+        round_line(rnd, len(state.players), locale, ROUND_LINE_MAX)
+        if rnd.resolved
+        else f"`{rnd.number}` **{rnd.digits}** · "
+        + t("leaderboards.game.secret", locale, number=rnd.number)
+        for rnd in shown
+    ]
+    for numbers, value in _pack(list(zip((r.number for r in shown), lines, strict=True))):
         embed.add_field(
             name=t(
                 "leaderboards.game.rounds",
                 locale,
-                first=shown[0].number,
-                last=shown[-1].number,
+                first=numbers[0],
+                last=numbers[-1],
                 total=len(state.rounds),
             ),
-            value="\n".join(lines)[:1024],
+            value=value,
             inline=False,
         )
     started = datetime.fromtimestamp(record.created_at, UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -124,10 +124,6 @@ async def test_ukrainian_round_and_descriptions_have_no_english(world) -> None:
     assert [c["name"] for c in english] == ["blitz (501, 7×30 s)"]
 
 
-ENGLISH_PINNED = {"leaderboards.qualification.checkout", "leaderboards.qualification.perfect"}
-"""English texts whose "(s)" other features' tests still expect word for word."""
-
-
 def test_no_guessed_plurals_or_jargon_left_in_the_catalog() -> None:
     book = catalog()
     found = []
@@ -136,6 +132,5 @@ def test_no_guessed_plurals_or_jargon_left_in_the_catalog() -> None:
             for bad in ("(-ла)", "(и)", "(ів)", "едлайн", "закриття", "Закриття"):
                 if bad in text:
                     found.append(f"{key} uk: {bad}")
-        if key not in ENGLISH_PINNED:
-            found += [f"{key} en: (s)" for text in book.forms(key, "en") if "(s)" in text]
+        found += [f"{key} en: (s)" for text in book.forms(key, "en") if "(s)" in text]
     assert found == []

@@ -48,7 +48,7 @@ async def test_qualification_board_order_and_periods(board) -> None:
     body = text(today)
     assert "Qualification · darts · today" in body
     assert line_of(body, b.mention) < line_of(body, a.mention) < line_of(body, c.mention)
-    assert "Perfect in 4 round(s)" in body and "Score 0 in 5 round(s)" in body
+    assert "Perfect in 4 rounds" in body and "Score 0 in 5 rounds" in body
     assert "494 left after 7 rounds" in body
     assert not today.ephemeral and not buttons(today)
 
@@ -101,13 +101,13 @@ async def test_duel_board_stats_and_history(board) -> None:
 
     ratings = text(await b.slash(board.channel, "leaderboard duel"))
     assert line_of(ratings, a.mention) < line_of(ratings, b.mention)
-    assert "**1016** · 1 games: 1 W / 0 D / 0 L" in ratings
+    assert "**1016** · 1 game: 1 won · 0 drawn · 0 lost" in ratings
     assert "**984**" in ratings
 
     stats = text(await b.slash(board.channel, "stats", user=a))
     assert "Stats of alice" in stats
     assert "2 finished · 2 won" in stats
-    assert "Perfect in 4 round(s) · darts · 2026-01-01 · `q-perfec`" in stats
+    assert "Perfect in 4 rounds · darts · 2026-01-01 · `q-perfec`" in stats
     assert "rating **1016** (#1) · 1 W / 0 D / 0 L" in stats
     mine = text(await board.carol.slash(board.channel, "stats"))
     assert f"{board.carol.mention} has not finished a game on this server yet" in mine

@@ -22,10 +22,11 @@ def _played(mode: rules.Mode, players: list[str], results: list[rules.Number]) -
 
 
 def test_ranking_results_in_both_languages() -> None:
-    assert _render.ranking_result(0, 4, 0.0, True, "en") == "⭐ Perfect in 4 round(s)"
+    assert _render.ranking_result(0, 4, 0.0, True, "en") == "⭐ Perfect in 4 rounds"
     assert _render.ranking_result(0, 5, 0.0, False, "uk").startswith("🎯 Рахунок 0 за 5 раунд")
     assert _render.ranking_result(1, 7, 47.5, False, "en") == "🏁 47.5 left after 7 rounds"
     assert _render.ranking_result(2, 3, 0.0, False, "uk") == "⌛ програно в раунді 3"
+    assert _render.ranking_result(0, 1, 0.0, True, "en") == "⭐ Perfect in 1 round"
 
 
 def test_history_result_from_each_side_of_a_duel() -> None:
@@ -84,3 +85,22 @@ def test_periods_and_custom_ids() -> None:
     request = PageRequest("q", 123456789012345678, 3, "week:my-set_2")
     assert request.custom_id == "fd:pg:q:123456789012345678:3:week:my-set_2"
     assert len(PageRequest("g", 2**63, 99, "x" * 40).custom_id) <= 100
+
+
+def test_a_replay_page_keeps_every_round_whole_and_names_auto_moves() -> None:
+    """Ten rounds of 256-character formulas in a duel: no round lost, no line cut."""
+    state = rules.new_game("abcdef0123456789", rules.Mode.DUEL, LONG, ["1", "2"])
+    formula = "1+" * 126 + "1234"
+    for number in range(10):
+        state = rules.apply(state, rules.StartRound("1234", float(number * 1000)))
+        state = rules.apply(state, rules.Submit("1", formula, 1, number * 1000 + 1.0))
+        state = rules.apply(state, rules.Expire(number * 1000 + LONG.time_limit))
+    embed = _render.game_embed(GameRecord(state, 1, 2, created_at=1_767_225_600.0), 0, "en")
+    rounds = [f for f in embed.fields if f.name.startswith("Rounds")]
+    lines = [line for field in rounds for line in field.value.split("\n")]
+    assert [line.split("`")[1] for line in lines] == [str(n) for n in range(1, 11)]
+    assert all(len(field.value) <= 1024 for field in rounds)
+    assert all(formula in line and line.count("`") % 2 == 0 for line in lines)
+    auto = rules.auto_move("1234")[0]
+    assert all(f"`{auto}` (auto-move)" in line for line in lines)
+    assert len(embed) <= 6000
