@@ -129,7 +129,7 @@ class GameService(ChallengesMixin):
                 state, guild_id, channel_id, period, seed, {"locale": locale}, self.clock()
             )
             try:
-                await self.store.save_game(record)
+                await self.store.save_game(record, now=self.clock())
             except AttemptsUsed as exc:  # another bot process started one meanwhile
                 raise GameError(
                     "qualification_used", set=game_set.name, attempts=game_set.attempts
@@ -164,7 +164,7 @@ class GameService(ChallengesMixin):
             record = GameRecord(
                 state, challenge.guild_id, channel_id, None, None, meta, self.clock()
             )
-            await self.store.save_game(record)
+            await self.store.save_game(record, now=self.clock())
             self._remember(record)
         async with self._lock(state.id):
             return await self._next_round(record)
@@ -295,7 +295,7 @@ class GameService(ChallengesMixin):
     async def _commit(self, record: GameRecord, state: GameState) -> GameRecord:
         """Save first: nothing is announced that a restart could lose."""
         new = replace(record, state=state)
-        await self.store.save_game(new)
+        await self.store.save_game(new, now=self.clock())
         if new.active:
             self._remember(new)
         return new
