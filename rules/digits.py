@@ -7,6 +7,7 @@ a period, so the sequence is derived from (server, Set, period) alone.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 from datetime import UTC, datetime
 
@@ -30,10 +31,17 @@ def random_digits(rng: random.Random | None = None) -> str:
     return str(source.randint(LOW, HIGH))
 
 
-def qualification_seed(server_id: int | str, set_name: str, period: str) -> str:
-    """A stable seed naming one (server, Set, period) sequence."""
-    raw = f"formula-darts/qualification/{server_id}/{set_name}/{period}".encode()
-    return hashlib.sha256(raw).hexdigest()
+def qualification_seed(server_id: int | str, set_name: str, period: str, *, secret: str) -> str:
+    """A stable seed naming one (server, Set, period) sequence.
+
+    Keyed with the installation's `secret` (HMAC): the server id, the Set name
+    and the date are public, so without a secret anyone could compute a future
+    day's Digits offline and prepare formulas before the Qualification opens.
+    """
+    if not secret:
+        raise ValueError("a Qualification seed needs the installation's secret")
+    message = f"formula-darts/qualification/{server_id}/{set_name}/{period}".encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
 def seeded_digits(seed: str, round_number: int) -> str:

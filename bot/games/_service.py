@@ -122,7 +122,8 @@ class GameService(ChallengesMixin):
                     raise GameError(
                         "qualification_used", set=game_set.name, attempts=game_set.attempts
                     )
-                seed = rules.qualification_seed(guild_id, game_set.name, period)
+                secret = await self.store.install_secret("qualification")
+                seed = rules.qualification_seed(guild_id, game_set.name, period, secret=secret)
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
             channel_id = await open_channel(game_set)
             record = GameRecord(

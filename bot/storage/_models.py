@@ -226,3 +226,13 @@ class ServerSet(SQLModel, table=True):
     name: str = Field(primary_key=True, sa_type=sa.String(NAME))
     data: str = Field(sa_type=sa.Text)
     updated_at: float = Field(sa_type=sa.Float)
+
+
+class InstallSecret(SQLModel, table=True):
+    """Random secrets of this installation, made once and shared by every bot process
+    on the database (e.g. the key of the Qualification Digits)."""
+
+    __tablename__ = "install_secrets"
+
+    name: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    value: str = Field(sa_type=sa.String(NAME))

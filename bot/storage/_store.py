@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,7 +23,7 @@ import rules
 from bot.storage import _boards, _games
 from bot.storage._codec import dumps
 from bot.storage._engine import enable_wal, make_engine, upgrade
-from bot.storage._models import ChallengeRow, ServerSet, table
+from bot.storage._models import ChallengeRow, InstallSecret, ServerSet, table
 from bot.storage._records import (
     CHALLENGE_STATUSES,
     Challenge,
@@ -36,6 +37,7 @@ from bot.storage._records import (
 
 challenges_t = table(ChallengeRow)
 server_sets_t = table(ServerSet)
+secrets_t = table(InstallSecret)
 
 
 async def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
@@ -55,6 +57,7 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._secrets: dict[str, str] = {}
 
     @property
     def dialect(self) -> str:
@@ -255,3 +258,25 @@ class Store:
                 )
             )
             return bool(result.rowcount)
+
+    # installation secrets
+
+    async def install_secret(self, name: str) -> str:
+        """The installation's secret `name`, made at random the first time it is asked for.
+
+        Insert-if-absent then read, so concurrent first calls (several bot
+        processes on one PostgreSQL) all end up with the same value.
+        """
+        if name in self._secrets:
+            return self._secrets[name]
+        async with self._write() as conn:
+            await conn.execute(
+                _games.dialect_insert(conn, secrets_t)
+                .values(name=name, value=secrets.token_hex(32))
+                .on_conflict_do_nothing(index_elements=["name"])
+            )
+            value = (
+                await conn.execute(sa.select(secrets_t.c.value).where(secrets_t.c.name == name))
+            ).scalar_one()
+        self._secrets[name] = str(value)
+        return self._secrets[name]
