@@ -210,13 +210,17 @@ NAME_PROBLEMS: dict[str, str] = {
 """English texts of `name_problem` codes."""
 
 
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
 def name_problem(name: object) -> str | None:
     """The code (a key of NAME_PROBLEMS) of why a Set name is unusable, or None."""
     if not isinstance(name, str) or not name:
         return "name_missing"
     if len(name) > NAME_MAX:
         return "name_too_long"
-    if not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
+    # ASCII only: a Cyrillic 'а' in 'dаrts' would pass for the global Set.
+    if not all(c in _NAME_CHARS for c in name):
         return "name_chars"
     return None
 

@@ -105,3 +105,10 @@ def test_validate_single_set_rejects_unknown_function() -> None:
         validate_set("sprint2", fields)
     fields["functions"] = ["pow", "abs", "intdiv"]
     assert validate_set("sprint2", fields).functions == ("pow", "abs", "intdiv")
+
+
+@pytest.mark.parametrize("name", ["dаrts", "ｄａｒｔｓ", "darts٣", "Darts", "dar ts", "dárts"])
+def test_set_names_are_plain_ascii_so_none_can_pass_for_another(name: str) -> None:
+    fields = {"start_score": 301, "goal": 100, "bonus": 50, "max_rounds": 5, "time_limit": 30}
+    with pytest.raises(SetsError, match="lowercase letters"):
+        validate_set(name, fields, reserved={"darts"})
