@@ -31,7 +31,7 @@ from bot.games._types import (
     random_digits_source,
 )
 from bot.storage import AttemptsUsed, Challenge, GameRecord, RatingChange, StaleGame, Store
-from evaluator.result import EvalError
+from evaluator.result import EvalError, Evaluation
 from rules import GameSet, GameState, Mode
 
 log = logging.getLogger(__name__)
@@ -209,11 +209,18 @@ class GameService(ChallengesMixin):
         verdict = await self.evaluator.evaluate(formula, rnd.digits, functions)
         if isinstance(verdict, EvalError):
             return SubmitResult(record, rnd.number, error=verdict)
+        return await self._answer(game_id, user_id, index, rnd.number, verdict, received)
+
+    async def _answer(
+        self, game_id: str, user_id: int, index: int, number: int, verdict: Evaluation,
+        received: float,
+    ) -> SubmitResult:  # fmt: skip
+        """Apply a valid formula under the lock, to the game as it is now."""
         async with self._lock(game_id):
-            live = self._active.get(game_id)
-            current = live.state.current_round if live else None
-            if live is None or current is None or current.number != rnd.number:
-                raise GameError("late")
+            live = await self._current(game_id)
+            if live is None:
+                raise GameError("no_game")
+            self._open_round_for(live, user_id, number, received)
             try:
                 state = rules.apply(
                     live.state,
@@ -226,12 +233,12 @@ class GameService(ChallengesMixin):
             except StaleGame as exc:  # another bot process resolved it first
                 await self._reload(game_id)
                 raise GameError("late") from exc
-            if not state.rounds[rnd.number - 1].resolved:
+            if not state.rounds[number - 1].resolved:
                 await self._emit("answer_received", record, index)
-                return SubmitResult(record, rnd.number, evaluation=verdict, secret=True)
+                return SubmitResult(record, number, evaluation=verdict, secret=True)
             self._cancel(self._timers, game_id)
-            record = await self._after_round(record, rnd.number)
-        return SubmitResult(record, rnd.number, evaluation=verdict)
+            record = await self._after_round(record, number)
+        return SubmitResult(record, number, evaluation=verdict)
 
     async def expire(self, game_id: str, round_number: int) -> None:
         """The deadline of `round_number`; a no-op when answers resolved it first."""
@@ -241,7 +248,14 @@ class GameService(ChallengesMixin):
             if record is None or rnd is None or rnd.number != round_number:
                 return
             state = rules.apply(record.state, rules.Expire(max(self.clock(), rnd.deadline)))
-            record = await self._commit(record, state)
+            try:
+                record = await self._commit(record, state)
+            except StaleGame:  # another bot process changed it first
+                log.warning(
+                    "game %s: round %s was changed by another writer", game_id, round_number
+                )
+                await self._reload(game_id)
+                return
             await self._after_round(record, round_number)
 
     async def resign(self, guild_id: int, user_id: int) -> GameRecord:
@@ -250,11 +264,15 @@ class GameService(ChallengesMixin):
             raise GameError("no_game")
         game_id = found.state.id
         async with self._lock(game_id):
-            record = self._active.get(game_id) or found
-            if record.state.outcome is not None:
+            record = await self._current(game_id)  # never `found`: it was read before the lock
+            if record is None or record.state.outcome is not None:
                 raise GameError("game_over")
             state = rules.apply(record.state, rules.Resign(str(user_id)))
-            record = await self._commit(record, state)
+            try:
+                record = await self._commit(record, state)
+            except StaleGame as exc:  # another bot process ended it first
+                await self._reload(game_id)
+                raise GameError("game_over") from exc
             await self._finish(record)
         return record
 
@@ -300,6 +318,10 @@ class GameService(ChallengesMixin):
         if new.active:
             self._remember(new)
         return new
+
+    async def _current(self, game_id: str) -> GameRecord | None:
+        """The game as it is now, read under its lock: this process's copy, else the store."""
+        return self._active.get(game_id) or await self.store.load_game(game_id)
 
     async def _reload(self, game_id: str) -> None:
         stored = await self.store.load_game(game_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
@@ -76,6 +77,10 @@ async def open_duel(service: GameService) -> GameRecord:
     return await service.accept_challenge(challenge.id, 200, "en", channel)
 
 
+async def thread_50(_set: rules.GameSet) -> int:
+    return 50
+
+
 async def test_answers_and_the_deadline_racing_resolve_the_round_once(
     service, clock, recorder, digits
 ) -> None:
@@ -133,4 +138,100 @@ async def test_one_broken_game_does_not_affect_another(service, recorder, digits
         assert stored is not None and stored.state.outcome is not None
         assert stored.state.outcome.perfect
     assert ("game_over", healthy.state.id, []) in recorder.events
+    await service.close()
+
+
+# ------------------------------------------------------------ /resign twice at once
+
+
+async def test_two_resigns_at_once_end_the_game_once(service, recorder, digits) -> None:
+    record = await service.start_single(rules.Mode.TRAINING, 1, 100, None, "en", thread_50)
+    outcomes = await asyncio.gather(
+        service.resign(1, 100), service.resign(1, 100), return_exceptions=True
+    )
+    assert isinstance(outcomes[0], GameRecord)
+    assert isinstance(outcomes[1], GameError) and outcomes[1].code == "game_over"
+    over = [e for e in recorder.events if e[0] == "game_over"]
+    assert [e[1] for e in over] == [record.state.id]
+    await service.close()
+
+
+@pytest.mark.parametrize("second", [100, 200])
+async def test_a_duel_resigned_twice_at_once_is_rated_once(service, recorder, second) -> None:
+    record = await open_duel(service)
+    outcomes = await asyncio.gather(
+        service.resign(1, 100), service.resign(1, second), return_exceptions=True
+    )
+    assert [type(o).__name__ for o in outcomes] == ["GameRecord", "GameError"]
+    assert isinstance(outcomes[1], GameError) and outcomes[1].code == "game_over"
+    over = [e for e in recorder.events if e[0] == "game_over"]
+    assert len(over) == 1 and over[0][1] == record.state.id
+    stored = await service.store.load_game(record.state.id)
+    assert stored is not None and stored.state.outcome is not None
+    assert stored.state.outcome.winner == 1  # the first resign (player 100) stands
+    board = await service.store.duel_leaderboard(1)
+    assert sorted((row.user_id, row.games) for row in board) == [(100, 1), (200, 1)]
+    await service.close()
+
+
+async def test_resign_waiting_behind_a_checkout_is_told_the_game_is_over(service, digits) -> None:
+    digits.extend("7001")
+    record = await service.start_single(rules.Mode.TRAINING, 1, 100, None, "en", thread_50)
+    game_id = record.state.id
+    lock = service._lock(game_id)
+    await lock.acquire()  # whatever holds the game meanwhile
+    submitting = asyncio.create_task(service.submit(game_id, 100, "700+1"))
+    for _ in range(50):
+        await asyncio.sleep(0.01)  # PHP answered; the submit waits for the lock
+    resigning = asyncio.create_task(service.resign(1, 100))
+    for _ in range(10):
+        await asyncio.sleep(0)
+    lock.release()
+    result, refused = await asyncio.gather(submitting, resigning, return_exceptions=True)
+    assert not isinstance(result, BaseException) and result.evaluation is not None
+    assert isinstance(refused, GameError) and refused.code == "game_over"
+    stored = await service.store.load_game(game_id)
+    assert stored is not None and stored.state.outcome is not None
+    assert stored.state.outcome.termination is rules.Termination.CHECKOUT
+    await service.close()
+
+
+@pytest.mark.parametrize("seed", range(8))
+async def test_answers_deadlines_and_resigns_at_once_only_refuse(
+    service, clock, recorder, seed
+) -> None:
+    """Whatever arrives together, a caller gets a result or a GameError, never StaleGame."""
+    chance = random.Random(seed)
+    record = await open_duel(service)  # Digits 1234 every round
+    game_id = record.state.id
+    for _ in range(8):
+        live = service._active.get(game_id)
+        current = live.state.current_round if live else None
+        if current is None:
+            break
+        clock.now = current.deadline - chance.choice([5.0, 0.0])
+        calls: list[Any] = []
+        for _ in range(chance.randint(2, 6)):
+            pick = chance.random()
+            if pick < 0.6:
+                formula = chance.choice(["1234", "12+34", "1*2*3*4", "x"])
+                number = chance.choice([None, current.number])
+                user = chance.choice([100, 200])
+                calls.append(service.submit(game_id, user, formula, number))
+            elif pick < 0.9:
+                calls.append(service.expire(game_id, current.number))
+            else:
+                calls.append(service.resign(1, chance.choice([100, 200])))
+        outcomes = await asyncio.gather(*calls, return_exceptions=True)
+        unexpected = [
+            o for o in outcomes if isinstance(o, Exception) and not isinstance(o, GameError)
+        ]
+        assert not unexpected
+        if service._active.get(game_id) is not None:
+            clock.now = current.deadline + 1
+            await service.expire(game_id, current.number)
+    over = [e for e in recorder.events if e[0] == "game_over"]
+    assert len(over) <= 1
+    stored = await service.store.load_game(game_id)
+    assert stored is not None and (stored.state.outcome is not None) == bool(over)
     await service.close()
