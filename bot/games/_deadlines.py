@@ -1,9 +1,13 @@
-"""Round deadlines of GameService: the timers, and re-arming every game after a restart."""
+"""Round deadlines of GameService: the timers, answers still in PHP at the deadline,
+and re-arming every game after a restart."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import rules
@@ -13,14 +17,28 @@ from bot.storage import Challenge, GameRecord, Store
 log = logging.getLogger(__name__)
 
 
+@dataclass(eq=False)
+class InFlight:
+    """A formula received for `round_number` at `received`, now being checked by PHP."""
+
+    player: int
+    round_number: int
+    received: float
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
 class DeadlinesMixin:
     """The timer half of GameService; it provides the attributes declared here."""
 
     store: Store
     clock: Clock
+    answer_grace: float
     _timers: dict[str, asyncio.Task[None]]
     _challenge_timers: dict[str, asyncio.Task[None]]
     _active: dict[str, GameRecord]
+    _in_flight: dict[str, list[InFlight]]
 
     if TYPE_CHECKING:
 
@@ -32,6 +50,49 @@ class DeadlinesMixin:
         def _arm_challenge(self, challenge: Challenge) -> None: ...
         def _remember(self, record: GameRecord) -> None: ...
         def _lock(self, game_id: str) -> asyncio.Lock: ...
+
+    # ------------------------------------------------------ answers in PHP
+
+    @contextlib.contextmanager
+    def _answer_in_flight(
+        self, game_id: str, player: int, round_number: int, received: float
+    ) -> Iterator[None]:
+        """Mark a formula as being checked, so the round's deadline waits for it."""
+        entry = InFlight(player, round_number, received)
+        self._in_flight.setdefault(game_id, []).append(entry)
+        try:
+            yield
+        finally:
+            entries = self._in_flight.get(game_id, [])
+            if entry in entries:
+                entries.remove(entry)
+            if not entries:
+                self._in_flight.pop(game_id, None)
+            if not entry.done.done():
+                entry.done.set_result(None)
+
+    async def _answers_in_flight(self, game_id: str, round_number: int) -> None:
+        """Wait (at most `answer_grace` s) for formulas received by the round's deadline.
+
+        Their time is their receipt, so PHP's answer must not lose to the timer; the
+        wait ends when PHP answers, which is also when simcord's settling ends.
+        """
+        record = self._active.get(game_id)
+        rnd = record.state.current_round if record else None
+        if rnd is None or rnd.number != round_number:
+            return
+        waits = [
+            entry.done
+            for entry in self._in_flight.get(game_id, [])
+            if entry.round_number == round_number and entry.received <= rnd.deadline
+        ]
+        if waits:
+            _done, pending = await asyncio.wait(waits, timeout=self.answer_grace)
+            if pending:
+                log.warning(
+                    "game %s: %d answer(s) to round %s still in PHP after %g s; expiring it",
+                    game_id, len(pending), round_number, self.answer_grace,
+                )  # fmt: skip
 
     # ---------------------------------------------------------------- timers
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import rules
 from bot.games._challenges import ChallengesMixin
-from bot.games._deadlines import DeadlinesMixin
+from bot.games._deadlines import DeadlinesMixin, InFlight
 from bot.games._types import (
     Clock,
     DigitsSource,
@@ -29,6 +29,7 @@ from bot.games._types import (
     GameEvents,
     OpenChannel,
     SubmitResult,
+    answer_grace,
     random_digits_source,
 )
 from bot.storage import AttemptsUsed, Challenge, GameRecord, RatingChange, StaleGame, Store
@@ -48,6 +49,7 @@ class GameService(ChallengesMixin, DeadlinesMixin):
         *,
         clock: Clock = time.time,
         digits_source: DigitsSource | None = None,
+        answer_grace_s: float | None = None,
     ) -> None:
         self.store = store
         self.evaluator = evaluator
@@ -62,6 +64,8 @@ class GameService(ChallengesMixin, DeadlinesMixin):
         self._channels: dict[int, str] = {}
         self._starting: set[tuple[int, int]] = set()
         self._rematches: dict[str, str] = {}
+        self._in_flight: dict[str, list[InFlight]] = {}
+        self.answer_grace = answer_grace(evaluator) if answer_grace_s is None else answer_grace_s
 
     # ------------------------------------------------------------------ Sets
 
@@ -198,8 +202,8 @@ class GameService(ChallengesMixin, DeadlinesMixin):
         """Check the formula with real PHP, then apply it to the round it was meant for.
 
         The time of receipt is the answer's time, so a slow sandbox never makes
-        an answer late; the PHP call runs outside the lock so two players of a
-        duel are evaluated at once.
+        an answer late: the round's deadline waits for it (`_answers_in_flight`).
+        The PHP call runs outside the lock so two players of a duel are evaluated at once.
         """
         received = self.clock()
         record = await self.load(game_id)
@@ -207,10 +211,11 @@ class GameService(ChallengesMixin, DeadlinesMixin):
             raise GameError("no_game")
         index, rnd = self._open_round_for(record, user_id, round_number, received)
         functions = record.state.game_set.functions
-        verdict = await self.evaluator.evaluate(formula, rnd.digits, functions)
-        if isinstance(verdict, EvalError):
-            return SubmitResult(record, rnd.number, error=verdict)
-        return await self._answer(game_id, user_id, index, rnd.number, verdict, received)
+        with self._answer_in_flight(game_id, user_id, rnd.number, received):
+            verdict = await self.evaluator.evaluate(formula, rnd.digits, functions)
+            if isinstance(verdict, EvalError):
+                return SubmitResult(record, rnd.number, error=verdict)
+            return await self._answer(game_id, user_id, index, rnd.number, verdict, received)
 
     async def _answer(
         self, game_id: str, user_id: int, index: int, number: int, verdict: Evaluation,
@@ -242,7 +247,11 @@ class GameService(ChallengesMixin, DeadlinesMixin):
         return SubmitResult(record, number, evaluation=verdict)
 
     async def expire(self, game_id: str, round_number: int) -> None:
-        """The deadline of `round_number`; a no-op when answers resolved it first."""
+        """The deadline of `round_number`; a no-op when answers resolved it first.
+
+        Formulas received by the deadline and still in PHP are waited for first.
+        """
+        await self._answers_in_flight(game_id, round_number)
         async with self._lock(game_id):
             record = self._active.get(game_id)
             rnd = record.state.current_round if record else None

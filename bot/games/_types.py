@@ -15,6 +15,13 @@ from rules import GameSet, GameState
 CHALLENGE_TTL = 300.0
 """Seconds a duel challenge waits for the opponent (issue 4: five minutes)."""
 
+EVALUATOR_TIMEOUT_S = 2.0
+"""PHP's time limit when the evaluator does not tell its own (EvaluatorSettings.timeout_s)."""
+
+ANSWER_GRACE_MARGIN_S = 3.0
+"""Beyond PHP's time limit, how long a deadline waits for an answer received before it
+(a queue in front of the PHP pool, the lock, the save)."""
+
 DigitsSource = Callable[[GameState, int], str]
 """The Digits of round n of a game that is not seeded (tests force them)."""
 
@@ -31,6 +38,20 @@ class Evaluating(Protocol):
     async def evaluate(
         self, formula: str, digits: str, functions: Iterable[str]
     ) -> Evaluation | EvalError: ...
+
+
+def answer_grace(evaluator: object) -> float:
+    """The longest a deadline waits for answers still in PHP: its time limit plus a margin.
+
+    The local and Docker pools tell their limit as `pool.timeout_s`; other evaluators
+    (tests) get the default one.
+    """
+    timeout = getattr(evaluator, "timeout_s", None)
+    if timeout is None:
+        timeout = getattr(getattr(evaluator, "pool", None), "timeout_s", None)
+    if not isinstance(timeout, int | float):
+        timeout = EVALUATOR_TIMEOUT_S
+    return float(timeout) + ANSWER_GRACE_MARGIN_S
 
 
 class GameEvents(Protocol):

@@ -141,6 +141,114 @@ async def test_one_broken_game_does_not_affect_another(service, recorder, digits
     await service.close()
 
 
+# ------------------------------------------------- an answer still in PHP at the deadline
+
+
+class GatedEvaluator:
+    """The real PHP evaluator behind a gate: PHP takes as long as the test wants."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.gate = asyncio.Event()
+        self.waiting = asyncio.Event()
+
+    async def evaluate(self, formula: str, digits: str, functions: Any) -> Any:
+        self.waiting.set()
+        await self.gate.wait()
+        return await self.inner.evaluate(formula, digits, functions)
+
+
+@pytest.fixture
+def gated(evaluator) -> GatedEvaluator:
+    return GatedEvaluator(evaluator)
+
+
+@pytest.fixture
+def slow_service(store, gated, clock, recorder, digits) -> GameService:
+    return GameService(store, gated, rules.load_sets(), recorder, clock=clock, digits_source=digits)
+
+
+async def deadline_during_php(
+    service: GameService, gated: GatedEvaluator, clock: Clock, record: GameRecord, user: int,
+    formula: str,
+) -> tuple[asyncio.Task[Any], asyncio.Task[None]]:  # fmt: skip
+    """`user` sends `formula` 0.5 s before the deadline; the deadline comes while PHP runs."""
+    deadline = record.state.rounds[0].deadline
+    clock.now = deadline - 0.5
+    submitting = asyncio.create_task(service.submit(record.state.id, user, formula))
+    await gated.waiting.wait()
+    clock.now = deadline + 0.01
+    expiring = asyncio.create_task(service.expire(record.state.id, 1))  # the round timer
+    for _ in range(10):
+        await asyncio.sleep(0)
+    return submitting, expiring
+
+
+async def test_an_answer_received_before_the_deadline_beats_the_timer(
+    slow_service, gated, clock, digits
+) -> None:
+    digits.extend("3489", "2476")
+    record = await slow_service.start_single(rules.Mode.TRAINING, 1, 100, None, "en", thread_50)
+    submitting, expiring = await deadline_during_php(
+        slow_service, gated, clock, record, 100, "34+89"
+    )
+    assert not expiring.done()  # the deadline waits for PHP
+    gated.gate.set()
+    result = await submitting
+    await expiring
+    assert result.evaluation is not None and result.evaluation.value == 123
+    stored = await slow_service.store.load_game(record.state.id)
+    assert stored is not None and stored.state.outcome is None
+    first = stored.state.rounds[0].answers[0]
+    assert first is not None and first.formula == "34+89" and not first.auto
+    assert first.elapsed == 119.5  # the time of receipt, not of PHP's answer
+    assert len(stored.state.rounds) == 2 and stored.state.scores == [424]
+    await slow_service.close()
+
+
+async def test_a_duel_answer_in_php_at_the_deadline_is_not_replaced_by_the_auto_move(
+    slow_service, gated, clock, digits
+) -> None:
+    digits.extend("3489", "2476")
+    record = await open_duel(slow_service)
+    submitting, expiring = await deadline_during_php(
+        slow_service, gated, clock, record, 100, "3*4+89"
+    )
+    assert not expiring.done()
+    gated.gate.set()
+    result = await submitting
+    await expiring
+    assert result.secret and result.evaluation is not None
+    stored = await slow_service.store.load_game(record.state.id)
+    assert stored is not None
+    answers = stored.state.rounds[0].answers
+    assert [(a.formula, a.auto) for a in answers if a] == [("3*4+89", False), ("34+89", True)]
+    assert stored.state.scores == [402, 424]
+    await slow_service.close()
+
+
+async def test_the_deadline_waits_for_php_only_so_long(
+    store, gated, clock, recorder, digits
+) -> None:
+    digits.extend("3489")
+    service = GameService(
+        store, gated, rules.load_sets(), recorder, clock=clock, digits_source=digits,
+        answer_grace_s=0.05,
+    )  # fmt: skip
+    record = await service.start_single(rules.Mode.TRAINING, 1, 100, None, "en", thread_50)
+    submitting, expiring = await deadline_during_php(service, gated, clock, record, 100, "34+89")
+    await asyncio.wait_for(expiring, timeout=5)
+    gated.gate.set()
+    with pytest.raises(GameError) as refused:
+        await submitting
+    assert refused.value.code == "late"
+    stored = await service.store.load_game(record.state.id)
+    assert stored is not None and stored.state.outcome is not None
+    assert stored.state.outcome.termination is rules.Termination.TIMEOUT
+    assert not service._in_flight
+    await service.close()
+
+
 # ------------------------------------------------------------ /resign twice at once
 
 
