@@ -1,5 +1,5 @@
 """Round deadlines of GameService: the timers, answers still in PHP at the deadline,
-and re-arming every game after a restart."""
+retries of a deadline whose save failed, and re-arming every game after a restart."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import rules
-from bot.games._types import Clock
+from bot.games._types import DEADLINE_RETRY_FIRST_S, DEADLINE_RETRY_MAX_S, DEADLINE_TRIES, Clock
 from bot.storage import Challenge, GameRecord, Store
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,7 @@ class DeadlinesMixin:
 
         async def expire(self, game_id: str, round_number: int) -> None: ...
         async def _next_round(self, record: GameRecord) -> GameRecord: ...
+        async def _finish(self, record: GameRecord) -> None: ...
         async def _commit(self, record: GameRecord, state: rules.GameState) -> GameRecord: ...
         async def _emit(self, name: str, *args: Any, **kwargs: Any) -> None: ...
         async def _expire_challenge(self, challenge_id: str) -> None: ...
@@ -106,15 +107,71 @@ class DeadlinesMixin:
             self._round_timer(game_id, rnd.number, rnd.deadline), name=f"round:{game_id}"
         )
 
-    async def _round_timer(self, game_id: str, number: int, deadline: float) -> None:
-        """asyncio.sleep is a wait simcord (and any event loop) understands."""
+    def _retry_later(self, game_id: str, number: int) -> None:
+        """A save failed after the round's timer was cancelled: go on from the store soon."""
+        self._cancel(self._timers, game_id)
+        self._timers[game_id] = asyncio.create_task(
+            self._round_timer(game_id, number, self.clock(), failed=True), name=f"retry:{game_id}"
+        )
+
+    async def _round_timer(
+        self, game_id: str, number: int, deadline: float, *, failed: bool = False
+    ) -> None:
+        """asyncio.sleep is a wait simcord (and any event loop) understands.
+
+        A failed deadline (a save that did not go through) is retried from what the
+        store holds after 1, 2, 4 ... s, so one hiccup never leaves a game without a timer.
+        """
         await asyncio.sleep(max(0.0, deadline - self.clock()))
-        if self._timers.get(game_id) is asyncio.current_task():
-            del self._timers[game_id]
-        try:
-            await self.expire(game_id, number)
-        except Exception:
-            log.exception("game %s: the deadline of round %s failed", game_id, number)
+        me = asyncio.current_task()
+        delay = DEADLINE_RETRY_FIRST_S
+        for attempt in range(1, DEADLINE_TRIES + 1):
+            if failed:
+                if self._timers.get(game_id, me) is not me:
+                    return  # the game went on meanwhile, with its own timer
+                if me is not None:
+                    self._timers[game_id] = me  # so close() and a new round cancel the retry
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, DEADLINE_RETRY_MAX_S)
+            if self._timers.get(game_id) is me:
+                del self._timers[game_id]
+            try:
+                if failed:
+                    await self._resume(game_id, number)
+                else:
+                    await self.expire(game_id, number)
+                return
+            except Exception:
+                failed = True
+                log.exception(
+                    "game %s: the deadline of round %s failed (try %d of %d)",
+                    game_id, number, attempt, DEADLINE_TRIES,
+                )  # fmt: skip
+        log.error(
+            "game %s: round %s could not be ended; it stays active until the next restart",
+            game_id, number,
+        )  # fmt: skip
+
+    async def _resume(self, game_id: str, number: int) -> None:
+        """Go on from the stored game after a failure: the failed save may have landed."""
+        async with self._lock(game_id):
+            stored = await self.store.load_game(game_id)
+            if stored is None:
+                return
+            if not stored.active:
+                if game_id in self._active:  # finished in the store, never announced
+                    await self._finish(stored)
+                return
+            self._remember(stored)
+            rnd = stored.state.current_round
+            if rnd is None:  # the round was resolved, the next one never started
+                await self._next_round(stored)
+                return
+            if rnd.number != number:
+                if game_id not in self._timers:
+                    self._arm(stored)
+                return
+        await self.expire(game_id, number)
 
     @staticmethod
     def _cancel(timers: dict[str, asyncio.Task[None]], key: str) -> None:

@@ -141,8 +141,7 @@ class GameService(ChallengesMixin, DeadlinesMixin):
                     "qualification_used", set=game_set.name, attempts=game_set.attempts
                 ) from exc
             self._remember(record)
-        async with self._lock(state.id):
-            return await self._next_round(record)
+        return await self._first_round(record)
 
     # ------------------------------------------------------------------ duel
 
@@ -172,8 +171,7 @@ class GameService(ChallengesMixin, DeadlinesMixin):
             )
             await self.store.save_game(record, now=self.clock())
             self._remember(record)
-        async with self._lock(state.id):
-            return await self._next_round(record)
+        return await self._first_round(record)
 
     # ---------------------------------------------------------------- playing
 
@@ -243,7 +241,7 @@ class GameService(ChallengesMixin, DeadlinesMixin):
                 await self._emit("answer_received", record, index)
                 return SubmitResult(record, number, evaluation=verdict, secret=True)
             self._cancel(self._timers, game_id)
-            record = await self._after_round(record, number)
+            record = await self._go_on(record, number)
         return SubmitResult(record, number, evaluation=verdict)
 
     async def expire(self, game_id: str, round_number: int) -> None:
@@ -296,6 +294,28 @@ class GameService(ChallengesMixin, DeadlinesMixin):
             await self._finish(record)
             return record
         return await self._next_round(record)
+
+    async def _first_round(self, record: GameRecord) -> GameRecord:
+        """Round 1 of a game just saved; a failed save starts it from the store soon."""
+        async with self._lock(record.state.id):
+            try:
+                return await self._next_round(record)
+            except Exception:
+                log.exception("game %s: starting round 1 failed; retrying", record.state.id)
+                self._retry_later(record.state.id, 0)
+                return record
+
+    async def _go_on(self, record: GameRecord, number: int) -> GameRecord:
+        """`_after_round` after an answer: the answer is saved, so a failure to start the
+        next round is retried from the store instead of being the player's error."""
+        try:
+            return await self._after_round(record, number)
+        except Exception:
+            log.exception(
+                "game %s: going on after round %s failed; retrying", record.state.id, number
+            )
+            self._retry_later(record.state.id, number)
+            return record
 
     async def _next_round(self, record: GameRecord) -> GameRecord:
         number = len(record.state.rounds) + 1

@@ -22,6 +22,12 @@ ANSWER_GRACE_MARGIN_S = 3.0
 """Beyond PHP's time limit, how long a deadline waits for an answer received before it
 (a queue in front of the PHP pool, the lock, the save)."""
 
+DEADLINE_RETRY_FIRST_S = 1.0
+DEADLINE_RETRY_MAX_S = 60.0
+DEADLINE_TRIES = 8
+"""A deadline whose save failed is retried after 1, 2, 4 ... 60 s, eight tries in all
+(about two minutes); then the game waits for the next restart (`recover`)."""
+
 DigitsSource = Callable[[GameState, int], str]
 """The Digits of round n of a game that is not seeded (tests force them)."""
 

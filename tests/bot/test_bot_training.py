@@ -77,6 +77,47 @@ async def test_timeout_loses_the_game(world) -> None:
     assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
 
 
+def fail_once(monkeypatch, store, when) -> list[OSError]:
+    """The store's next save_game of a record matching `when` fails (a passing hiccup)."""
+    real = store.save_game
+    pending = [OSError("disk I/O error (injected)")]
+
+    async def flaky(record, *, now=None):
+        if pending and when(record):
+            raise pending.pop()
+        return await real(record, now=now)
+
+    monkeypatch.setattr(store, "save_game", flaky)
+    return pending
+
+
+async def test_a_failed_save_at_the_deadline_is_retried(world, monkeypatch) -> None:
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    pending = fail_once(monkeypatch, world.store, lambda r: r.state.outcome is not None)
+    await world.env.advance_time(120.5)
+    assert not pending  # the timeout's save failed
+    assert await world.store.active_game_of(world.guild.id, world.alice.id) is not None
+    await world.env.advance_time(2)  # the retry after 1 s
+    assert "Time ran out in round 1" in message_text(thread.last_message)
+    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    again = await world.alice.slash(world.channel, "training")
+    assert not again.ephemeral  # not "busy"
+
+
+async def test_a_failed_save_of_the_next_round_is_retried(world, monkeypatch) -> None:
+    world.digits.extend("3489", "2476", "2476")  # the failed try drew Digits too
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    pending = fail_once(monkeypatch, world.store, lambda r: len(r.state.rounds) == 2)
+    ok = await answer(world.alice, thread.last_message, "34+89")
+    assert not pending and "123" in reply_text(ok)  # the answer counted
+    await world.env.advance_time(2)
+    assert "round 2 of 7" in thread.last_message.embeds[0].title
+    await answer(world.alice, thread.last_message, "2*47+6")
+    assert "Score **274**" in message_text(thread.history()[-2])
+
+
 async def test_strangers_cannot_answer_and_one_game_per_player(world) -> None:
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
