@@ -52,6 +52,11 @@ class Evaluator:
     def backend(self) -> str:
         return self.pool.backend
 
+    @property
+    def timeout_s(self) -> float:
+        """The longest one formula may take in PHP (callers size their waits by it)."""
+        return self.pool.timeout_s
+
     async def evaluate(self, formula: str, digits: str, functions: Functions) -> Verdict:
         """Check `formula` against the round's `digits` and the Set's functions, then run it."""
         try:

@@ -49,12 +49,9 @@ class Evaluating(Protocol):
 def answer_grace(evaluator: object) -> float:
     """The longest a deadline waits for answers still in PHP: its time limit plus a margin.
 
-    The local and Docker pools tell their limit as `pool.timeout_s`; other evaluators
-    (tests) get the default one.
+    `Evaluator.timeout_s` tells the limit; stand-ins in tests get the default one.
     """
     timeout = getattr(evaluator, "timeout_s", None)
-    if timeout is None:
-        timeout = getattr(getattr(evaluator, "pool", None), "timeout_s", None)
     if not isinstance(timeout, int | float):
         timeout = EVALUATOR_TIMEOUT_S
     return float(timeout) + ANSWER_GRACE_MARGIN_S
