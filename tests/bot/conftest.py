@@ -3,7 +3,6 @@ temporary SQLite store per test. Digits are forced through the bot's digits sour
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,38 +14,9 @@ import simcord
 
 from bot.app import FormulaDartsBot, create_bot
 from bot.settings import BotSettings
-from bot.storage import Store, open_store
-from evaluator import Evaluator, EvaluatorSettings, open_evaluator
-from rules import GameState
-
-
-class ForcedDigits:
-    """Digits the test chooses, round by round; '1234' once they run out."""
-
-    def __init__(self) -> None:
-        self.queue: deque[str] = deque()
-
-    def extend(self, *digits: str) -> None:
-        self.queue.extend(digits)
-
-    def __call__(self, state: GameState, number: int) -> str:
-        del state, number
-        return self.queue.popleft() if self.queue else "1234"
-
-
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
-async def evaluator() -> AsyncIterator[Evaluator]:
-    """The real local PHP pool, warmed once for the whole session."""
-    pool = await open_evaluator(EvaluatorSettings(evaluator="local", pool_size=2))
-    yield pool
-    await pool.close()
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await open_store(f"sqlite+aiosqlite:///{tmp_path}/games.sqlite3")
-    yield opened
-    await opened.close()
+from bot.storage import Store
+from evaluator import Evaluator
+from tests.simbot import ForcedDigits, evaluator, store  # noqa: F401 (fixtures)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ leaderboards cog is loaded by the real bot.
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,20 +21,9 @@ from bot.app import create_bot
 from bot.settings import BotSettings
 from bot.storage import Store, open_store
 from evaluator import Evaluator, EvaluatorSettings, open_evaluator
-from rules import GameState
+from tests.simbot import ForcedDigits
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-
-class ForcedDigits:
-    """Digits for Training and duels, round by round ('1234' once they run out)."""
-
-    def __init__(self) -> None:
-        self.queue: deque[str] = deque()
-
-    def __call__(self, state: GameState, number: int) -> str:
-        del state, number
-        return self.queue.popleft() if self.queue else "1234"
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
