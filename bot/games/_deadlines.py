@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import rules
-from bot.games._types import DEADLINE_RETRY_FIRST_S, DEADLINE_RETRY_MAX_S, DEADLINE_TRIES, Clock
+from bot.games._types import (
+    DEADLINE_RETRY_FIRST_S,
+    DEADLINE_RETRY_MAX_S,
+    DEADLINE_TRIES,
+    Clock,
+    GameError,
+)
 from bot.storage import Challenge, GameRecord, Store
 
 log = logging.getLogger(__name__)
@@ -58,7 +64,17 @@ class DeadlinesMixin:
     def _answer_in_flight(
         self, game_id: str, player: int, round_number: int, received: float
     ) -> Iterator[None]:
-        """Mark a formula as being checked, so the round's deadline waits for it."""
+        """Mark a formula as being checked, so the round's deadline waits for it.
+
+        One formula per player at a time: a second one sent while the first is in
+        PHP is refused, so the first valid formula really is the first one sent,
+        and one player cannot flood the shared pool.
+        """
+        if any(
+            f.player == player and f.round_number == round_number
+            for f in self._in_flight.get(game_id, [])
+        ):
+            raise GameError("answer_in_flight")
         entry = InFlight(player, round_number, received)
         self._in_flight.setdefault(game_id, []).append(entry)
         try:

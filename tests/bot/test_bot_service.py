@@ -184,6 +184,21 @@ async def deadline_during_php(
     return submitting, expiring
 
 
+async def test_one_formula_at_a_time_per_player(slow_service, gated, digits) -> None:
+    """A second formula sent while the first is in PHP is refused, not raced."""
+    digits.extend("3489", "2476")
+    record = await slow_service.start_single(rules.Mode.TRAINING, 1, 100, None, "en", thread_50)
+    first = asyncio.create_task(slow_service.submit(record.state.id, 100, "3*4+89"))
+    await gated.waiting.wait()
+    with pytest.raises(GameError) as refused:
+        await asyncio.wait_for(slow_service.submit(record.state.id, 100, "34+89"), 5)
+    assert refused.value.code == "answer_in_flight"
+    gated.gate.set()
+    result = await first
+    assert result.evaluation is not None and result.evaluation.value == 101
+    await slow_service.close()
+
+
 async def test_an_answer_received_before_the_deadline_beats_the_timer(
     slow_service, gated, clock, digits
 ) -> None:
