@@ -225,12 +225,6 @@ def name_problem(name: object) -> str | None:
     return None
 
 
-def validate_name(name: object) -> str | None:
-    """Why a Set name is unusable, or None when it is fine."""
-    code = name_problem(name)
-    return None if code is None else NAME_PROBLEMS[code]
-
-
 def _validate_one(
     name: str, data: object, errors: _Collector, reserved: Collection[str] = ()
 ) -> GameSet | None:
