@@ -19,6 +19,7 @@ from rules.errors import (
     GameOver,
     NoOpenRound,
     NotAPlayer,
+    RoundOver,
     RoundStillOpen,
     RulesError,
 )
@@ -39,8 +40,8 @@ from rules.game import (
     apply,
     is_loss,
     new_game,
-    outcome,
     ranking_key,
+    submit_problem,
 )
 from rules.scoring import Number, apply_points, is_zero, php_text, round_points
 from rules.sets import (
@@ -78,6 +79,7 @@ __all__ = [
     "ReplayRound",
     "Resign",
     "Round",
+    "RoundOver",
     "RoundStillOpen",
     "RulesError",
     "SetProblem",
@@ -95,7 +97,6 @@ __all__ = [
     "is_zero",
     "load_sets",
     "new_game",
-    "outcome",
     "parse_sets",
     "php_text",
     "qualification_seed",
@@ -103,6 +104,7 @@ __all__ = [
     "ranking_key",
     "round_points",
     "seeded_digits",
+    "submit_problem",
     "utc_day",
     "valid_digits",
     "validate_set",

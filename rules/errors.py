@@ -25,6 +25,12 @@ class RoundStillOpen(RulesError):
     code = "round_open"
 
 
+class RoundOver(RulesError):
+    """An answer meant for an earlier round: that round has ended (answered or not)."""
+
+    code = "round_over"
+
+
 class DeadlinePassed(RulesError):
     code = "deadline_passed"
 

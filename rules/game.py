@@ -2,8 +2,10 @@
 
 Shaped like python-chess: a plain state that round-trips through JSON, pure
 transitions (`apply(state, action)` returns a new state, the old one is left
-alone), and `outcome(state)` that is None while the game goes on. Time is data:
-callers pass `now` (seconds since the epoch), the rules never read a clock.
+alone), `state.outcome` that is None while the game goes on, and a legality
+query beside the move (`submit_problem` beside `apply(Submit)`, as python-chess
+has `is_legal` beside `push`). Time is data: callers pass `now` (seconds since
+the epoch), the rules never read a clock.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from rules.errors import (
     GameOver,
     NoOpenRound,
     NotAPlayer,
+    RoundOver,
     RoundStillOpen,
+    RulesError,
 )
 from rules.scoring import Number, apply_points, is_zero
 from rules.sets import GameSet
@@ -229,8 +233,39 @@ def new_game(game_id: str, mode: Mode, game_set: GameSet, players: list[str]) ->
     )
 
 
-def outcome(state: GameState) -> Outcome | None:
-    return state.outcome
+def submit_problem(
+    state: GameState, player: str, now: float, round_number: int | None = None
+) -> RulesError | None:
+    """Why `player` may not answer now (round `round_number`, or whichever is open), or None.
+
+    The one place that decides it: `apply(Submit)` raises what this returns, and a
+    front end asks it before it opens an answer form or spends PHP on a formula.
+    Each cause has its own error: a button of an earlier round is `RoundOver`, a
+    round (or a single game) that ran out of time is `DeadlinePassed`.
+    """
+    if player not in state.players:
+        return NotAPlayer(f"{player} is not a player of game {state.id}")
+    index = state.players.index(player)
+    result = state.outcome
+    if result is not None:
+        timed_out = result.termination is Termination.TIMEOUT
+        if timed_out and round_number in (None, result.rounds):
+            return DeadlinePassed(f"round {result.rounds} ended at its deadline")
+        return GameOver(f"game {state.id} is over")
+    current = state.current_round
+    if round_number is not None:
+        latest = len(state.rounds)
+        if round_number < latest or (round_number == latest and current is None):
+            return RoundOver(f"round {round_number} is over")
+        if round_number > latest:
+            return NoOpenRound(f"round {round_number} has not started")
+    if current is None:
+        return NoOpenRound("no round is open")
+    if now > current.deadline:
+        return DeadlinePassed(f"round {current.number} ended at its deadline")
+    if current.answers[index] is not None:
+        return AlreadyAnswered(f"{player} has answered round {current.number}")
+    return None
 
 
 def apply(state: GameState, action: Action) -> GameState:
@@ -293,12 +328,11 @@ def _record(
 
 
 def _submit(state: GameState, action: Submit) -> None:
+    problem = submit_problem(state, action.player, action.now)
+    if problem is not None:
+        raise problem
     index = state.player_index(action.player)
     rnd = _open_round(state)
-    if action.now > rnd.deadline:
-        raise DeadlinePassed(f"round {rnd.number} ended at its deadline")
-    if rnd.answers[index] is not None:
-        raise AlreadyAnswered(f"{action.player} has answered round {rnd.number}")
     _record(state, rnd, index, action.formula, action.result, action.now)
     if all(a is not None for a in rnd.answers):
         _resolve(state, rnd)

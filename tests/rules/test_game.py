@@ -228,3 +228,66 @@ def test_replay_round_keeps_digits_and_answers_with_a_fresh_deadline() -> None:
     assert rnd.answers[1] is None
     replayed = apply(replayed, Submit("bob", "3*4+89", 101, T0 + 530))
     assert replayed.scores == [424, 402]
+
+
+# ------------------------------------------------ the legality query beside apply(Submit)
+
+
+def _timed_out() -> GameState:
+    state = apply(single(), StartRound("3489", T0))
+    return apply(state, Expire(T0 + 120))
+
+
+def _answered_round_one() -> GameState:
+    state = apply(single(), StartRound("3489", T0))
+    state = apply(state, Submit("alice", "34+89", 123, T0 + 5))
+    return apply(state, StartRound("2476", T0 + 10))
+
+
+def _between_rounds() -> GameState:
+    state = apply(single(), StartRound("3489", T0))
+    return apply(state, Submit("alice", "34+89", 123, T0 + 5))
+
+
+def _duel_half_answered() -> GameState:
+    state = apply(duel(), StartRound("3489", T0))
+    return apply(state, Submit("alice", "34+89", 123, T0 + 5))
+
+
+@pytest.mark.parametrize(
+    ("make", "player", "now", "number", "problem"),
+    [
+        (lambda: apply(single(), StartRound("3489", T0)), "alice", T0 + 1, None, None),
+        (lambda: apply(single(), StartRound("3489", T0)), "alice", T0 + 1, 1, None),
+        (lambda: apply(single(), StartRound("3489", T0)), "mallory", T0 + 1, 1, "not_a_player"),
+        (lambda: apply(single(), StartRound("3489", T0)), "alice", T0 + 121, 1, "deadline_passed"),
+        (_timed_out, "alice", T0 + 121, 1, "deadline_passed"),
+        (_timed_out, "alice", T0 + 121, None, "deadline_passed"),
+        (_answered_round_one, "alice", T0 + 11, 1, "round_over"),
+        (_answered_round_one, "alice", T0 + 11, 2, None),
+        (_answered_round_one, "alice", T0 + 11, 3, "no_open_round"),
+        (_between_rounds, "alice", T0 + 6, 1, "round_over"),
+        (_between_rounds, "alice", T0 + 6, None, "no_open_round"),
+        (_duel_half_answered, "alice", T0 + 6, 1, "already_answered"),
+        (_duel_half_answered, "bob", T0 + 6, 1, None),
+        (lambda: apply(single(), Resign("alice")), "alice", T0, None, "game_over"),
+        (single, "alice", T0, None, "no_open_round"),
+    ],
+)
+def test_submit_problem_names_each_cause(make, player, now, number, problem) -> None:
+    state = make()
+    found = rules.submit_problem(state, player, now, number)
+    assert (None if found is None else found.code) == problem
+    if problem is None or state.outcome is not None or number is not None:
+        return
+    with pytest.raises(rules.RulesError) as refused:  # apply refuses with the same error
+        apply(state, Submit(player, "f", 1, now))
+    assert refused.value.code == problem
+
+
+def test_apply_refuses_what_submit_problem_names() -> None:
+    state = _duel_half_answered()
+    with pytest.raises(AlreadyAnswered):
+        apply(state, Submit("alice", "1234", 1234, T0 + 7))
+    with pytest.raises(DeadlinePassed):
+        apply(state, Submit("bob", "1234", 1234, T0 + 200))
