@@ -1,15 +1,18 @@
-"""The bot: `create_bot(settings)` returns a configured `commands.Bot`.
+"""The bot: `create_bot(settings, store=..., evaluator=...)` returns a configured `commands.Bot`,
+and `run_discord(settings, token)` opens what the bot needs and runs it.
 
-Resources (the store, the PHP evaluator) are opened in `setup_hook`, or passed
-in by the caller that owns them (tests share one warm evaluator). `setup_hook`
-then loads the cogs, registers the persistent buttons, re-arms the games that
-were running, and syncs the command tree, as discord.py's advanced_startup does.
+Resources (the store, the PHP evaluator) are opened by `run_discord` with `async with`
+and passed in, as discord.py's `advanced_startup` example does: whoever opens a
+resource closes it, and the bot never guesses what it owns. `setup_hook` adds the
+cogs with typed dependencies, registers the persistent buttons, re-arms the games
+that were running, and syncs the command tree.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any
 
 import discord
@@ -17,16 +20,27 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot.games import DYNAMIC_ITEMS, Announcer, DigitsSource, GameService
+from bot.common import SetsDirectory
+from bot.games import DYNAMIC_ITEMS, Announcer, DigitsSource, Evaluating, GamesCog, GameService
 from bot.i18n import CatalogTranslator, locale_of, t
+from bot.leaderboards import LeaderboardsCog, PageButton
+from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
 from bot.storage import Store, open_store
-from evaluator import Evaluator, open_evaluator
+from evaluator import open_evaluator
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.games", "bot.sets_admin", "bot.leaderboards")
-"""Feature modules loaded in order; each has an async `setup(bot)`."""
+
+class Feature(StrEnum):
+    """The bot's features; each is one cog (tests may run a few)."""
+
+    GAMES = "games"
+    SETS = "sets"
+    LEADERBOARDS = "leaderboards"
+
+
+FEATURES: tuple[Feature, ...] = tuple(Feature)
 
 
 def discord_clock() -> float:
@@ -55,19 +69,14 @@ class GameTree(app_commands.CommandTree["FormulaDartsBot"]):
 
 
 class FormulaDartsBot(commands.Bot):
-    service: GameService
-    announcer: Announcer
-    store: Store
-    evaluator: Evaluator
-
     def __init__(
         self,
         settings: BotSettings,
         *,
-        store: Store | None = None,
-        evaluator: Evaluator | None = None,
+        store: Store,
+        evaluator: Evaluating,
         digits_source: DigitsSource | None = None,
-        extensions: Sequence[str] = EXTENSIONS,
+        features: Sequence[Feature] = FEATURES,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -77,36 +86,31 @@ class FormulaDartsBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
         )
         self.settings = settings
-        self.extension_names = tuple(extensions)
-        self._given_store = store
-        self._given_evaluator = evaluator
-        self._digits_source = digits_source
-        self._owned: list[Store | Evaluator] = []
-
-    async def setup_hook(self) -> None:
-        global_sets = rules.load_sets(self.settings.sets_file)
-        if self._given_store is not None:
-            self.store = self._given_store
-        else:
-            self.store = await open_store(self.settings.database_url)
-            self._owned.append(self.store)
-        if self._given_evaluator is not None:
-            self.evaluator = self._given_evaluator
-        else:
-            self.evaluator = await open_evaluator(self.settings.evaluator_settings)
-            self._owned.append(self.evaluator)
+        self.features = tuple(features)
+        self.store = store
+        self.evaluator = evaluator
         self.announcer = Announcer(self)
         self.service = GameService(
-            self.store,
-            self.evaluator,
-            global_sets,
+            store,
+            evaluator,
+            rules.load_sets(settings.sets_file),
             self.announcer,
             clock=discord_clock,
-            digits_source=self._digits_source,
+            digits_source=digits_source,
         )
-        for name in self.extension_names:
-            await self.load_extension(name)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.sets: SetsDirectory = self.service.sets
+
+    def _cog(self, feature: Feature) -> commands.Cog:
+        if feature is Feature.GAMES:
+            return GamesCog(self, self.service, self.announcer)
+        if feature is Feature.SETS:
+            return SetsAdminCog(SetsManager(self.sets))
+        return LeaderboardsCog(self.store, self.sets)
+
+    async def setup_hook(self) -> None:
+        for feature in self.features:
+            await self.add_cog(self._cog(feature))
+        self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton)
         recovered = await self.service.recover()
         if recovered:
             log.info("recovered %d active game(s)", recovered)
@@ -124,32 +128,36 @@ class FormulaDartsBot(commands.Bot):
         log.info("synced %d command(s) %s", len(synced), f"to {guild_id}" if guild_id else "")
 
     async def close(self) -> None:
-        service = getattr(self, "service", None)
-        if service is not None:
-            await service.close()
+        await self.service.close()
         await super().close()
-        for resource in reversed(self._owned):
-            try:
-                await resource.close()
-            except Exception:
-                log.exception("closing %s failed", type(resource).__name__)
-        self._owned.clear()
 
 
 def create_bot(
     settings: BotSettings | None = None,
     *,
-    store: Store | None = None,
-    evaluator: Evaluator | None = None,
+    store: Store,
+    evaluator: Evaluating,
     digits_source: DigitsSource | None = None,
+    features: Sequence[Feature] = FEATURES,
 ) -> FormulaDartsBot:
     """The configured bot; settings come from the environment (and `.env`) when None.
 
-    A store or evaluator passed in stays the caller's to close.
+    The store and the evaluator stay the caller's to close.
     """
     return FormulaDartsBot(
         settings or BotSettings(),
         store=store,
         evaluator=evaluator,
         digits_source=digits_source,
+        features=features,
     )
+
+
+async def run_discord(settings: BotSettings, token: str) -> None:
+    """Open the store and the PHP sandbox, run the bot until it stops, close them."""
+    async with (
+        await open_store(settings.database_url) as store,
+        await open_evaluator(settings.evaluator_settings) as evaluator,
+        create_bot(settings, store=store, evaluator=evaluator) as bot,
+    ):
+        await bot.start(token)

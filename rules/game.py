@@ -240,8 +240,9 @@ def submit_problem(
 
     The one place that decides it: `apply(Submit)` raises what this returns, and a
     front end asks it before it opens an answer form or spends PHP on a formula.
-    Each cause has its own error: a button of an earlier round is `RoundOver`, a
-    round (or a single game) that ran out of time is `DeadlinePassed`.
+    Each cause has its own error: a round (or a single game) that ran out of time
+    before the player answered is `DeadlinePassed`; a button of an earlier round
+    the player did answer, or that ended early, is `RoundOver`.
     """
     if player not in state.players:
         return NotAPlayer(f"{player} is not a player of game {state.id}")
@@ -256,6 +257,9 @@ def submit_problem(
     if round_number is not None:
         latest = len(state.rounds)
         if round_number < latest or (round_number == latest and current is None):
+            answer = state.rounds[round_number - 1].answers[index]
+            if answer is not None and answer.auto:  # it ended at its deadline, unanswered
+                return DeadlinePassed(f"round {round_number} ended at its deadline")
             return RoundOver(f"round {round_number} is over")
         if round_number > latest:
             return NoOpenRound(f"round {round_number} has not started")

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 SETUP_HELP = """\
@@ -46,12 +47,14 @@ def setup_help() -> str:
     return SETUP_HELP.format(permissions=", ".join(PERMISSIONS))
 
 
-def run_bot(client: Any, token: str) -> int:
+def run_bot(main: Callable[[], Coroutine[Any, Any, None]]) -> int:
     """Run the bot until it stops; a refused token or no network is one line and exit 1."""
     import discord
 
     try:
-        client.run(token, log_handler=None)
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0
     except discord.LoginFailure:
         print(LOGIN_REFUSED, file=sys.stderr)
         return 1
@@ -82,7 +85,9 @@ def _run(args: argparse.Namespace) -> int:
 
     import discord
 
-    from bot.app import create_bot
+    from bot.app import run_discord
 
-    discord.utils.setup_logging(level=getattr(logging, str(args.log_level).upper(), logging.INFO))
-    return run_bot(create_bot(settings), settings.discord_token.get_secret_value())
+    level = logging.getLevelNamesMapping().get(str(args.log_level).upper(), logging.INFO)
+    discord.utils.setup_logging(level=level)
+    token = settings.discord_token.get_secret_value()
+    return run_bot(lambda: run_discord(settings, token))

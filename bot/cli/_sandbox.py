@@ -39,7 +39,7 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
 
 
 def _build(args: argparse.Namespace) -> int:
-    import docker
+    import docker  # type: ignore[import-untyped]
     from docker import errors as docker_errors
 
     from evaluator.sandbox import _docker_image as images

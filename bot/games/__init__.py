@@ -1,32 +1,42 @@
 """The games feature: Training, Qualification and Online Duel in threads.
 
-`_service` runs the games (no Discord), `_cog` and `_views` translate Discord
-interactions into service calls, `_announce` and `_render` show the results.
+`_service` runs the games (no Discord) with its collaborators (`_active`,
+`_in_flight`, `_seats`, `_challenges`, `_flow`, `_timers`); `_cog` and `_views`
+translate Discord interactions into service calls; `_announce`, `_render` and
+`_summary` show the results. See docs/ARCHITECTURE.md for the flow of one answer.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games._announce import Announcer
+from bot.games._cog import GamesCog
+from bot.games._render import outcome_text
 from bot.games._service import GameService
-from bot.games._types import CHALLENGE_TTL, DigitsSource, GameError, GameEvents, SubmitResult
+from bot.games._summary import FIELD_MAX, round_line
+from bot.games._types import (
+    CHALLENGE_TTL,
+    DigitsSource,
+    Evaluating,
+    GameError,
+    GameEvents,
+    NoEvents,
+    SubmitResult,
+)
 from bot.games._views import DYNAMIC_ITEMS
 
 __all__ = [
     "CHALLENGE_TTL",
     "DYNAMIC_ITEMS",
+    "FIELD_MAX",
     "Announcer",
     "DigitsSource",
+    "Evaluating",
     "GameError",
     "GameEvents",
     "GameService",
+    "GamesCog",
+    "NoEvents",
     "SubmitResult",
+    "outcome_text",
+    "round_line",
 ]
-
-
-async def setup(bot: Any) -> None:
-    """Extension entry point: the bot provides `service` and `announcer` (see bot.app)."""
-    from bot.games._cog import GamesCog
-
-    await bot.add_cog(GamesCog(bot, bot.service, bot.announcer))

@@ -11,12 +11,13 @@ from typing import Any
 
 import discord
 
+from bot.common import mention
 from bot.games import _render as render
 from bot.games._discord import with_retry
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view
 from bot.i18n import DEFAULT_LOCALE, t
-from bot.storage import Challenge, GameRecord, RatingChange
+from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from rules import Mode
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ class Announcer:
 
     @staticmethod
     def _players(record: GameRecord) -> str:
-        return " ".join(render.mention(p) for p in record.state.players)
+        return " ".join(mention(p) for p in record.state.players)
 
     async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
         """Only the first round (and one replayed after downtime) pings the players;
@@ -82,7 +83,7 @@ class Announcer:
         await self._send(
             record,
             "answer received",
-            content=t("duel.answered", locale, player=render.mention(record.state.players[player])),
+            content=t("duel.answered", locale, player=mention(record.state.players[player])),
             allowed_mentions=NO_PINGS,
         )
 
@@ -112,7 +113,7 @@ class Announcer:
                 kwargs["view"] = rematch_view(record.state.id, locale)
             await self._send(record, f"summary {index + 1}/{len(pages)}", **kwargs)
 
-    async def challenge_closed(self, challenge: Challenge, status: str) -> None:
+    async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:
         locale = self.challenge_locales.pop(challenge.id, DEFAULT_LOCALE)
         challenge.status = status
         if not challenge.message_id:

@@ -1,42 +1,42 @@
-"""Duel challenges: posting, declining, expiring and rematches (accepting opens a game,
-so it stays in GameService). One pending challenge per challenger, one rematch per duel."""
+"""Duel challenges: posting, declining, expiring, rematches, and taking one to accept.
+
+One pending challenge per challenger, one rematch per duel. Accepting opens a game,
+so the service does it with `take` and `close_accepted` from here.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
-from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
 
-from bot.games._types import CHALLENGE_TTL, Clock, GameError
-from bot.storage import Challenge, GameRecord, Store
-from rules import GameSet, Mode
+from bot.common import SetsDirectory
+from bot.games._seats import Seats
+from bot.games._timers import Timers
+from bot.games._types import CHALLENGE_TTL, Clock, GameError, GameEvents, announce
+from bot.storage import Challenge, ChallengeStatus, GameRecord, Store
+from rules import Mode
 
 log = logging.getLogger(__name__)
 
 
-class ChallengesMixin:
-    """The challenge half of GameService; it provides the attributes declared here."""
+class Challenges:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        seats: Seats,
+        sets: SetsDirectory,
+        events: GameEvents,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.seats = seats
+        self.sets = sets
+        self.events = events
+        self._timers = Timers(clock, "challenge")
+        self._rematches: dict[str, str] = {}
 
-    store: Store
-    clock: Clock
-    _challenge_timers: dict[str, asyncio.Task[None]]
-    _rematches: dict[str, str]
-
-    if TYPE_CHECKING:
-
-        async def resolve_set(self, guild_id: int, name: str | None) -> GameSet: ...
-        async def load(self, game_id: str) -> GameRecord | None: ...
-        async def _ensure_free(self, guild_id: int, user_id: int, code: str) -> None: ...
-        async def _emit(self, name: str, *args: Any, **kwargs: Any) -> None: ...
-        def _reserve(
-            self, guild_id: int, user_ids: list[int]
-        ) -> AbstractAsyncContextManager[None]: ...
-        @staticmethod
-        def _cancel(timers: dict[str, asyncio.Task[None]], key: str) -> None: ...
-
-    async def pending_challenge_of(self, guild_id: int, user_id: int) -> Challenge | None:
+    async def pending_of(self, guild_id: int, user_id: int) -> Challenge | None:
         """The open challenge `user_id` has posted on this server, if any."""
         now = self.clock()
         for challenge in await self.store.pending_challenges():
@@ -48,15 +48,15 @@ class ChallengesMixin:
                 return challenge
         return None
 
-    async def ensure_no_pending_challenge(self, guild_id: int, user_id: int) -> None:
+    async def ensure_none_pending(self, guild_id: int, user_id: int) -> None:
         """A player waiting for an answer to a challenge starts nothing else meanwhile."""
-        pending = await self.pending_challenge_of(guild_id, user_id)
+        pending = await self.pending_of(guild_id, user_id)
         if pending is not None:
             raise GameError(
                 "challenge_pending", opponent=pending.opponent_id, expires=pending.expires_at
             )
 
-    async def create_challenge(
+    async def create(
         self, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int,
         opponent_is_bot: bool, set_name: str | None,
     ) -> Challenge:  # fmt: skip
@@ -64,11 +64,11 @@ class ChallengesMixin:
             raise GameError("duel_self")
         if opponent_is_bot:
             raise GameError("duel_bot")
-        game_set = await self.resolve_set(guild_id, set_name)
-        async with self._reserve(guild_id, [challenger_id]):
-            await self._ensure_free(guild_id, challenger_id, "busy")
-            await self._ensure_free(guild_id, opponent_id, "opponent_busy")
-            await self.ensure_no_pending_challenge(guild_id, challenger_id)
+        game_set = await self.sets.resolve(guild_id, set_name)
+        async with self.seats.reserve(guild_id, [challenger_id]):
+            await self.seats.ensure_free(guild_id, challenger_id, "busy")
+            await self.seats.ensure_free(guild_id, opponent_id, "opponent_busy")
+            await self.ensure_none_pending(guild_id, challenger_id)
             challenge = Challenge(
                 id=uuid.uuid4().hex,
                 guild_id=guild_id,
@@ -79,39 +79,47 @@ class ChallengesMixin:
                 expires_at=self.clock() + CHALLENGE_TTL,
             )
             await self.store.save_challenge(challenge)
-        self._arm_challenge(challenge)
+        self._arm(challenge)
         return challenge
 
     async def attach_message(self, challenge: Challenge, message_id: int) -> None:
         challenge.message_id = message_id
         await self.store.save_challenge(challenge)
 
-    async def _pending_challenge(self, challenge_id: str, user_id: int) -> Challenge:
+    async def take(self, challenge_id: str, user_id: int) -> Challenge:
+        """The pending challenge `user_id` may answer; GameError if there is none."""
         challenge = await self.store.load_challenge(challenge_id)
-        if challenge is None or challenge.status != "pending":
+        if challenge is None or challenge.status is not ChallengeStatus.PENDING:
             raise GameError("challenge_closed")
         if user_id != challenge.opponent_id:
             raise GameError("challenge_not_yours")
         if self.clock() >= challenge.expires_at:
-            await self._expire_challenge(challenge.id)
+            await self.expire(challenge.id)
             raise GameError("challenge_closed")
         return challenge
 
-    async def decline_challenge(self, challenge_id: str, user_id: int) -> Challenge:
-        challenge = await self._pending_challenge(challenge_id, user_id)
-        if not await self.store.set_challenge_status(challenge.id, "declined"):
-            raise GameError("challenge_closed")
-        self._cancel(self._challenge_timers, challenge.id)
-        challenge.status = "declined"
+    async def close_accepted(self, challenge: Challenge) -> None:
+        """Mark a taken challenge accepted; GameError if it closed meanwhile."""
+        await self._close(challenge, ChallengeStatus.ACCEPTED)
+
+    async def decline(self, challenge_id: str, user_id: int) -> Challenge:
+        challenge = await self.take(challenge_id, user_id)
+        await self._close(challenge, ChallengeStatus.DECLINED)
         return challenge
 
-    async def rematch(self, game_id: str, user_id: int) -> Challenge:
+    async def _close(self, challenge: Challenge, status: ChallengeStatus) -> None:
+        if not await self.store.set_challenge_status(challenge.id, status):
+            raise GameError("challenge_closed")
+        self._timers.cancel(challenge.id)
+        challenge.status = status
+
+    async def rematch(self, record: GameRecord, user_id: int) -> Challenge:
         """A new challenge to the same opponent, in the channel the duel came from.
 
         Once per duel: a second click (by either player) is told where the first went.
         """
-        record = await self.load(game_id)
-        if record is None or record.state.mode is not Mode.DUEL:
+        game_id = record.state.id
+        if record.state.mode is not Mode.DUEL:
             raise GameError("no_game")
         if str(user_id) not in record.state.players:
             raise GameError("rematch_not_a_player")
@@ -123,7 +131,7 @@ class ChallengesMixin:
         self._rematches[game_id] = ""
         other = next(int(p) for p in record.state.players if p != str(user_id))
         try:
-            challenge = await self.create_challenge(
+            challenge = await self.create(
                 record.guild_id, parent, user_id, other, False, record.state.game_set.name
             )
         except BaseException:
@@ -132,26 +140,29 @@ class ChallengesMixin:
         self._rematches[game_id] = challenge.id
         return challenge
 
-    # ---------------------------------------------------------------- timers
-
-    def _arm_challenge(self, challenge: Challenge) -> None:
-        self._cancel(self._challenge_timers, challenge.id)
-        self._challenge_timers[challenge.id] = asyncio.create_task(
-            self._challenge_timer(challenge.id, challenge.expires_at),
-            name=f"challenge:{challenge.id}",
-        )
-
-    async def _challenge_timer(self, challenge_id: str, expires_at: float) -> None:
-        await asyncio.sleep(max(0.0, expires_at - self.clock()))
-        self._challenge_timers.pop(challenge_id, None)
-        try:
-            await self._expire_challenge(challenge_id)
-        except Exception:
-            log.exception("challenge %s: expiring failed", challenge_id)
-
-    async def _expire_challenge(self, challenge_id: str) -> None:
-        if await self.store.set_challenge_status(challenge_id, "expired"):
-            self._cancel(self._challenge_timers, challenge_id)
+    async def expire(self, challenge_id: str) -> None:
+        """Close a challenge whose time is up, and say so where it was posted."""
+        if await self.store.set_challenge_status(challenge_id, ChallengeStatus.EXPIRED):
+            self._timers.cancel(challenge_id)
             challenge = await self.store.load_challenge(challenge_id)
             if challenge is not None:
-                await self._emit("challenge_closed", challenge, "expired")
+                await announce(
+                    f"challenge {challenge_id} expired",
+                    self.events.challenge_closed(challenge, ChallengeStatus.EXPIRED),
+                )
+
+    async def recover(self) -> None:
+        """After a restart: expire what expired while down, re-arm the rest."""
+        now = self.clock()
+        for challenge in await self.store.pending_challenges():
+            if challenge.expires_at <= now:
+                await self.expire(challenge.id)
+            else:
+                self._arm(challenge)
+
+    def close(self) -> None:
+        self._timers.close()
+
+    def _arm(self, challenge: Challenge) -> None:
+        challenge_id = challenge.id
+        self._timers.at(challenge_id, challenge.expires_at, lambda: self.expire(challenge_id))

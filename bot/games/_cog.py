@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.common import UserError, fmt, refuse, reply, set_choices, shorten
 from bot.games import _render as render
 from bot.games._announce import USERS_ONLY, Announcer
 from bot.games._discord import with_retry
@@ -30,58 +31,22 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 
 
-async def reply(interaction: Interaction, content: str | None = None, **kwargs: Any) -> None:
-    """Answer an interaction whether or not it was already acknowledged."""
-    kwargs.setdefault("ephemeral", True)
-    if interaction.response.is_done():
-        await interaction.followup.send(content, **kwargs)  # type: ignore[arg-type]
-    else:
-        await interaction.response.send_message(content, **kwargs)
-
-
-async def refuse(interaction: Interaction, error: GameError) -> None:
-    locale = locale_of(interaction)
-    params = dict(error.params)
-    for key in ("user", "opponent"):
-        if key in params:
-            params[key] = render.mention(str(params[key]))
-    if "expires" in params:
-        params["expires"] = render.timestamp(float(params["expires"]))
-    await reply(interaction, t(f"errors.{error.code}", locale, **params))
-
-
-async def set_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    cog = interaction.client.get_cog(COG_NAME)
-    if cog is None or interaction.guild_id is None:
-        return []
-    sets = await cog.service.sets_for(interaction.guild_id)
-    needle = current.strip().lower()
-    locale = locale_of(interaction)
-    return [
-        app_commands.Choice(
-            name=t(
-                "games.set_choice",
-                locale,
-                name=name,
-                start=s.start_score,
-                rounds=s.max_rounds,
-                seconds=s.time_limit,
-            )[:100],
-            value=name,
-        )
-        for name, s in sorted(sets.items())
-        if needle in name
-    ][:25]
-
-
 SET_OPTION = cmd("option.set", "the Set (variant) to play; darts by default")
 
 
 class GamesCog(commands.Cog, name=COG_NAME):
+    """The games' commands, and the handlers of their buttons and modal (`GameControls`)."""
+
     def __init__(self, bot: commands.Bot, service: GameService, announcer: Announcer) -> None:
         self.bot = bot
         self.service = service
         self.announcer = announcer
+
+    async def autocomplete_set(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        playable = await self.service.sets.playable(interaction.guild_id or 0)
+        return set_choices((s.game_set for s in playable), current, locale_of(interaction))
 
     # -------------------------------------------------------------- commands
 
@@ -91,7 +56,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
     )
     @app_commands.rename(set_name=cmd("option.set.name", "set"))
     @app_commands.describe(set_name=SET_OPTION)
-    @app_commands.autocomplete(set_name=set_choices)
+    @app_commands.autocomplete(set_name=autocomplete_set)
     @app_commands.guild_only()
     async def training(self, interaction: Interaction, set_name: str = "darts") -> None:
         await self._start_single(interaction, Mode.TRAINING, set_name)
@@ -104,7 +69,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
     )
     @app_commands.rename(set_name=cmd("option.set.name", "set"))
     @app_commands.describe(set_name=SET_OPTION)
-    @app_commands.autocomplete(set_name=set_choices)
+    @app_commands.autocomplete(set_name=autocomplete_set)
     @app_commands.guild_only()
     async def qualification(self, interaction: Interaction, set_name: str = "darts") -> None:
         await self._start_single(interaction, Mode.QUALIFICATION, set_name)
@@ -119,7 +84,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
     @app_commands.describe(
         opponent=cmd("option.opponent", "who you challenge"), set_name=SET_OPTION
     )
-    @app_commands.autocomplete(set_name=set_choices)
+    @app_commands.autocomplete(set_name=autocomplete_set)
     @app_commands.guild_only()
     async def duel(
         self, interaction: Interaction, opponent: discord.Member, set_name: str = "darts"
@@ -137,7 +102,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
                 opponent.bot,
                 set_name,
             )
-        except GameError as error:
+        except UserError as error:
             await refuse(interaction, error)
             return
         self.announcer.challenge_locales[challenge.id] = locale
@@ -147,7 +112,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
             allowed_mentions=USERS_ONLY,
         )
         message = await interaction.original_response()
-        await self.service.attach_message(challenge, message.id)
+        await self.service.challenges.attach_message(challenge, message.id)
 
     @app_commands.command(
         name=cmd("answer.name", "answer"),
@@ -175,7 +140,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             await self.service.resign(interaction.guild_id or 0, interaction.user.id)
-        except GameError as error:
+        except UserError as error:
             await refuse(interaction, error)
             return
         await reply(interaction, t("games.resigned", locale))
@@ -225,7 +190,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
             await self.service.start_single(
                 mode, interaction.guild_id or 0, interaction.user.id, set_name, locale, open_thread
             )
-        except GameError as error:
+        except UserError as error:
             await refuse(interaction, error)
 
     async def open_answer_modal(
@@ -233,11 +198,10 @@ class GamesCog(commands.Cog, name=COG_NAME):
     ) -> None:
         locale = locale_of(interaction)
         try:
-            record = await self.service.check_can_answer(game_id, interaction.user.id, round_number)
-        except GameError as error:
+            rnd = self.service.check_can_answer(game_id, interaction.user.id, round_number)
+        except UserError as error:
             await refuse(interaction, error)
             return
-        rnd = record.state.rounds[round_number - 1]
         timeout = max(60.0, rnd.deadline - self.service.clock() + 60.0)
         await interaction.response.send_modal(
             AnswerModal(game_id, round_number, rnd.digits, locale, timeout)
@@ -251,7 +215,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             result = await self.service.submit(game_id, interaction.user.id, formula, round_number)
-        except GameError as error:
+        except UserError as error:
             await refuse(interaction, error)
             return
         if result.error is not None:
@@ -260,9 +224,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
                 t(
                     "games.invalid",
                     locale,
-                    formula=discord.utils.escape_mentions(
-                        render.shorten(formula).replace("`", "ˋ")
-                    ),
+                    formula=discord.utils.escape_mentions(shorten(formula).replace("`", "ˋ")),
                     error=describe_eval_error(result.error, locale, formula),
                 ),
             )
@@ -275,7 +237,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
                 key,
                 locale,
                 formula=result.evaluation.formula,
-                result=render.fmt(result.evaluation.value),
+                result=fmt(result.evaluation.value),
                 number=result.round_number,
             ),
         )
@@ -303,7 +265,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
             record = await self.service.accept_challenge(
                 challenge_id, interaction.user.id, locale, open_thread
             )
-        except GameError as error:
+        except UserError as error:
             await refuse(interaction, error)
             return
         challenge = await self.service.store.load_challenge(challenge_id)
@@ -331,8 +293,8 @@ class GamesCog(commands.Cog, name=COG_NAME):
     async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None:
         locale = locale_of(interaction)
         try:
-            challenge = await self.service.decline_challenge(challenge_id, interaction.user.id)
-        except GameError as error:
+            challenge = await self.service.challenges.decline(challenge_id, interaction.user.id)
+        except UserError as error:
             await refuse(interaction, error)
             return
         self.announcer.challenge_locales.pop(challenge_id, None)
@@ -346,7 +308,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
         locale = locale_of(interaction)
         try:
             challenge = await self.service.rematch(game_id, interaction.user.id)
-        except GameError as error:
+        except UserError as error:
             await refuse(interaction, error)
             return
         self.announcer.challenge_locales[challenge.id] = locale
@@ -361,7 +323,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
             ),
             "posting a rematch challenge",
         )
-        await self.service.attach_message(challenge, message.id)
+        await self.service.challenges.attach_message(challenge, message.id)
         sent = t("duel.rematch_sent", locale, channel=f"<#{challenge.channel_id}>")
         try:
             await interaction.response.edit_message(

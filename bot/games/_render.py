@@ -8,41 +8,21 @@ from __future__ import annotations
 
 import discord
 
-import rules
+from bot.common import fmt, mention, timestamp
 from bot.i18n import t
-from bot.storage import Challenge, GameRecord
+from bot.storage import Challenge, ChallengeStatus, GameRecord
 from rules import GameState, Mode, Termination
 
 COLOR_ROUND = discord.Colour.blurple()
 COLOR_RESULT = discord.Colour.teal()
 COLOR_WIN = discord.Colour.green()
-COLOR_END = discord.Colour.dark_grey()
 COLOR_LOSS = discord.Colour.red()
-ECHO_MAX = 60
-"""A refused formula is echoed back this short: the player knows what they typed."""
-
-
-def fmt(value: rules.Number) -> str:
-    """A PHP number exactly as PHP 8 echoes it with precision=-1.
-
-    Without var_export's ".0" on whole floats, so a whole Score reads 274
-    whether a float or an int (the boards store Scores as floats and could
-    not tell the two apart).
-    """
-    return rules.php_text(value, zero_fraction=False)
-
-
-def shorten(text: str, limit: int = ECHO_MAX) -> str:
-    """`text` whole, or its start with an ellipsis: never longer than `limit`."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def mention(player: str) -> str:
-    return f"<@{player}>"
-
-
-def timestamp(moment: float, style: str = "R") -> str:
-    return f"<t:{int(moment)}:{style}>"
+CHALLENGE_TEXT = {
+    ChallengeStatus.PENDING: "duel.challenge.pending",
+    ChallengeStatus.ACCEPTED: "duel.challenge.accepted",
+    ChallengeStatus.DECLINED: "duel.challenge.declined",
+    ChallengeStatus.EXPIRED: "duel.challenge.expired",
+}
 
 
 def mode_name(mode: Mode, locale: str) -> str:
@@ -151,14 +131,8 @@ def outcome_text(state: GameState, locale: str) -> str:
 
 
 def challenge_text(challenge: Challenge, locale: str) -> str:
-    key = {
-        "pending": "duel.challenge.pending",
-        "accepted": "duel.challenge.accepted",
-        "declined": "duel.challenge.declined",
-        "expired": "duel.challenge.expired",
-    }.get(challenge.status, "duel.challenge.pending")
     return t(
-        key,
+        CHALLENGE_TEXT[ChallengeStatus(challenge.status)],
         locale,
         challenger=mention(str(challenge.challenger_id)),
         opponent=mention(str(challenge.opponent_id)),

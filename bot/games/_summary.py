@@ -11,14 +11,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.games._render import (
-    COLOR_LOSS,
-    COLOR_WIN,
-    fmt,
-    mention,
-    mode_name,
-    outcome_text,
-)
+from bot.common import fmt, mention, shorten
+from bot.games._render import COLOR_LOSS, COLOR_WIN, mode_name, outcome_text
 from bot.i18n import t
 from bot.storage import GameRecord, RatingChange
 from rules import Answer, GameState, Mode, Round, Termination
@@ -42,10 +36,6 @@ def _part(answer: Answer | None, formula: str, locale: str) -> str:
     )
 
 
-def _cut(formula: str, length: int) -> str:
-    return formula if len(formula) <= length else formula[: max(1, length - 1)] + "…"
-
-
 def round_line(rnd: Round, players: int, locale: str, limit: int = FIELD_MAX) -> str:
     """One round on one line of at most `limit` characters; long formulas get an ellipsis."""
     formulas = [answer.formula if answer else "" for answer in rnd.answers[:players]]
@@ -58,9 +48,9 @@ def round_line(rnd: Round, players: int, locale: str, limit: int = FIELD_MAX) ->
     while len(line) > limit:
         longest = max(range(players), key=lambda i: len(formulas[i]))
         if len(formulas[longest]) <= FORMULA_MIN:
-            return line[: limit - 1] + "…"  # only a pathological Set could get here
+            return shorten(line, limit)  # only a pathological Set could get here
         excess = len(line) - limit
-        formulas[longest] = _cut(
+        formulas[longest] = shorten(
             formulas[longest], max(FORMULA_MIN, len(formulas[longest]) - excess - 1)
         )
         line = render()

@@ -3,20 +3,21 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import rules
-from bot.storage import Challenge, GameRecord, RatingChange
+from bot.common import UserError, mention, timestamp
+from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, GameState
 
+log = logging.getLogger(__name__)
+
 CHALLENGE_TTL = 300.0
 """Seconds a duel challenge waits for the opponent (issue 4: five minutes)."""
-
-EVALUATOR_TIMEOUT_S = 2.0
-"""PHP's time limit when the evaluator does not tell its own (EvaluatorSettings.timeout_s)."""
 
 ANSWER_GRACE_MARGIN_S = 3.0
 """Beyond PHP's time limit, how long a deadline waits for an answer received before it
@@ -33,6 +34,7 @@ DigitsSource = Callable[[GameState, int], str]
 
 Clock = Callable[[], float]
 OpenChannel = Callable[[GameSet], Awaitable[int]]
+OpenDuelChannel = Callable[[Challenge, GameSet], Awaitable[int]]
 
 
 def random_digits_source(state: GameState, number: int) -> str:
@@ -41,20 +43,21 @@ def random_digits_source(state: GameState, number: int) -> str:
 
 
 class Evaluating(Protocol):
+    """The PHP judge as the service uses it (`evaluator.Evaluator` is one)."""
+
+    @property
+    def timeout_s(self) -> float:
+        """The longest one formula may take in PHP: a deadline waits that long for it."""
+        ...
+
     async def evaluate(
         self, formula: str, digits: str, functions: Iterable[str]
     ) -> Evaluation | EvalError: ...
 
 
-def answer_grace(evaluator: object) -> float:
-    """The longest a deadline waits for answers still in PHP: its time limit plus a margin.
-
-    `Evaluator.timeout_s` tells the limit; stand-ins in tests get the default one.
-    """
-    timeout = getattr(evaluator, "timeout_s", None)
-    if not isinstance(timeout, int | float):
-        timeout = EVALUATOR_TIMEOUT_S
-    return float(timeout) + ANSWER_GRACE_MARGIN_S
+def answer_grace(evaluator: Evaluating) -> float:
+    """The longest a deadline waits for answers still in PHP: its time limit plus a margin."""
+    return float(evaluator.timeout_s) + ANSWER_GRACE_MARGIN_S
 
 
 class GameEvents(Protocol):
@@ -68,16 +71,46 @@ class GameEvents(Protocol):
 
     async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None: ...
 
-    async def challenge_closed(self, challenge: Challenge, status: str) -> None: ...
+    async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None: ...
 
 
-class GameError(Exception):
-    """A refusal the player caused. `code` names a catalog message under `errors.`."""
+class NoEvents:
+    """Announces nothing: a service without a front end (tests, the benchmarks)."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
+        del record, replayed
+
+    async def answer_received(self, record: GameRecord, player: int) -> None:
+        del record, player
+
+    async def round_resolved(self, record: GameRecord, number: int) -> None:
+        del record, number
+
+    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
+        del record, ratings
+
+    async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:
+        del challenge, status
+
+
+class GameError(UserError):
+    """A refusal the player caused. `code` names a catalog message under `errors.`;
+    the rules' own refusals keep the rules' code (`rules.RulesError.code`)."""
+
+    prefix = "errors."
+
+    @classmethod
+    def of(cls, problem: rules.RulesError) -> GameError:
+        return cls(problem.code)
+
+    def display_params(self) -> dict[str, Any]:
+        params = dict(self.params)
+        for key in ("user", "opponent"):
+            if key in params:
+                params[key] = mention(params[key])
+        if "expires" in params:
+            params["expires"] = timestamp(float(params["expires"]))
+        return params
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +122,11 @@ class SubmitResult:
     evaluation: Evaluation | None = None
     error: EvalError | None = None
     secret: bool = False
+
+
+async def announce(what: str, call: Awaitable[None]) -> None:
+    """Run one announcement; a failed one is logged and the game goes on (it is saved)."""
+    try:
+        await call
+    except Exception:
+        log.exception("announcing %s failed", what)

@@ -6,36 +6,63 @@ or challenge id, so a message posted before a restart still works after it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.i18n import locale_of, t
-
-if TYPE_CHECKING:
-    from bot.games._cog import GamesCog
+from bot.common import loaded_cog
+from bot.i18n import t
 
 COG_NAME = "Games"
+Interaction = discord.Interaction[Any]
 
 
-def _cog(interaction: discord.Interaction[Any]) -> GamesCog:
-    cog = interaction.client.get_cog(COG_NAME)
-    if cog is None:
-        raise RuntimeError("the Games cog is not loaded")
-    return cog  # type: ignore[no-any-return]
+@runtime_checkable
+class GameControls(Protocol):
+    """What the buttons and the modal need from the games cog: one handler per control."""
+
+    async def open_answer_modal(
+        self, interaction: Interaction, game_id: str, round_number: int
+    ) -> None: ...
+
+    async def handle_answer(
+        self, interaction: Interaction, game_id: str, round_number: int | None, formula: str
+    ) -> None: ...
+
+    async def accept_challenge(self, interaction: Interaction, challenge_id: str) -> None: ...
+
+    async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None: ...
+
+    async def rematch(self, interaction: Interaction, game_id: str) -> None: ...
+
+    async def report_error(self, interaction: Interaction, error: BaseException) -> None: ...
 
 
 def _label(item: discord.ui.Item[Any], default: str) -> str:
-    return str(getattr(item, "label", None) or default)
+    label = item.label if isinstance(item, discord.ui.Button) else None
+    return str(label or default)
 
 
-async def _guarded(interaction: discord.Interaction[Any], handler: Any, *args: Any) -> None:
-    """Run a cog handler; an unexpected failure still gets the user a polite reply."""
-    cog = _cog(interaction)
+async def _guarded(
+    interaction: Interaction, act: Callable[[GameControls], Awaitable[None]]
+) -> None:
+    """Run a handler; an unexpected failure still gets the user a polite reply."""
+    controls = loaded_cog(interaction, COG_NAME)
+    if not isinstance(controls, GameControls):
+        raise TypeError(f"the {COG_NAME} cog does not provide GameControls")
     try:
-        await getattr(cog, handler)(interaction, *args)
+        await act(controls)
     except Exception as error:
-        await cog.report_error(interaction, error)
+        await controls.report_error(interaction, error)
+
+
+class ChallengeAnswer(StrEnum):
+    """The two buttons under a challenge, as their custom_id spells them."""
+
+    ACCEPT = "yes"
+    DECLINE = "no"
 
 
 class AnswerButton(
@@ -67,7 +94,10 @@ class AnswerButton(
         return cls(match["game"], int(match["round"]), _label(item, "Answer"))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(interaction, "open_answer_modal", self.game_id, self.round_number)
+        await _guarded(
+            interaction,
+            lambda c: c.open_answer_modal(interaction, self.game_id, self.round_number),
+        )
 
 
 class AnswerModal(discord.ui.Modal):
@@ -95,14 +125,11 @@ class AnswerModal(discord.ui.Modal):
         self.add_item(self.formula)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).handle_answer(
-            interaction, self.game_id, self.round_number, self.formula.value
+        formula = self.formula.value
+        await _guarded(
+            interaction,
+            lambda c: c.handle_answer(interaction, self.game_id, self.round_number, formula),
         )
-
-    async def on_error(  # type: ignore[override]  # a Modal's on_error has no item
-        self, interaction: discord.Interaction[Any], error: Exception
-    ) -> None:
-        await _cog(interaction).report_error(interaction, error)
 
 
 class ChallengeButton(
@@ -111,13 +138,15 @@ class ChallengeButton(
 ):
     """Accept or decline a duel challenge; only the challenged player may."""
 
-    def __init__(self, action: str, challenge_id: str, label: str | None = None) -> None:
-        accept = action == "yes"
+    def __init__(
+        self, action: ChallengeAnswer, challenge_id: str, label: str | None = None
+    ) -> None:
+        accept = action is ChallengeAnswer.ACCEPT
         super().__init__(
             discord.ui.Button(
                 label=label or ("Accept" if accept else "Decline"),
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
-                custom_id=f"fd:duel:{action}:{challenge_id}",
+                custom_id=f"fd:duel:{action.value}:{challenge_id}",
             )
         )
         self.action = action
@@ -131,11 +160,14 @@ class ChallengeButton(
         match: Any,
         /,
     ) -> ChallengeButton:
-        return cls(match["action"], match["challenge"], _label(item, ""))
+        return cls(ChallengeAnswer(match["action"]), match["challenge"], _label(item, ""))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = "accept_challenge" if self.action == "yes" else "decline_challenge"
-        await _guarded(interaction, handler, self.challenge_id)
+        challenge_id = self.challenge_id
+        if self.action is ChallengeAnswer.ACCEPT:
+            await _guarded(interaction, lambda c: c.accept_challenge(interaction, challenge_id))
+        else:
+            await _guarded(interaction, lambda c: c.decline_challenge(interaction, challenge_id))
 
 
 class RematchButton(
@@ -162,7 +194,7 @@ class RematchButton(
         return cls(match["game"], _label(item, "Rematch"))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _guarded(interaction, "rematch", self.game_id)
+        await _guarded(interaction, lambda c: c.rematch(interaction, self.game_id))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -180,8 +212,9 @@ def answer_view(game_id: str, round_number: int, locale: str) -> discord.ui.View
 
 def challenge_view(challenge_id: str, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ChallengeButton("yes", challenge_id, t("duel.button.accept", locale)))
-    view.add_item(ChallengeButton("no", challenge_id, t("duel.button.decline", locale)))
+    accept, decline = ChallengeAnswer.ACCEPT, ChallengeAnswer.DECLINE
+    view.add_item(ChallengeButton(accept, challenge_id, t("duel.button.accept", locale)))
+    view.add_item(ChallengeButton(decline, challenge_id, t("duel.button.decline", locale)))
     return view
 
 
@@ -189,7 +222,3 @@ def rematch_view(game_id: str, locale: str, *, disabled: bool = False) -> discor
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, t("duel.button.rematch", locale), disabled=disabled))
     return view
-
-
-def interaction_locale(interaction: discord.Interaction[Any]) -> str:
-    return locale_of(interaction)

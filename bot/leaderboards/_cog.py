@@ -7,18 +7,20 @@ only the asker turns a message's pages; others get their own private copy.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.common import SetsDirectory, UnknownSet, refuse, set_choices
 from bot.i18n import cmd, locale_of, t
 from bot.leaderboards import _pages, _render
-from bot.leaderboards._pages import PageRequest
+from bot.leaderboards._pages import COG_NAME, PageKind, PageRequest
+from bot.storage import Store
 
 Interaction = discord.Interaction[Any]
-COG_NAME = "Leaderboards"
 ID_MAX = 40
 """Game ids are 32 characters; the cap keeps the paging custom_id under Discord's 100."""
 PERIOD_CHOICES = [
@@ -28,18 +30,6 @@ PERIOD_CHOICES = [
 ]
 
 
-async def set_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The server's Sets (global and its own) for the `set` option."""
-    service = getattr(interaction.client, "service", None)
-    if service is None or interaction.guild_id is None:
-        return []
-    sets = await service.sets_for(interaction.guild_id)
-    needle = current.strip().lower()
-    return [app_commands.Choice(name=name, value=name) for name in sorted(sets) if needle in name][
-        :25
-    ]
-
-
 class LeaderboardsCog(commands.Cog, name=COG_NAME):
     leaderboard = app_commands.Group(
         name=cmd("leaderboards.leaderboard.name", "leaderboard"),
@@ -47,20 +37,19 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         guild_only=True,
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+    def __init__(self, store: Store, sets: SetsDirectory) -> None:
+        self.store = store
+        self.sets = sets
 
-    async def _sets(self, interaction: Interaction) -> set[str] | None:
-        """The Sets of this server (global and its own), None when no game service runs."""
-        service = getattr(self.bot, "service", None)
-        if service is None:
-            return None
-        return set(await service.sets_for(interaction.guild_id or 0))
+    async def autocomplete_set(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        playable = await self.sets.playable(interaction.guild_id or 0)
+        return set_choices((s.game_set for s in playable), current, locale_of(interaction))
 
     async def _show(self, interaction: Interaction, request: PageRequest, name: str = "") -> None:
         locale = locale_of(interaction)
-        store = self.bot.store  # type: ignore[attr-defined]
-        page = await _pages.build(store, interaction.guild_id or 0, request, locale, name)
+        page = await _pages.build(self.store, interaction.guild_id or 0, request, locale, name)
         if page.private:
             await interaction.response.send_message(embed=page.embed, ephemeral=True)
             return
@@ -85,7 +74,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         set_name=cmd("leaderboards.leaderboard.option.set", "the Set; darts by default"),
         period=cmd("leaderboards.leaderboard.option.period", "today, the last 7 days, or all time"),
     )
-    @app_commands.autocomplete(set_name=set_choices)
+    @app_commands.autocomplete(set_name=autocomplete_set)
     @app_commands.choices(period=PERIOD_CHOICES)
     async def qualification(
         self,
@@ -94,25 +83,22 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         period: app_commands.Choice[str] | None = None,
     ) -> None:
         chosen = period.value if period is not None else "today"
-        name = set_name.strip().lower() or "darts"
-        known = await self._sets(interaction)
-        if known is not None and name not in known:
-            text = t(
-                "errors.unknown_set",
-                locale_of(interaction),
-                name=set_name.strip() or name,
-                available=", ".join(sorted(known)),
-            )
-            await interaction.response.send_message(text, ephemeral=True)
+        try:
+            game_set = await self.sets.resolve(interaction.guild_id or 0, set_name)
+        except UnknownSet as error:
+            await refuse(interaction, error)
             return
-        await self._show(interaction, PageRequest("q", interaction.user.id, 0, f"{chosen}:{name}"))
+        arg = f"{chosen}:{game_set.name}"
+        await self._show(
+            interaction, PageRequest(PageKind.QUALIFICATION, interaction.user.id, 0, arg)
+        )
 
     @leaderboard.command(
         name=cmd("leaderboards.leaderboard.duel.name", "duel"),
         description=cmd("leaderboards.leaderboard.duel.description", "Online Duel ratings (Elo)"),
     )
     async def duel(self, interaction: Interaction) -> None:
-        await self._show(interaction, PageRequest("d", interaction.user.id))
+        await self._show(interaction, PageRequest(PageKind.DUEL, interaction.user.id))
 
     @app_commands.command(
         name=cmd("leaderboards.stats.name", "stats"),
@@ -125,8 +111,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     @app_commands.guild_only()
     async def stats(self, interaction: Interaction, user: discord.Member | None = None) -> None:
         who = user or interaction.user
-        store = self.bot.store  # type: ignore[attr-defined]
-        stats = await store.player_stats(interaction.guild_id or 0, who.id)
+        stats = await self.store.player_stats(interaction.guild_id or 0, who.id)
         embed = _render.stats_embed(stats, who.display_name, locale_of(interaction))
         await interaction.response.send_message(embed=embed)
 
@@ -139,7 +124,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     @app_commands.guild_only()
     async def history(self, interaction: Interaction, user: discord.Member | None = None) -> None:
         who = user or interaction.user
-        request = PageRequest("h", interaction.user.id, 0, str(who.id))
+        request = PageRequest(PageKind.HISTORY, interaction.user.id, 0, str(who.id))
         await self._show(interaction, request, who.display_name)
 
     @app_commands.command(
@@ -154,4 +139,21 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     async def game(self, interaction: Interaction, game_id: str) -> None:
         kept = "".join(c for c in game_id.strip() if c.isalnum() or c in "-_")
         key = kept[:ID_MAX]
-        await self._show(interaction, PageRequest("g", interaction.user.id, 0, key))
+        await self._show(interaction, PageRequest(PageKind.GAME, interaction.user.id, 0, key))
+
+    async def turn_page(self, interaction: Interaction, request: PageRequest) -> None:
+        """A page button: in place for the one who asked, a private copy for anyone else."""
+        locale = locale_of(interaction)
+        mine = interaction.user.id == request.owner
+        if not mine:
+            request = replace(request, owner=interaction.user.id)
+        page = await _pages.build(self.store, interaction.guild_id or 0, request, locale, "")
+        view = _pages.view_for(page, locale)
+        if mine and not page.private:
+            await interaction.response.edit_message(embed=page.embed, view=view)
+            return
+        kwargs: dict[str, Any] = {"embed": page.embed, "ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        note = "" if mine else t("leaderboards.not_yours", locale)
+        await interaction.response.send_message(note, **kwargs)

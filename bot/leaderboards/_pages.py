@@ -10,33 +10,52 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
 import rules
-from bot.i18n import locale_of, t
+from bot.common import loaded_cog
+from bot.i18n import t
 from bot.leaderboards import _render
 from bot.storage import Store
 
+COG_NAME = "Leaderboards"
 PAGE_SIZE = 10
-PERIODS = ("today", "week", "all")
-KINDS = {"q": "qualification", "d": "duel", "h": "history", "g": "game"}
 _TEMPLATE = r"fd:pg:(?P<kind>[qdhg]):(?P<owner>\d+):(?P<page>\d+):(?P<arg>[\w:-]*)"
+
+
+class PageKind(StrEnum):
+    """What a page lists; the value is its one letter in a button's custom_id."""
+
+    QUALIFICATION = "q"
+    DUEL = "d"
+    HISTORY = "h"
+    GAME = "g"
 
 
 @dataclass(frozen=True)
 class PageRequest:
     """`arg`: 'period:set' for qualification, a user id for history, a game id for a game."""
 
-    kind: str
+    kind: PageKind
     owner: int
     page: int = 0
     arg: str = ""
 
     @property
     def custom_id(self) -> str:
-        return f"fd:pg:{self.kind}:{self.owner}:{self.page}:{self.arg}"
+        return f"fd:pg:{self.kind.value}:{self.owner}:{self.page}:{self.arg}"
+
+
+@runtime_checkable
+class PageTurner(Protocol):
+    """What a page button needs from the leaderboards cog."""
+
+    async def turn_page(
+        self, interaction: discord.Interaction[Any], request: PageRequest
+    ) -> None: ...
 
 
 def since(period: str, now: datetime | None = None) -> str | None:
@@ -67,7 +86,7 @@ def page_count(total: int) -> int:
 async def build(store: Store, guild_id: int, request: PageRequest, locale: str, name: str) -> Page:
     """Fetch one page and the list's size (a count on the same index), for "Page 1 of N"."""
     offset = request.page * PAGE_SIZE
-    if request.kind == "q":
+    if request.kind is PageKind.QUALIFICATION:
         period, _, set_name = request.arg.partition(":")
         first = since(period)
         rows = await store.qualification_leaderboard(
@@ -76,12 +95,12 @@ async def build(store: Store, guild_id: int, request: PageRequest, locale: str, 
         pages = page_count(await store.qualification_count(guild_id, set_name, first))
         embed = _render.qualification_embed(rows, set_name, period, request.page, locale, pages)
         return Page(embed, request.page + 1 < pages, request, pages)
-    if request.kind == "d":
+    if request.kind is PageKind.DUEL:
         ratings = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=offset)
         pages = page_count(await store.duel_count(guild_id))
         embed = _render.duel_embed(ratings, request.page, locale, pages)
         return Page(embed, request.page + 1 < pages, request, pages)
-    if request.kind == "h":
+    if request.kind is PageKind.HISTORY:
         user_id = int(request.arg)
         records = await store.history(guild_id, user_id, limit=PAGE_SIZE, offset=offset)
         pages = page_count(await store.history_count(guild_id, user_id))
@@ -140,22 +159,12 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPL
         /,
     ) -> PageButton:
         del interaction, item
-        request = PageRequest(match["kind"], int(match["owner"]), int(match["page"]), match["arg"])
+        kind = PageKind(match["kind"])
+        request = PageRequest(kind, int(match["owner"]), int(match["page"]), match["arg"])
         return cls(request)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        locale = locale_of(interaction)
-        request = self.request
-        mine = interaction.user.id == request.owner
-        if not mine:
-            request = replace(request, owner=interaction.user.id)
-        page = await build(interaction.client.store, interaction.guild_id or 0, request, locale, "")
-        view = view_for(page, locale)
-        if mine and not page.private:
-            await interaction.response.edit_message(embed=page.embed, view=view)
-            return
-        kwargs: dict[str, Any] = {"embed": page.embed, "ephemeral": True}
-        if view is not None:
-            kwargs["view"] = view
-        note = "" if mine else t("leaderboards.not_yours", locale)
-        await interaction.response.send_message(note, **kwargs)
+        cog = loaded_cog(interaction, COG_NAME)
+        if not isinstance(cog, PageTurner):
+            raise TypeError(f"the {COG_NAME} cog does not turn pages")
+        await cog.turn_page(interaction, self.request)

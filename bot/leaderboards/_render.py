@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 
 import discord
 
-from bot.games._render import fmt, outcome_text
-from bot.games._summary import FIELD_MAX, round_line
+from bot.common import fmt, mention
+from bot.games import FIELD_MAX, outcome_text, round_line
 from bot.i18n import t
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
 from rules import Mode, Termination
@@ -20,10 +20,6 @@ COLOUR = discord.Colour.gold()
 ROUNDS_PER_PAGE = 10
 ROUND_LINE_MAX = 500
 """Ten lines of 500 stay within an embed's 6,000 characters with the header fields."""
-
-
-def mention(user_id: int | str) -> str:
-    return f"<@{user_id}>"
 
 
 AVERAGE_PLAIN = 1e15

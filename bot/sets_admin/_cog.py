@@ -18,9 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.common import ListedSet, refuse, reply, set_choices
 from bot.i18n import cmd, locale_of, t
 from bot.sets_admin import _render as render
-from bot.sets_admin._manager import ImportResult, ListedSet, SetsAdminError, SetsManager
+from bot.sets_admin._manager import ImportResult, SetsAdminError, SetsManager
 from bot.sets_admin._validation import (
     check_upload_size,
     decode_upload,
@@ -80,15 +81,6 @@ OPTION_HELP = {
 }
 
 
-async def reply(interaction: Interaction, content: str | None = None, **kwargs: Any) -> None:
-    """An ephemeral answer whether or not the interaction was deferred."""
-    kwargs["ephemeral"] = True
-    if interaction.response.is_done():
-        await interaction.followup.send(content, **kwargs)  # type: ignore[arg-type]
-    else:
-        await interaction.response.send_message(content, **kwargs)
-
-
 class SetsAdminCog(commands.Cog, name="Sets"):
     sets = app_commands.Group(
         name=cmd("sets.name", "sets"),
@@ -96,8 +88,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
         guild_only=True,
     )
 
-    def __init__(self, bot: commands.Bot, manager: SetsManager) -> None:
-        self.bot = bot
+    def __init__(self, manager: SetsManager) -> None:
         self.manager = manager
 
     # ------------------------------------------------------------ for everyone
@@ -115,13 +106,13 @@ class SetsAdminCog(commands.Cog, name="Sets"):
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         listed = await self.manager.playable(interaction.guild_id or 0)
-        return _choices([item.game_set.name for item in listed], current)
+        return set_choices((item.game_set for item in listed), current, locale_of(interaction))
 
     async def _own_set_choices(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         own = await self.manager.server_sets(interaction.guild_id or 0)
-        return _choices(sorted(own), current)
+        return set_choices(own.values(), current, locale_of(interaction))
 
     @sets.command(
         name=cmd("sets.show.name", "show"),
@@ -304,8 +295,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
         try:
             return await action()
         except SetsAdminError as error:
-            params = {k: render.code(str(v)) if k == "name" else v for k, v in error.params.items()}
-            await reply(interaction, t(f"sets_admin.error.{error.code}", locale, **params))
+            await refuse(interaction, error)
         except SetsError as error:
             title = t(problems_key, locale, count=len(error.problems))
             await reply(interaction, embed=render.problems_embed(title, error.problems, locale))
@@ -314,8 +304,3 @@ class SetsAdminCog(commands.Cog, name="Sets"):
 
 def _guild(interaction: Interaction) -> int:
     return interaction.guild_id or 0
-
-
-def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
-    needle = current.strip().lower()
-    return [app_commands.Choice(name=n, value=n) for n in names if needle in n][:25]

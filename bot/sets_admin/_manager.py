@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from bot.storage import Store
+from bot.common import ListedSet, SetsDirectory, UserError, clean_name, code
 from rules import GameSet
 
 MAX_SERVER_SETS = 25
@@ -23,19 +23,17 @@ MAX_SERVER_SETS = 25
 NUMBERS_OF_MIN_ROUNDS = ("start_score", "goal", "bonus")
 
 
-class SetsAdminError(Exception):
-    """A refusal an admin caused. `code` names a catalog message under `sets_admin.error.`."""
+class SetsAdminError(UserError):
+    """A refusal an admin caused. `code` names a catalog message under `sets_admin.error.`;
+    a Set `name` (the admin's own words) reads as inline code."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+    prefix = "sets_admin.error."
 
-
-@dataclass(frozen=True, slots=True)
-class ListedSet:
-    game_set: GameSet
-    is_global: bool
+    def display_params(self) -> dict[str, Any]:
+        params = dict(self.params)
+        if "name" in params:
+            params["name"] = code(str(params["name"]))
+        return params
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,29 +43,21 @@ class ImportResult:
 
 
 class SetsManager:
-    def __init__(self, store: Store, global_sets: Mapping[str, GameSet]) -> None:
-        self.store = store
-        self.global_sets = dict(global_sets)
+    def __init__(self, sets: SetsDirectory) -> None:
+        self.sets = sets
+        self.store = sets.store
+        self.global_sets: Mapping[str, GameSet] = sets.global_sets
 
     # ------------------------------------------------------------- reading
 
     async def server_sets(self, guild_id: int) -> dict[str, GameSet]:
-        """The server's own Sets; a stored one named like a global Set is hidden by it."""
-        return {
-            s.name: s
-            for s in await self.store.server_sets(guild_id)
-            if s.name not in self.global_sets
-        }
+        return await self.sets.server_sets(guild_id)
 
     async def playable(self, guild_id: int) -> list[ListedSet]:
-        """What the games resolve (GameService.sets_for): global first, then the server's."""
-        listed = [ListedSet(s, True) for _, s in sorted(self.global_sets.items())]
-        own = await self.server_sets(guild_id)
-        listed += [ListedSet(s, False) for _, s in sorted(own.items())]
-        return listed
+        return await self.sets.playable(guild_id)
 
     async def get(self, guild_id: int, name: str) -> ListedSet:
-        key = _clean(name)
+        key = clean_name(name)
         if key in self.global_sets:
             return ListedSet(self.global_sets[key], True)
         own = await self.server_sets(guild_id)
@@ -87,7 +77,7 @@ class SetsManager:
 
     async def add(self, guild_id: int, name: str, fields: Mapping[str, Any]) -> GameSet:
         """A new server Set; raises SetsError with every field problem at once."""
-        key = _clean(name)
+        key = clean_name(name)
         own = await self.server_sets(guild_id)
         if key in own:
             raise SetsAdminError("exists", name=key)
@@ -138,14 +128,10 @@ class SetsManager:
         return ImportResult(added, updated)
 
     async def _own(self, guild_id: int, name: str) -> GameSet:
-        key = _clean(name)
+        key = clean_name(name)
         if key in self.global_sets:
             raise SetsAdminError("global_readonly", name=key)
         own = await self.server_sets(guild_id)
         if key not in own:
             raise SetsAdminError("unknown", name=name)
         return own[key]
-
-
-def _clean(name: str) -> str:
-    return name.strip().lower()

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.common import ListedSet, code, shorten
 from bot.i18n import catalog, set_description, t
-from bot.sets_admin._manager import ListedSet
 from rules import GameSet, SetProblem
 
 COLOR = discord.Colour.blurple()
@@ -60,7 +60,7 @@ def list_pages(sets: Sequence[ListedSet], locale: str) -> list[list[discord.Embe
         game_set = listed.game_set
         value = set_line(game_set, locale)
         if game_set.description:
-            value += "\n" + _cut(_description(listed, locale), DESCRIPTION_IN_LIST)
+            value += "\n" + shorten(_description(listed, locale), DESCRIPTION_IN_LIST)
         name = f"{game_set.name} · {_origin(listed, locale)}"
         page, embed = pages[-1], pages[-1][-1]
         if sum(len(e) for e in page) + len(name) + len(value) > MESSAGE_MAX:
@@ -81,7 +81,7 @@ def show_embed(listed: ListedSet, locale: str) -> discord.Embed:
     game_set = listed.game_set
     embed = discord.Embed(
         title=f"{game_set.name} · {_origin(listed, locale)}",
-        description=_cut(_description(listed, locale), DESCRIPTION_MAX) or None,
+        description=shorten(_description(listed, locale), DESCRIPTION_MAX) or None,
         colour=COLOR,
     )
     values: list[tuple[str, object]] = [
@@ -119,7 +119,7 @@ def problems_embed(title: str, problems: Sequence[SetProblem], locale: str) -> d
     lines: list[str] = []
     used = 0
     for index, problem in enumerate(problems):
-        line = _cut(problem_text(problem, locale), 500)
+        line = shorten(problem_text(problem, locale), 500)
         more = t("sets_admin.more_problems", locale, count=len(problems) - index)
         if used + len(line) + 1 > DESCRIPTION_MAX - len(more) - 1:
             lines.append(more)
@@ -129,14 +129,5 @@ def problems_embed(title: str, problems: Sequence[SetProblem], locale: str) -> d
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOR_ERROR)
 
 
-def code(text: str) -> str:
-    """User text as inline code that cannot break out of its backticks."""
-    return "`" + _cut(text.replace("`", "ˋ"), 100) + "`"
-
-
 def names(values: Sequence[str]) -> str:
     return ", ".join(code(name) for name in values) or "—"
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

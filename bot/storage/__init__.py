@@ -29,6 +29,7 @@ from bot.storage._engine import DEFAULT_URL, normalize_url
 from bot.storage._records import (
     AttemptsUsed,
     Challenge,
+    ChallengeStatus,
     GameRecord,
     LeaderRow,
     PlayerStats,
@@ -42,6 +43,7 @@ __all__ = [
     "DEFAULT_URL",
     "AttemptsUsed",
     "Challenge",
+    "ChallengeStatus",
     "GameRecord",
     "LeaderRow",
     "PlayerStats",

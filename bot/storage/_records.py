@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import rules
@@ -41,6 +42,15 @@ class GameRecord:
         return self.state.outcome is None
 
 
+class ChallengeStatus(StrEnum):
+    """A challenge waits (`PENDING`) until it is accepted, declined or expires."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    EXPIRED = "expired"
+
+
 @dataclass
 class Challenge:
     id: str
@@ -50,11 +60,8 @@ class Challenge:
     opponent_id: int
     set_name: str
     expires_at: float
-    status: str = "pending"
+    status: ChallengeStatus = ChallengeStatus.PENDING
     message_id: int = 0
-
-
-CHALLENGE_STATUSES = ("pending", "accepted", "declined", "expired")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -25,8 +26,8 @@ from bot.storage._codec import dumps
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._models import ChallengeRow, InstallSecret, ServerSet, table
 from bot.storage._records import (
-    CHALLENGE_STATUSES,
     Challenge,
+    ChallengeStatus,
     GameRecord,
     LeaderRow,
     PlayerStats,
@@ -36,6 +37,14 @@ from bot.storage._records import (
 )
 
 challenges_t = table(ChallengeRow)
+
+
+def _challenge(row: sa.Row[Any]) -> Challenge:
+    values = row._asdict()
+    values["status"] = ChallengeStatus(values["status"])
+    return Challenge(**values)
+
+
 server_sets_t = table(ServerSet)
 secrets_t = table(InstallSecret)
 
@@ -65,6 +74,12 @@ class Store:
 
     async def close(self) -> None:
         await self.engine.dispose()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
@@ -182,8 +197,6 @@ class Store:
     # challenges
 
     async def save_challenge(self, challenge: Challenge) -> None:
-        if challenge.status not in CHALLENGE_STATUSES:
-            raise ValueError(f"unknown challenge status {challenge.status!r}")
         values = {
             "id": challenge.id,
             "guild_id": challenge.guild_id,
@@ -192,7 +205,7 @@ class Store:
             "opponent_id": challenge.opponent_id,
             "set_name": challenge.set_name,
             "expires_at": challenge.expires_at,
-            "status": challenge.status,
+            "status": ChallengeStatus(challenge.status).value,
             "message_id": challenge.message_id,
         }
         async with self._write() as conn:
@@ -205,26 +218,29 @@ class Store:
             row = (
                 await conn.execute(sa.select(challenges_t).where(challenges_t.c.id == challenge_id))
             ).first()
-        return None if row is None else Challenge(**row._asdict())
+        return None if row is None else _challenge(row)
 
     async def pending_challenges(self) -> list[Challenge]:
         async with self._read() as conn:
             result = await conn.execute(
                 sa.select(challenges_t)
-                .where(challenges_t.c.status == "pending")
+                .where(challenges_t.c.status == ChallengeStatus.PENDING.value)
                 .order_by(challenges_t.c.expires_at, challenges_t.c.id)
             )
-            return [Challenge(**row._asdict()) for row in result]
+            return [_challenge(row) for row in result]
 
-    async def set_challenge_status(self, challenge_id: str, status: str) -> bool:
+    async def set_challenge_status(self, challenge_id: str, status: ChallengeStatus) -> bool:
         """Move a pending challenge on; False if someone else moved it first."""
-        if status not in CHALLENGE_STATUSES or status == "pending":
-            raise ValueError(f"a challenge cannot become {status!r}")
+        if ChallengeStatus(status) is ChallengeStatus.PENDING:
+            raise ValueError("a challenge cannot become pending again")
         async with self._write() as conn:
             result = await conn.execute(
                 challenges_t.update()
-                .where(challenges_t.c.id == challenge_id, challenges_t.c.status == "pending")
-                .values(status=status)
+                .where(
+                    challenges_t.c.id == challenge_id,
+                    challenges_t.c.status == ChallengeStatus.PENDING.value,
+                )
+                .values(status=ChallengeStatus(status).value)
             )
             return bool(result.rowcount == 1)
 

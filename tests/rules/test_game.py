@@ -291,3 +291,14 @@ def test_apply_refuses_what_submit_problem_names() -> None:
         apply(state, Submit("alice", "1234", 1234, T0 + 7))
     with pytest.raises(DeadlinePassed):
         apply(state, Submit("bob", "1234", 1234, T0 + 200))
+
+
+def test_an_old_round_that_timed_out_unanswered_is_too_late_not_over() -> None:
+    state = apply(duel(), StartRound("3489", T0))
+    state = apply(state, Submit("alice", "34+89", 123, T0 + 5))
+    state = apply(state, Expire(T0 + 120))  # bob gets the auto-move
+    state = apply(state, StartRound("2476", T0 + 121))
+    bob = rules.submit_problem(state, "bob", T0 + 122, 1)
+    alice = rules.submit_problem(state, "alice", T0 + 122, 1)
+    assert bob is not None and bob.code == "deadline_passed"
+    assert alice is not None and alice.code == "round_over"

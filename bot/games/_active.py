@@ -1,0 +1,50 @@
+"""The games this process is running: by id, by channel, each with its own lock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+from bot.storage import GameRecord
+
+
+class ActiveGames:
+    """This process's copy of every active game it runs.
+
+    The store holds the truth; this copy is what a modal may be opened from
+    without a database read (a modal must be an interaction's first response),
+    and the lock per game is what makes one game's steps happen one at a time.
+    """
+
+    def __init__(self) -> None:
+        self._records: dict[str, GameRecord] = {}
+        self._channels: dict[int, str] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def get(self, game_id: str) -> GameRecord | None:
+        return self._records.get(game_id)
+
+    def in_channel(self, channel_id: int) -> GameRecord | None:
+        game_id = self._channels.get(channel_id)
+        return self._records.get(game_id) if game_id else None
+
+    def remember(self, record: GameRecord) -> None:
+        self._records[record.state.id] = record
+        self._channels[record.channel_id] = record.state.id
+
+    def forget(self, record: GameRecord) -> None:
+        self._records.pop(record.state.id, None)
+        self._channels.pop(record.channel_id, None)
+        self._locks.pop(record.state.id, None)
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def __contains__(self, game_id: str) -> bool:
+        return game_id in self._records
+
+    def __iter__(self) -> Iterator[GameRecord]:
+        return iter(list(self._records.values()))
+
+    def __len__(self) -> int:
+        return len(self._records)

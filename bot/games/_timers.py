@@ -1,0 +1,133 @@
+"""Timers that call back when a moment comes: one task per key, cancelled by key.
+
+`asyncio.sleep` is a wait simcord (and any event loop) understands, so virtual time
+in tests moves these timers exactly as real time moves them in production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.games._types import (
+    DEADLINE_RETRY_FIRST_S,
+    DEADLINE_RETRY_MAX_S,
+    DEADLINE_TRIES,
+    Clock,
+)
+
+log = logging.getLogger(__name__)
+
+RoundCall = Callable[[str, int], Awaitable[None]]
+"""A callback taking (game id, round number)."""
+
+
+class Timers:
+    """At most one pending task per key; scheduling a key again replaces its task."""
+
+    def __init__(self, clock: Clock, name: str) -> None:
+        self.clock = clock
+        self.name = name
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def at(self, key: str, moment: float, action: Callable[[], Awaitable[None]]) -> None:
+        """Run `action` at `moment` (now if it has passed); a failure is logged."""
+        self.cancel(key)
+        self._tasks[key] = asyncio.create_task(
+            self._run(key, moment, action), name=f"{self.name}:{key}"
+        )
+
+    def adopt(self, key: str) -> bool:
+        """Make the running task the key's own; False if another task holds the key.
+
+        A callback that goes on waiting (a retry) adopts its key again, so a new
+        schedule or `close()` still cancels it.
+        """
+        me = asyncio.current_task()
+        held = self._tasks.get(key)
+        if held is not None and held is not me:
+            return False
+        if me is not None:
+            self._tasks[key] = me
+        return True
+
+    def release(self, key: str) -> None:
+        """The running task gives up its key (so what it calls may schedule the key anew)."""
+        if self._tasks.get(key) is asyncio.current_task():
+            del self._tasks[key]
+
+    def armed(self, key: str) -> bool:
+        return key in self._tasks
+
+    def cancel(self, key: str) -> None:
+        task = self._tasks.pop(key, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def close(self) -> None:
+        for key in list(self._tasks):
+            self.cancel(key)
+
+    async def _run(self, key: str, moment: float, action: Callable[[], Awaitable[None]]) -> None:
+        await asyncio.sleep(max(0.0, moment - self.clock()))
+        self.release(key)
+        try:
+            await action()
+        except Exception:
+            log.exception("%s %s failed", self.name, key)
+
+
+class RoundTimers:
+    """A game's round deadline, and the retries of a deadline that failed.
+
+    `on_deadline(game, number)` runs at the deadline. If it raises (a save that did
+    not go through), `on_retry(game, number)` -- go on from what the store holds --
+    runs after 1, 2, 4 ... 60 s until it succeeds or `DEADLINE_TRIES` are spent, so
+    one hiccup never leaves a game without a timer.
+    """
+
+    def __init__(self, clock: Clock, on_deadline: RoundCall, on_retry: RoundCall) -> None:
+        self.clock = clock
+        self.on_deadline = on_deadline
+        self.on_retry = on_retry
+        self._timers = Timers(clock, "round")
+
+    def arm(self, game_id: str, number: int, deadline: float) -> None:
+        self._timers.at(game_id, deadline, lambda: self._fire(game_id, number, failed=False))
+
+    def retry_soon(self, game_id: str, number: int) -> None:
+        """A step failed after the round's timer was cancelled: go on from the store soon."""
+        self._timers.at(game_id, self.clock(), lambda: self._fire(game_id, number, failed=True))
+
+    def armed(self, game_id: str) -> bool:
+        return self._timers.armed(game_id)
+
+    def cancel(self, game_id: str) -> None:
+        self._timers.cancel(game_id)
+
+    def close(self) -> None:
+        self._timers.close()
+
+    async def _fire(self, game_id: str, number: int, *, failed: bool) -> None:
+        delay = DEADLINE_RETRY_FIRST_S
+        for attempt in range(1, DEADLINE_TRIES + 1):
+            if failed:
+                if not self._timers.adopt(game_id):
+                    return  # the game went on meanwhile, with its own timer
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, DEADLINE_RETRY_MAX_S)
+                self._timers.release(game_id)
+            try:
+                await (self.on_retry if failed else self.on_deadline)(game_id, number)
+                return
+            except Exception:
+                failed = True
+                log.exception(
+                    "game %s: the deadline of round %s failed (try %d of %d)",
+                    game_id, number, attempt, DEADLINE_TRIES,
+                )  # fmt: skip
+        log.error(
+            "game %s: round %s could not be ended; it stays active until the next restart",
+            game_id, number,
+        )  # fmt: skip

@@ -1,0 +1,106 @@
+"""The embeds from hand-made records, without Discord: wording, languages, paging of rounds."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import rules
+from bot.leaderboards import _render
+from bot.leaderboards._pages import PageKind, PageRequest, since
+from bot.storage import GameRecord, PlayerStats
+
+LONG = dataclasses.replace(rules.CLASSIC, name="long", max_rounds=20, min_rounds=4)
+
+
+def _played(mode: rules.Mode, players: list[str], results: list[rules.Number]) -> GameRecord:
+    state = rules.new_game("abcdef0123456789", mode, LONG, players)
+    for number, result in enumerate(results):
+        state = rules.apply(state, rules.StartRound("1234", float(number)))
+        for player in players:
+            state = rules.apply(state, rules.Submit(player, "1234", result, number + 0.5))
+    return GameRecord(state, 1, 2, created_at=1_767_225_600.0)
+
+
+def test_ranking_results_in_both_languages() -> None:
+    assert _render.ranking_result(0, 4, 0.0, True, "en") == "⭐ Perfect in 4 rounds"
+    assert _render.ranking_result(0, 5, 0.0, False, "uk").startswith("🎯 Рахунок 0 за 5 раунд")
+    assert _render.ranking_result(1, 7, 47.5, False, "en") == "🏁 47.5 left after 7 rounds"
+    assert _render.ranking_result(2, 3, 0.0, False, "uk") == "⌛ програно в раунді 3"
+    assert _render.ranking_result(0, 1, 0.0, True, "en") == "⭐ Perfect in 1 round"
+
+
+def test_history_result_from_each_side_of_a_duel() -> None:
+    draw = _played(rules.Mode.DUEL, ["1", "2"], [1] * 20)
+    assert _render.game_result(draw, "1", "en") == "🤝 draw"
+    won = _played(rules.Mode.DUEL, ["1", "2"], [])
+    won.state = rules.apply(won.state, rules.Resign("2"))
+    assert _render.game_result(won, "1", "en") == "🏆 won"
+    assert _render.game_result(won, "2", "uk") == "❌ поразка"
+    playing = _played(rules.Mode.TRAINING, ["1"], [1, 1])
+    assert _render.game_result(playing, "1", "en") == "▶ playing, round 2"
+
+
+def test_a_long_game_replays_ten_rounds_a_page() -> None:
+    record = _played(rules.Mode.TRAINING, ["1"], [1] * 20)
+    assert _render.round_pages(record) == 2
+    second = _render.game_embed(record, 1, "en")
+    rounds = second.fields[-1]
+    assert rounds.name == "Rounds 11–20 of 20"
+    assert rounds.value.count("\n") == 9
+    assert second.footer.text == "Page 2 of 2 · 2026-01-01 00:00 UTC"
+
+
+def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
+    resigned = _played(rules.Mode.QUALIFICATION, ["1"], [1])
+    resigned.state = rules.apply(resigned.state, rules.StartRound("1234", 10.0))
+    resigned.state = rules.apply(resigned.state, rules.Resign("1"))
+    assert _render.game_result(resigned, "1", "en") == "🏳️ resigned in round 2"
+    assert _render.game_result(resigned, "1", "uk") == "🏳️ гру здано в раунді 2"
+    timeout = _played(rules.Mode.QUALIFICATION, ["1"], [1])
+    timeout.state = rules.apply(timeout.state, rules.StartRound("1234", 10.0))
+    timeout.state = rules.apply(timeout.state, rules.Expire(10.0 + LONG.time_limit))
+    assert _render.game_result(timeout, "1", "en") == "⌛ time ran out in round 2"
+    assert _render.ranking_result(2, 1, 501.0, False, "en", "resign").startswith("🏳️")
+
+
+def test_a_huge_average_is_shown_in_e_notation() -> None:
+    def shown(avg: float) -> str:
+        embed = _render.stats_embed(PlayerStats(1, 1, rounds=1, avg_points=avg), "a", "en")
+        return next(f.value for f in embed.fields if "points per round" in f.name.lower())
+
+    assert shown(float(34**89)).startswith("2.002735595342647E+136 ")
+    assert len(shown(float(34**89))) < 40
+    assert shown(-(10.0**20)).startswith("-1.0E+20 ")
+    assert shown(123.456).startswith("123.5 ")
+    assert shown(999_999_999_999_999.0).startswith("999999999999999.0 ")
+
+
+def test_periods_and_custom_ids() -> None:
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 3, 1, 23, 59, tzinfo=UTC)
+    assert since("today", now) == "2026-03-01"
+    assert since("week", now) == "2026-02-23"
+    assert since("all", now) is None
+    request = PageRequest(PageKind.QUALIFICATION, 123456789012345678, 3, "week:my-set_2")
+    assert request.custom_id == "fd:pg:q:123456789012345678:3:week:my-set_2"
+    assert len(PageRequest(PageKind.GAME, 2**63, 99, "x" * 40).custom_id) <= 100
+
+
+def test_a_replay_page_keeps_every_round_whole_and_names_auto_moves() -> None:
+    """Ten rounds of 256-character formulas in a duel: no round lost, no line cut."""
+    state = rules.new_game("abcdef0123456789", rules.Mode.DUEL, LONG, ["1", "2"])
+    formula = "1+" * 126 + "1234"
+    for number in range(10):
+        state = rules.apply(state, rules.StartRound("1234", float(number * 1000)))
+        state = rules.apply(state, rules.Submit("1", formula, 1, number * 1000 + 1.0))
+        state = rules.apply(state, rules.Expire(number * 1000 + LONG.time_limit))
+    embed = _render.game_embed(GameRecord(state, 1, 2, created_at=1_767_225_600.0), 0, "en")
+    rounds = [f for f in embed.fields if f.name.startswith("Rounds")]
+    lines = [line for field in rounds for line in field.value.split("\n")]
+    assert [line.split("`")[1] for line in lines] == [str(n) for n in range(1, 11)]
+    assert all(len(field.value) <= 1024 for field in rounds)
+    assert all(formula in line and line.count("`") % 2 == 0 for line in lines)
+    auto = rules.auto_move("1234")[0]
+    assert all(f"`{auto}` (auto-move)" in line for line in lines)
+    assert len(embed) <= 6000

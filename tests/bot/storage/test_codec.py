@@ -1,0 +1,64 @@
+"""The pure rules of storage: number text, state versions and what counts as newer."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from bot.storage._codec import extends, number_text, parse_number, state_version
+from tests.bot.storage.builders import duel, single
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (3, "3"),
+        (3.0, "3.0"),
+        (3.5, "3.5"),
+        (-7, "-7"),
+        (1e20, "1e+20"),
+        (2**63 - 1, str(2**63 - 1)),
+    ],
+)
+def test_number_text_keeps_int_and_float_apart(value: rules.Number, text: str) -> None:
+    assert number_text(value) == text
+    back = parse_number(text)
+    assert back == value
+    assert type(back) is type(value)
+
+
+def test_every_transition_raises_the_version() -> None:
+    state = rules.new_game("v", rules.Mode.DUEL, rules.CLASSIC, ["1", "2"])
+    versions = [state_version(state)]
+    for action in (
+        rules.StartRound("1234", 0.0),
+        rules.Submit("1", "12+34", 46, 1.0),
+        rules.Expire(500.0),
+        rules.StartRound("5678", 600.0),
+        rules.Resign("2"),
+    ):
+        state = rules.apply(state, action)
+        versions.append(state_version(state))
+    assert versions == sorted(set(versions))
+
+
+def test_extends_accepts_progress_and_refuses_rival_histories() -> None:
+    base = single("e", 1, [100])
+    base = rules.apply(base, rules.StartRound("1234", 5000.0))
+    answered = rules.apply(base, rules.Submit("1", "12*3+4", 40, 5010.0))
+    timed_out = rules.apply(base, rules.Expire(9000.0))
+    assert extends(base.to_dict(), answered.to_dict())
+    assert extends(base.to_dict(), timed_out.to_dict())
+    assert not extends(answered.to_dict(), timed_out.to_dict())
+    assert not extends(timed_out.to_dict(), answered.to_dict())
+    assert not extends(answered.to_dict(), base.to_dict())
+
+
+def test_a_real_answer_and_the_auto_move_are_rivals() -> None:
+    base = duel("d", (1, 2), [(100, 100)])
+    base = rules.apply(base, rules.StartRound("4589", 9000.0))
+    base = rules.apply(base, rules.Submit("1", "45+89", 134, 9001.0))
+    answered = rules.apply(base, rules.Submit("2", "4*5+89", 109, 9002.0))
+    expired = rules.apply(base, rules.Expire(99999.0))
+    assert state_version(answered) == state_version(expired)
+    assert not extends(answered.to_dict(), expired.to_dict())
