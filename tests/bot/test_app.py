@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-import simcord
 
 from bot.app import create_bot
 from bot.settings import BotSettings
+from tests.support.fixtures import simulated
 from tests.support.sim import reply_text
 
 DEV_GUILD = 1_400_000_000_000_000_000
@@ -32,18 +32,16 @@ async def test_commands_sync_to_the_development_guild(store, evaluator, tmp_path
     settings = BotSettings(
         database_url=f"sqlite+aiosqlite:///{tmp_path}/x.sqlite3", dev_guild_id=DEV_GUILD
     )
-    env = simcord.Env(create_bot(settings, store=store, evaluator=evaluator))
-    await env.start()
-    try:
+    async with simulated(create_bot(settings, store=store, evaluator=evaluator)) as env:
         guild = env.create_guild("dev", id=DEV_GUILD)
         channel = guild.create_text_channel("dev")
         alice = guild.add_member(env.create_user("alice"))
         assert {"training", "qualification", "duel", "answer", "resign", "rules", "sets list"} <= (
             set(alice.available_commands(channel))
         )
+        synced = env.backend.commands
+        assert not synced.get(None), "commands were synced globally, not to the dev guild only"
+        assert {name for name, _type in synced[DEV_GUILD]} >= {"training", "rules", "sets"}
         rules = await alice.slash(channel, "rules")
         assert rules.ephemeral and not reply_text(rules)
         assert rules.response.embeds[0].title == "The game"
-    finally:
-        await env.shutdown()
-    env._raise_errors_since(env._errors_acknowledged)
