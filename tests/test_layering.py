@@ -1,9 +1,12 @@
-"""Dependencies point one way: rules and evaluator never load discord, sqlmodel or docker."""
+"""Dependencies point one way: rules and evaluator never load discord, sqlmodel or docker,
+and no module of the bot imports its way back to itself."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_rules_and_evaluator_import_nothing_of_the_bot() -> None:
@@ -21,3 +24,42 @@ def test_rules_import_nothing_of_the_evaluator() -> None:
     code = "import sys, rules\nprint(any(m.startswith('evaluator') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _bot_imports() -> dict[str, set[str]]:
+    """Module -> the bot modules it imports (TYPE_CHECKING imports too: they are real)."""
+    root = Path(__file__).resolve().parents[1]
+    modules = {
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
+        for path in (root / "bot").rglob("*.py")
+        if "migrations" not in path.parts
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                edges.update(a.name for a in node.names if a.name in modules)
+            elif isinstance(node, ast.ImportFrom) and node.module in modules:
+                for alias in node.names:
+                    sub = f"{node.module}.{alias.name}"
+                    edges.add(sub if sub in modules else node.module)
+        graph[name] = edges - {name}
+    return graph
+
+
+def test_no_import_circle_in_bot() -> None:
+    """A package's own __init__ may import its modules; nothing may import its way back."""
+    graph = _bot_imports()
+    circles = []
+    for start in graph:
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, trail = stack.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == start:
+                    circles.append(" -> ".join([*trail, nxt]))
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*trail, nxt]))
+    assert circles == []
