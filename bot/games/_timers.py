@@ -83,14 +83,26 @@ class RoundTimers:
 
     `on_deadline(game, number)` runs at the deadline. If it raises (a save that did
     not go through), `on_retry(game, number)` -- go on from what the store holds --
-    runs after 1, 2, 4 ... 60 s until it succeeds or `DEADLINE_TRIES` are spent, so
-    one hiccup never leaves a game without a timer.
+    runs after 1, 2, 4 ... 60 s until it succeeds or the tries are spent, so one
+    hiccup never leaves a game without a timer.
     """
 
-    def __init__(self, clock: Clock, on_deadline: RoundCall, on_retry: RoundCall) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        on_deadline: RoundCall,
+        on_retry: RoundCall,
+        *,
+        first_retry_s: float = DEADLINE_RETRY_FIRST_S,
+        max_retry_s: float = DEADLINE_RETRY_MAX_S,
+        tries: int = DEADLINE_TRIES,
+    ) -> None:
         self.clock = clock
         self.on_deadline = on_deadline
         self.on_retry = on_retry
+        self.first_retry_s = first_retry_s
+        self.max_retry_s = max_retry_s
+        self.tries = tries
         self._timers = Timers(clock, "round")
 
     def arm(self, game_id: str, number: int, deadline: float) -> None:
@@ -110,13 +122,13 @@ class RoundTimers:
         self._timers.close()
 
     async def _fire(self, game_id: str, number: int, *, failed: bool) -> None:
-        delay = DEADLINE_RETRY_FIRST_S
-        for attempt in range(1, DEADLINE_TRIES + 1):
+        delay = self.first_retry_s
+        for attempt in range(1, self.tries + 1):
             if failed:
                 if not self._timers.adopt(game_id):
                     return  # the game went on meanwhile, with its own timer
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, DEADLINE_RETRY_MAX_S)
+                delay = min(delay * 2, self.max_retry_s)
                 self._timers.release(game_id)
             try:
                 await (self.on_retry if failed else self.on_deadline)(game_id, number)
@@ -125,7 +137,7 @@ class RoundTimers:
                 failed = True
                 log.exception(
                     "game %s: the deadline of round %s failed (try %d of %d)",
-                    game_id, number, attempt, DEADLINE_TRIES,
+                    game_id, number, attempt, self.tries,
                 )  # fmt: skip
         log.error(
             "game %s: round %s could not be ended; it stays active until the next restart",

@@ -1,0 +1,134 @@
+"""The service's collaborators, each alone: timers, their retries, answers in PHP, seats."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bot.games._active import ActiveGames
+from bot.games._in_flight import AnswersInFlight
+from bot.games._seats import Seats
+from bot.games._timers import RoundTimers, Timers
+from bot.games._types import GameError
+from tests.bot.storage.builders import record as stored
+from tests.bot.storage.builders import single
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def settle(rounds: int = 20) -> None:
+    for _ in range(rounds):
+        await asyncio.sleep(0.01)
+
+
+async def test_a_timer_runs_once_at_its_moment_and_a_new_schedule_replaces_it() -> None:
+    timers = Timers(time.time, "test")
+    ran: list[str] = []
+
+    async def note(what: str) -> None:
+        ran.append(what)
+
+    timers.at("g", time.time() + 60, lambda: note("first"))
+    timers.at("g", time.time(), lambda: note("second"))  # replaces the first
+    timers.at("h", time.time(), lambda: note("other"))
+    timers.cancel("h")
+    await settle()
+    assert ran == ["second"]
+    assert not timers.armed("g")
+    timers.at("g", time.time() + 60, lambda: note("never"))
+    timers.close()
+    assert not timers.armed("g")
+
+
+async def test_a_failed_deadline_is_retried_from_the_store_until_it_succeeds() -> None:
+    calls: list[tuple[str, str, int]] = []
+
+    async def deadline(game: str, number: int) -> None:
+        calls.append(("deadline", game, number))
+        raise OSError("database is locked")
+
+    async def retry(game: str, number: int) -> None:
+        calls.append(("retry", game, number))
+        if len([c for c in calls if c[0] == "retry"]) < 2:
+            raise OSError("still locked")
+
+    timers = RoundTimers(time.time, deadline, retry, first_retry_s=0.01, max_retry_s=0.02)
+    timers.arm("g", 3, time.time())
+    await settle(40)
+    assert calls == [("deadline", "g", 3), ("retry", "g", 3), ("retry", "g", 3)]
+    assert not timers.armed("g")
+
+
+async def test_retries_stop_after_the_last_try_and_a_new_round_cancels_them() -> None:
+    tries: list[int] = []
+
+    async def failing(game: str, number: int) -> None:
+        tries.append(number)
+        raise OSError("down")
+
+    timers = RoundTimers(time.time, failing, failing, first_retry_s=0.01, tries=3)
+    timers.arm("g", 1, time.time())
+    await settle(40)
+    assert tries == [1, 1, 1]  # the deadline and two retries, then it gives up
+
+    tries.clear()
+    slow = RoundTimers(time.time, failing, failing, first_retry_s=5.0)
+    slow.retry_soon("g", 1)
+    await settle(2)
+    assert slow.armed("g")  # waiting for its retry
+    slow.arm("g", 2, time.time() + 3600)  # the game went on: its own timer replaces the retry
+    await settle(2)
+    assert tries == []
+    slow.close()
+
+
+async def test_one_formula_per_player_per_round_and_the_deadline_waits_for_it() -> None:
+    in_flight = AnswersInFlight()
+    with in_flight.checking("g", 1, 1, received=100.0):
+        with pytest.raises(GameError) as refused:
+            with in_flight.checking("g", 1, 1, received=100.5):
+                pass
+        assert refused.value.code == "answer_in_flight"
+        with in_flight.checking("g", 2, 1, received=100.5):  # the other player may
+            waiting = asyncio.create_task(in_flight.wait("g", 1, deadline=101.0, grace=5.0))
+            await settle(2)
+            assert not waiting.done()
+        await settle(2)
+        assert not waiting.done()  # player 1's formula is still in PHP
+    await asyncio.wait_for(waiting, 1)
+    assert not in_flight
+
+
+async def test_the_deadline_waits_for_php_only_so_long_and_not_for_late_formulas() -> None:
+    in_flight = AnswersInFlight()
+    with in_flight.checking("g", 1, 1, received=200.0):  # received after the deadline
+        await asyncio.wait_for(in_flight.wait("g", 1, deadline=150.0, grace=5.0), 1)
+    with in_flight.checking("g", 1, 1, received=100.0):
+        await asyncio.wait_for(in_flight.wait("g", 1, deadline=150.0, grace=0.02), 1)
+
+
+async def test_a_player_is_held_while_a_game_opens(store) -> None:
+    seats = Seats(store)
+    async with seats.reserve(1, [100, 200]):
+        with pytest.raises(GameError) as refused:
+            async with seats.reserve(1, [200]):
+                pass
+        assert refused.value.code == "busy"
+        async with seats.reserve(2, [200]):  # another server is another seat
+            pass
+    async with seats.reserve(1, [200]):
+        pass
+    await seats.ensure_free(1, 100, "busy")
+
+
+async def test_active_games_know_their_channel_and_forget_it_with_the_game() -> None:
+    active = ActiveGames()
+    record = stored(single("g", 100, [1]))
+    active.remember(record)
+    assert active.in_channel(record.channel_id) is record and record.state.id in active
+    lock = active.lock(record.state.id)
+    assert active.lock(record.state.id) is lock
+    active.forget(record)
+    assert active.in_channel(record.channel_id) is None and len(active) == 0
