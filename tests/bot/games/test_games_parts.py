@@ -87,9 +87,8 @@ async def test_retries_stop_after_the_last_try_and_a_new_round_cancels_them() ->
 async def test_one_formula_per_player_per_round_and_the_deadline_waits_for_it() -> None:
     in_flight = AnswersInFlight()
     with in_flight.checking("g", 1, 1, received=100.0):
-        with pytest.raises(GameError) as refused:
-            with in_flight.checking("g", 1, 1, received=100.5):
-                pass
+        with pytest.raises(GameError) as refused, in_flight.checking("g", 1, 1, received=100.5):
+            pass
         assert refused.value.code == "answer_in_flight"
         with in_flight.checking("g", 2, 1, received=100.5):  # the other player may
             waiting = asyncio.create_task(in_flight.wait("g", 1, deadline=101.0, grace=5.0))
