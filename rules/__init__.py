@@ -25,17 +25,13 @@ from rules.errors import (
 )
 from rules.game import (
     Action,
-    Answer,
     Expire,
-    GameState,
-    Mode,
-    Outcome,
     ReplayRound,
     Resign,
-    Round,
+    RoundShown,
     StartRound,
     Submit,
-    Termination,
+    Void,
     answer_time,
     apply,
     is_loss,
@@ -57,6 +53,7 @@ from rules.sets import (
     parse_sets,
     validate_set,
 )
+from rules.state import Answer, GameState, Mode, Outcome, Round, Termination
 
 __all__ = [
     "ALLOWED_FUNCTIONS",
@@ -80,6 +77,7 @@ __all__ = [
     "Resign",
     "Round",
     "RoundOver",
+    "RoundShown",
     "RoundStillOpen",
     "RulesError",
     "SetProblem",
@@ -87,6 +85,7 @@ __all__ = [
     "StartRound",
     "Submit",
     "Termination",
+    "Void",
     "answer_time",
     "apply",
     "apply_points",

@@ -11,9 +11,7 @@ the epoch), the rules never read a clock.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any
+from dataclasses import dataclass
 
 from rules.digits import auto_move, valid_digits
 from rules.errors import (
@@ -29,157 +27,30 @@ from rules.errors import (
 )
 from rules.scoring import Number, apply_points, is_zero
 from rules.sets import GameSet
+from rules.state import Answer, GameState, Mode, Outcome, Round, Termination
 
-
-class Mode(StrEnum):
-    TRAINING = "training"
-    QUALIFICATION = "qualification"
-    DUEL = "duel"
-
-    @property
-    def players(self) -> int:
-        return 2 if self is Mode.DUEL else 1
-
-
-class Termination(StrEnum):
-    CHECKOUT = "checkout"
-    MAX_ROUNDS = "max_rounds"
-    TIMEOUT = "timeout"
-    RESIGN = "resign"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended. `winner` is a player index; None in a duel is a draw.
-
-    In single modes a checkout and a full maxRound game both have winner 0
-    (the original rules call both a win); a timeout or a resignation has None.
-    """
-
-    termination: Termination
-    winner: int | None
-    rounds: int
-    perfect: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "termination": self.termination.value,
-            "winner": self.winner,
-            "rounds": self.rounds,
-            "perfect": self.perfect,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Outcome:
-        return cls(
-            Termination(data["termination"]), data["winner"], data["rounds"], data["perfect"]
-        )
-
-
-@dataclass(slots=True)
-class Answer:
-    """A player's final formula for a round, with what it scored."""
-
-    formula: str
-    result: Number
-    points: Number
-    score: Number
-    elapsed: float
-    auto: bool = False
-
-
-@dataclass(slots=True)
-class Round:
-    number: int
-    digits: str
-    started_at: float
-    deadline: float
-    answers: list[Answer | None]
-    resolved: bool = False
-
-
-@dataclass(slots=True)
-class GameState:
-    id: str
-    mode: Mode
-    game_set: GameSet
-    players: list[str]
-    scores: list[Number]
-    rounds: list[Round] = field(default_factory=list)
-    outcome: Outcome | None = None
-    resigned: int | None = None
-
-    @property
-    def current_round(self) -> Round | None:
-        """The open round, if one is being played."""
-        if self.rounds and not self.rounds[-1].resolved and self.outcome is None:
-            return self.rounds[-1]
-        return None
-
-    def player_index(self, player: str) -> int:
-        try:
-            return self.players.index(player)
-        except ValueError:
-            raise NotAPlayer(f"{player} is not a player of game {self.id}") from None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "mode": self.mode.value,
-            "set": self.game_set.to_dict(),
-            "players": list(self.players),
-            "scores": list(self.scores),
-            "rounds": [
-                {
-                    "number": r.number,
-                    "digits": r.digits,
-                    "started_at": r.started_at,
-                    "deadline": r.deadline,
-                    "resolved": r.resolved,
-                    "answers": [
-                        None
-                        if a is None
-                        else {
-                            "formula": a.formula,
-                            "result": a.result,
-                            "points": a.points,
-                            "score": a.score,
-                            "elapsed": a.elapsed,
-                            "auto": a.auto,
-                        }
-                        for a in r.answers
-                    ],
-                }
-                for r in self.rounds
-            ],
-            "outcome": None if self.outcome is None else self.outcome.to_dict(),
-            "resigned": self.resigned,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameState:
-        rounds = [
-            Round(
-                number=r["number"],
-                digits=r["digits"],
-                started_at=r["started_at"],
-                deadline=r["deadline"],
-                resolved=r["resolved"],
-                answers=[None if a is None else Answer(**a) for a in r["answers"]],
-            )
-            for r in data["rounds"]
-        ]
-        outcome = data.get("outcome")
-        return cls(
-            id=data["id"],
-            mode=Mode(data["mode"]),
-            game_set=GameSet.from_dict(data["set"]),
-            players=list(data["players"]),
-            scores=list(data["scores"]),
-            rounds=rounds,
-            outcome=None if outcome is None else Outcome.from_dict(outcome),
-            resigned=data.get("resigned"),
-        )
+__all__ = [
+    "Action",
+    "Answer",
+    "Expire",
+    "GameState",
+    "Mode",
+    "Outcome",
+    "ReplayRound",
+    "Resign",
+    "Round",
+    "RoundShown",
+    "StartRound",
+    "Submit",
+    "Termination",
+    "Void",
+    "answer_time",
+    "apply",
+    "is_loss",
+    "new_game",
+    "ranking_key",
+    "submit_problem",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +89,25 @@ class ReplayRound:
     now: float
 
 
-Action = StartRound | Submit | Expire | Resign | ReplayRound
+@dataclass(frozen=True, slots=True)
+class RoundShown:
+    """The open round's message appeared to the players at `at` (Discord's clock).
+
+    Answers are timed from then and count until the deadline plus the post's delay;
+    only the first report counts, and a time before the round's start counts as the
+    start.
+    """
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    """The game cannot be run (the bot lost its thread, its permissions, the server)
+    or an admin voids it: it ends without a result (RULES.md "Void")."""
+
+
+Action = StartRound | Submit | Expire | Resign | ReplayRound | RoundShown | Void
 
 
 def new_game(game_id: str, mode: Mode, game_set: GameSet, players: list[str]) -> GameState:
@@ -265,7 +154,7 @@ def submit_problem(
             return NoOpenRound(f"round {round_number} has not started")
     if current is None:
         return NoOpenRound("no round is open")
-    if now > current.deadline:
+    if now > current.answer_deadline:
         return DeadlinePassed(f"round {current.number} ended at its deadline")
     if current.answers[index] is not None:
         return AlreadyAnswered(f"{player} has answered round {current.number}")
@@ -285,6 +174,10 @@ def apply(state: GameState, action: Action) -> GameState:
         _expire(new, action)
     elif isinstance(action, ReplayRound):
         _replay(new, action)
+    elif isinstance(action, RoundShown):
+        _shown(new, action)
+    elif isinstance(action, Void):
+        _void(new)
     else:
         _resign(new, action)
     return new
@@ -327,7 +220,7 @@ def _record(
 ) -> None:
     game_set = state.game_set
     points, score = apply_points(state.scores[index], result, game_set.goal, game_set.bonus)
-    elapsed = min(max(0.0, now - rnd.started_at), float(game_set.time_limit))
+    elapsed = min(max(0.0, now - rnd.opened_at), float(game_set.time_limit))
     rnd.answers[index] = Answer(formula, result, points, score, elapsed, auto)
 
 
@@ -344,7 +237,7 @@ def _submit(state: GameState, action: Submit) -> None:
 
 def _expire(state: GameState, action: Expire) -> None:
     rnd = _open_round(state)
-    if action.now < rnd.deadline:
+    if action.now < rnd.answer_deadline:
         raise RoundStillOpen(f"round {rnd.number} is open until its deadline")
     if state.mode is not Mode.DUEL:
         rnd.resolved = True
@@ -353,16 +246,29 @@ def _expire(state: GameState, action: Expire) -> None:
     for index, answer in enumerate(rnd.answers):
         if answer is None:
             formula, result = auto_move(rnd.digits)
-            _record(state, rnd, index, formula, result, rnd.deadline, auto=True)
+            _record(state, rnd, index, formula, result, rnd.answer_deadline, auto=True)
     _resolve(state, rnd)
 
 
 def _replay(state: GameState, action: ReplayRound) -> None:
     rnd = _open_round(state)
-    if action.now < rnd.deadline:
+    if action.now < rnd.answer_deadline:
         raise RoundStillOpen(f"round {rnd.number} is open until its deadline")
     rnd.started_at = action.now
     rnd.deadline = action.now + state.game_set.time_limit
+    rnd.shown_at = None
+
+
+def _shown(state: GameState, action: RoundShown) -> None:
+    rnd = _open_round(state)
+    if rnd.shown_at is None:
+        rnd.shown_at = max(action.at, rnd.started_at)
+
+
+def _void(state: GameState) -> None:
+    if state.current_round is not None:
+        state.rounds[-1].resolved = True
+    state.outcome = Outcome(Termination.VOID, None, len(state.rounds))
 
 
 def _resolve(state: GameState, rnd: Round) -> None:
@@ -393,7 +299,9 @@ def _resign(state: GameState, action: Resign) -> None:
 
 
 def is_loss(result: Outcome, player_index: int = 0) -> bool:
-    """Whether the game counts as lost for that player (a duel draw is not a loss)."""
+    """Whether the game counts as lost for that player (a duel draw or a void is not)."""
+    if result.termination is Termination.VOID:
+        return False
     if result.winner is None:
         return result.termination in (Termination.TIMEOUT, Termination.RESIGN)
     return result.winner != player_index
@@ -410,11 +318,13 @@ def ranking_key(state: GameState) -> tuple[int, float, float]:
     """Qualification order, smaller is better (RULES.md).
 
     Checkouts by fewest rounds (Perfect is naturally on top), then finished
-    games by remaining Score, then losses; ties by total answering time.
+    games by remaining Score, then losses (and void games, which no board shows);
+    ties by total answering time.
     """
     result = state.outcome
     time_spent = answer_time(state)
-    if result is None or result.termination in (Termination.TIMEOUT, Termination.RESIGN):
+    unranked = (Termination.TIMEOUT, Termination.RESIGN, Termination.VOID)
+    if result is None or result.termination in unranked:
         return (2, float(state.scores[0]), time_spent)
     if result.termination is Termination.CHECKOUT:
         return (0, float(result.rounds), time_spent)

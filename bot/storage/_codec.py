@@ -48,8 +48,9 @@ def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
     Every stored answer must be kept as it is, a resolved round stays resolved,
     and a finished game never changes. Two resolutions of one round differ in an
     answer (a real formula against the auto-move) or in the round count, so the
-    second one to arrive is refused. The one exception: an open round replayed
-    after a restart (issue 5) keeps its Digits and answers but starts again later.
+    second one to arrive is refused. When a round's message appeared (`shown_at`)
+    is told once and then stays. The one exception: an open round replayed after a
+    restart keeps its Digits and answers but starts again later (and is shown anew).
     """
     for key in ("id", "mode", "set", "players"):
         if old[key] != new[key]:
@@ -63,14 +64,17 @@ def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
         replayed = (
             index == len(old_rounds) - 1
             and not before["resolved"]
-            and after["started_at"] >= before["started_at"]
-            and after["deadline"] >= before["deadline"]
+            and after["started_at"] > before["started_at"]
+            and after["deadline"] > before["deadline"]
         )
         for key in (
             ("number", "digits") if replayed else ("number", "digits", "started_at", "deadline")
         ):
             if before[key] != after[key]:
                 return False
+        shown = before.get("shown_at")
+        if shown is not None and after.get("shown_at") != shown and not replayed:
+            return False  # when a round appeared is told once
         if before["resolved"] and not after["resolved"]:
             return False
         for mine, theirs in zip(before["answers"], after["answers"], strict=True):

@@ -302,3 +302,40 @@ def test_an_old_round_that_timed_out_unanswered_is_too_late_not_over() -> None:
     alice = rules.submit_problem(state, "alice", T0 + 122, 1)
     assert bob is not None and bob.code == "deadline_passed"
     assert alice is not None and alice.code == "round_over"
+
+
+# ------------------------------------------------ a late post does not cost the players
+
+
+def test_a_round_shown_late_times_answers_from_the_post_and_extends_the_deadline() -> None:
+    state = apply(single(), StartRound("3489", T0))
+    state = apply(state, rules.RoundShown(T0 + 4))  # the post took 4 s to appear
+    state = apply(state, rules.RoundShown(T0 + 9))  # told once
+    rnd = state.rounds[0]
+    assert rnd.shown_at == T0 + 4 and rnd.deadline == T0 + 120
+    assert rnd.answer_deadline == T0 + 124
+    assert rules.submit_problem(state, "alice", T0 + 123, 1) is None
+    with pytest.raises(RoundStillOpen):
+        apply(state, Expire(T0 + 122))
+    answered = apply(state, Submit("alice", "34+89", 123, T0 + 14))
+    assert answered.rounds[0].answers[0].elapsed == 10.0
+    assert rules.submit_problem(state, "alice", T0 + 124.5, 1).code == "deadline_passed"
+    timed_out = apply(state, Expire(T0 + 124))
+    assert timed_out.outcome.termination is Termination.TIMEOUT
+
+
+def test_a_post_dated_before_the_start_counts_as_the_start() -> None:
+    state = apply(single(), StartRound("3489", T0))
+    state = apply(state, rules.RoundShown(T0 - 3))  # Discord's clock runs behind ours
+    assert state.rounds[0].opened_at == T0 and state.rounds[0].answer_deadline == T0 + 120
+
+
+def test_void_ends_a_game_without_a_result() -> None:
+    state = apply(duel(), StartRound("3489", T0))
+    state = apply(state, rules.Void())
+    assert state.outcome == rules.Outcome(Termination.VOID, None, 1)
+    assert state.current_round is None
+    assert not rules.is_loss(state.outcome, 0) and not rules.is_loss(state.outcome, 1)
+    with pytest.raises(GameOver):
+        apply(state, StartRound("1234", T0 + 1))
+    assert ranking_key(apply(apply(single(), StartRound("1234", T0)), rules.Void()))[0] == 2

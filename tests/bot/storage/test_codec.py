@@ -62,3 +62,16 @@ def test_a_real_answer_and_the_auto_move_are_rivals() -> None:
     expired = rules.apply(base, rules.Expire(99999.0))
     assert state_version(answered) == state_version(expired)
     assert not extends(answered.to_dict(), expired.to_dict())
+
+
+def test_when_a_round_appeared_is_told_once() -> None:
+    fresh = rules.new_game("g", rules.Mode.TRAINING, rules.CLASSIC, ["1"])
+    start = rules.apply(fresh, rules.StartRound("1234", 0.0))
+    shown = rules.apply(start, rules.RoundShown(2.5))
+    assert extends(start.to_dict(), shown.to_dict())
+    later = shown.to_dict()
+    later["rounds"][0]["shown_at"] = 3.0
+    assert not extends(shown.to_dict(), later)
+    replayed = rules.apply(shown, rules.ReplayRound(500.0))
+    assert replayed.rounds[0].shown_at is None
+    assert extends(shown.to_dict(), replayed.to_dict())
