@@ -31,7 +31,7 @@ import sqlalchemy as sa
 
 import rules
 from bench._report import percentile, write_section
-from bot.storage import GameRecord, Store, open_store
+from bot.storage import GameMeta, GameRecord, Store, open_store
 from bot.storage import _codec as codec
 from bot.storage._models import (
     AnswerRow,
@@ -173,7 +173,7 @@ def generate(data: Dataset) -> Iterator[dict[str, list[dict[str, Any]]]]:
                 channel_id=guild + 1,
                 period=period,
                 seed="bench" if period else None,
-                meta={"bench": True},
+                meta=GameMeta(locale="en"),
                 created_at=created,
                 finished_at=created + 3000 if finished else None,
                 state_json=codec.dumps(state.to_dict()),

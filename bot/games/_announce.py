@@ -27,7 +27,7 @@ NO_PINGS = discord.AllowedMentions.none()
 
 
 def record_locale(record: GameRecord) -> str:
-    return str(record.meta.get("locale", DEFAULT_LOCALE))
+    return record.meta.locale or DEFAULT_LOCALE
 
 
 class Announcer:

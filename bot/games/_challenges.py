@@ -125,7 +125,7 @@ class Challenges:
             raise GameError("rematch_not_a_player")
         if record.state.outcome is None:
             raise GameError("still_playing")
-        parent = int(record.meta.get("parent_channel_id", record.channel_id))
+        parent = record.meta.parent_channel_id or record.channel_id
         if game_id in self._rematches:
             raise GameError("rematch_sent", channel=f"<#{parent}>")
         self._rematches[game_id] = ""

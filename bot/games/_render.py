@@ -104,6 +104,8 @@ def outcome_text(state: GameState, locale: str) -> str:
     if result is None:
         return t("games.outcome.playing", locale)
     players = state.players
+    if result.termination is Termination.VOID:
+        return t("games.outcome.void", locale)
     if state.mode is Mode.DUEL:
         if result.termination is Termination.RESIGN:
             loser = players[state.resigned or 0]

@@ -35,7 +35,7 @@ from bot.games._types import (
     answer_grace,
     random_digits_source,
 )
-from bot.storage import AttemptsUsed, Challenge, GameRecord, StaleGame, Store
+from bot.storage import AttemptsUsed, Challenge, GameMeta, GameRecord, StaleGame, Store
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, Mode
 
@@ -128,7 +128,7 @@ class GameService:
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
             channel_id = await open_channel(game_set)
             record = GameRecord(
-                state, guild_id, channel_id, period, seed, {"locale": locale}, self.clock()
+                state, guild_id, channel_id, period, seed, GameMeta(locale=locale), self.clock()
             )
             try:
                 await self.store.save_game(record, now=self.clock())
@@ -164,7 +164,7 @@ class GameService:
             await self.challenges.close_accepted(challenge)
             state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
             channel_id = await open_channel(challenge, game_set)
-            meta = {"locale": locale, "parent_channel_id": challenge.channel_id}
+            meta = GameMeta(locale=locale, parent_channel_id=challenge.channel_id)
             record = GameRecord(
                 state, challenge.guild_id, channel_id, None, None, meta, self.clock()
             )

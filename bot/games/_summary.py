@@ -98,9 +98,13 @@ def _rating_field(ratings: list[RatingChange], locale: str) -> tuple[str, str]:
 
 def _won(state: GameState) -> bool:
     result = state.outcome
-    return result is not None and not (
-        result.termination in (Termination.TIMEOUT, Termination.RESIGN)
-        and state.mode is not Mode.DUEL
+    return (
+        result is not None
+        and not (
+            result.termination in (Termination.TIMEOUT, Termination.RESIGN)
+            and state.mode is not Mode.DUEL
+        )
+        and result.termination is not Termination.VOID
     )
 
 

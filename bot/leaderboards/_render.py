@@ -171,6 +171,8 @@ def game_result(record: GameRecord, player: str, locale: str) -> str:
     if result is None:
         return t("leaderboards.history.playing", locale, rounds=len(state.rounds))
     seat = state.players.index(player) if player in state.players else 0
+    if result.termination is Termination.VOID:
+        return t("leaderboards.history.void", locale)
     if state.mode is Mode.DUEL:
         if result.winner is None:
             return t("leaderboards.history.draw", locale)

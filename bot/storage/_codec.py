@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import rules
+from bot.storage._records import GameMeta
 from rules import GameState, Mode, Termination
 
 Row = dict[str, Any]
@@ -113,7 +114,7 @@ def game_row(
     channel_id: int,
     period: str | None,
     seed: str | None,
-    meta: dict[str, Any],
+    meta: GameMeta,
     created_at: float,
     finished_at: float | None,
     state_json: str,
@@ -144,7 +145,7 @@ def game_row(
         "answer_time": None if rank is None else rank[2],
         "version": state_version(state),
         "state": state_json,
-        "meta": dumps(meta),
+        "meta": dumps(meta.to_dict()),
         "created_at": created_at,
         "finished_at": finished_at,
     }

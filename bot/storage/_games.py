@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
-from bot.storage._records import AttemptsUsed, GameRecord, StaleGame
+from bot.storage._records import AttemptsUsed, GameMeta, GameRecord, StaleGame
 from rules import GameState, Mode
 
 games = table(Game)
@@ -47,7 +47,7 @@ def record_from_row(row: Any) -> GameRecord:
         channel_id=row.channel_id,
         period=row.period,
         seed=row.seed,
-        meta=json.loads(row.meta),
+        meta=GameMeta.from_dict(json.loads(row.meta)),
         created_at=row.created_at,
     )
 
@@ -83,7 +83,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
         await conn.execute(
             games.update()
             .where(games.c.id == state.id)
-            .values(meta=_codec.dumps(record.meta), channel_id=record.channel_id)
+            .values(meta=_codec.dumps(record.meta.to_dict()), channel_id=record.channel_id)
         )
         return
     if not _codec.extends(old, new):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -26,6 +27,34 @@ class AttemptsUsed(ValueError):
 
 
 @dataclass
+class GameMeta:
+    """What the bot keeps with a game beyond the rules state, so a restart loses none of it.
+
+    Stored as JSON in `games.meta`; unknown keys (from a newer version) are ignored
+    and missing ones take their defaults, so old rows read as they always did.
+    """
+
+    locale: str = "en"
+    """The language of the game's public messages."""
+    parent_channel_id: int | None = None
+    """The channel a duel was challenged in: a Rematch is posted there."""
+    round_message_id: int | None = None
+    """The live round's message: edited into the round's result when it ends."""
+    rematch_challenge: str | None = None
+    """The Rematch asked for after this duel (there is one per duel)."""
+    void_reason: str | None = None
+    """Why the game was voided, when it was."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameMeta:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass
 class GameRecord:
     """A game as the bot keeps it: the rules state plus where it is played."""
 
@@ -34,7 +63,7 @@ class GameRecord:
     channel_id: int
     period: str | None = None
     seed: str | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: GameMeta = field(default_factory=GameMeta)
     created_at: float = 0.0
 
     @property

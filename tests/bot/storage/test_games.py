@@ -9,13 +9,13 @@ import dataclasses
 import pytest
 
 import rules
-from bot.storage import AttemptsUsed, GameRecord, StaleGame, Store
+from bot.storage import AttemptsUsed, GameMeta, GameRecord, StaleGame, Store
 from tests.bot.storage.builders import CHECKOUT_4, DAY, GUILD, duel, record, single
 
 
 async def test_round_trip_keeps_int_and_float_results(store: Store) -> None:
     state = single("rt", 11, [100, 3.5, 100.0, 1e20], mode=rules.Mode.TRAINING)
-    saved = GameRecord(state, GUILD, 99, meta={"messages": [1, 2], "lang": "uk"})
+    saved = GameRecord(state, GUILD, 99, meta=GameMeta(locale="uk", round_message_id=7))
     await store.save_game(saved)
     loaded = await store.load_game("rt")
     assert loaded is not None
@@ -24,7 +24,7 @@ async def test_round_trip_keeps_int_and_float_results(store: Store) -> None:
     assert [type(x) for x in results] == [int, float, float, float]
     assert loaded.state.scores == state.scores
     assert type(loaded.state.scores[0]) is type(state.scores[0])
-    assert loaded.meta == {"messages": [1, 2], "lang": "uk"}
+    assert loaded.meta == GameMeta(locale="uk", round_message_id=7)
     assert (loaded.guild_id, loaded.channel_id) == (GUILD, 99)
     assert loaded.created_at == saved.created_at > 0
     assert loaded.active
@@ -61,12 +61,12 @@ async def test_saving_the_same_state_again_is_a_no_op_but_keeps_meta(store: Stor
     rec = record(single("same", 5, [100]))
     rec.state = rules.apply(rec.state, rules.StartRound("1234", 9000.0))
     await store.save_game(rec)
-    rec.meta["round_message"] = 123456789012345678
+    rec.meta.round_message_id = 123456789012345678
     await store.save_game(rec)
     await store.save_game(rec)
     loaded = await store.load_game("same")
     assert loaded is not None
-    assert loaded.meta == {"round_message": 123456789012345678}
+    assert loaded.meta == GameMeta(round_message_id=123456789012345678)
     assert loaded.state.to_dict() == rec.state.to_dict()
 
 
