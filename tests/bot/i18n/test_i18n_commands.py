@@ -70,7 +70,13 @@ async def test_every_name_and_description_follows_discords_rules(world) -> None:
             if not 0 < len(d) <= 100
         ]
         assert UK.value in names, f"{path} has no Ukrainian name"
-    choices = [c.name for cmd in synced for o in cmd.options for c in getattr(o, "choices", [])]
+    choices = [
+        name
+        for command in synced
+        for option in command.options
+        for choice in getattr(option, "choices", [])
+        for name in [choice.name, *choice.name_localizations.values()]
+    ]
     problems += [f"choice {name!r}" for name in choices if not 0 < len(name) <= 100]
     assert named_things(synced) and problems == []
     assert not valid_name("Сети") and not valid_name("сети список") and valid_name("мін_раунди")
