@@ -22,7 +22,7 @@ from discord.ext import commands
 import rules
 from bot.common import SetsDirectory
 from bot.games import DYNAMIC_ITEMS, Announcer, DigitsSource, Evaluating, GamesCog, GameService
-from bot.i18n import CatalogTranslator, locale_of, t
+from bot.i18n import CatalogTranslator, locale_of, t, use_synced_commands
 from bot.leaderboards import LeaderboardsCog, PageButton
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
@@ -125,6 +125,7 @@ class FormulaDartsBot(commands.Bot):
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
+        use_synced_commands(synced)
         log.info("synced %d command(s) %s", len(synced), f"to {guild_id}" if guild_id else "")
 
     async def close(self) -> None:

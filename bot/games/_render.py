@@ -144,7 +144,8 @@ def challenge_text(challenge: Challenge, locale: str) -> str:
 
 
 def thread_name(record_mode: Mode, names: list[str], set_name: str, locale: str) -> str:
+    first, *rest = names
+    players = t("games.versus", locale, first=first, second=rest[0]) if rest else first
     return t(
-        "games.thread", locale, mode=mode_name(record_mode, locale), players=" vs ".join(names),
-        set=set_name,
-    )[:100]  # fmt: skip
+        "games.thread", locale, mode=mode_name(record_mode, locale), players=players, set=set_name
+    )[:100]

@@ -1,14 +1,18 @@
 """Loading the YAML catalog and formatting one message.
 
-A text is a string, or plural forms: a mapping of CLDR categories (`one`, `few`,
-`many`, `other`) with `plural:` naming the parameter whose number picks the form
-(`count` when left out). English needs one/other; Ukrainian one/few/many
-(1 раунд, 2–4 раунди, 5–20 раундів, 21 раунд; 11–14 take many).
+A text is a string, or plural forms: a mapping of CLDR plural categories to
+texts, with `plural:` naming the parameter whose number picks the form (`count`
+when left out); `_plurals` says which category a number takes. `{/name}` names
+a command by its default qualified name (`{/resign}`, `{/sets import}`) and is
+filled with the command as the reader's client shows it (`_commands`);
+`{/name:plain}` is always plain text, for footers and titles, where Discord
+renders no mention.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import string
 from functools import cache
 from pathlib import Path
@@ -16,11 +20,18 @@ from typing import Any
 
 import yaml
 
+from bot.i18n._commands import CommandIds, command_text
+from bot.i18n._numbers import OTHER, plural_category
+
 log = logging.getLogger(__name__)
 
-LOCALES = ("en", "uk")
 DEFAULT_LOCALE = "en"
 CATALOG_DIR = Path(__file__).resolve().parent / "catalog"
+COMMANDS_PREFIX = "commands"
+"""Catalog files whose stem starts so hold command names (`commands.yaml`, `commands.x.yaml`)."""
+
+PLURAL_KEY = "plural"
+COMMAND = re.compile(r"\{/([^{}:]+)(?::(plain))?\}")
 
 
 class _Lenient(dict[str, Any]):
@@ -33,28 +44,6 @@ class _Lenient(dict[str, Any]):
 Text = str | dict[str, str]
 """One language's message: a string, or plural forms (see the module's docstring)."""
 
-PLURAL_KEY = "plural"
-CATEGORIES = ("zero", "one", "two", "few", "many", "other")
-REQUIRED_FORMS = {"en": ("one", "other"), "uk": ("one", "few", "many")}
-
-
-def plural_category(locale: str, count: object) -> str:
-    """The CLDR plural category of `count` in `locale` ("other" for a non-number)."""
-    try:
-        number = float(str(count).replace(",", "."))
-    except ValueError:
-        return "other"
-    if not number.is_integer():
-        return "other"
-    n = abs(int(number))
-    if locale == "uk":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    return "one" if n == 1 else "other"
-
 
 def _text(value: object) -> Text:
     if isinstance(value, dict):
@@ -63,21 +52,29 @@ def _text(value: object) -> Text:
 
 
 class Catalog:
-    """Messages by key and locale."""
+    """Messages by key and locale, and the ids of the synced commands they name."""
 
-    def __init__(self, messages: dict[str, dict[str, Text]]) -> None:
+    def __init__(
+        self, messages: dict[str, dict[str, Text]], command_files: tuple[str, ...] = ()
+    ) -> None:
         self.messages = messages
+        self.languages = frozenset(lang for texts in messages.values() for lang in texts)
+        """Every language some message has: a new language needs its texts, no code."""
+        self.command_files = command_files or (COMMANDS_PREFIX,)
+        self.command_ids = CommandIds()
 
     @classmethod
     def load(cls, directory: Path = CATALOG_DIR) -> Catalog:
         messages: dict[str, dict[str, Text]] = {}
-        for file in sorted(directory.glob("*.yaml")):
+        files = sorted(directory.glob("*.yaml"))
+        for file in files:
             data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
             for key, texts in data.items():
                 messages[f"{file.stem}.{key}"] = {
                     str(lang): _text(text) for lang, text in (texts or {}).items()
                 }
-        return cls(messages)
+        stems = tuple(f.stem for f in files if f.stem.split(".")[0] == COMMANDS_PREFIX)
+        return cls(messages, stems)
 
     def get(self, key: str, locale: str) -> Text | None:
         texts = self.messages.get(key)
@@ -95,13 +92,51 @@ class Catalog:
             if language not in self.messages[key]:
                 language = DEFAULT_LOCALE
             text = self._form(text, language, params)
+        return self.fill(text, language, params)
+
+    def fill(self, text: str, language: str, params: dict[str, Any]) -> str:
+        """`text` with its commands and `params` filled in."""
+        text = self.commands_in(text, language, escape=True)
         return string.Formatter().vformat(text, (), _Lenient(params))
+
+    def commands_in(self, text: str, language: str, *, escape: bool = False) -> str:
+        """Every `{/name}` of `text` as the command the reader's client shows
+        (`escape`: with braces doubled, for a text that is formatted next)."""
+
+        def replace(match: re.Match[str]) -> str:
+            qualified = match.group(1)
+            command_id = None if match.group(2) else self.command_ids.of(qualified)
+            shown = command_text(qualified, self.command_name(qualified, language), command_id)
+            return shown.replace("{", "{{").replace("}", "}}") if escape else shown
+
+        return COMMAND.sub(replace, text)
+
+    def command_name(self, qualified: str, language: str) -> str:
+        """The name a client in `language` shows for a command ("sets import" → "сети імпорт").
+
+        Each word's name is the catalog's `commands...<path>.name`, the text the Translator
+        gives Discord, so the two never disagree; a word without one stays as it is.
+        """
+        words = qualified.split()
+        shown = []
+        for end in range(1, len(words) + 1):
+            path = ".".join(words[:end])
+            shown.append(self._command_word(path, words[end - 1], language))
+        return " ".join(shown)
+
+    def _command_word(self, path: str, default: str, language: str) -> str:
+        for stem in self.command_files:
+            texts = self.messages.get(f"{stem}.{path}.name", {})
+            if texts.get(DEFAULT_LOCALE) == default:
+                text = texts.get(language, default)
+                return text if isinstance(text, str) else default
+        return default
 
     @staticmethod
     def _form(forms: dict[str, str], language: str, params: dict[str, Any]) -> str:
         """The plural form for the number in the parameter the forms name."""
         category = plural_category(language, params.get(forms.get(PLURAL_KEY, "count"), ""))
-        for name in (category, "other", "many", "one"):
+        for name in (category, OTHER):
             if name in forms:
                 return forms[name]
         return next(v for k, v in forms.items() if k != PLURAL_KEY)
@@ -131,7 +166,7 @@ def normalize_locale(locale: object) -> str:
     """Discord locales ('uk', 'en-US', discord.Locale) to a catalog language."""
     value = str(getattr(locale, "value", locale) or "").lower()
     language = value.split("-", 1)[0]
-    return language if language in LOCALES else DEFAULT_LOCALE
+    return language if language in catalog().languages else DEFAULT_LOCALE
 
 
 def locale_of(interaction: Any) -> str:

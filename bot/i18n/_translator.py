@@ -13,7 +13,11 @@ def cmd(key: str, english: str) -> app_commands.locale_str:
 
 
 class CatalogTranslator(app_commands.Translator):
-    """Serves `commands.*` catalog entries for every non-English Discord locale we have."""
+    """Serves `commands.*` catalog entries for every non-English Discord locale we have.
+
+    A description may name another command (`{/sets export:plain}`): Discord shows
+    descriptions as plain text, so it gets the name the reader's client shows.
+    """
 
     async def translate(
         self,
@@ -25,5 +29,6 @@ class CatalogTranslator(app_commands.Translator):
         key = string.extras.get("key")
         if language == DEFAULT_LOCALE or not key:
             return None
-        text = catalog().messages.get(f"commands.{key}", {}).get(language)
-        return text if isinstance(text, str) else None
+        book = catalog()
+        text = book.messages.get(f"commands.{key}", {}).get(language)
+        return book.commands_in(text, language) if isinstance(text, str) else None

@@ -12,7 +12,7 @@ import discord
 
 from bot.common import fmt, mention
 from bot.games import FIELD_MAX, outcome_text, round_line
-from bot.i18n import t
+from bot.i18n import decimal_text, normalize_locale, t
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
 from rules import Mode, Termination
 
@@ -47,8 +47,10 @@ def ranking_result(
     return t("leaderboards.qualification.lost", locale, rounds=rounds)
 
 
-def average_text(value: float) -> str:
-    return f"{value:.1f}" if abs(value) < AVERAGE_PLAIN else fmt(float(value))
+def average_text(value: float, locale: str) -> str:
+    if abs(value) < AVERAGE_PLAIN:
+        return decimal_text(value, normalize_locale(locale))
+    return fmt(float(value))
 
 
 def _page_footer(embed: discord.Embed, page: int, pages: int, locale: str, extra: str = "") -> None:
@@ -73,7 +75,7 @@ def qualification_embed(
             result=ranking_result(
                 row.rank_class, row.rounds, row.score, row.perfect, locale, row.termination
             ),
-            time=f"{row.answer_time:.1f}",
+            time=decimal_text(row.answer_time, normalize_locale(locale)),
         )
         for row in rows
     ]
@@ -124,7 +126,7 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
         average = t(
             "leaderboards.stats.avg_value",
             locale,
-            avg=average_text(stats.avg_points),
+            avg=average_text(stats.avg_points, locale),
             rounds=stats.rounds,
         )
     embed.add_field(name=t("leaderboards.stats.avg_points", locale), value=average)

@@ -148,10 +148,10 @@ async def test_ukrainian_player_sees_ukrainian(world) -> None:
     embed = thread.last_message.embeds[0]
     assert "раунд 1 з 7" in embed.title
     assert [f.name for f in embed.fields] == ["Число", "Рахунок", "Кінець раунду"]
-    assert embed.fields[2].value.endswith("(120 с)")
+    assert embed.fields[2].value.endswith("(120\u00a0с)")
     bad = await answer(world.alice, thread.last_message, "34+8")
     assert "неправильна формула" in reply_text(bad)
-    assert "прочитано цифри 3,4,8" in reply_text(bad)
+    assert "у формулі цифри 3, 4 і 8," in reply_text(bad)
     rules = await world.alice.slash(world.channel, "rules")
     assert "Супер-гра" in "\n".join(message_text(m.message) for m in [rules.response])
 

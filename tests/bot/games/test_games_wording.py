@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import catalog, describe_eval_error, plural_category, t
-from bot.i18n._catalog import PLURAL_KEY, REQUIRED_FORMS
+from bot.i18n import catalog, describe_eval_error, plural_categories, plural_category, t
+from bot.i18n._catalog import PLURAL_KEY
 from evaluator.result import ErrorCode, EvalError
 from tests.support.sim import answer, message_text, reply_text, speak
 
@@ -31,7 +31,7 @@ def test_every_plural_text_has_its_languages_forms() -> None:
         for language, text in texts.items():
             if not isinstance(text, dict):
                 continue
-            missing = [f for f in REQUIRED_FORMS[language] if f not in text]
+            missing = sorted(f for f in plural_categories(language) if f not in text)
             if missing:
                 problems.append(f"{key} {language}: no {missing}")
             if text.get(PLURAL_KEY, "count") not in book.placeholders(key, language):
@@ -42,11 +42,11 @@ def test_every_plural_text_has_its_languages_forms() -> None:
 @pytest.mark.parametrize(
     ("count", "uk", "en"),
     [
-        (1, "1 раунд:", "1 round:"),
-        (3, "3 раунди:", "3 rounds:"),
-        (5, "5 раундів:", "5 rounds:"),
-        (11, "11 раундів:", "11 rounds:"),
-        (22, "22 раунди:", "22 rounds:"),
+        (1, "1\u00a0раунд:", "1 round:"),
+        (3, "3\u00a0раунди:", "3 rounds:"),
+        (5, "5\u00a0раундів:", "5 rounds:"),
+        (11, "11\u00a0раундів:", "11 rounds:"),
+        (22, "22\u00a0раунди:", "22 rounds:"),
     ],
 )
 def test_round_counts_agree_with_the_number(count: int, uk: str, en: str) -> None:
@@ -58,18 +58,18 @@ def test_round_counts_agree_with_the_number(count: int, uk: str, en: str) -> Non
 
 
 def test_other_features_counts_agree() -> None:
-    assert "1 гра: перемоги 1 · нічиї 0 · поразки 0" in t(
+    assert "1\u00a0гра: перемоги 1 · нічиї 0 · поразки 0" in t(
         "leaderboards.duel.line", "uk", rank=1, user="u", rating=1016, games=1, wins=1, draws=0,
         losses=0,
     )  # fmt: skip
-    assert "за 2 раунди" in t("leaderboards.stats.avg_value", "uk", avg="7", rounds=2)
+    assert "зіграно 2\u00a0раунди" in t("leaderboards.stats.avg_value", "uk", avg="7", rounds=2)
     assert "over 1 round" in t("leaderboards.stats.avg_value", "en", avg="7", rounds=1)
-    assert "3 раунди (" in t("sets.list.line", "uk", rounds=3, start=1, goal=1, bonus=1)
-    assert t("sets_admin.problems", "uk", count=2).endswith("2 проблеми")
+    assert "3\u00a0раунди (" in t("sets.list.line", "uk", rounds=3, start=1, goal=1, bonus=1)
+    assert t("sets_admin.problems", "uk", count=2).endswith("2\u00a0проблеми")
     assert t("sets_admin.imported", "en", count=1, added="a", updated="—").startswith(
         "✅ Imported 1 Set."
     )
-    assert "5 Сетів" in t("sets_admin.exported", "uk", count=5)
+    assert "5\u00a0Сетів" in t("sets_admin.exported", "uk", count=5)
 
 
 def test_not_finite_and_too_long_errors_are_localized() -> None:
@@ -81,7 +81,8 @@ def test_not_finite_and_too_long_errors_are_localized() -> None:
     long = EvalError(ErrorCode.TOO_LONG, "at most 256 characters", params=(("limit", "256"),))
     text = describe_eval_error(long, "en", "1" * 300)
     assert text == "the formula is too long: 300 characters; at most 256."
-    assert "300 символів; щонайбільше 256" in describe_eval_error(long, "uk", "1" * 300)
+    uk = describe_eval_error(long, "uk", "1" * 300)
+    assert "300\u00a0символів, а можна щонайбільше 256" in uk
 
 
 @session_loop
@@ -109,9 +110,9 @@ async def test_ukrainian_round_and_descriptions_have_no_english(world) -> None:
     speak(world.env, world.alice, "uk")
     world.digits.extend("3489")
     started = await world.alice.slash(world.channel, "training", set="blitz")
-    assert "7 раундів по 30 с" in started.response.content
+    assert "7\u00a0раундів, 30\u00a0с на хід" in started.response.content
     embed = world.thread().last_message.embeds[0]
-    assert embed.fields[2].name == "Кінець раунду" and embed.fields[2].value.endswith("(30 с)")
+    assert embed.fields[2].name == "Кінець раунду" and embed.fields[2].value.endswith("(30\u00a0с)")
     assert "Ціль 100, Бонус 50" in embed.footer.text
     listed = message_text((await world.alice.slash(world.channel, "sets list")).response.message)
     assert "Класична гра за оригінальними правилами." in listed
@@ -119,7 +120,7 @@ async def test_ukrainian_round_and_descriptions_have_no_english(world) -> None:
     shown = await world.alice.slash(world.channel, "sets show", name="sprint")
     assert "Коротша гра від 301." in message_text(shown.response.message)
     choices = await world.alice.autocomplete(world.channel, "training", "set", "bli")
-    assert [c["name"] for c in choices] == ["blitz (501, 7×30 с)"]
+    assert [c["name"] for c in choices] == ["blitz (501, 7×30\u00a0с)"]
     english = await world.bob.autocomplete(world.channel, "training", "set", "bli")
     assert [c["name"] for c in english] == ["blitz (501, 7×30 s)"]
 

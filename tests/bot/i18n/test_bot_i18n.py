@@ -63,7 +63,10 @@ async def test_translator_gives_valid_ukrainian_command_names() -> None:
 @pytest.mark.parametrize(
     ("error", "uk_part"),
     [
-        (EvalError(ErrorCode.DIGITS, "x", 1, params=(("read", "4,3"), ("digits", "3489"))), "4,3"),
+        (
+            EvalError(ErrorCode.DIGITS, "x", 1, params=(("read", "4,3"), ("digits", "3489"))),
+            "4 і 3",
+        ),
         (
             EvalError(ErrorCode.FORBIDDEN, "x", 2, "$", params=(("reason", "char"),)),
             "символ `$` у позиції 2",

@@ -183,7 +183,7 @@ async def test_ukrainian_board(board) -> None:
     board.env.backend.subscribers.insert(0, rewrite)
     shown = text(await board.alice.slash(board.channel, "leaderboard qualification"))
     assert "Кваліфікація · darts · сьогодні" in shown
-    assert "Супер-гра за 4 раунд" in shown
+    assert "Супер-гра за 4\u00a0раунд" in shown
 
 
 async def test_command_names_have_valid_ukrainian_translations() -> None:

@@ -23,7 +23,7 @@ def _played(mode: rules.Mode, players: list[str], results: list[rules.Number]) -
 
 def test_ranking_results_in_both_languages() -> None:
     assert _render.ranking_result(0, 4, 0.0, True, "en") == "⭐ Perfect in 4 rounds"
-    assert _render.ranking_result(0, 5, 0.0, False, "uk").startswith("🎯 Рахунок 0 за 5 раунд")
+    assert _render.ranking_result(0, 5, 0.0, False, "uk").startswith("🎯 Рахунок 0 за 5\u00a0раунд")
     assert _render.ranking_result(1, 7, 47.5, False, "en") == "🏁 47.5 left after 7 rounds"
     assert _render.ranking_result(2, 3, 0.0, False, "uk") == "⌛ програно в раунді 3"
     assert _render.ranking_result(0, 1, 0.0, True, "en") == "⭐ Perfect in 1 round"

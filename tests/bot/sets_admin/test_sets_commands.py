@@ -39,7 +39,7 @@ async def test_add_show_list_edit_remove(world) -> None:
     shown = reply_text(await world.a.admin.slash(world.a.channel, "sets show", name="quick"))
     assert "quick · this server" in shown and "Fast" in shown
     assert "301" in shown and "60 s" in shown and "pow, abs" in shown
-    assert "Rounds for Perfect (`min_rounds`)\n3" in shown
+    assert "Min rounds (`min_rounds`)\n3" in shown
 
     listed = reply_text(await world.a.admin.slash(world.a.channel, "sets list"))
     assert "darts · global" in listed and "quick · this server" in listed
@@ -107,12 +107,12 @@ async def test_replies_follow_the_users_language(world) -> None:
         world.a.channel, "sets add", **{**QUICK, "min_rounds": 9, "functions": "exec"}
     )
     text = reply_text(bad)
-    assert "Сет не збережено: 2 проблеми" in text
+    assert "Сет не збережено: 2\u00a0проблеми" in text
     assert "не дозволено: exec" in text and "більше за max_rounds" in text
     added = await world.a.admin.slash(world.a.channel, "sets add", **QUICK)
     assert "Сет `quick` додано" in reply_text(added)
     shown = reply_text(await world.a.player.slash(world.a.channel, "sets show", name="quick"))
-    assert "цього сервера" in shown and "Час на раунд" in shown and "60 с" in shown
+    assert "цього сервера" in shown and "Час на раунд" in shown and "60\u00a0с" in shown
 
 
 async def test_name_autocomplete_offers_own_sets_to_edit_and_all_to_show(world) -> None:

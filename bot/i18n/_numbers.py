@@ -1,0 +1,58 @@
+"""Numbers in the reader's language: which plural form one takes, how a decimal is written.
+
+A language is a catalog column and nothing else: Babel knows its categories
+(English one/other; Ukrainian one/few/many/other, "other" being the form of
+fractions: 1,5 раунду). The category is that of the number as the reader sees
+it, so a parameter is read from its text: "436.5" and the float 1.0 ("1.0")
+are fractions, the int 1 is "one".
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from functools import cache
+
+from babel import Locale
+from babel.numbers import format_decimal
+from babel.plural import PluralRule
+
+OTHER = "other"
+
+
+@cache
+def _rule(language: str) -> PluralRule:
+    return Locale.parse(language).plural_form
+
+
+def plural_categories(language: str) -> frozenset[str]:
+    """Every category `language` has ("other" always among them)."""
+    return _rule(language).tags | {OTHER}
+
+
+def _number(value: object) -> int | Decimal | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    text = str(value).strip().replace("\u00a0", "").replace(" ", "").replace(",", ".")
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
+def plural_category(language: str, count: object) -> str:
+    """The CLDR category of `count` as it is shown ("other" for what is not a number)."""
+    number = _number(count)
+    if number is None:
+        return OTHER
+    return str(_rule(language)(-number if number < 0 else number))
+
+
+def decimal_text(value: float, language: str, places: int = 1) -> str:
+    """A measured number (seconds, an average) as the reader writes it: 12.3, 12,3.
+
+    Not for what PHP computed (Results, Points, Scores): those read as PHP prints them.
+    """
+    return format_decimal(value, format="0." + "0" * places, locale=language)
