@@ -4,12 +4,17 @@ and `run_discord(settings, token)` opens what the bot needs and runs it.
 Resources (the store, the PHP evaluator) are opened by `run_discord` with `async with`
 and passed in, as discord.py's `advanced_startup` example does: whoever opens a
 resource closes it, and the bot never guesses what it owns. `setup_hook` adds the
-cogs with typed dependencies, registers the persistent buttons, re-arms the games
-that were running, and syncs the command tree.
+cogs with typed dependencies, registers the persistent buttons and syncs the command
+tree when it changed; the games that were running are resumed once the gateway is
+ready (`_recover_when_ready`), so a replayed round's clock starts when players can
+see it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import logging
 from collections.abc import Sequence
 from enum import StrEnum
@@ -21,7 +26,16 @@ from discord.ext import commands
 
 import rules
 from bot.common import SetsDirectory
-from bot.games import DYNAMIC_ITEMS, Announcer, DigitsSource, Evaluating, GamesCog, GameService
+from bot.games import (
+    DYNAMIC_ITEMS,
+    Announcer,
+    DigitsSource,
+    Evaluating,
+    GameControlsCog,
+    GamesCog,
+    GameService,
+    RestBudget,
+)
 from bot.i18n import CatalogTranslator, locale_of, t, use_synced_commands
 from bot.leaderboards import LeaderboardsCog, PageButton
 from bot.sets_admin import SetsAdminCog, SetsManager
@@ -68,6 +82,19 @@ class GameTree(app_commands.CommandTree["FormulaDartsBot"]):
             log.warning("could not report a command error to the user")
 
 
+MAX_RATELIMIT_WAIT_S = 10.0
+"""discord.py waits out a 429 this long at most; a longer one comes back to the caller
+(`with_retry`), which logs it instead of letting it eat a player's round in silence."""
+
+
+def intents() -> discord.Intents:
+    """Only what the bot uses: guilds (channels, threads, its own roles). No message
+    content, no members (privileged): the bot reads interactions, not messages."""
+    chosen = discord.Intents.none()
+    chosen.guilds = True
+    return chosen
+
+
 class FormulaDartsBot(commands.Bot):
     def __init__(
         self,
@@ -80,55 +107,94 @@ class FormulaDartsBot(commands.Bot):
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=intents(),
             help_command=None,
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+            max_ratelimit_timeout=MAX_RATELIMIT_WAIT_S,
         )
         self.settings = settings
         self.features = tuple(features)
         self.store = store
         self.evaluator = evaluator
-        self.announcer = Announcer(self)
+        self.announcer = Announcer(self, RestBudget(discord_clock))
         self.service = GameService(
             store,
             evaluator,
             rules.load_sets(settings.sets_file),
             self.announcer,
+            presence=self.announcer,
             clock=discord_clock,
             digits_source=digits_source,
         )
         self.sets: SetsDirectory = self.service.sets
+        self._recovery: asyncio.Task[None] | None = None
 
-    def _cog(self, feature: Feature) -> commands.Cog:
+    def _cogs(self, feature: Feature) -> list[commands.Cog]:
         if feature is Feature.GAMES:
-            return GamesCog(self, self.service, self.announcer)
+            controls = GameControlsCog(self, self.service, self.announcer)
+            return [controls, GamesCog(self.service, self.announcer, controls)]
         if feature is Feature.SETS:
-            return SetsAdminCog(SetsManager(self.sets))
-        return LeaderboardsCog(self.store, self.sets)
+            return [SetsAdminCog(SetsManager(self.sets))]
+        return [LeaderboardsCog(self.store, self.sets)]
 
     async def setup_hook(self) -> None:
         for feature in self.features:
-            await self.add_cog(self._cog(feature))
+            for cog in self._cogs(feature):
+                await self.add_cog(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton)
+        await self.tree.set_translator(CatalogTranslator())
+        await self._sync()
+        self._recovery = asyncio.create_task(self._recover_when_ready(), name="recovery")
+
+    async def _recover_when_ready(self) -> None:
+        """Resume games once players can see the bot: a replayed round posted before the
+        gateway connects would run its clock while nobody can answer."""
+        await self.wait_until_ready()
         recovered = await self.service.recover()
         if recovered:
             log.info("recovered %d active game(s)", recovered)
-        await self.tree.set_translator(CatalogTranslator())
-        await self._sync()
 
     async def _sync(self) -> None:
+        """Sync the command tree only when its payload changed since the last sync (global
+        command creates are limited per day, and a crash loop must not spend them)."""
         guild_id = self.settings.dev_guild_id
-        if guild_id is None:
-            synced = await self.tree.sync()
-        else:
-            guild = discord.Object(guild_id)
+        guild = None if guild_id is None else discord.Object(guild_id)
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        payload = await self._payload(guild)
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"commands:{guild_id or 'global'}:{self.application_id or 0}"
+        if await self.store.get_state(key) == digest:
+            synced = await self.tree.fetch_commands(guild=guild)
+            log.info("the command tree is unchanged; not synced")
+        else:
             synced = await self.tree.sync(guild=guild)
+            await self.store.set_state(key, digest)
+            log.info("synced %d command(s) %s", len(synced), f"to {guild_id}" if guild_id else "")
         use_synced_commands(synced)
-        log.info("synced %d command(s) %s", len(synced), f"to {guild_id}" if guild_id else "")
+
+    async def _payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+        """What `tree.sync` would send, translations included."""
+        translator = self.tree.translator
+        commands_ = self.tree.get_commands(guild=guild)
+        if translator is None:
+            return [c.to_dict(self.tree) for c in commands_]
+        return [await c.get_translated_payload(self.tree, translator) for c in commands_]
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.service.void_where("bot_removed", guild_id=guild.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.service.void_where("thread_deleted", channel_id=payload.thread_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.service.void_where("channel_deleted", channel_id=channel.id)
 
     async def close(self) -> None:
+        if self._recovery is not None:
+            self._recovery.cancel()
         await self.service.close()
         await super().close()
 

@@ -24,7 +24,8 @@ class UserError(Exception):
     def key(self) -> str:
         return self.prefix + self.code
 
-    def display_params(self) -> dict[str, Any]:
+    def display_params(self, locale: str) -> dict[str, Any]:
+        del locale
         return dict(self.params)
 
 

@@ -22,7 +22,7 @@ async def reply(
 
 
 def refusal_text(error: UserError, locale: str) -> str:
-    return t(error.key, locale, **error.display_params())
+    return t(error.key, locale, **error.display_params(locale))
 
 
 async def refuse(interaction: discord.Interaction[Any], error: UserError) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from bot.games._announce import Announcer
 from bot.games._cog import GamesCog
+from bot.games._controls import GameControlsCog
+from bot.games._discord import RestBudget
 from bot.games._render import outcome_text
 from bot.games._service import GameService
 from bot.games._summary import FIELD_MAX, round_line
@@ -31,11 +33,13 @@ __all__ = [
     "Announcer",
     "DigitsSource",
     "Evaluating",
+    "GameControlsCog",
     "GameError",
     "GameEvents",
     "GameService",
     "GamesCog",
     "NoEvents",
+    "RestBudget",
     "SubmitResult",
     "outcome_text",
     "round_line",

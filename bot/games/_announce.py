@@ -1,22 +1,28 @@
 """The Discord side of `GameEvents`: what the players see in the game's thread.
 
-Sends go through a PartialMessageable, so announcing needs no cache and works
-from a timer or right after a restart, before any gateway event arrived.
+A round costs as few bot-token calls as the design allows (Discord's global limit is
+per token): its message is posted once, edited when a duel player has answered, and
+edited again into the round's result, so a single-player round is two calls (the
+result edit and the next round's post) and a duel round three. Sends go through a
+PartialMessageable, so announcing needs no cache and works from a timer or right
+after a restart. A 403 or 404 on the game's channel is `ChannelLost`: the game is void.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 import discord
 
 from bot.common import mention
 from bot.games import _render as render
-from bot.games._discord import with_retry
+from bot.games._discord import RestBudget, with_retry
 from bot.games._summary import summary_messages
+from bot.games._types import ChannelLost, Posted
 from bot.games._views import answer_view, rematch_view
-from bot.i18n import DEFAULT_LOCALE, t
+from bot.i18n import DEFAULT_LOCALE
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from rules import Mode
 
@@ -24,39 +30,74 @@ log = logging.getLogger(__name__)
 
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
+REPING_AFTER_S = 600.0
+"""A replayed round pings its players again only if nothing pinged them this recently,
+so a bot in a crash loop does not ping every player on every start."""
 
 
 def record_locale(record: GameRecord) -> str:
     return record.meta.locale or DEFAULT_LOCALE
 
 
-class Announcer:
-    """Posts rounds, results and summaries; remembers a challenge's language while it waits
-    and each game's live round message, whose Answer button goes when the round ends."""
+def _lost(error: discord.HTTPException) -> ChannelLost | None:
+    if isinstance(error, discord.Forbidden):
+        return ChannelLost("forbidden")
+    if isinstance(error, discord.NotFound):
+        return ChannelLost("not_found")
+    return None
 
-    def __init__(self, client: discord.Client) -> None:
+
+class Announcer:
+    """Posts rounds, edits them into results, posts summaries; implements `Presence` too."""
+
+    def __init__(self, client: discord.Client, budget: RestBudget) -> None:
         self.client = client
-        self.challenge_locales: dict[str, str] = {}
-        self.round_messages: dict[str, int] = {}
+        self.budget = budget
 
     def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
 
+    async def _call(self, record: GameRecord, what: str, call: Any) -> Any:
+        try:
+            return await with_retry(call, f"game {record.state.id}: {what}", self.budget)
+        except discord.HTTPException as error:
+            lost = _lost(error)
+            if lost is not None:
+                raise lost from error
+            raise
+
     async def _send(self, record: GameRecord, what: str, **kwargs: Any) -> discord.Message:
+        """Post once: a retry after a 5xx that in fact went through carries the same nonce,
+        so Discord does not post it twice (discord.py sets enforce_nonce with a nonce)."""
         channel = self._channel(record.channel_id, record.guild_id)
         kwargs.setdefault("allowed_mentions", USERS_ONLY)
-        return await with_retry(lambda: channel.send(**kwargs), f"game {record.state.id}: {what}")
+        kwargs.setdefault("nonce", secrets.token_hex(12))
+        message: discord.Message = await self._call(record, what, lambda: channel.send(**kwargs))
+        return message
+
+    async def _edit_round(self, record: GameRecord, what: str, **kwargs: Any) -> bool:
+        """Edit the live round's message; False when there is none to edit."""
+        message_id = record.meta.round_message_id
+        if message_id is None:
+            return False
+        channel = self._channel(record.channel_id, record.guild_id)
+        message = channel.get_partial_message(message_id)
+        await self._call(record, what, lambda: message.edit(**kwargs))
+        return True
 
     @staticmethod
     def _players(record: GameRecord) -> str:
         return " ".join(mention(p) for p in record.state.players)
 
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
-        """Only the first round (and one replayed after downtime) pings the players;
-        later rounds name them without a notification."""
+    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> Posted:
+        """Only the first round (and a replayed one, unless its players were pinged lately)
+        pings the players; later rounds name them without a notification."""
         locale = record_locale(record)
         rnd = record.state.rounds[-1]
-        ping = rnd.number == 1 or replayed
+        last_ping = record.meta.pinged_at
+        ping = rnd.number == 1 or (
+            replayed and (last_ping is None or rnd.started_at - last_ping > REPING_AFTER_S)
+        )
         message = await self._send(
             record,
             f"round {rnd.number}",
@@ -65,43 +106,31 @@ class Announcer:
             view=answer_view(record.state.id, rnd.number, locale),
             allowed_mentions=USERS_ONLY if ping else NO_PINGS,
         )
-        self.round_messages[record.state.id] = message.id
-
-    async def _retire_answer_button(self, record: GameRecord) -> None:
-        """The ended round's button would only say "too late": take it away."""
-        message_id = self.round_messages.pop(record.state.id, None)
-        if message_id is None:
-            return
-        message = self._channel(record.channel_id, record.guild_id).get_partial_message(message_id)
-        try:
-            await with_retry(lambda: message.edit(view=None), f"game {record.state.id}: button")
-        except discord.HTTPException as error:
-            log.warning("game %s: could not remove an old button: %s", record.state.id, error)
+        return Posted(message.id, message.created_at.timestamp(), pinged=ping)
 
     async def answer_received(self, record: GameRecord, player: int) -> None:
+        """A duel's round message says who has answered (never what): an edit, not a post."""
+        del player
         locale = record_locale(record)
-        await self._send(
-            record,
-            "answer received",
-            content=t("duel.answered", locale, player=mention(record.state.players[player])),
-            allowed_mentions=NO_PINGS,
-        )
+        await self._edit_round(record, "answer received", embed=render.round_embed(record, locale))
 
     async def round_resolved(self, record: GameRecord, number: int) -> None:
+        """The round's message becomes its result (and loses its Answer button)."""
         locale = record_locale(record)
-        await self._retire_answer_button(record)
-        await self._send(
-            record,
-            f"result of round {number}",
-            embed=render.result_embed(record, number, locale),
-            allowed_mentions=NO_PINGS,
-        )
+        embed = render.result_embed(record, number, locale)
+        if not await self._edit_round(record, f"result of round {number}", embed=embed, view=None):
+            await self._send(record, f"result of round {number}", embed=embed)
 
     async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
         """The summary, in as many messages as Discord needs; the end pings the players,
-        and a duel's Rematch button goes on the last message."""
+        and a duel's Rematch button goes on the last message. A round that ended without
+        answers (a timeout, a resignation) loses its Answer button first."""
         locale = record_locale(record)
-        await self._retire_answer_button(record)
+        last = record.state.rounds[-1] if record.state.rounds else None
+        if last is not None and not all(a is not None for a in last.answers):
+            await self._edit_round(
+                record, "end of the round", embed=render.round_embed(record, locale), view=None
+            )
         pages = summary_messages(record, ratings, locale)
         for index, embeds in enumerate(pages):
             kwargs: dict[str, Any] = {"embeds": embeds}
@@ -114,7 +143,6 @@ class Announcer:
             await self._send(record, f"summary {index + 1}/{len(pages)}", **kwargs)
 
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:
-        locale = self.challenge_locales.pop(challenge.id, DEFAULT_LOCALE)
         challenge.status = status
         if not challenge.message_id:
             return
@@ -123,9 +151,26 @@ class Announcer:
         )
         await with_retry(
             lambda: message.edit(
-                content=render.challenge_text(challenge, locale),
+                content=render.challenge_text(challenge, challenge.locale),
                 view=None,
                 allowed_mentions=discord.AllowedMentions.none(),
             ),
             f"challenge {challenge.id}: {status}",
+            self.budget,
         )
+
+    async def has_left(self, guild_id: int, user_id: str) -> bool:
+        """Whether the player is gone from the server: asked only when they missed a
+        deadline (the members intent, which would tell it for free, is privileged)."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None:
+            return True
+        if guild.get_member(int(user_id)) is not None:
+            return False
+        try:
+            await with_retry(lambda: guild.fetch_member(int(user_id)), "member check", self.budget)
+        except discord.NotFound:
+            return True
+        except discord.HTTPException:
+            return False  # unknown is not gone
+        return False

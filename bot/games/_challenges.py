@@ -13,7 +13,7 @@ from bot.common import SetsDirectory
 from bot.games._seats import Seats
 from bot.games._timers import Timers
 from bot.games._types import CHALLENGE_TTL, Clock, GameError, GameEvents, announce
-from bot.storage import Challenge, ChallengeStatus, GameRecord, Store
+from bot.storage import Challenge, ChallengeStatus, GameRecord, RematchTaken, Store
 from rules import Mode
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,6 @@ class Challenges:
         self.sets = sets
         self.events = events
         self._timers = Timers(clock, "challenge")
-        self._rematches: dict[str, str] = {}
 
     async def pending_of(self, guild_id: int, user_id: int) -> Challenge | None:
         """The open challenge `user_id` has posted on this server, if any."""
@@ -58,7 +57,8 @@ class Challenges:
 
     async def create(
         self, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int,
-        opponent_is_bot: bool, set_name: str | None,
+        opponent_is_bot: bool, set_name: str | None, locale: str = "en",
+        rematch_of: str | None = None,
     ) -> Challenge:  # fmt: skip
         if opponent_id == challenger_id:
             raise GameError("duel_self")
@@ -77,8 +77,13 @@ class Challenges:
                 opponent_id=opponent_id,
                 set_name=game_set.name,
                 expires_at=self.clock() + CHALLENGE_TTL,
+                locale=locale,
+                rematch_of=rematch_of,
             )
-            await self.store.save_challenge(challenge)
+            try:
+                await self.store.save_challenge(challenge)
+            except RematchTaken as exc:
+                raise GameError("rematch_sent", channel=f"<#{channel_id}>") from exc
         self._arm(challenge)
         return challenge
 
@@ -107,18 +112,29 @@ class Challenges:
         await self._close(challenge, ChallengeStatus.DECLINED)
         return challenge
 
+    async def cancel(self, challenge_id: str, user_id: int) -> Challenge:
+        """The challenger takes the challenge back (and is free to start something else)."""
+        challenge = await self.store.load_challenge(challenge_id)
+        if challenge is None or challenge.status is not ChallengeStatus.PENDING:
+            raise GameError("challenge_closed")
+        if user_id != challenge.challenger_id:
+            raise GameError("challenge_not_yours_to_cancel")
+        await self._close(challenge, ChallengeStatus.CANCELLED)
+        return challenge
+
     async def _close(self, challenge: Challenge, status: ChallengeStatus) -> None:
         if not await self.store.set_challenge_status(challenge.id, status):
             raise GameError("challenge_closed")
         self._timers.cancel(challenge.id)
         challenge.status = status
 
-    async def rematch(self, record: GameRecord, user_id: int) -> Challenge:
+    async def rematch(self, record: GameRecord, user_id: int, locale: str) -> Challenge:
         """A new challenge to the same opponent, in the channel the duel came from.
 
-        Once per duel: a second click (by either player) is told where the first went.
+        Once per duel: a second click (by either player, in any process, before or
+        after a restart) is told where the first went -- the store's unique key on
+        `rematch_of` decides, not this process's memory.
         """
-        game_id = record.state.id
         if record.state.mode is not Mode.DUEL:
             raise GameError("no_game")
         if str(user_id) not in record.state.players:
@@ -126,19 +142,13 @@ class Challenges:
         if record.state.outcome is None:
             raise GameError("still_playing")
         parent = record.meta.parent_channel_id or record.channel_id
-        if game_id in self._rematches:
+        if await self.store.rematch_of(record.state.id) is not None:
             raise GameError("rematch_sent", channel=f"<#{parent}>")
-        self._rematches[game_id] = ""
         other = next(int(p) for p in record.state.players if p != str(user_id))
-        try:
-            challenge = await self.create(
-                record.guild_id, parent, user_id, other, False, record.state.game_set.name
-            )
-        except BaseException:
-            self._rematches.pop(game_id, None)
-            raise
-        self._rematches[game_id] = challenge.id
-        return challenge
+        return await self.create(
+            record.guild_id, parent, user_id, other, False, record.state.game_set.name,
+            locale, rematch_of=record.state.id,
+        )  # fmt: skip
 
     async def expire(self, challenge_id: str) -> None:
         """Close a challenge whose time is up, and say so where it was posted."""

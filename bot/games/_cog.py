@@ -1,8 +1,8 @@
-"""Slash commands and the handlers the buttons and the modal call.
+"""The games' slash commands: /training, /qualification, /duel, /answer, /resign, /rules.
 
-Each handler reads the interaction, makes one GameService call and replies;
-refusals (`GameError`) and formula errors become an ephemeral message in the
-user's language. Nothing here decides anything about a game.
+Each command checks the bot may play in the channel (`_places`), acknowledges the
+interaction before any database work or bot-token call, makes one GameService call
+and replies; the buttons' and the modal's handlers are in `_controls`.
 """
 
 from __future__ import annotations
@@ -14,33 +14,32 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.common import UserError, fmt, refuse, reply, set_choices, shorten
+from bot.common import UserError, refuse, reply, set_choices, timestamp
 from bot.games import _render as render
 from bot.games._announce import USERS_ONLY, Announcer
-from bot.games._discord import with_retry
+from bot.games._controls import GameControlsCog
+from bot.games._places import NEEDED, private_thread, public_thread, require
 from bot.games._service import GameService
 from bot.games._types import GameError
-from bot.games._views import COG_NAME, AnswerModal, challenge_view, rematch_view
-from bot.i18n import cmd, describe_eval_error, locale_of, t
+from bot.games._views import challenge_view
+from bot.i18n import cmd, locale_of, t
 from bot.rules_text import rules_pages
-from bot.storage import Challenge
 from rules import GameSet, Mode
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
-
 SET_OPTION = cmd("option.set", "the Set (variant) to play; darts by default")
 
 
-class GamesCog(commands.Cog, name=COG_NAME):
-    """The games' commands, and the handlers of their buttons and modal (`GameControls`)."""
-
-    def __init__(self, bot: commands.Bot, service: GameService, announcer: Announcer) -> None:
-        self.bot = bot
+class GamesCog(commands.Cog, name="Games"):
+    def __init__(
+        self, service: GameService, announcer: Announcer, controls: GameControlsCog
+    ) -> None:
         self.service = service
         self.announcer = announcer
+        self.controls = controls
 
     async def autocomplete_set(
         self, interaction: Interaction, current: str
@@ -87,31 +86,46 @@ class GamesCog(commands.Cog, name=COG_NAME):
     @app_commands.autocomplete(set_name=autocomplete_set)
     @app_commands.guild_only()
     async def duel(
-        self, interaction: Interaction, opponent: discord.Member, set_name: str = "darts"
+        self,
+        interaction: Interaction,
+        opponent: discord.Member | discord.User,
+        set_name: str = "darts",
     ) -> None:
         locale = locale_of(interaction)
-        if not isinstance(interaction.channel, discord.TextChannel):
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
             await reply(interaction, t("errors.need_text_channel", locale))
             return
+        if not isinstance(opponent, discord.Member):
+            await refuse(interaction, GameError("not_on_server", user=opponent.id))
+            return
         try:
-            challenge = await self.service.create_challenge(
-                interaction.guild_id or 0,
-                interaction.channel.id,
-                interaction.user.id,
-                opponent.id,
-                opponent.bot,
-                set_name,
-            )
+            require(interaction.app_permissions, NEEDED[Mode.DUEL])
         except UserError as error:
             await refuse(interaction, error)
             return
-        self.announcer.challenge_locales[challenge.id] = locale
-        await interaction.response.send_message(
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            challenge = await self.service.create_challenge(
+                interaction.guild_id or 0, channel.id, interaction.user.id, opponent.id,
+                opponent.bot, set_name, locale,
+            )  # fmt: skip
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        posted = t(
+            "duel.challenge.posted",
+            locale,
+            opponent=opponent.mention,
+            expires=timestamp(challenge.expires_at, "T"),
+        )
+        await interaction.edit_original_response(content=posted)  # completes "thinking"
+        message = await interaction.followup.send(
             render.challenge_text(challenge, locale),
             view=challenge_view(challenge.id, locale),
             allowed_mentions=USERS_ONLY,
+            wait=True,
         )
-        message = await interaction.original_response()
         await self.service.challenges.attach_message(challenge, message.id)
 
     @app_commands.command(
@@ -128,7 +142,7 @@ class GamesCog(commands.Cog, name=COG_NAME):
         if record is None:
             await refuse(interaction, GameError("no_game"))
             return
-        await self.handle_answer(interaction, record.state.id, None, formula)
+        await self.controls.handle_answer(interaction, record.state.id, None, formula)
 
     @app_commands.command(
         name=cmd("resign.name", "resign"),
@@ -160,183 +174,57 @@ class GamesCog(commands.Cog, name=COG_NAME):
     # -------------------------------------------------------------- handlers
 
     async def _start_single(self, interaction: Interaction, mode: Mode, set_name: str) -> None:
+        """Permissions first, then the acknowledgement, then the game. Training plays in a
+        public thread on a public notice; Qualification in a private thread only its
+        player sees (the day's Digits must not leak before the day ends)."""
         locale = locale_of(interaction)
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await reply(interaction, t("errors.need_text_channel", locale))
             return
+        try:
+            require(interaction.app_permissions, NEEDED[mode])
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        player = interaction.user
+        budget = self.announcer.budget
 
         async def open_thread(game_set: GameSet) -> int:
-            await interaction.response.send_message(
+            """The first edit completes the private "thinking" reply, so the public notice
+            after it is a message of its own; all of these are webhook calls, outside
+            the bot token's global limit."""
+            name = render.thread_name(mode, [player.display_name], game_set.name, locale)
+            if mode is Mode.QUALIFICATION:
+                thread_id = await private_thread(channel, name, player, budget)
+                text = t(
+                    "games.started.private", locale, set=game_set.name, thread=f"<#{thread_id}>"
+                )
+                await interaction.edit_original_response(content=text)
+                return thread_id
+            await interaction.edit_original_response(content=t("games.starting", locale))
+            notice = await interaction.followup.send(
                 t(
                     f"games.started.{mode.value}",
                     locale,
-                    player=interaction.user.mention,
+                    player=player.mention,
                     set=game_set.name,
                     rounds=game_set.max_rounds,
                     time=game_set.time_limit,
                 ),
                 allowed_mentions=USERS_ONLY,
+                wait=True,
             )
-            message = await interaction.original_response()
-            name = render.thread_name(mode, [interaction.user.display_name], game_set.name, locale)
-            thread = await with_retry(
-                lambda: message.create_thread(name=name, auto_archive_duration=1440),
-                "creating a game thread",
+            thread_id = await public_thread(channel.get_partial_message(notice.id), name, budget)
+            await interaction.edit_original_response(
+                content=t("games.started.here", locale, thread=f"<#{thread_id}>")
             )
-            return thread.id
+            return thread_id
 
         try:
             await self.service.start_single(
-                mode, interaction.guild_id or 0, interaction.user.id, set_name, locale, open_thread
+                mode, interaction.guild_id or 0, player.id, set_name, locale, open_thread
             )
         except UserError as error:
             await refuse(interaction, error)
-
-    async def open_answer_modal(
-        self, interaction: Interaction, game_id: str, round_number: int
-    ) -> None:
-        locale = locale_of(interaction)
-        try:
-            rnd = self.service.check_can_answer(game_id, interaction.user.id, round_number)
-        except UserError as error:
-            await refuse(interaction, error)
-            return
-        timeout = max(60.0, rnd.deadline - self.service.clock() + 60.0)
-        await interaction.response.send_modal(
-            AnswerModal(game_id, round_number, rnd.digits, locale, timeout)
-        )
-
-    async def handle_answer(
-        self, interaction: Interaction, game_id: str, round_number: int | None, formula: str
-    ) -> None:
-        """A formula from the modal or /answer: an error to retry, or an acknowledgement."""
-        locale = locale_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            result = await self.service.submit(game_id, interaction.user.id, formula, round_number)
-        except UserError as error:
-            await refuse(interaction, error)
-            return
-        if result.error is not None:
-            await reply(
-                interaction,
-                t(
-                    "games.invalid",
-                    locale,
-                    formula=discord.utils.escape_mentions(shorten(formula).replace("`", "ˋ")),
-                    error=describe_eval_error(result.error, locale, formula),
-                ),
-            )
-            return
-        assert result.evaluation is not None
-        key = "games.accepted_secret" if result.secret else "games.accepted"
-        await reply(
-            interaction,
-            t(
-                key,
-                locale,
-                formula=result.evaluation.formula,
-                result=fmt(result.evaluation.value),
-                number=result.round_number,
-            ),
-        )
-
-    async def accept_challenge(self, interaction: Interaction, challenge_id: str) -> None:
-        locale = locale_of(interaction)
-        await interaction.response.defer()
-        source = interaction.message
-
-        async def open_thread(challenge: Challenge, game_set: GameSet) -> int:
-            if source is None:
-                raise GameError("challenge_closed")
-            names = [
-                await self._display_name(interaction, uid)
-                for uid in (challenge.challenger_id, challenge.opponent_id)
-            ]
-            name = render.thread_name(Mode.DUEL, names, game_set.name, locale)
-            thread = await with_retry(
-                lambda: source.create_thread(name=name, auto_archive_duration=1440),
-                "creating a duel thread",
-            )
-            return thread.id
-
-        try:
-            record = await self.service.accept_challenge(
-                challenge_id, interaction.user.id, locale, open_thread
-            )
-        except UserError as error:
-            await refuse(interaction, error)
-            return
-        challenge = await self.service.store.load_challenge(challenge_id)
-        if challenge is not None:
-            text = render.challenge_text(challenge, locale) + f"\n<#{record.channel_id}>"
-            await interaction.edit_original_response(
-                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
-            )
-
-    @staticmethod
-    async def _display_name(interaction: Interaction, user_id: int) -> str:
-        if interaction.user.id == user_id:
-            return interaction.user.display_name
-        guild = interaction.guild
-        if guild is None:
-            return str(user_id)
-        member = guild.get_member(user_id)
-        if member is None:
-            try:
-                member = await guild.fetch_member(user_id)
-            except discord.HTTPException:
-                return str(user_id)
-        return member.display_name
-
-    async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None:
-        locale = locale_of(interaction)
-        try:
-            challenge = await self.service.challenges.decline(challenge_id, interaction.user.id)
-        except UserError as error:
-            await refuse(interaction, error)
-            return
-        self.announcer.challenge_locales.pop(challenge_id, None)
-        await interaction.response.edit_message(
-            content=render.challenge_text(challenge, locale),
-            view=None,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-
-    async def rematch(self, interaction: Interaction, game_id: str) -> None:
-        locale = locale_of(interaction)
-        try:
-            challenge = await self.service.rematch(game_id, interaction.user.id)
-        except UserError as error:
-            await refuse(interaction, error)
-            return
-        self.announcer.challenge_locales[challenge.id] = locale
-        channel = self.bot.get_partial_messageable(
-            challenge.channel_id, guild_id=challenge.guild_id
-        )
-        message = await with_retry(
-            lambda: channel.send(
-                render.challenge_text(challenge, locale),
-                view=challenge_view(challenge.id, locale),
-                allowed_mentions=USERS_ONLY,
-            ),
-            "posting a rematch challenge",
-        )
-        await self.service.challenges.attach_message(challenge, message.id)
-        sent = t("duel.rematch_sent", locale, channel=f"<#{challenge.channel_id}>")
-        try:
-            await interaction.response.edit_message(
-                view=rematch_view(game_id, locale, disabled=True)
-            )
-        except discord.HTTPException as error:
-            log.warning("game %s: could not disable the Rematch button: %s", game_id, error)
-        await reply(interaction, sent)
-
-    async def report_error(self, interaction: Interaction, error: BaseException) -> None:
-        """The last resort: log it, tell the user politely, never show a traceback."""
-        log.error("interaction failed", exc_info=error)
-        try:
-            await reply(interaction, t("errors.internal", locale_of(interaction)))
-        except discord.HTTPException:
-            log.warning("could not even report the error to the user")

@@ -2,7 +2,10 @@
 
 Every step happens under the game's lock in one order: apply the rules, save, then
 announce. A step that fails after the player's answer was saved is retried from the
-store (`RoundTimers.retry_soon`), so it is never the player's error.
+store (`RoundTimers.retry_soon`), so it is never the player's error; a save that
+failed reloads what the store really holds (it may have landed), and a periodic
+sweep resolves any game whose deadline passed while its steps kept failing. When
+Discord takes the game's channel away (`ChannelLost`) the game ends as void.
 """
 
 from __future__ import annotations
@@ -13,12 +16,32 @@ from dataclasses import replace
 import rules
 from bot.games._active import ActiveGames
 from bot.games._in_flight import AnswersInFlight
-from bot.games._timers import RoundTimers
-from bot.games._types import Clock, DigitsSource, GameEvents, announce
+from bot.games._timers import RoundTimers, Timers
+from bot.games._types import (
+    ChannelLost,
+    Clock,
+    DigitsSource,
+    GameEvents,
+    Presence,
+    announce,
+)
 from bot.storage import GameRecord, RatingChange, StaleGame, Store
-from rules import GameState, Mode
+from rules import GameState, Mode, Termination
 
 log = logging.getLogger(__name__)
+
+SWEEP_EVERY_S = 300.0
+"""How often this process looks for games stuck past their deadline (a failure path:
+the round timer and its retries resolve a game in time unless the database stays down)."""
+STORE_SWEEP_EVERY = 3
+"""Every third sweep (a quarter of an hour) also asks the store for overdue games."""
+SWEEP_MARGIN_S = 30.0
+"""A sweep picks up games whose deadline passed this long ago (their timer failed)."""
+
+
+def _overdue(record: GameRecord, before: float) -> bool:
+    rnd = record.state.current_round
+    return rnd is not None and rnd.answer_deadline < before
 
 
 class RoundFlow:
@@ -28,6 +51,7 @@ class RoundFlow:
         active: ActiveGames,
         in_flight: AnswersInFlight,
         events: GameEvents,
+        presence: Presence,
         *,
         clock: Clock,
         digits: DigitsSource,
@@ -37,17 +61,31 @@ class RoundFlow:
         self.active = active
         self.in_flight = in_flight
         self.events = events
+        self.presence = presence
         self.clock = clock
         self.digits = digits
         self.answer_grace = answer_grace
         self.timers = RoundTimers(clock, self.expire, self.resume)
+        self._sweeps = Timers(clock, "sweep")
+        self._sweep_count = 0
 
     # ------------------------------------------------------------- records
 
     async def commit(self, record: GameRecord, state: GameState) -> GameRecord:
-        """Save first: nothing is announced that a restart could lose."""
+        """Save first: nothing is announced that a restart could lose.
+
+        A save that fails for any other reason than a rival history reloads what the
+        store holds: a commit can land and still report an error, and this copy must
+        never drift from the truth.
+        """
         new = replace(record, state=state)
-        await self.store.save_game(new, now=self.clock())
+        try:
+            await self.store.save_game(new, now=self.clock())
+        except StaleGame:
+            raise
+        except Exception:
+            await self._reload_quietly(record.state.id)
+            raise
         if new.active:
             self.active.remember(new)
         return new
@@ -64,6 +102,12 @@ class RoundFlow:
         elif stored is not None:
             self.active.forget(stored)
         return stored
+
+    async def _reload_quietly(self, game_id: str) -> None:
+        try:
+            await self.reload(game_id)
+        except Exception:  # the database is down: the retry or the sweep reloads later
+            log.warning("game %s: could not reload after a failed save", game_id)
 
     # --------------------------------------------------------------- steps
 
@@ -93,10 +137,13 @@ class RoundFlow:
     async def after_round(self, record: GameRecord, number: int) -> GameRecord:
         rnd = record.state.rounds[number - 1]
         if all(answer is not None for answer in rnd.answers):
-            await announce(
-                f"game {record.state.id} round {number}",
-                self.events.round_resolved(record, number),
-            )
+            try:
+                await announce(
+                    f"game {record.state.id} round {number}",
+                    self.events.round_resolved(record, number),
+                )
+            except ChannelLost as lost:
+                return await self.void(record, lost.reason)
         if record.state.outcome is not None:
             await self.finish(record)
             return record
@@ -111,36 +158,84 @@ class RoundFlow:
         state = rules.apply(record.state, rules.StartRound(digits, self.clock()))
         record = await self.commit(record, state)
         self._arm(record)
-        await announce(f"game {record.state.id} round {number}", self.events.round_started(record))
+        return await self._post_round(record, replayed=False)
+
+    async def _post_round(self, record: GameRecord, *, replayed: bool) -> GameRecord:
+        """Announce the open round, then keep where and when it appeared."""
+        number = len(record.state.rounds)
+        try:
+            posted = await announce(
+                f"game {record.state.id} round {number}",
+                self.events.round_started(record, replayed=replayed),
+            )
+        except ChannelLost as lost:
+            return await self.void(record, lost.reason)
+        if posted is None:
+            return record
+        meta = replace(record.meta, round_message_id=posted.message_id)
+        if posted.pinged:
+            meta.pinged_at = posted.at
+        state = rules.apply(record.state, rules.RoundShown(posted.at))
+        record = await self.commit(replace(record, meta=meta), state)
+        self._arm(record)  # answers count until the deadline plus the post's delay
         return record
 
     async def finish(self, record: GameRecord) -> None:
         game_id = record.state.id
         self.timers.cancel(game_id)
         ratings: list[RatingChange] = []
-        if record.state.mode is Mode.DUEL:
+        result = record.state.outcome
+        rated = result is not None and result.termination is not Termination.VOID
+        if record.state.mode is Mode.DUEL and rated:
             try:
                 ratings = await self.store.record_duel_result(record)
             except Exception:
                 log.exception("game %s: recording the duel rating failed", game_id)
         self.active.forget(record)
-        await announce(f"game {game_id} over", self.events.game_over(record, ratings))
+        try:
+            await announce(f"game {game_id} over", self.events.game_over(record, ratings))
+        except ChannelLost as lost:
+            log.info("game %s: over, but its channel is gone (%s)", game_id, lost.reason)
+
+    async def void(self, record: GameRecord, reason: str) -> GameRecord:
+        """End the game without a result: Discord took its place away, or an admin said so."""
+        if record.state.outcome is not None:
+            return record
+        log.warning("game %s: void (%s)", record.state.id, reason)
+        meta = replace(record.meta, void_reason=reason)
+        record = await self.commit(
+            replace(record, meta=meta), rules.apply(record.state, rules.Void())
+        )
+        await self.finish(record)
+        return record
 
     async def expire(self, game_id: str, round_number: int) -> None:
         """The deadline of `round_number`; a no-op when answers resolved it first.
 
-        Formulas received by the deadline and still in PHP are waited for first.
+        Formulas received by the deadline and still in PHP are waited for first. A
+        player who missed it because they left the server makes the game void.
         """
         record = self.active.get(game_id)
         rnd = record.state.current_round if record else None
         if rnd is not None and rnd.number == round_number:
-            await self.in_flight.wait(game_id, round_number, rnd.deadline, self.answer_grace)
+            await self.in_flight.wait(game_id, round_number, rnd.answer_deadline, self.answer_grace)
         async with self.active.lock(game_id):
             record = self.active.get(game_id)
             rnd = record.state.current_round if record else None
             if record is None or rnd is None or rnd.number != round_number:
                 return
-            state = rules.apply(record.state, rules.Expire(max(self.clock(), rnd.deadline)))
+            if self.clock() < rnd.answer_deadline:  # the post came late: not due yet
+                self._arm(record)
+                return
+            missing = [
+                p for p, a in zip(record.state.players, rnd.answers, strict=True) if a is None
+            ]
+            for player in missing:
+                if await self.presence.has_left(record.guild_id, player):
+                    await self.void(record, "player_left")
+                    return
+            now = max(self.clock(), rnd.answer_deadline)
+            state = rules.apply(record.state, rules.Expire(now))
             try:
                 record = await self.commit(record, state)
             except StaleGame:  # another bot process changed it first
@@ -172,48 +267,89 @@ class RoundFlow:
                 return
         await self.expire(game_id, number)
 
-    # ------------------------------------------------------------- restart
+    # ------------------------------------------------------- restart, sweeps
 
     async def recover(self) -> int:
         """Re-arm every active game after a restart; returns how many were found.
 
         A round whose deadline passed while the bot was down is replayed with
-        the same Digits and a fresh deadline (answers already given stay), so
-        nobody loses a game to downtime.
+        the same Digits and a fresh deadline from when it is posted again
+        (answers already given stay), so nobody loses a game to downtime.
         """
-        now = self.clock()
         games = await self.store.active_games()
         for record in games:
             try:
-                await self._recover_game(record, now)
+                await self._recover_game(record)
             except Exception:
                 log.exception("game %s: recovery failed", record.state.id)
         return len(games)
 
-    async def _recover_game(self, record: GameRecord, now: float) -> None:
+    async def _recover_game(self, record: GameRecord) -> None:
         self.active.remember(record)
         async with self.active.lock(record.state.id):
             rnd = record.state.current_round
             if rnd is None:
                 await self.next_round(record)
                 return
-            if rnd.deadline > now:
+            if rnd.answer_deadline > self.clock():
                 self._arm(record)
                 return
-            state = rules.apply(record.state, rules.ReplayRound(now))
+            state = rules.apply(record.state, rules.ReplayRound(self.clock()))
             record = await self.commit(record, state)
             self._arm(record)
-            await announce(
-                f"game {record.state.id} replayed round {rnd.number}",
-                self.events.round_started(record, replayed=True),
-            )
+            await self._post_round(record, replayed=True)
+
+    async def sweep(self, *, from_store: bool = False) -> int:
+        """Resolve every game whose deadline passed and whose timer is gone; how many.
+
+        This process's own games are looked at every time (no database work while
+        idle); `from_store` also asks the store for overdue games this process does not
+        hold (one whose recovery failed), which a sweep does now and then.
+        """
+        before = self.clock() - SWEEP_MARGIN_S
+        overdue = [r for r in self.active if _overdue(r, before)]
+        if from_store:
+            known = {r.state.id for r in overdue}
+            overdue += [
+                r for r in await self.store.overdue_games(before) if r.state.id not in known
+            ]
+        found = 0
+        for record in overdue:
+            game_id = record.state.id
+            rnd = record.state.current_round
+            if rnd is None or self.timers.armed(game_id):
+                continue
+            found += 1
+            log.warning("game %s: round %s overdue; resolving it now", game_id, rnd.number)
+            if game_id not in self.active:
+                self.active.remember(record)
+            try:
+                await self.resume(game_id, rnd.number)
+            except Exception:
+                log.exception("game %s: the sweep could not resolve it", game_id)
+        return found
+
+    def keep_sweeping(self) -> None:
+        """A sweep comes every SWEEP_EVERY_S while this process has games; none when idle."""
+        if not self._sweeps.armed("sweep"):
+            self._sweeps.at("sweep", self.clock() + SWEEP_EVERY_S, self._sweep_tick)
+
+    async def _sweep_tick(self) -> None:
+        self._sweep_count += 1
+        try:
+            await self.sweep(from_store=self._sweep_count % STORE_SWEEP_EVERY == 0)
+        finally:
+            if len(self.active):
+                self.keep_sweeping()
 
     def close(self) -> None:
         self.timers.close()
+        self._sweeps.close()
 
     def _arm(self, record: GameRecord) -> None:
         rnd = record.state.current_round
         if rnd is None:
             self.timers.cancel(record.state.id)
             return
-        self.timers.arm(record.state.id, rnd.number, rnd.deadline)
+        self.timers.arm(record.state.id, rnd.number, rnd.answer_deadline)
+        self.keep_sweeping()

@@ -43,6 +43,14 @@ def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> d
         description=t("games.round.replayed", locale) if replayed else None,
         colour=COLOR_ROUND,
     )
+    if state.mode is Mode.DUEL and not rnd.resolved:
+        answered = [
+            t("duel.answered", locale, player=mention(player))
+            for player, answer in zip(state.players, rnd.answers, strict=True)
+            if answer is not None
+        ]
+        if answered:
+            embed.description = "\n".join([*filter(None, [embed.description]), *answered])
     embed.add_field(name=t("games.field.digits", locale), value=f"**{rnd.digits}**")
     if state.mode is Mode.DUEL:
         scores = "\n".join(

@@ -5,15 +5,21 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from bot.games._types import GameError
+from bot.games._types import Clock, GameError
 from bot.storage import Store
+
+STARTS_PER_WINDOW = 5
+START_WINDOW_S = 600.0
+"""A player starts at most 5 games on a server in 10 minutes: starting and resigning in a
+loop would otherwise open threads without end; nobody playing for real gets near it."""
 
 
 class Seats:
     """Players held while their game opens, and the store's word on who is playing."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
+        self.clock = clock
         self._starting: set[tuple[int, int]] = set()
 
     @contextlib.asynccontextmanager
@@ -32,3 +38,10 @@ class Seats:
         """Refuse with `code` (busy / opponent_busy) if the player has an active game here."""
         if await self.store.active_game_of(guild_id, user_id) is not None:
             raise GameError(code, user=user_id)
+
+    async def ensure_can_start(self, guild_id: int, user_id: int) -> None:
+        """Refuse a start beyond the window's allowance, saying when the next one is possible."""
+        now = self.clock()
+        starts = await self.store.recent_starts(guild_id, user_id, now - START_WINDOW_S)
+        if len(starts) >= STARTS_PER_WINDOW:
+            raise GameError("cooldown", expires=starts[STARTS_PER_WINDOW - 1] + START_WINDOW_S)

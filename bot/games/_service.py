@@ -30,6 +30,7 @@ from bot.games._types import (
     NoEvents,
     OpenChannel,
     OpenDuelChannel,
+    Presence,
     SubmitResult,
     announce,
     answer_grace,
@@ -48,6 +49,7 @@ class GameService:
         global_sets: Mapping[str, GameSet],
         events: GameEvents | None = None,
         *,
+        presence: Presence | None = None,
         clock: Clock = time.time,
         digits_source: DigitsSource | None = None,
         answer_grace_s: float | None = None,
@@ -59,13 +61,14 @@ class GameService:
         self.sets = SetsDirectory(store, global_sets)
         self.active = ActiveGames()
         self.in_flight = AnswersInFlight()
-        self.seats = Seats(store)
+        self.seats = Seats(store, clock)
         self.challenges = Challenges(store, clock, self.seats, self.sets, self.events)
         self.flow = RoundFlow(
             store,
             self.active,
             self.in_flight,
             self.events,
+            presence or NoEvents(),
             clock=clock,
             digits=digits_source or random_digits_source,
             answer_grace=answer_grace(evaluator) if answer_grace_s is None else answer_grace_s,
@@ -115,6 +118,7 @@ class GameService:
         async with self.seats.reserve(guild_id, [user_id]):
             await self.seats.ensure_free(guild_id, user_id, "busy")
             await self.challenges.ensure_none_pending(guild_id, user_id)
+            await self.seats.ensure_can_start(guild_id, user_id)
             period = seed = None
             if mode is Mode.QUALIFICATION:
                 period = rules.utc_day(datetime.fromtimestamp(self.clock(), UTC))
@@ -143,10 +147,10 @@ class GameService:
 
     async def create_challenge(
         self, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int,
-        opponent_is_bot: bool, set_name: str | None,
+        opponent_is_bot: bool, set_name: str | None, locale: str = "en",
     ) -> Challenge:  # fmt: skip
         return await self.challenges.create(
-            guild_id, channel_id, challenger_id, opponent_id, opponent_is_bot, set_name
+            guild_id, channel_id, challenger_id, opponent_id, opponent_is_bot, set_name, locale
         )
 
     async def accept_challenge(
@@ -172,24 +176,26 @@ class GameService:
             self.active.remember(record)
         return await self.flow.first_round(record)
 
-    async def rematch(self, game_id: str, user_id: int) -> Challenge:
+    async def rematch(self, game_id: str, user_id: int, locale: str = "en") -> Challenge:
         record = await self.load(game_id)
         if record is None:
             raise GameError("no_game")
-        return await self.challenges.rematch(record, user_id)
+        return await self.challenges.rematch(record, user_id, locale)
 
     # ---------------------------------------------------------------- playing
 
     async def submit(
-        self, game_id: str, user_id: int, formula: str, round_number: int | None = None
-    ) -> SubmitResult:
+        self, game_id: str, user_id: int, formula: str, round_number: int | None = None,
+        *, received: float | None = None,
+    ) -> SubmitResult:  # fmt: skip
         """Check the formula with real PHP, then apply it to the round it was meant for.
 
-        The time of receipt is the answer's time, so a slow sandbox never makes
-        an answer late: the round's deadline waits for it (`AnswersInFlight`).
-        The PHP call runs outside the lock so two players of a duel are evaluated at once.
+        The time of receipt (`received`: when Discord took the interaction, else now)
+        is the answer's time, so neither REST nor a slow sandbox makes an answer late:
+        the round's deadline waits for it (`AnswersInFlight`). The PHP call runs
+        outside the lock so two players of a duel are evaluated at once.
         """
-        received = self.clock()
+        received = self.clock() if received is None else received
         record = await self.load(game_id)
         if record is None:
             raise GameError("no_game")
@@ -249,6 +255,23 @@ class GameService:
                 raise GameError("game_over") from exc
             await self.flow.finish(record)
         return record
+
+    async def void_where(
+        self, reason: str, *, guild_id: int | None = None, channel_id: int | None = None
+    ) -> int:
+        """Void this process's games on a server or in a channel Discord took away."""
+        doomed = [
+            r
+            for r in self.active
+            if (guild_id is not None and r.guild_id == guild_id)
+            or (channel_id is not None and channel_id in (r.channel_id, r.meta.parent_channel_id))
+        ]
+        for record in doomed:
+            async with self.active.lock(record.state.id):
+                live = self.active.get(record.state.id)
+                if live is not None:
+                    await self.flow.void(live, reason)
+        return len(doomed)
 
     # --------------------------------------------------------------- restart
 

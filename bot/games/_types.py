@@ -6,15 +6,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import rules
 from bot.common import UserError, mention, timestamp
+from bot.i18n import t
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, GameState
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 CHALLENGE_TTL = 300.0
 """Seconds a duel challenge waits for the opponent (issue 4: five minutes)."""
@@ -60,10 +63,33 @@ def answer_grace(evaluator: Evaluating) -> float:
     return float(evaluator.timeout_s) + ANSWER_GRACE_MARGIN_S
 
 
-class GameEvents(Protocol):
-    """What the service announces; the Discord side renders it. Called after saving."""
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A round's message as Discord took it: its id, when it appeared, whether it pinged."""
 
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None: ...
+    message_id: int
+    at: float
+    pinged: bool = False
+
+
+class ChannelLost(Exception):
+    """Discord took the game's place away (the thread or channel deleted, the bot removed
+    or its permissions taken): the game cannot go on and ends as void (RULES.md)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class GameEvents(Protocol):
+    """What the service announces; the Discord side renders it. Called after saving.
+
+    An announcement that finds the game's channel gone raises `ChannelLost`.
+    """
+
+    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> Posted | None:
+        """Post the open round; what was posted, so the service can keep it."""
+        ...
 
     async def answer_received(self, record: GameRecord, player: int) -> None: ...
 
@@ -74,11 +100,23 @@ class GameEvents(Protocol):
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None: ...
 
 
-class NoEvents:
-    """Announces nothing: a service without a front end (tests, the benchmarks)."""
+class Presence(Protocol):
+    """Whether a player is still on the server (the game's front end knows)."""
 
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
+    async def has_left(self, guild_id: int, user_id: str) -> bool: ...
+
+
+class NoEvents:
+    """Announces nothing and knows nobody left: a service without a front end (tests,
+    the benchmarks)."""
+
+    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> Posted | None:
         del record, replayed
+        return None
+
+    async def has_left(self, guild_id: int, user_id: str) -> bool:
+        del guild_id, user_id
+        return False
 
     async def answer_received(self, record: GameRecord, player: int) -> None:
         del record, player
@@ -103,13 +141,17 @@ class GameError(UserError):
     def of(cls, problem: rules.RulesError) -> GameError:
         return cls(problem.code)
 
-    def display_params(self) -> dict[str, Any]:
-        params = dict(self.params)
+    def display_params(self, locale: str) -> dict[str, Any]:
+        params = super().display_params(locale)
         for key in ("user", "opponent"):
             if key in params:
                 params[key] = mention(params[key])
         if "expires" in params:
             params["expires"] = timestamp(float(params["expires"]))
+        if "permissions" in params:  # discord.Permissions flag names
+            params["permissions"] = ", ".join(
+                f"«{t(f'permissions.{name}', locale)}»" for name in params["permissions"]
+            )
         return params
 
 
@@ -124,9 +166,16 @@ class SubmitResult:
     secret: bool = False
 
 
-async def announce(what: str, call: Awaitable[None]) -> None:
-    """Run one announcement; a failed one is logged and the game goes on (it is saved)."""
+async def announce(what: str, call: Awaitable[T]) -> T | None:
+    """Run one announcement; a failed one is logged and the game goes on (it is saved).
+
+    `ChannelLost` is not a failure to log but news: it goes to the caller, which
+    voids the game.
+    """
     try:
-        await call
+        return await call
+    except ChannelLost:
+        raise
     except Exception:
         log.exception("announcing %s failed", what)
+        return None

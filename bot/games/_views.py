@@ -6,6 +6,7 @@ or challenge id, so a message posted before a restart still works after it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
@@ -15,7 +16,8 @@ import discord
 from bot.common import loaded_cog
 from bot.i18n import t
 
-COG_NAME = "Games"
+COG_NAME = "GameControls"
+"""The cog whose handlers the buttons and the modal call (it provides GameControls)."""
 Interaction = discord.Interaction[Any]
 
 
@@ -34,6 +36,8 @@ class GameControls(Protocol):
     async def accept_challenge(self, interaction: Interaction, challenge_id: str) -> None: ...
 
     async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None: ...
+
+    async def cancel_challenge(self, interaction: Interaction, challenge_id: str) -> None: ...
 
     async def rematch(self, interaction: Interaction, game_id: str) -> None: ...
 
@@ -59,10 +63,11 @@ async def _guarded(
 
 
 class ChallengeAnswer(StrEnum):
-    """The two buttons under a challenge, as their custom_id spells them."""
+    """The buttons under a challenge, as their custom_id spells them."""
 
     ACCEPT = "yes"
     DECLINE = "no"
+    CANCEL = "cancel"
 
 
 class AnswerButton(
@@ -100,11 +105,16 @@ class AnswerButton(
         )
 
 
+ANSWER_SUBMIT = re.compile(r"fd:formula:(?P<game>[0-9a-f]{32}):(?P<round>[0-9]+)")
+FORMULA_INPUT = "formula"
+
+
 class AnswerModal(discord.ui.Modal):
     """One text input: the formula. Shows the round's Digits in its title.
 
-    Its custom_id stays random: discord.py keys open modals by it, and both
-    players of a duel answer the same round at once.
+    Its custom_id carries the game and the round, and it is sent already stopped, so
+    discord.py does not keep it: its submit is handled by custom_id alone
+    (`parse_answer_submit`), the same before and after a restart.
     """
 
     def __init__(
@@ -113,30 +123,53 @@ class AnswerModal(discord.ui.Modal):
         super().__init__(
             title=t("games.modal.title", locale, number=round_number, digits=digits)[:45],
             timeout=timeout,
+            custom_id=f"fd:formula:{game_id}:{round_number}",
         )
-        self.game_id = game_id
-        self.round_number = round_number
         self.formula: discord.ui.TextInput[AnswerModal] = discord.ui.TextInput(
             label=t("games.modal.label", locale)[:45],
             placeholder=t("games.modal.placeholder", locale, digits=digits)[:100],
             max_length=256,
-            custom_id="formula",
+            custom_id=FORMULA_INPUT,
         )
         self.add_item(self.formula)
+        self.stop()
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        formula = self.formula.value
-        await _guarded(
-            interaction,
-            lambda c: c.handle_answer(interaction, self.game_id, self.round_number, formula),
-        )
+
+def _input_value(components: Any, custom_id: str) -> str | None:
+    """The value of the text input `custom_id` anywhere in a modal submit's components."""
+    if isinstance(components, list):
+        for child in components:
+            found = _input_value(child, custom_id)
+            if found is not None:
+                return found
+    elif isinstance(components, dict):
+        if components.get("custom_id") == custom_id and isinstance(components.get("value"), str):
+            return str(components["value"])
+        for key in ("components", "component"):
+            if key in components:
+                found = _input_value(components[key], custom_id)
+                if found is not None:
+                    return found
+    return None
+
+
+def parse_answer_submit(interaction: Interaction) -> tuple[str, int, str] | None:
+    """(game id, round, formula) of an answer modal's submit; None for anything else."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return None
+    data: Any = interaction.data or {}
+    match = ANSWER_SUBMIT.fullmatch(str(data.get("custom_id", "")))
+    if match is None:
+        return None
+    formula = _input_value(data.get("components", []), FORMULA_INPUT) or ""
+    return match["game"], int(match["round"]), formula
 
 
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"fd:duel:(?P<action>yes|no):(?P<challenge>[0-9a-f]{32})",
+    template=r"fd:duel:(?P<action>yes|no|cancel):(?P<challenge>[0-9a-f]{32})",
 ):
-    """Accept or decline a duel challenge; only the challenged player may."""
+    """Accept or decline a duel challenge (the challenged player), or cancel it (the challenger)."""
 
     def __init__(
         self, action: ChallengeAnswer, challenge_id: str, label: str | None = None
@@ -144,7 +177,7 @@ class ChallengeButton(
         accept = action is ChallengeAnswer.ACCEPT
         super().__init__(
             discord.ui.Button(
-                label=label or ("Accept" if accept else "Decline"),
+                label=label or action.name.title(),
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
                 custom_id=f"fd:duel:{action.value}:{challenge_id}",
             )
@@ -166,8 +199,10 @@ class ChallengeButton(
         challenge_id = self.challenge_id
         if self.action is ChallengeAnswer.ACCEPT:
             await _guarded(interaction, lambda c: c.accept_challenge(interaction, challenge_id))
-        else:
+        elif self.action is ChallengeAnswer.DECLINE:
             await _guarded(interaction, lambda c: c.decline_challenge(interaction, challenge_id))
+        else:
+            await _guarded(interaction, lambda c: c.cancel_challenge(interaction, challenge_id))
 
 
 class RematchButton(
@@ -212,9 +247,9 @@ def answer_view(game_id: str, round_number: int, locale: str) -> discord.ui.View
 
 def challenge_view(challenge_id: str, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    accept, decline = ChallengeAnswer.ACCEPT, ChallengeAnswer.DECLINE
-    view.add_item(ChallengeButton(accept, challenge_id, t("duel.button.accept", locale)))
-    view.add_item(ChallengeButton(decline, challenge_id, t("duel.button.decline", locale)))
+    for action in ChallengeAnswer:
+        label = t(f"duel.button.{action.name.lower()}", locale)
+        view.add_item(ChallengeButton(action, challenge_id, label))
     return view
 
 

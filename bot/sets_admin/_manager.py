@@ -29,8 +29,8 @@ class SetsAdminError(UserError):
 
     prefix = "sets_admin.error."
 
-    def display_params(self) -> dict[str, Any]:
-        params = dict(self.params)
+    def display_params(self, locale: str) -> dict[str, Any]:
+        params = super().display_params(locale)
         if "name" in params:
             params["name"] = code(str(params["name"]))
         return params

@@ -36,6 +36,7 @@ from bot.storage._records import (
     PlayerStats,
     RatingChange,
     RatingRow,
+    RematchTaken,
     StaleGame,
 )
 from bot.storage._store import Store, open_store
@@ -51,6 +52,7 @@ __all__ = [
     "PlayerStats",
     "RatingChange",
     "RatingRow",
+    "RematchTaken",
     "StaleGame",
     "Store",
     "normalize_url",

@@ -103,6 +103,14 @@ def finished_moment(state: GameState, created_at: float) -> float:
     return max(moments)
 
 
+def status(state: GameState) -> str:
+    """`active`, `finished`, or `void` for a game that ended without a result (RULES.md):
+    what counts (boards, stats, attempts) reads `finished`, so a void game is left out."""
+    if state.outcome is None:
+        return "active"
+    return "void" if state.outcome.termination is Termination.VOID else "finished"
+
+
 def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
@@ -133,7 +141,7 @@ def game_row(
         "set_snapshot": dumps(state.game_set.to_dict()),
         "seed": seed,
         "period": period,
-        "status": "active" if result is None else "finished",
+        "status": status(state),
         "player": state.players[0],
         "termination": None if result is None else result.termination.value,
         "winner": None if result is None else result.winner,
@@ -169,7 +177,7 @@ def player_rows(state: GameState, *, guild_id: int, created_at: float) -> list[R
                 "player": player,
                 "guild_id": guild_id,
                 "mode": state.mode.value,
-                "status": "active" if result is None else "finished",
+                "status": status(state),
                 "created_at": created_at,
                 "score": float(state.scores[seat]),
                 "answered": len(answers),

@@ -258,9 +258,41 @@ async def count_attempts(
             games.c.set_name == set_name,
             games.c.period == period,
             games.c.player == str(user_id),
+            games.c.status != "void",  # a void game uses no attempt (RULES.md)
         )
     )
     return int(count or 0)
+
+
+async def recent_starts(
+    conn: AsyncConnection, guild_id: int, user_id: int, since: float
+) -> list[float]:
+    """When the player's games on the server started, from `since` on, newest first."""
+    result = await conn.execute(
+        sa.select(game_players.c.created_at)
+        .where(
+            game_players.c.guild_id == guild_id,
+            game_players.c.player == str(user_id),
+            game_players.c.created_at >= since,
+        )
+        .order_by(game_players.c.created_at.desc())
+    )
+    return [float(row.created_at) for row in result]
+
+
+async def overdue(conn: AsyncConnection, before: float) -> list[GameRecord]:
+    """Active games whose open round's deadline is before `before` (a sweep's catch)."""
+    late = (
+        sa.select(rounds_t.c.game_id)
+        .where(rounds_t.c.resolved.is_(False), rounds_t.c.deadline < before)
+        .scalar_subquery()
+    )
+    result = await conn.execute(
+        sa.select(*RECORD_COLUMNS)
+        .where(games.c.status == "active", games.c.id.in_(late))
+        .order_by(games.c.created_at, games.c.id)
+    )
+    return [record_from_row(row) for row in result]
 
 
 async def history(

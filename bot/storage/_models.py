@@ -203,8 +203,14 @@ class RatingEvent(SQLModel, table=True):
 
 
 class ChallengeRow(SQLModel, table=True):
+    """A duel challenge. `rematch_of` names the duel a Rematch came from: its unique key
+    lets a duel have one rematch however many processes see the clicks."""
+
     __tablename__ = "challenges"
-    __table_args__ = (sa.Index("ix_challenges_status", "status"),)
+    __table_args__ = (
+        sa.Index("ix_challenges_status", "status"),
+        sa.Index("uq_challenges_rematch_of", "rematch_of", unique=True),
+    )
 
     id: str = Field(primary_key=True, sa_type=sa.String(NAME))
     guild_id: int = Field(sa_type=sa.BigInteger)
@@ -215,6 +221,10 @@ class ChallengeRow(SQLModel, table=True):
     expires_at: float = Field(sa_type=sa.Float)
     status: str = Field(sa_type=sa.String(16))
     message_id: int = Field(sa_type=sa.BigInteger)
+    locale: str = Field(
+        default="en", sa_type=sa.String(16), sa_column_kwargs={"server_default": "en"}
+    )
+    rematch_of: str | None = Field(default=None, sa_type=sa.String(NAME), nullable=True)
 
 
 class ServerSet(SQLModel, table=True):
@@ -236,3 +246,13 @@ class InstallSecret(SQLModel, table=True):
 
     name: str = Field(primary_key=True, sa_type=sa.String(NAME))
     value: str = Field(sa_type=sa.String(NAME))
+
+
+class BotState(SQLModel, table=True):
+    """Small facts of the installation that must survive a restart (e.g. the hash of the
+    command tree last synced, so a restart does not sync again for nothing)."""
+
+    __tablename__ = "bot_state"
+
+    name: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    value: str = Field(sa_type=sa.Text)

@@ -18,6 +18,10 @@ class StaleGame(ValueError):
     """
 
 
+class RematchTaken(ValueError):
+    """That duel already has its Rematch (another click, maybe in another process, won)."""
+
+
 class AttemptsUsed(ValueError):
     """A new Qualification game beyond the Set's attempts for that player and period.
 
@@ -40,8 +44,8 @@ class GameMeta:
     """The channel a duel was challenged in: a Rematch is posted there."""
     round_message_id: int | None = None
     """The live round's message: edited into the round's result when it ends."""
-    rematch_challenge: str | None = None
-    """The Rematch asked for after this duel (there is one per duel)."""
+    pinged_at: float | None = None
+    """When a round last pinged the players (a crash loop must not ping them every start)."""
     void_reason: str | None = None
     """Why the game was voided, when it was."""
 
@@ -78,6 +82,7 @@ class ChallengeStatus(StrEnum):
     ACCEPTED = "accepted"
     DECLINED = "declined"
     EXPIRED = "expired"
+    CANCELLED = "cancelled"
 
 
 @dataclass
@@ -91,6 +96,10 @@ class Challenge:
     expires_at: float
     status: ChallengeStatus = ChallengeStatus.PENDING
     message_id: int = 0
+    locale: str = "en"
+    """The challenger's language: the challenge's public messages use it, even after a restart."""
+    rematch_of: str | None = None
+    """The duel this challenge is the Rematch of (one per duel, kept by a unique key)."""
 
 
 @dataclass(frozen=True)

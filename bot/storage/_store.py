@@ -24,7 +24,7 @@ import rules
 from bot.storage import _boards, _games
 from bot.storage._codec import dumps
 from bot.storage._engine import enable_wal, make_engine, upgrade
-from bot.storage._models import ChallengeRow, InstallSecret, ServerSet, table
+from bot.storage._models import BotState, ChallengeRow, InstallSecret, ServerSet, table
 from bot.storage._records import (
     Challenge,
     ChallengeStatus,
@@ -33,6 +33,7 @@ from bot.storage._records import (
     PlayerStats,
     RatingChange,
     RatingRow,
+    RematchTaken,
     StaleGame,
 )
 
@@ -47,6 +48,7 @@ def _challenge(row: sa.Row[Any]) -> Challenge:
 
 server_sets_t = table(ServerSet)
 secrets_t = table(InstallSecret)
+state_t = table(BotState)
 
 
 async def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
@@ -138,6 +140,16 @@ class Store:
         async with self._read() as conn:
             return await _games.count_attempts(conn, guild_id, user_id, set_name, period)
 
+    async def recent_starts(self, guild_id: int, user_id: int, since: float) -> list[float]:
+        """When the player's games here started, from `since` on, newest first."""
+        async with self._read() as conn:
+            return await _games.recent_starts(conn, guild_id, user_id, since)
+
+    async def overdue_games(self, before: float) -> list[GameRecord]:
+        """Active games whose open round's deadline passed before `before`."""
+        async with self._read() as conn:
+            return await _games.overdue(conn, before)
+
     async def history(
         self, guild_id: int, user_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[GameRecord]:
@@ -197,6 +209,7 @@ class Store:
     # challenges
 
     async def save_challenge(self, challenge: Challenge) -> None:
+        """Insert or update; RematchTaken if it is a second Rematch of the same duel."""
         values = {
             "id": challenge.id,
             "guild_id": challenge.guild_id,
@@ -207,16 +220,31 @@ class Store:
             "expires_at": challenge.expires_at,
             "status": ChallengeStatus(challenge.status).value,
             "message_id": challenge.message_id,
+            "locale": challenge.locale,
+            "rematch_of": challenge.rematch_of,
         }
-        async with self._write() as conn:
-            insert = _games.dialect_insert(conn, challenges_t).values(**values)
-            del values["id"]
-            await conn.execute(insert.on_conflict_do_update(index_elements=["id"], set_=values))
+        try:
+            async with self._write() as conn:
+                insert = _games.dialect_insert(conn, challenges_t).values(**values)
+                del values["id"]
+                await conn.execute(insert.on_conflict_do_update(index_elements=["id"], set_=values))
+        except IntegrityError as exc:  # only the rematch key can clash: the id is upserted
+            raise RematchTaken(f"duel {challenge.rematch_of} already has its rematch") from exc
 
     async def load_challenge(self, challenge_id: str) -> Challenge | None:
         async with self._read() as conn:
             row = (
                 await conn.execute(sa.select(challenges_t).where(challenges_t.c.id == challenge_id))
+            ).first()
+        return None if row is None else _challenge(row)
+
+    async def rematch_of(self, game_id: str) -> Challenge | None:
+        """The Rematch challenge asked for after the duel `game_id`, if any."""
+        async with self._read() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(challenges_t).where(challenges_t.c.rematch_of == game_id)
+                )
             ).first()
         return None if row is None else _challenge(row)
 
@@ -296,3 +324,18 @@ class Store:
             ).scalar_one()
         self._secrets[name] = str(value)
         return self._secrets[name]
+
+    # small facts of the installation
+
+    async def get_state(self, name: str) -> str | None:
+        async with self._read() as conn:
+            value = await conn.scalar(sa.select(state_t.c.value).where(state_t.c.name == name))
+        return None if value is None else str(value)
+
+    async def set_state(self, name: str, value: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                _games.dialect_insert(conn, state_t)
+                .values(name=name, value=value)
+                .on_conflict_do_update(index_elements=["name"], set_={"value": value})
+            )

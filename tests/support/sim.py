@@ -73,3 +73,12 @@ async def answer(
     if shown.modal is None:
         return shown
     return await actor.submit_modal(shown, {"formula": formula})
+
+
+def public_message(result: simcord.InteractionResult) -> discord.Message:
+    """The public message a command posted besides its private reply (a challenge, a
+    game's notice): the first followup that is not ephemeral."""
+    for followup in result.followups:
+        if not followup.ephemeral:
+            return followup.message
+    raise AssertionError(f"no public message in {result!r}")

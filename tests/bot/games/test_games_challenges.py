@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games import GameError
-from tests.support.sim import button_id, reply_text, speak
+from tests.support.sim import button_id, public_message, reply_text, speak
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -23,7 +23,7 @@ def challenges_in(channel) -> list:
 
 async def test_a_challenger_waits_for_one_answer_before_anything_else(world) -> None:
     first = await world.alice.slash(world.channel, "duel", opponent=world.bob)
-    assert "challenges" in first.response.message.content
+    assert "challenges" in public_message(first).content
     second = await world.alice.slash(world.channel, "duel", opponent=world.carol)
     text = reply_text(second)
     assert second.ephemeral and "already have a challenge waiting" in text
@@ -37,7 +37,7 @@ async def test_a_challenger_waits_for_one_answer_before_anything_else(world) -> 
     again = await world.alice.slash(world.channel, "duel", opponent=world.carol)
     assert "Ваш виклик для" in reply_text(again)
 
-    message = first.response.message
+    message = public_message(first)
     await world.bob.click(message, custom_id=button_id(message, "fd:duel:no:"))
     after_decline = await world.alice.slash(world.channel, "duel", opponent=world.carol)
     assert after_decline.response.message is not None
@@ -45,7 +45,7 @@ async def test_a_challenger_waits_for_one_answer_before_anything_else(world) -> 
 
 
 async def test_rematch_once_and_only_by_the_players(world) -> None:
-    offer = (await world.alice.slash(world.channel, "duel", opponent=world.bob)).response.message
+    offer = public_message(await world.alice.slash(world.channel, "duel", opponent=world.bob))
     await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
     thread = world.thread()
     await world.bob.slash(world.channel, "resign")

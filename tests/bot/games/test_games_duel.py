@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.support.sim import answer, answer_id, button_id, message_text, reply_text
+from tests.support.sim import answer, answer_id, button_id, message_text, public_message, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -16,7 +16,7 @@ def first_message(thread, message_id: int):
 
 async def start_duel(world, set_name: str = "darts"):
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob, set=set_name)
-    message = challenge.response.message
+    message = public_message(challenge)
     assert "challenges" in message.content
     accepted = await world.bob.click(message, custom_id=button_id(message, "fd:duel:yes:"))
     assert "accepted the duel" in reply_text(accepted)
@@ -26,7 +26,7 @@ async def start_duel(world, set_name: str = "darts"):
 async def test_duel_secret_answers_auto_move_win_and_ratings(world) -> None:
     world.digits.extend("3489", "6002")
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
-    message = challenge.response.message
+    message = public_message(challenge)
     stranger = await world.carol.click(message, custom_id=button_id(message, "fd:duel:yes:"))
     assert "Only the challenged player" in reply_text(stranger)
     await world.bob.click(message, custom_id=button_id(message, "fd:duel:yes:"))
@@ -114,12 +114,12 @@ async def test_decline_expiry_and_refused_opponents(world) -> None:
     assert "cannot duel a bot" in reply_text(bot_duel)
 
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
-    message = challenge.response.message
+    message = public_message(challenge)
     await world.bob.click(message, custom_id=button_id(message, "fd:duel:no:"))
     assert "declined" in world.channel.history()[-1].content
 
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.carol)
-    message = challenge.response.message
+    message = public_message(challenge)
     await world.env.advance_time(301)
     assert "expired" in world.channel.history()[-1].content
     assert not world.channel.threads

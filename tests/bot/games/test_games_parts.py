@@ -109,7 +109,7 @@ async def test_the_deadline_waits_for_php_only_so_long_and_not_for_late_formulas
 
 
 async def test_a_player_is_held_while_a_game_opens(store) -> None:
-    seats = Seats(store)
+    seats = Seats(store, time.time)
     async with seats.reserve(1, [100, 200]):
         with pytest.raises(GameError) as refused:
             async with seats.reserve(1, [200]):

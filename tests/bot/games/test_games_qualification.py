@@ -32,10 +32,10 @@ async def test_same_digits_for_everyone_and_one_attempt_a_day(world) -> None:
     assert again.ephemeral
     assert "used today's Qualification" in reply_text(again)
     other_set = await world.alice.slash(world.channel, "qualification", set="sprint")
-    assert not other_set.ephemeral
+    assert "Your **Qualification** (sprint) is in" in reply_text(other_set)
     assert len(world.channel.threads) == 3
     await world.env.advance_time(24 * 3600)
     next_day = await world.alice.slash(world.channel, "qualification")
-    assert not next_day.ephemeral
+    assert "Your **Qualification** (darts) is in" in reply_text(next_day)
     tomorrow = rules.qualification_seed(world.guild.id, "darts", "2026-01-02", secret=secret)
     assert first_digits(world.channel.threads[-1]) == rules.seeded_digits(tomorrow, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sim import answer, message_text, reply_text
+from tests.support.sim import answer, message_text, public_message, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -49,7 +49,7 @@ async def test_a_round_missed_while_down_is_replayed(world, make_bot) -> None:
 async def test_duel_round_is_resolved_once_across_a_restart(world, make_bot) -> None:
     world.digits.extend("3489", "7001")
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
-    message = challenge.response.message
+    message = public_message(challenge)
     yes = next(
         c.custom_id for row in message.components for c in row.children if "yes" in c.custom_id
     )
@@ -70,7 +70,7 @@ async def test_duel_round_is_resolved_once_across_a_restart(world, make_bot) -> 
 
 async def test_a_challenge_that_expired_while_down_is_closed(world, make_bot) -> None:
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
-    message = challenge.response.message
+    message = public_message(challenge)
     await world.bot.service.close()
     await world.env.advance_time(400)
     await world.env.restart_bot(make_bot())

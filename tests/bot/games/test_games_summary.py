@@ -8,7 +8,7 @@ import pytest
 
 import rules
 from bot.games._summary import round_line
-from tests.support.sim import answer, button_id, message_text, round_messages
+from tests.support.sim import answer, button_id, message_text, public_message, round_messages
 
 session_loop = pytest.mark.asyncio(loop_scope="session")
 """Async tests share the session loop of the evaluator fixture; plain ones need no loop."""
@@ -100,14 +100,16 @@ async def test_only_the_first_round_and_the_end_ping_the_players(world) -> None:
     await world.store.save_server_set(world.guild.id, two_rounds)
     world.digits.extend("3489", "7001")
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob, set="twoshot")
-    offer = challenge.response.message
+    offer = public_message(challenge)
     await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
     thread = world.thread()
     first = thread.last_message
     assert pings(world, first) == {world.alice.id, world.bob.id}
+    before = len(thread.history())
     await answer(world.alice, first, "34+89")
     acknowledged = thread.last_message
-    assert "has answered" in acknowledged.content and pings(world, acknowledged) == set()
+    assert acknowledged.id == first.id and len(thread.history()) == before  # an edit, no post
+    assert "has answered" in message_text(acknowledged) and "34+89" not in message_text(acknowledged)
     await answer(world.bob, first, "3+4+8+9")
     second = round_messages(thread)[-1]
     assert "round 2 of 2" in second.embeds[0].title

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.sim import answer, answer_id, message_text, reply_text, speak
+from tests.support.sim import answer, answer_id, message_text, public_message, reply_text, speak
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -12,8 +12,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 async def test_training_checkout_in_one_round_is_perfect(world) -> None:
     world.digits.extend("7001")
     started = await world.alice.slash(world.channel, "training")
-    assert not started.ephemeral
-    assert "Training" in started.response.content
+    assert started.ephemeral and "Your game is in <#" in reply_text(started)
+    assert "Training" in public_message(started).content
     thread = world.thread()
     round_message = thread.last_message
     embed = round_message.embeds[0]
@@ -103,7 +103,7 @@ async def test_a_failed_save_at_the_deadline_is_retried(world, monkeypatch) -> N
     assert "Time ran out in round 1" in message_text(thread.last_message)
     assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
     again = await world.alice.slash(world.channel, "training")
-    assert not again.ephemeral  # not "busy"
+    assert "Your game is in" in reply_text(again)  # not "busy"
 
 
 async def test_a_failed_save_of_the_next_round_is_retried(world, monkeypatch) -> None:
@@ -143,7 +143,7 @@ async def test_ukrainian_player_sees_ukrainian(world) -> None:
     speak(world.env, world.alice, "uk")
     world.digits.extend("3489")
     started = await world.alice.slash(world.channel, "training")
-    assert "починає **Тренування**" in started.response.content
+    assert "починає **Тренування**" in public_message(started).content
     thread = world.thread()
     embed = thread.last_message.embeds[0]
     assert "раунд 1 з 7" in embed.title

@@ -7,7 +7,7 @@ import pytest
 from bot.i18n import catalog, describe_eval_error, plural_categories, plural_category, t
 from bot.i18n._catalog import PLURAL_KEY
 from evaluator.result import ErrorCode, EvalError
-from tests.support.sim import answer, message_text, reply_text, speak
+from tests.support.sim import answer, message_text, public_message, reply_text, speak
 
 session_loop = pytest.mark.asyncio(loop_scope="session")
 """Async tests share the session loop of the evaluator fixture; plain ones need no loop."""
@@ -110,7 +110,7 @@ async def test_ukrainian_round_and_descriptions_have_no_english(world) -> None:
     speak(world.env, world.alice, "uk")
     world.digits.extend("3489")
     started = await world.alice.slash(world.channel, "training", set="blitz")
-    assert "7\u00a0раундів, 30\u00a0с на хід" in started.response.content
+    assert "7\u00a0раундів, 30\u00a0с на хід" in public_message(started).content
     embed = world.thread().last_message.embeds[0]
     assert embed.fields[2].name == "Кінець раунду" and embed.fields[2].value.endswith("(30\u00a0с)")
     assert "Ціль 100, Бонус 50" in embed.footer.text

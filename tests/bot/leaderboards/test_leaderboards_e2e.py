@@ -14,6 +14,8 @@ from pathlib import Path
 
 import discord
 import pytest
+
+from tests.support.sim import public_message
 import pytest_asyncio
 import simcord
 
@@ -111,7 +113,7 @@ async def play_duel(world: Played) -> None:
     """Alice checks out in round 1 (700+1 = 701 takes 501); Bob answers 7001."""
     world.digits.queue.extend(["7001"])
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
-    message = challenge.response.message
+    message = public_message(challenge)
     yes = next(
         child.custom_id
         for row in message.components

@@ -1,0 +1,236 @@
+"""The handlers of the games' buttons and of the answer modal (`GameControls`).
+
+Each handler acknowledges the interaction first (Discord fails an interaction not
+answered within 3 s, and a slow database or a rate limit must not do that), then
+makes one GameService call and replies; refusals and formula errors become an
+ephemeral message in the user's language. The answer modal is handled by its
+custom_id (`on_interaction`), so a modal opened before a restart is answered after it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.common import UserError, fmt, refuse, reply, shorten
+from bot.games import _render as render
+from bot.games._announce import Announcer
+from bot.games._discord import with_retry
+from bot.games._places import POSTING, missing, public_thread
+from bot.games._service import GameService
+from bot.games._types import GameError
+from bot.games._views import (
+    COG_NAME,
+    AnswerModal,
+    challenge_view,
+    parse_answer_submit,
+    rematch_view,
+)
+from bot.i18n import describe_eval_error, locale_of, t
+from bot.storage import Challenge
+from rules import GameSet, Mode
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+CLOCK_SKEW_S = 2.0
+"""Discord's timestamps and this host's clock should agree this closely; more is logged."""
+
+
+class GameControlsCog(commands.Cog, name=COG_NAME):
+    def __init__(self, bot: commands.Bot, service: GameService, announcer: Announcer) -> None:
+        self.bot = bot
+        self.service = service
+        self.announcer = announcer
+
+    # ------------------------------------------------------------ answering
+
+    async def open_answer_modal(
+        self, interaction: Interaction, game_id: str, round_number: int
+    ) -> None:
+        """The modal must be the first response: checked from the in-memory game alone."""
+        locale = locale_of(interaction)
+        try:
+            rnd = self.service.check_can_answer(game_id, interaction.user.id, round_number)
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        timeout = max(60.0, rnd.answer_deadline - self.service.clock() + 60.0)
+        await interaction.response.send_modal(
+            AnswerModal(game_id, round_number, rnd.digits, locale, timeout)
+        )
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        submitted = parse_answer_submit(interaction)
+        if submitted is None:
+            return
+        game_id, round_number, formula = submitted
+        try:
+            await self.handle_answer(interaction, game_id, round_number, formula)
+        except Exception as error:
+            await self.report_error(interaction, error)
+
+    async def handle_answer(
+        self, interaction: Interaction, game_id: str, round_number: int | None, formula: str
+    ) -> None:
+        """A formula from the modal or /answer: an error to retry, or an acknowledgement.
+
+        It counts at the moment Discord took it (`interaction.created_at`), not when
+        this handler got to it.
+        """
+        locale = locale_of(interaction)
+        received = interaction.created_at.timestamp()
+        skew = self.service.clock() - received
+        if abs(skew) > CLOCK_SKEW_S:
+            log.warning("clock skew: this host is %+.1f s from Discord's timestamps", skew)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            result = await self.service.submit(
+                game_id, interaction.user.id, formula, round_number, received=received
+            )
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        if result.error is not None:
+            echo = discord.utils.escape_mentions(shorten(formula).replace("`", "ˋ"))
+            error_text = describe_eval_error(result.error, locale, formula)
+            await reply(interaction, t("games.invalid", locale, formula=echo, error=error_text))
+            return
+        assert result.evaluation is not None
+        key = "games.accepted_secret" if result.secret else "games.accepted"
+        await reply(
+            interaction,
+            t(
+                key,
+                locale,
+                formula=result.evaluation.formula,
+                result=fmt(result.evaluation.value),
+                number=result.round_number,
+            ),
+        )
+
+    # ----------------------------------------------------------- challenges
+
+    async def accept_challenge(self, interaction: Interaction, challenge_id: str) -> None:
+        locale = locale_of(interaction)
+        await interaction.response.defer()
+        channel, message = interaction.channel, interaction.message
+
+        async def open_thread(challenge: Challenge, game_set: GameSet) -> int:
+            if not isinstance(channel, discord.TextChannel) or message is None:
+                raise GameError("challenge_closed")
+            source = channel.get_partial_message(message.id)
+            names = [
+                await self._display_name(interaction, uid)
+                for uid in (challenge.challenger_id, challenge.opponent_id)
+            ]
+            name = render.thread_name(Mode.DUEL, names, game_set.name, challenge.locale)
+            return await public_thread(source, name, self.announcer.budget)
+
+        try:
+            record = await self.service.accept_challenge(
+                challenge_id, interaction.user.id, locale, open_thread
+            )
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        challenge = await self.service.store.load_challenge(challenge_id)
+        if challenge is not None:
+            text = render.challenge_text(challenge, challenge.locale) + f"\n<#{record.channel_id}>"
+            await interaction.edit_original_response(
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None:
+        await interaction.response.defer()
+        try:
+            challenge = await self.service.challenges.decline(challenge_id, interaction.user.id)
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        await self._show_closed(interaction, challenge)
+
+    async def cancel_challenge(self, interaction: Interaction, challenge_id: str) -> None:
+        await interaction.response.defer()
+        try:
+            challenge = await self.service.challenges.cancel(challenge_id, interaction.user.id)
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        await self._show_closed(interaction, challenge)
+
+    @staticmethod
+    async def _show_closed(interaction: Interaction, challenge: Challenge) -> None:
+        await interaction.edit_original_response(
+            content=render.challenge_text(challenge, challenge.locale),
+            view=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def rematch(self, interaction: Interaction, game_id: str) -> None:
+        """The first response disables the button (free: an interaction callback); the
+        challenge goes to the channel the duel came from, if the bot may post there."""
+        locale = locale_of(interaction)
+        await interaction.response.edit_message(view=rematch_view(game_id, locale, disabled=True))
+        try:
+            challenge = await self._post_rematch(interaction, game_id, locale)
+        except UserError as error:
+            await interaction.edit_original_response(view=rematch_view(game_id, locale))
+            await refuse(interaction, error)
+            return
+        sent = t("duel.rematch_sent", locale, channel=f"<#{challenge.channel_id}>")
+        await reply(interaction, sent)
+
+    async def _post_rematch(self, interaction: Interaction, game_id: str, locale: str) -> Challenge:
+        record = await self.service.load(game_id)
+        guild = interaction.guild
+        parent_id = record.meta.parent_channel_id if record is not None else None
+        parent = guild.get_channel(parent_id) if guild and parent_id else None
+        if guild is not None and isinstance(parent, discord.TextChannel):
+            lacking = missing(parent.permissions_for(guild.me), POSTING)
+            if lacking:
+                raise GameError(
+                    "missing_permissions_in", channel=parent.mention, permissions=lacking
+                )
+        challenge = await self.service.rematch(game_id, interaction.user.id, locale)
+        channel = self.bot.get_partial_messageable(
+            challenge.channel_id, guild_id=challenge.guild_id
+        )
+        message = await with_retry(
+            lambda: channel.send(
+                render.challenge_text(challenge, locale),
+                view=challenge_view(challenge.id, locale),
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            ),
+            "posting a rematch challenge",
+            self.announcer.budget,
+        )
+        await self.service.challenges.attach_message(challenge, message.id)
+        return challenge
+
+    @staticmethod
+    async def _display_name(interaction: Interaction, user_id: int) -> str:
+        if interaction.user.id == user_id:
+            return interaction.user.display_name
+        guild = interaction.guild
+        if guild is None:
+            return str(user_id)
+        member = guild.get_member(user_id)
+        if member is None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                return str(user_id)
+        return member.display_name
+
+    async def report_error(self, interaction: Interaction, error: BaseException) -> None:
+        """The last resort: log it, tell the user politely, never show a traceback."""
+        log.error("interaction failed", exc_info=error)
+        try:
+            await reply(interaction, t("errors.internal", locale_of(interaction)))
+        except discord.HTTPException:
+            log.warning("could not even report the error to the user")
