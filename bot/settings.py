@@ -34,3 +34,13 @@ class BotSettings(BaseSettings):
         default_factory=EvaluatorSettings,
         description="read from its own variables; not named `evaluator`, which is one of them",
     )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve /metrics and /healthz on this port; None: off, 0: any free port",
+    )
+    metrics_host: str = Field(
+        default="127.0.0.1",
+        description="the address /metrics listens on; 0.0.0.0 for a scraper in another container",
+    )
