@@ -6,6 +6,7 @@ tests build their own and nothing reads the environment behind their back.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 
 from pydantic import Field, SecretStr
@@ -14,6 +15,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from evaluator.settings import EvaluatorSettings
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/formula-darts.sqlite3"
+
+
+class LogFormat(StrEnum):
+    """`LOG_FORMAT`: lines for people, or one JSON object per line for log collectors."""
+
+    TEXT = "text"
+    JSON = "json"
 
 
 class BotSettings(BaseSettings):
@@ -44,3 +52,4 @@ class BotSettings(BaseSettings):
         default="127.0.0.1",
         description="the address /metrics listens on; 0.0.0.0 for a scraper in another container",
     )
+    log_format: LogFormat = LogFormat.TEXT

@@ -89,11 +89,10 @@ def _run(args: argparse.Namespace) -> int:
         sets_file = str(settings.sets_file) if settings.sets_file else None
         return asyncio.run(play_terminal(set_name=None, sets_file=sets_file))
 
-    import discord
-
     from bot.app import run_discord
+    from bot.observability import configure_logging
 
     level = logging.getLevelNamesMapping().get(str(args.log_level).upper(), logging.INFO)
-    discord.utils.setup_logging(level=level)
+    configure_logging(settings, level)
     token = settings.discord_token.get_secret_value()
     return run_bot(lambda: run_discord(settings, token))
