@@ -6,6 +6,7 @@ tests build their own and nothing reads the environment behind their back.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 
 from pydantic import Field, SecretStr
@@ -14,6 +15,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from evaluator.settings import EvaluatorSettings
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/formula-darts.sqlite3"
+
+
+class LogFormat(StrEnum):
+    """`LOG_FORMAT`: lines for people, or one JSON object per line for log collectors."""
+
+    TEXT = "text"
+    JSON = "json"
 
 
 class BotSettings(BaseSettings):
@@ -34,3 +42,14 @@ class BotSettings(BaseSettings):
         default_factory=EvaluatorSettings,
         description="read from its own variables; not named `evaluator`, which is one of them",
     )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve /metrics and /healthz on this port; None: off, 0: any free port",
+    )
+    metrics_host: str = Field(
+        default="127.0.0.1",
+        description="the address /metrics listens on; 0.0.0.0 for a scraper in another container",
+    )
+    log_format: LogFormat = LogFormat.TEXT

@@ -48,8 +48,11 @@ def setup_help() -> str:
 
 
 def run_bot(main: Callable[[], Coroutine[Any, Any, None]]) -> int:
-    """Run the bot until it stops; a refused token or no network is one line and exit 1."""
+    """Run the bot until it stops; a refused token, no network or a taken METRICS_PORT is
+    one line and exit 1."""
     import discord
+
+    from bot.observability import MetricsPortUnavailable
 
     try:
         asyncio.run(main())
@@ -57,6 +60,9 @@ def run_bot(main: Callable[[], Coroutine[Any, Any, None]]) -> int:
         return 0
     except discord.LoginFailure:
         print(LOGIN_REFUSED, file=sys.stderr)
+        return 1
+    except MetricsPortUnavailable as error:
+        print(f"formula-darts: {error}", file=sys.stderr)
         return 1
     except (discord.GatewayNotFound, OSError) as error:  # aiohttp's connector errors too
         print(UNREACHABLE.format(error=error.__class__.__name__), file=sys.stderr)
@@ -83,11 +89,10 @@ def _run(args: argparse.Namespace) -> int:
         sets_file = str(settings.sets_file) if settings.sets_file else None
         return asyncio.run(play_terminal(set_name=None, sets_file=sets_file))
 
-    import discord
-
     from bot.app import run_discord
+    from bot.observability import configure_logging
 
     level = logging.getLevelNamesMapping().get(str(args.log_level).upper(), logging.INFO)
-    discord.utils.setup_logging(level=level)
+    configure_logging(settings, level)
     token = settings.discord_token.get_secret_value()
     return run_bot(lambda: run_discord(settings, token))

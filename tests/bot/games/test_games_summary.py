@@ -109,7 +109,9 @@ async def test_only_the_first_round_and_the_end_ping_the_players(world) -> None:
     await answer(world.alice, first, "34+89")
     acknowledged = thread.last_message
     assert acknowledged.id == first.id and len(thread.history()) == before  # an edit, no post
-    assert "has answered" in message_text(acknowledged) and "34+89" not in message_text(acknowledged)
+    assert "has answered" in message_text(acknowledged) and "34+89" not in message_text(
+        acknowledged
+    )
     await answer(world.bob, first, "3+4+8+9")
     second = round_messages(thread)[-1]
     assert "round 2 of 2" in second.embeds[0].title

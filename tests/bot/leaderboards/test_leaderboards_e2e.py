@@ -14,8 +14,6 @@ from pathlib import Path
 
 import discord
 import pytest
-
-from tests.support.sim import public_message
 import pytest_asyncio
 import simcord
 
@@ -24,6 +22,7 @@ from bot.settings import BotSettings
 from bot.storage import Store, open_store
 from evaluator import Evaluator
 from tests.support.fixtures import ForcedDigits, simulated
+from tests.support.sim import public_message
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
