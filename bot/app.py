@@ -38,6 +38,7 @@ from bot.games import (
 )
 from bot.i18n import CatalogTranslator, locale_of, t, use_synced_commands
 from bot.leaderboards import LeaderboardsCog, PageButton
+from bot.observability import Metrics, readiness_checks, serve_observability
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
 from bot.storage import Store, open_store
@@ -104,6 +105,7 @@ class FormulaDartsBot(commands.Bot):
         evaluator: Evaluating,
         digits_source: DigitsSource | None = None,
         features: Sequence[Feature] = FEATURES,
+        metrics: Metrics | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -118,7 +120,10 @@ class FormulaDartsBot(commands.Bot):
         self.features = tuple(features)
         self.store = store
         self.evaluator = evaluator
-        self.announcer = Announcer(self, RestBudget(discord_clock))
+        self.metrics = metrics or Metrics()
+        self.announcer = Announcer(
+            self, RestBudget(discord_clock, on_error=self.metrics.rest_error)
+        )
         self.service = GameService(
             store,
             evaluator,
@@ -133,7 +138,7 @@ class FormulaDartsBot(commands.Bot):
 
     def _cogs(self, feature: Feature) -> list[commands.Cog]:
         if feature is Feature.GAMES:
-            controls = GameControlsCog(self, self.service, self.announcer)
+            controls = GameControlsCog(self, self.service, self.announcer, self.metrics)
             return [controls, GamesCog(self.service, self.announcer, controls)]
         if feature is Feature.SETS:
             return [SetsAdminCog(SetsManager(self.sets))]
@@ -206,6 +211,7 @@ def create_bot(
     evaluator: Evaluating,
     digits_source: DigitsSource | None = None,
     features: Sequence[Feature] = FEATURES,
+    metrics: Metrics | None = None,
 ) -> FormulaDartsBot:
     """The configured bot; settings come from the environment (and `.env`) when None.
 
@@ -217,14 +223,27 @@ def create_bot(
         evaluator=evaluator,
         digits_source=digits_source,
         features=features,
+        metrics=metrics,
     )
 
 
+def active_games_by_mode(service: GameService) -> dict[str, int]:
+    counts = dict.fromkeys((mode.value for mode in rules.Mode), 0)
+    for record in service.active:
+        counts[record.state.mode.value] += 1
+    return counts
+
+
 async def run_discord(settings: BotSettings, token: str) -> None:
-    """Open the store and the PHP sandbox, run the bot until it stops, close them."""
+    """Open the store and the PHP sandbox, run the bot (with its metrics and /healthz on
+    METRICS_PORT) until it stops, close them."""
+    metrics = Metrics()
     async with (
         await open_store(settings.database_url) as store,
         await open_evaluator(settings.evaluator_settings) as evaluator,
-        create_bot(settings, store=store, evaluator=evaluator) as bot,
+        create_bot(settings, store=store, evaluator=evaluator, metrics=metrics) as bot,
+        serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
     ):
+        metrics.bind_shards(lambda: {bot.shard_id or 0: bot.latency})
+        metrics.bind_games(lambda: active_games_by_mode(bot.service))
         await bot.start(token)

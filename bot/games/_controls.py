@@ -10,6 +10,7 @@ custom_id (`on_interaction`), so a modal opened before a restart is answered aft
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import discord
@@ -30,6 +31,7 @@ from bot.games._views import (
     rematch_view,
 )
 from bot.i18n import describe_eval_error, locale_of, t
+from bot.observability import Metrics, log_context
 from bot.storage import Challenge
 from rules import GameSet, Mode
 
@@ -41,10 +43,13 @@ CLOCK_SKEW_S = 2.0
 
 
 class GameControlsCog(commands.Cog, name=COG_NAME):
-    def __init__(self, bot: commands.Bot, service: GameService, announcer: Announcer) -> None:
+    def __init__(
+        self, bot: commands.Bot, service: GameService, announcer: Announcer, metrics: Metrics
+    ) -> None:
         self.bot = bot
         self.service = service
         self.announcer = announcer
+        self.metrics = metrics
 
     # ------------------------------------------------------------ answering
 
@@ -88,13 +93,20 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         if abs(skew) > CLOCK_SKEW_S:
             log.warning("clock skew: this host is %+.1f s from Discord's timestamps", skew)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        started = time.perf_counter()
         try:
-            result = await self.service.submit(
-                game_id, interaction.user.id, formula, round_number, received=received
-            )
+            with log_context(game_id=game_id, guild_id=interaction.guild_id):
+                result = await self.service.submit(
+                    game_id, interaction.user.id, formula, round_number, received=received
+                )
         except UserError as error:
+            self.metrics.answer_refused(error.code, time.perf_counter() - started)
             await refuse(interaction, error)
             return
+        if result.error is None:
+            self.metrics.answer_ok(time.perf_counter() - started)
+        else:
+            self.metrics.answer_error(result.error.code, time.perf_counter() - started)
         if result.error is not None:
             echo = discord.utils.escape_mentions(shorten(formula).replace("`", "ˋ"))
             error_text = describe_eval_error(result.error, locale, formula)

@@ -42,8 +42,17 @@ class RestBudget:
     global limit. Time is the bot's clock (virtual in tests), waits are asyncio.sleep.
     """
 
-    def __init__(self, clock: Clock, *, processes: int = 1, burst: int = 10) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        processes: int = 1,
+        burst: int = 10,
+        on_error: Callable[[int], None] | None = None,
+    ) -> None:
+        """`on_error(status)` hears of every failed call (metrics count them)."""
         self.clock = clock
+        self.on_error = on_error
         self.rate = GLOBAL_LIMIT_PER_S * SHARE_OF_GLOBAL / max(1, processes)
         self.burst = float(burst)
         self._tokens = self.burst
@@ -83,6 +92,8 @@ async def with_retry(
             log.warning("%s: rate limited for %.1f s; waiting", what, limited.retry_after)
             await asyncio.sleep(limited.retry_after)
         except discord.HTTPException as error:
+            if budget is not None and budget.on_error is not None:
+                budget.on_error(error.status)
             if not _retryable(error) or attempt == ATTEMPTS - 1:
                 raise
             delay = BASE_DELAY * 2**attempt
