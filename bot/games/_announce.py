@@ -95,9 +95,8 @@ class Announcer:
         locale = record_locale(record)
         rnd = record.state.rounds[-1]
         last_ping = record.meta.pinged_at
-        ping = rnd.number == 1 or (
-            replayed and (last_ping is None or rnd.started_at - last_ping > REPING_AFTER_S)
-        )
+        stale = last_ping is None or rnd.started_at - last_ping > REPING_AFTER_S
+        ping = (rnd.number == 1 or replayed) and stale
         message = await self._send(
             record,
             f"round {rnd.number}",

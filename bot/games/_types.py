@@ -150,7 +150,8 @@ class GameError(UserError):
             params["expires"] = timestamp(float(params["expires"]))
         if "permissions" in params:  # discord.Permissions flag names
             params["permissions"] = ", ".join(
-                f"«{t(f'permissions.{name}', locale)}»" for name in params["permissions"]
+                t("permissions.quoted", locale, name=t(f"permissions.{name}", locale))
+                for name in params["permissions"]
             )
         return params
 
