@@ -6,6 +6,7 @@ docker or the other packages, so the rules can be tested and replayed alone.
 
 from rules.digits import (
     auto_move,
+    period_end,
     qualification_seed,
     random_digits,
     seeded_digits,
@@ -96,6 +97,7 @@ __all__ = [
     "is_zero",
     "load_sets",
     "new_game",
+    "period_end",
     "parse_sets",
     "php_text",
     "qualification_seed",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 LOW, HIGH = 1000, 9999
 
@@ -54,6 +54,12 @@ def seeded_digits(seed: str, round_number: int) -> str:
 def utc_day(moment: datetime | None = None) -> str:
     """The default Qualification period: the UTC date, e.g. 2026-11-29."""
     return (moment or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%d")
+
+
+def period_end(period: str) -> datetime:
+    """When a Qualification period (a UTC day, `utc_day`) ends: the next midnight, UTC."""
+    day = datetime.strptime(period, "%Y-%m-%d").replace(tzinfo=UTC)
+    return day + timedelta(days=1)
 
 
 def auto_move(digits: str) -> tuple[str, int]:

@@ -21,30 +21,35 @@ To run it in Discord:
   2. In "Bot", press "Reset Token" and copy the token.
   3. Put it in the environment (export DISCORD_TOKEN=...) or in a .env file
      next to where you run this command: DISCORD_TOKEN=...
-  4. Invite the bot: "OAuth2 → URL Generator", scopes bot + applications.commands,
-     with the permissions it needs: {permissions}.
+  4. Invite the bot to a server with this URL (your application's id from
+     "General Information" in place of APPLICATION_ID):
+     {invite}
+     It asks for what the bot does in a channel ({permissions}), as the
+     permission integer {value}; nothing else, no Administrator.
 
 Meanwhile, here is a Training game in the terminal (same rules, real PHP):
 """
 
 
-PERMISSIONS = (
-    "Send Messages",
-    "Send Messages in Threads",
-    "Create Public Threads",
-    "Embed Links",
-    "Attach Files (for /sets export)",
-    "Read Message History",
-    "Use Application Commands",
+INVITE_URL = (
+    "https://discord.com/oauth2/authorize?client_id=APPLICATION_ID"
+    "&scope=bot+applications.commands&permissions={value}&integration_type=0"
 )
-"""Everything the bot does in a channel: games in threads, embeds, the Sets file."""
 
 LOGIN_REFUSED = "formula-darts: the token was refused: check DISCORD_TOKEN."
 UNREACHABLE = "formula-darts: cannot reach Discord ({error}); check the network and try again."
 
 
 def setup_help() -> str:
-    return SETUP_HELP.format(permissions=", ".join(PERMISSIONS))
+    """The steps to a running bot; the permissions are `bot.games.INVITE`'s, named and as
+    the integer an invite URL carries (importing discord.py only to read them)."""
+    from bot.games import INVITE
+
+    names = [name.replace("_", " ").title() for name, granted in INVITE if granted]
+    value = INVITE.value
+    return SETUP_HELP.format(
+        invite=INVITE_URL.format(value=value), permissions=", ".join(names), value=value
+    )
 
 
 def run_bot(main: Callable[[], Coroutine[Any, Any, None]]) -> int:

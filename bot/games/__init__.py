@@ -12,6 +12,7 @@ from bot.games._announce import Announcer
 from bot.games._cog import GamesCog
 from bot.games._controls import GameControlsCog
 from bot.games._discord import RestBudget
+from bot.games._places import INVITE
 from bot.games._render import outcome_text
 from bot.games._service import GameService
 from bot.games._summary import FIELD_MAX, round_line
@@ -30,6 +31,7 @@ __all__ = [
     "CHALLENGE_TTL",
     "DYNAMIC_ITEMS",
     "FIELD_MAX",
+    "INVITE",
     "Announcer",
     "DigitsSource",
     "Evaluating",

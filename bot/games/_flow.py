@@ -84,7 +84,10 @@ class RoundFlow:
         except StaleGame:
             raise
         except Exception:
-            await self._reload_quietly(record.state.id)
+            stored = await self._reload_quietly(record.state.id)
+            if stored is not None and stored.state.to_dict() == state.to_dict():
+                log.warning("game %s: the save reported an error but landed", state.id)
+                return stored
             raise
         if new.active:
             self.active.remember(new)
@@ -103,11 +106,12 @@ class RoundFlow:
             self.active.forget(stored)
         return stored
 
-    async def _reload_quietly(self, game_id: str) -> None:
+    async def _reload_quietly(self, game_id: str) -> GameRecord | None:
         try:
-            await self.reload(game_id)
+            return await self.reload(game_id)
         except Exception:  # the database is down: the retry or the sweep reloads later
             log.warning("game %s: could not reload after a failed save", game_id)
+            return None
 
     # --------------------------------------------------------------- steps
 

@@ -22,6 +22,7 @@ CHALLENGE_TEXT = {
     ChallengeStatus.ACCEPTED: "duel.challenge.accepted",
     ChallengeStatus.DECLINED: "duel.challenge.declined",
     ChallengeStatus.EXPIRED: "duel.challenge.expired",
+    ChallengeStatus.CANCELLED: "duel.challenge.cancelled",
 }
 
 

@@ -30,6 +30,16 @@ PERIOD_CHOICES = [
 ]
 
 
+async def publish(interaction: Interaction, **message: Any) -> None:
+    """A public message after a private deferral: the first edit completes the private
+    "thinking" reply (a followup would take its visibility), the page follows as a
+    message of its own, and the private reply goes. All webhook calls, outside the
+    bot token's global limit."""
+    await interaction.edit_original_response(content="…")
+    await interaction.followup.send(**message)
+    await interaction.delete_original_response()
+
+
 class LeaderboardsCog(commands.Cog, name=COG_NAME):
     leaderboard = app_commands.Group(
         name=cmd("leaderboards.leaderboard.name", "leaderboard"),
@@ -48,16 +58,16 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         return set_choices((s.game_set for s in playable), current, locale_of(interaction))
 
     async def _show(self, interaction: Interaction, request: PageRequest, name: str = "") -> None:
+        """Acknowledged privately before the database is read; an error stays private, a
+        page is posted publicly (`publish`)."""
         locale = locale_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         page = await _pages.build(self.store, interaction.guild_id or 0, request, locale, name)
         if page.private:
-            await interaction.response.send_message(embed=page.embed, ephemeral=True)
+            await interaction.edit_original_response(embed=page.embed)
             return
         view = _pages.view_for(page, locale)
-        if view is None:
-            await interaction.response.send_message(embed=page.embed)
-        else:
-            await interaction.response.send_message(embed=page.embed, view=view)
+        await publish(interaction, embed=page.embed, **({"view": view} if view else {}))
 
     @leaderboard.command(
         name=cmd("leaderboards.leaderboard.qualification.name", "qualification"),
@@ -109,7 +119,9 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     @app_commands.rename(user=cmd("leaderboards.option.user.name", "user"))
     @app_commands.describe(user=cmd("leaderboards.option.user", "whose; yourself by default"))
     @app_commands.guild_only()
-    async def stats(self, interaction: Interaction, user: discord.Member | None = None) -> None:
+    async def stats(
+        self, interaction: Interaction, user: discord.Member | discord.User | None = None
+    ) -> None:
         who = user or interaction.user
         stats = await self.store.player_stats(interaction.guild_id or 0, who.id)
         embed = _render.stats_embed(stats, who.display_name, locale_of(interaction))
@@ -122,7 +134,9 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     @app_commands.rename(user=cmd("leaderboards.option.user.name", "user"))
     @app_commands.describe(user=cmd("leaderboards.option.user", "whose; yourself by default"))
     @app_commands.guild_only()
-    async def history(self, interaction: Interaction, user: discord.Member | None = None) -> None:
+    async def history(
+        self, interaction: Interaction, user: discord.Member | discord.User | None = None
+    ) -> None:
         who = user or interaction.user
         request = PageRequest(PageKind.HISTORY, interaction.user.id, 0, str(who.id))
         await self._show(interaction, request, who.display_name)
@@ -142,18 +156,23 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         await self._show(interaction, PageRequest(PageKind.GAME, interaction.user.id, 0, key))
 
     async def turn_page(self, interaction: Interaction, request: PageRequest) -> None:
-        """A page button: in place for the one who asked, a private copy for anyone else."""
+        """A page button: in place for the one who asked, a private copy for anyone else;
+        acknowledged (which of the two is known from the click alone) before the read."""
         locale = locale_of(interaction)
         mine = interaction.user.id == request.owner
-        if not mine:
+        if mine:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
             request = replace(request, owner=interaction.user.id)
         page = await _pages.build(self.store, interaction.guild_id or 0, request, locale, "")
         view = _pages.view_for(page, locale)
-        if mine and not page.private:
-            await interaction.response.edit_message(embed=page.embed, view=view)
-            return
-        kwargs: dict[str, Any] = {"embed": page.embed, "ephemeral": True}
+        kwargs: dict[str, Any] = {"embed": page.embed}
         if view is not None:
             kwargs["view"] = view
-        note = "" if mine else t("leaderboards.not_yours", locale)
-        await interaction.response.send_message(note, **kwargs)
+        if mine:
+            await interaction.edit_original_response(**kwargs)
+            return
+        await interaction.edit_original_response(
+            content=t("leaderboards.not_yours", locale), **kwargs
+        )

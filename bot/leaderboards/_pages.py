@@ -19,7 +19,7 @@ import rules
 from bot.common import loaded_cog
 from bot.i18n import t
 from bot.leaderboards import _render
-from bot.storage import Store
+from bot.storage import GameRecord, Store
 
 COG_NAME = "Leaderboards"
 PAGE_SIZE = 10
@@ -113,6 +113,9 @@ async def build(store: Store, guild_id: int, request: PageRequest, locale: str, 
     if record is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=request.arg))
         return Page(embed, False, request, private=True)
+    sealed = sealed_until(record, discord.utils.utcnow())
+    if sealed is not None:
+        return Page(_render.game_embed(record, 0, locale, sealed), False, request)
     pages = _render.round_pages(record)
     page = min(request.page, pages - 1)
     return Page(
@@ -121,6 +124,14 @@ async def build(store: Store, guild_id: int, request: PageRequest, locale: str, 
         replace(request, page=page),
         pages,
     )
+
+
+def sealed_until(record: GameRecord, now: datetime) -> float | None:
+    """When a Qualification game's Digits and formulas become public, if not yet."""
+    if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
+        return None
+    ends = rules.period_end(record.period)
+    return ends.timestamp() if now < ends else None
 
 
 def view_for(page: Page, locale: str) -> discord.ui.View | None:

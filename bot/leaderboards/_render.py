@@ -241,8 +241,14 @@ def round_pages(record: GameRecord) -> int:
     return max(1, -(-len(record.state.rounds) // ROUNDS_PER_PAGE))
 
 
-def game_embed(record: GameRecord, page: int, locale: str) -> discord.Embed:
-    """A round-by-round replay. An open round's answers stay hidden: a duel's are secret."""
+def game_embed(
+    record: GameRecord, page: int, locale: str, sealed_until: float | None = None
+) -> discord.Embed:
+    """A round-by-round replay. An open round's answers stay hidden: a duel's are secret.
+
+    `sealed_until`: a Qualification whose period has not ended shows its outcome only;
+    its Digits and formulas become public when the period ends (RULES.md).
+    """
     state = record.state
     embed = discord.Embed(
         title=t(
@@ -262,6 +268,15 @@ def game_embed(record: GameRecord, page: int, locale: str) -> discord.Embed:
         ),
         inline=False,
     )
+    started = datetime.fromtimestamp(record.created_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if sealed_until is not None:
+        embed.add_field(
+            name=t("leaderboards.game.rounds_sealed", locale),
+            value=t("leaderboards.game.sealed", locale, until=f"<t:{int(sealed_until)}:R>"),
+            inline=False,
+        )
+        _page_footer(embed, 0, 1, locale, started)
+        return embed
     first = page * ROUNDS_PER_PAGE
     shown = state.rounds[first : first + ROUNDS_PER_PAGE]
     lines = [
@@ -283,6 +298,5 @@ def game_embed(record: GameRecord, page: int, locale: str) -> discord.Embed:
             value=value,
             inline=False,
         )
-    started = datetime.fromtimestamp(record.created_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
     _page_footer(embed, page, round_pages(record), locale, started)
     return embed

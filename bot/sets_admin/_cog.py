@@ -98,6 +98,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
         description=cmd("sets.list.description", "List the Sets you can play here"),
     )
     async def list_sets(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         listed = await self.manager.playable(interaction.guild_id or 0)
         for page in render.list_pages(listed, locale_of(interaction)):
             await reply(interaction, embeds=page)
@@ -123,6 +124,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
     @app_commands.autocomplete(name=_any_set_choices)
     async def show(self, interaction: Interaction, name: str) -> None:
         locale = locale_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self._run(interaction, lambda: self.manager.get(_guild(interaction), name))
         if found is not None:
             await reply(interaction, embed=render.show_embed(found, locale))
@@ -227,7 +229,6 @@ class SetsAdminCog(commands.Cog, name="Sets"):
     async def import_sets(self, interaction: Interaction, file: discord.Attachment) -> None:
         if not await self._allowed(interaction):
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         locale = locale_of(interaction)
 
         async def download_and_import() -> ImportResult:
@@ -277,9 +278,11 @@ class SetsAdminCog(commands.Cog, name="Sets"):
     # --------------------------------------------------------------- helpers
 
     async def _allowed(self, interaction: Interaction) -> bool:
-        """Manage Server (or Administrator) here; a refusal otherwise."""
+        """Manage Server (or Administrator) here, then acknowledged before any database
+        work; a refusal otherwise."""
         permissions = interaction.permissions
         if permissions.manage_guild or permissions.administrator:
+            await interaction.response.defer(ephemeral=True, thinking=True)
             return True
         await reply(interaction, t("sets_admin.not_allowed", locale_of(interaction)))
         return False

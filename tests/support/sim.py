@@ -82,3 +82,13 @@ def public_message(result: simcord.InteractionResult) -> discord.Message:
         if not followup.ephemeral:
             return followup.message
     raise AssertionError(f"no public message in {result!r}")
+
+
+def shown(result: simcord.InteractionResult) -> Any:
+    """What the user sees as the command's answer: its public followup if it posted one
+    (a page after a private deferral), else its response."""
+    for followup in result.followups:
+        if not followup.ephemeral:
+            return followup
+    assert result.response is not None, "the command did not answer"
+    return result.response

@@ -19,18 +19,19 @@ def failing_main(error: BaseException):
     return main
 
 
-def test_the_invite_instructions_list_every_permission_the_bot_uses() -> None:
+def test_the_invite_carries_the_bots_real_permission_integer() -> None:
     text = _run.setup_help()
-    for permission in (
-        "Send Messages",
-        "Send Messages in Threads",
-        "Create Public Threads",
-        "Embed Links",
-        "Attach Files",
-        "Read Message History",
-        "Use Application Commands",
-    ):
+    wanted = discord.Permissions(
+        view_channel=True, send_messages=True, send_messages_in_threads=True,
+        create_public_threads=True, create_private_threads=True, embed_links=True,
+        attach_files=True, read_message_history=True, manage_threads=True,
+    )  # fmt: skip
+    assert f"permissions={wanted.value}&" in text
+    assert "scope=bot+applications.commands" in text
+    for permission in ("Send Messages In Threads", "Create Private Threads", "Embed Links"):
         assert permission in text
+    assert "Use Application Commands" not in text  # a member permission, not the bot's
+    assert "Administrator" not in text.replace("no Administrator", "")
     assert "{" not in text
 
 

@@ -17,12 +17,13 @@ from tests.bot.leaderboards.games_played import (
     duel,
     qualification,
 )
+from tests.support.sim import shown
 
 
 def text(result: simcord.InteractionResult) -> str:
-    assert result.response is not None
-    parts = [result.response.content]
-    for embed in result.response.embeds:
+    message = shown(result)
+    parts = [message.content]
+    for embed in message.embeds:
         parts += [embed.title or "", embed.description or ""]
         parts += [f"{f.name}\n{f.value}" for f in embed.fields]
         parts.append(embed.footer.text or "" if embed.footer else "")
@@ -30,9 +31,8 @@ def text(result: simcord.InteractionResult) -> str:
 
 
 def buttons(result: simcord.InteractionResult) -> dict[str, dict[str, Any]]:
-    assert result.response is not None
     found = {}
-    for row in result.response.components:
+    for row in shown(result).components:
         for child in row.get("components", []):
             found[child["label"]] = child
     return found
@@ -56,7 +56,7 @@ async def test_qualification_board_order_and_periods(board) -> None:
     assert line_of(body, b.mention) < line_of(body, a.mention) < line_of(body, c.mention)
     assert "Perfect in 4 rounds" in body and "Score 0 in 5 rounds" in body
     assert "494 left after 7 rounds" in body
-    assert not today.ephemeral and not buttons(today)
+    assert not shown(today).ephemeral and not buttons(today)
 
     alltime = text(await a.slash(board.channel, "leaderboard qualification", period="all"))
     assert line_of(alltime, a.mention) < line_of(alltime, b.mention)  # a's older Perfect
@@ -71,10 +71,10 @@ async def test_pages_turn_for_the_asker_and_privately_for_others(board) -> None:
                             CHECKOUT_5, seconds=float(index + 1))  # fmt: skip
     first = await board.alice.slash(board.channel, "leaderboard qualification")
     assert text(first).count("<@50") == 10
-    assert "Page 1 of 2" in first.response.embeds[0].footer.text
+    assert "Page 1 of 2" in shown(first).embeds[0].footer.text
     controls = buttons(first)
     assert controls["◀ Previous"].get("disabled") and not controls["Next ▶"].get("disabled")
-    message = first.response.message
+    message = shown(first).message
     await board.alice.click(message, custom_id=controls["Next ▶"]["custom_id"])
     edited = board.channel.last_message
     assert edited.id == message.id
@@ -93,7 +93,7 @@ async def test_paging_buttons_survive_a_restart(board, make_bot) -> None:
     first = await board.alice.slash(board.channel, "leaderboard qualification", period="week")
     await board.env.restart_bot(make_bot())
     next_id = buttons(first)["Next ▶"]["custom_id"]
-    await board.alice.click(first.response.message, custom_id=next_id)
+    await board.alice.click(shown(first).message, custom_id=next_id)
     assert "Page 2" in board.channel.last_message.embeds[0].footer.text
 
 
@@ -163,9 +163,9 @@ async def test_history_pages_name_the_player_without_the_member_cache(board) -> 
     for index in range(12):
         await qualification(board.store, board.guild.id, f"h{index:02d}", a.id, NO_CHECKOUT)
     first = await board.bob.slash(board.channel, "history", user=a)
-    assert first.response.embeds[0].title == "Games of alice"
-    assert "Page 1 of 2" in first.response.embeds[0].footer.text
-    await board.bob.click(first.response.message, label="Next ▶")
+    assert shown(first).embeds[0].title == "Games of alice"
+    assert "Page 1 of 2" in shown(first).embeds[0].footer.text
+    await board.bob.click(shown(first).message, label="Next ▶")
     second = board.channel.last_message.embeds[0]
     assert "Page 2 of 2" in second.footer.text
     assert str(a.id) not in (second.title or "")

@@ -22,7 +22,7 @@ from bot.settings import BotSettings
 from bot.storage import Store, open_store
 from evaluator import Evaluator
 from tests.support.fixtures import ForcedDigits, simulated
-from tests.support.sim import public_message
+from tests.support.sim import public_message, shown
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -59,8 +59,7 @@ async def played(
 
 
 def text(result: simcord.InteractionResult) -> str:
-    assert result.response is not None, "the command did not answer"
-    return message_text(result.response)
+    return message_text(shown(result))
 
 
 def message_text(message: discord.Message) -> str:
@@ -169,8 +168,12 @@ async def test_played_games_show_on_boards_stats_history_and_replays(played: Pla
     duel = text(await bob.slash(world.channel, "game", id=game_id(history, "Online Duel")))
     assert "`700+1` = 701 → −501 → **0**" in duel
     assert "`7001` = 7001" in duel
-    replay = await bob.slash(world.channel, "game", id=game_id(history, "Qualification"))
-    qualification = text(replay)
+    qualification_id = game_id(history, "Qualification")
+    sealed = text(await bob.slash(world.channel, "game", id=qualification_id))
+    assert "Qualification · darts" in sealed and "shown when the day ends" in sealed
+    assert "`1` **" not in sealed  # today's Digits and formulas stay private
+    await world.env.advance_time(24 * 3600)  # the day ends: they become public
+    qualification = text(await bob.slash(world.channel, "game", id=qualification_id))
     assert "Qualification · darts" in qualification
     assert "`1` **" in qualification
 
