@@ -38,6 +38,7 @@ from bot.games import (
 )
 from bot.i18n import CatalogTranslator, locale_of, t, use_synced_commands
 from bot.leaderboards import LeaderboardsCog, PageButton
+from bot.moderation import AdminCog, Moderation
 from bot.observability import Metrics, readiness_checks, serve_observability
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
@@ -53,6 +54,7 @@ class Feature(StrEnum):
     GAMES = "games"
     SETS = "sets"
     LEADERBOARDS = "leaderboards"
+    ADMIN = "admin"
 
 
 FEATURES: tuple[Feature, ...] = tuple(Feature)
@@ -142,6 +144,8 @@ class FormulaDartsBot(commands.Bot):
             return [controls, GamesCog(self.service, self.announcer, controls)]
         if feature is Feature.SETS:
             return [SetsAdminCog(SetsManager(self.sets))]
+        if feature is Feature.ADMIN:
+            return [AdminCog(Moderation(self.store, self.service))]
         return [LeaderboardsCog(self.store, self.sets)]
 
     async def setup_hook(self) -> None:

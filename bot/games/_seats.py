@@ -45,3 +45,9 @@ class Seats:
         starts = await self.store.recent_starts(guild_id, user_id, now - START_WINDOW_S)
         if len(starts) >= STARTS_PER_WINDOW:
             raise GameError("cooldown", expires=starts[STARTS_PER_WINDOW - 1] + START_WINDOW_S)
+
+    async def ensure_may_rank(self, guild_id: int, user_id: int) -> None:
+        """Refuse ranked play (Qualification, a rated duel) to a player an admin barred."""
+        reason = await self.store.barred_reason(guild_id, user_id)
+        if reason is not None:
+            raise GameError("barred", reason=reason)

@@ -121,6 +121,7 @@ class GameService:
             await self.seats.ensure_can_start(guild_id, user_id)
             period = seed = None
             if mode is Mode.QUALIFICATION:
+                await self.seats.ensure_may_rank(guild_id, user_id)
                 period = rules.utc_day(datetime.fromtimestamp(self.clock(), UTC))
                 used = await self.store.count_attempts(guild_id, user_id, game_set.name, period)
                 if used >= game_set.attempts:
@@ -165,6 +166,8 @@ class GameService:
                 challenge.guild_id, challenge.challenger_id, "opponent_busy"
             )
             await self.seats.ensure_free(challenge.guild_id, challenge.opponent_id, "busy")
+            for player in players:
+                await self.seats.ensure_may_rank(challenge.guild_id, player)
             await self.challenges.close_accepted(challenge)
             state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
             channel_id = await open_channel(challenge, game_set)
@@ -255,6 +258,14 @@ class GameService:
                 raise GameError("game_over") from exc
             await self.flow.finish(record)
         return record
+
+    async def void_game(self, game_id: str, reason: str) -> GameRecord:
+        """End a game this process runs as void (an admin's word); GameError if it is not here."""
+        async with self.active.lock(game_id):
+            live = self.active.get(game_id)
+            if live is None:
+                raise GameError("cannot_void", id=game_id[:8])
+            return await self.flow.void(live, reason)
 
     async def void_where(
         self, reason: str, *, guild_id: int | None = None, channel_id: int | None = None

@@ -256,3 +256,33 @@ class BotState(SQLModel, table=True):
 
     name: str = Field(primary_key=True, sa_type=sa.String(NAME))
     value: str = Field(sa_type=sa.Text)
+
+
+class BarredPlayer(SQLModel, table=True):
+    """A player an admin barred from ranked play (Qualification, rated duels) on a server."""
+
+    __tablename__ = "barred_players"
+
+    guild_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    user_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    reason: str = Field(sa_type=sa.String(512))
+    since: float = Field(sa_type=sa.Float)
+
+
+class ModerationLog(SQLModel, table=True):
+    """Every admin action on a server's boards (void, unvoid, bar, unbar), with who and why."""
+
+    __tablename__ = "moderation_log"
+    __table_args__ = (sa.Index("ix_moderation_log_guild", "guild_id", "created_at"),)
+
+    id: int | None = Field(default=None, primary_key=True, sa_type=sa.Integer)
+    guild_id: int = Field(sa_type=sa.BigInteger)
+    action: str = Field(sa_type=sa.String(16))
+    target: str = Field(sa_type=sa.String(NAME))
+    actor_id: int = Field(sa_type=sa.BigInteger)
+    reason: str = Field(sa_type=sa.String(512))
+    created_at: float = Field(sa_type=sa.Float)

@@ -154,3 +154,21 @@ class PlayerStats:
     avg_points: float | None = None
     best: LeaderRow | None = None
     duel: RatingRow | None = None
+
+
+class ModerationAction(StrEnum):
+    VOID = "void"
+    UNVOID = "unvoid"
+    BAR = "bar"
+    UNBAR = "unbar"
+
+
+@dataclass(frozen=True)
+class ModerationEntry:
+    """One line of a server's moderation log; `target` is a game id or a user id."""
+
+    action: ModerationAction
+    target: str
+    actor_id: int
+    reason: str
+    at: float

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 import rules
-from bot.storage import _boards, _games
+from bot.storage import _boards, _games, _moderation
 from bot.storage._codec import dumps
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._models import BotState, ChallengeRow, InstallSecret, ServerSet, table
@@ -30,6 +30,7 @@ from bot.storage._records import (
     ChallengeStatus,
     GameRecord,
     LeaderRow,
+    ModerationEntry,
     PlayerStats,
     RatingChange,
     RatingRow,
@@ -339,3 +340,38 @@ class Store:
                 .values(name=name, value=value)
                 .on_conflict_do_update(index_elements=["name"], set_={"value": value})
             )
+
+    # moderation
+
+    async def void_game(
+        self, guild_id: int, game_id: str, actor_id: int, reason: str, now: float
+    ) -> bool:
+        """An admin voids a finished game of the server: off boards, stats and Elo; logged."""
+        async with self._write() as conn:
+            return await _moderation.void(conn, guild_id, game_id, actor_id, reason, now)
+
+    async def unvoid_game(
+        self, guild_id: int, game_id: str, actor_id: int, reason: str, now: float
+    ) -> bool:
+        async with self._write() as conn:
+            return await _moderation.unvoid(conn, guild_id, game_id, actor_id, reason, now)
+
+    async def bar_player(
+        self, guild_id: int, user_id: int, actor_id: int, reason: str, now: float
+    ) -> bool:
+        async with self._write() as conn:
+            return await _moderation.bar(conn, guild_id, user_id, actor_id, reason, now)
+
+    async def unbar_player(
+        self, guild_id: int, user_id: int, actor_id: int, reason: str, now: float
+    ) -> bool:
+        async with self._write() as conn:
+            return await _moderation.unbar(conn, guild_id, user_id, actor_id, reason, now)
+
+    async def barred_reason(self, guild_id: int, user_id: int) -> str | None:
+        async with self._read() as conn:
+            return await _moderation.barred(conn, guild_id, user_id)
+
+    async def moderation_log(self, guild_id: int, *, limit: int = 20) -> list[ModerationEntry]:
+        async with self._read() as conn:
+            return await _moderation.entries(conn, guild_id, limit)

@@ -1,0 +1,55 @@
+"""Voiding games and barring players, without Discord; every action logged by the store."""
+
+from __future__ import annotations
+
+from bot.games import GameError, GameService
+from bot.storage import GameRecord, ModerationEntry, Store
+
+REASON_MAX = 500
+
+
+class Moderation:
+    def __init__(self, store: Store, games: GameService) -> None:
+        self.store = store
+        self.games = games
+
+    async def void(self, guild_id: int, game_key: str, actor_id: int, reason: str) -> GameRecord:
+        """Void a game of this server by id or id prefix: a running one ends without a
+        result, a finished one leaves the boards, stats and Elo."""
+        record = await self.store.find_game(guild_id, game_key)
+        if record is None:
+            raise GameError("no_such_game", id=game_key)
+        reason = reason.strip()[:REASON_MAX]
+        if record.active:
+            record = await self.games.void_game(record.state.id, f"admin: {reason}")
+        if not await self.store.void_game(
+            guild_id, record.state.id, actor_id, reason, self.games.clock()
+        ):
+            raise GameError("cannot_void", id=record.state.id[:8])
+        stored = await self.store.load_game(record.state.id)
+        return stored or record
+
+    async def unvoid(self, guild_id: int, game_key: str, actor_id: int, reason: str) -> GameRecord:
+        record = await self.store.find_game(guild_id, game_key)
+        if record is None:
+            raise GameError("no_such_game", id=game_key)
+        if not await self.store.unvoid_game(
+            guild_id, record.state.id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
+        ):
+            raise GameError("cannot_unvoid", id=record.state.id[:8])
+        return record
+
+    async def bar(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> None:
+        if not await self.store.bar_player(
+            guild_id, user_id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
+        ):
+            raise GameError("already_barred", user=user_id)
+
+    async def unbar(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> None:
+        if not await self.store.unbar_player(
+            guild_id, user_id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
+        ):
+            raise GameError("not_barred", user=user_id)
+
+    async def log(self, guild_id: int) -> list[ModerationEntry]:
+        return await self.store.moderation_log(guild_id)
