@@ -15,6 +15,7 @@ from typing import Any
 
 import rules
 from bot.common import ListedSet, SetsDirectory, UserError, clean_name, code
+from bot.storage import TooManySets
 from rules import GameSet
 
 MAX_SERVER_SETS = 25
@@ -82,9 +83,7 @@ class SetsManager:
         if key in own:
             raise SetsAdminError("exists", name=key)
         game_set = rules.validate_set(key, fields, "add", reserved=self.global_sets)
-        if len(own) >= MAX_SERVER_SETS:
-            raise SetsAdminError("too_many", max=MAX_SERVER_SETS)
-        await self.store.save_server_set(guild_id, game_set)
+        await self._save(guild_id, [game_set])
         return game_set
 
     async def edit(self, guild_id: int, name: str, changes: Mapping[str, Any]) -> GameSet:
@@ -118,14 +117,18 @@ class SetsManager:
         back at once in one SetsError.
         """
         imported = rules.parse_sets(text, source, reserved=self.global_sets)
-        own = await self.server_sets(guild_id)
-        added = tuple(name for name in imported if name not in own)
-        if len(own) + len(added) > MAX_SERVER_SETS:
-            raise SetsAdminError("too_many", max=MAX_SERVER_SETS)
-        for game_set in imported.values():
-            await self.store.save_server_set(guild_id, game_set)
-        updated = tuple(name for name in imported if name in own)
-        return ImportResult(added, updated)
+        added = await self._save(guild_id, list(imported.values()))
+        updated = tuple(name for name in imported if name not in added)
+        return ImportResult(tuple(added), updated)
+
+    async def _save(self, guild_id: int, sets: list[GameSet]) -> list[str]:
+        """All of them in one transaction, the server's cap checked inside it."""
+        try:
+            return await self.store.save_server_sets(
+                guild_id, sets, cap=MAX_SERVER_SETS, hidden=self.global_sets
+            )
+        except TooManySets as exc:
+            raise SetsAdminError("too_many", max=MAX_SERVER_SETS) from exc
 
     async def _own(self, guild_id: int, name: str) -> GameSet:
         key = clean_name(name)

@@ -40,6 +40,7 @@ from bot.storage._records import (
     RatingRow,
     RematchTaken,
     StaleGame,
+    TooManySets,
 )
 from bot.storage._store import Store, open_store
 
@@ -59,6 +60,7 @@ __all__ = [
     "RematchTaken",
     "StaleGame",
     "Store",
+    "TooManySets",
     "normalize_url",
     "open_store",
 ]

@@ -22,6 +22,10 @@ class RematchTaken(ValueError):
     """That duel already has its Rematch (another click, maybe in another process, won)."""
 
 
+class TooManySets(ValueError):
+    """A save of server Sets that would take the server past its cap; nothing was saved."""
+
+
 class AttemptsUsed(ValueError):
     """A new Qualification game beyond the Set's attempts for that player and period.
 

@@ -12,7 +12,7 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -36,6 +36,7 @@ from bot.storage._records import (
     RatingRow,
     RematchTaken,
     StaleGame,
+    TooManySets,
 )
 
 challenges_t = table(ChallengeRow)
@@ -285,15 +286,49 @@ class Store:
             return [rules.GameSet.from_dict(json.loads(row.data)) for row in result]
 
     async def save_server_set(self, guild_id: int, game_set: rules.GameSet) -> None:
-        data, now = dumps(game_set.to_dict()), time.time()
+        await self.save_server_sets(guild_id, [game_set])
+
+    async def save_server_sets(
+        self,
+        guild_id: int,
+        sets: Sequence[rules.GameSet],
+        *,
+        cap: int | None = None,
+        hidden: Collection[str] = (),
+    ) -> list[str]:
+        """Add or replace Sets of a server in one transaction; the names newly added.
+
+        With `cap`, the server may hold at most that many Sets (names in `hidden`, which
+        global Sets shadow, do not count), checked inside the transaction: two imports
+        at once cannot both squeeze under it. TooManySets saves nothing.
+        """
+        now = time.time()
         async with self._write() as conn:
-            await conn.execute(
-                _games.dialect_insert(conn, server_sets_t)
-                .values(guild_id=guild_id, name=game_set.name, data=data, updated_at=now)
-                .on_conflict_do_update(
-                    index_elements=["guild_id", "name"], set_={"data": data, "updated_at": now}
+            if conn.dialect.name == "postgresql":
+                key = f"server_sets/{guild_id}"
+                await conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
+            stored = {
+                str(name)
+                for name in (
+                    await conn.execute(
+                        sa.select(server_sets_t.c.name).where(server_sets_t.c.guild_id == guild_id)
+                    )
+                ).scalars()
+            }
+            added = [s.name for s in sets if s.name not in stored]
+            if cap is not None and len((stored - set(hidden)) | set(added)) > cap:
+                raise TooManySets(f"server {guild_id} may have at most {cap} Sets")
+            for game_set in sets:
+                data = dumps(game_set.to_dict())
+                await conn.execute(
+                    _games.dialect_insert(conn, server_sets_t)
+                    .values(guild_id=guild_id, name=game_set.name, data=data, updated_at=now)
+                    .on_conflict_do_update(
+                        index_elements=["guild_id", "name"],
+                        set_={"data": data, "updated_at": now},
+                    )
                 )
-            )
+        return added
 
     async def delete_server_set(self, guild_id: int, name: str) -> bool:
         async with self._write() as conn:

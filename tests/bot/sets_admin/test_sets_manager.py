@@ -56,3 +56,22 @@ async def test_a_stored_set_with_a_global_name_stays_hidden(manager, store) -> N
     with pytest.raises(SetsAdminError) as caught:
         await manager.remove(1, "darts")
     assert caught.value.code == "global_readonly"
+
+
+async def test_two_imports_at_once_keep_the_cap(manager) -> None:
+    """Check-then-save let two imports of 15 Sets both pass a cap of 25."""
+    import asyncio
+
+    import yaml
+
+    def document(prefix: str) -> str:
+        return yaml.safe_dump({f"{prefix}-{i:02d}": FIELDS for i in range(15)})
+
+    outcomes = await asyncio.gather(
+        manager.import_text(1, document("a"), "a.yaml"),
+        manager.import_text(1, document("b"), "b.yaml"),
+        return_exceptions=True,
+    )
+    refused = [o for o in outcomes if isinstance(o, SetsAdminError)]
+    assert len(refused) == 1 and refused[0].code == "too_many"
+    assert len(await manager.server_sets(1)) == 15 <= MAX_SERVER_SETS

@@ -60,3 +60,24 @@ async def test_server_sets_are_per_guild(store: Store) -> None:
     assert await store.server_sets(1) == [edited]
     assert [s.functions for s in await store.server_sets(2)] == [("abs",)]
     assert await store.server_sets(3) == []
+
+
+async def test_two_imports_at_once_cannot_both_pass_the_cap(store: Store) -> None:
+    """The cap is counted inside the transaction that saves: check-then-save raced."""
+    from bot.storage import TooManySets
+
+    def batch(prefix: str) -> list[rules.GameSet]:
+        return [dataclasses.replace(rules.CLASSIC, name=f"{prefix}-{i:02d}") for i in range(15)]
+
+    outcomes = await asyncio.gather(
+        store.save_server_sets(1, batch("a"), cap=25),
+        store.save_server_sets(1, batch("b"), cap=25),
+        return_exceptions=True,
+    )
+    assert sorted(type(o).__name__ for o in outcomes) == ["TooManySets", "list"]
+    assert len(await store.server_sets(1)) == 15
+    with pytest.raises(TooManySets):
+        await store.save_server_sets(1, batch("c"), cap=25)
+    assert len(await store.server_sets(1)) == 15  # all or nothing
+    winner = "a" if isinstance(outcomes[0], list) else "b"
+    assert await store.save_server_sets(1, batch(winner)[:3], cap=25) == []  # updates: no room
