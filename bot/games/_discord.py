@@ -49,10 +49,12 @@ class RestBudget:
         processes: int = 1,
         burst: int = 10,
         on_error: Callable[[int], None] | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         """`on_error(status)` hears of every failed call (metrics count them)."""
         self.clock = clock
         self.on_error = on_error
+        self.sleep = sleep
         self.rate = GLOBAL_LIMIT_PER_S * SHARE_OF_GLOBAL / max(1, processes)
         self.burst = float(burst)
         self._tokens = self.burst
@@ -65,12 +67,12 @@ class RestBudget:
             elapsed = 0.0 if self._at is None else max(0.0, now - self._at)  # clocks can jump
             self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
             self._at = now
-            if self._tokens >= 1:
-                self._tokens -= 1
+            if self._tokens >= 1 - 1e-9:  # a float a hair short of a token is a token
+                self._tokens = max(0.0, self._tokens - 1)
                 return
-            wait = (1 - self._tokens) / self.rate
+            wait = max((1 - self._tokens) / self.rate, 1e-3)
             self.waited_s += wait
-            await asyncio.sleep(wait)
+            await self.sleep(wait)
 
 
 def _retryable(error: discord.HTTPException) -> bool:

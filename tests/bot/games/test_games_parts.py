@@ -131,3 +131,24 @@ async def test_active_games_know_their_channel_and_forget_it_with_the_game() -> 
     assert active.lock(record.state.id) is lock
     active.forget(record)
     assert active.in_channel(record.channel_id) is None and len(active) == 0
+
+
+async def test_the_rest_budget_stays_below_its_share_of_the_global_limit() -> None:
+    """A fake clock that sleeping moves: 200 calls take the time the rate allows."""
+    from bot.games._discord import GLOBAL_LIMIT_PER_S, SHARE_OF_GLOBAL, RestBudget
+
+    now = [1000.0]
+
+    async def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    one = RestBudget(lambda: now[0], burst=10, sleep=sleep)
+    for _ in range(200):
+        await one.take()
+    rate = GLOBAL_LIMIT_PER_S * SHARE_OF_GLOBAL
+    assert now[0] - 1000.0 == pytest.approx((200 - 10) / rate)
+    now[0] = 5000.0
+    half = RestBudget(lambda: now[0], processes=2, burst=10, sleep=sleep)  # two processes share
+    for _ in range(110):
+        await half.take()
+    assert now[0] - 5000.0 == pytest.approx(100 / (rate / 2))
