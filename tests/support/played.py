@@ -24,13 +24,19 @@ def play(
     game_set: rules.GameSet = rules.CLASSIC,
     resign_after: int | None = None,
     period: str | None = None,
+    until_over: bool = False,
 ) -> GameRecord:
-    """The game after these rounds; `resign_after` rounds, player 0 resigns instead."""
+    """The game after these rounds; `resign_after` rounds, player 0 resigns instead.
+
+    Rounds after the game is over are an error, or skipped with `until_over`.
+    """
     players = list(PLAYERS[: mode.players])
     state = rules.new_game("g-" + "0" * 30, mode, game_set, players)
     now = START
     for number, (digits, answers) in enumerate(rounds, start=1):
         if state.outcome is not None:
+            if until_over:
+                break
             raise ValueError(f"the game ended before round {number}")
         state = rules.apply(state, rules.StartRound(digits, now))
         if resign_after is not None and number > resign_after:
