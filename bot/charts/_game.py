@@ -20,6 +20,8 @@ from rules import GameState, Termination
 
 WIDTH, HEIGHT = 8.0, 4.5
 """Inches at 100 dpi: 800 × 450 px, which Discord shows whole in an embed."""
+MARGINS = style.Margins(left=0.1, right=0.98, top=0.91, bottom=0.22)
+"""The legend under the Round axis; the left margin follows the longest Score."""
 
 
 def score_series(state: GameState, index: int) -> list[tuple[int, float]]:
@@ -42,7 +44,7 @@ def build_game_figure(record: GameRecord, locale: str, names: Mapping[str, str])
     """The game's chart; `names` maps a player id to the name to show (ids otherwise)."""
     state = record.state
     game_set = state.game_set
-    figure = style.new_figure(WIDTH, HEIGHT)
+    figure = style.new_figure(WIDTH, HEIGHT, MARGINS)
     ax = figure.add_subplot()
     style.style_axes(ax)
     series = [score_series(state, i) for i in range(len(state.players))]
@@ -81,9 +83,11 @@ def build_game_figure(record: GameRecord, locale: str, names: Mapping[str, str])
         zorder=2,
     )
     last = max(game_set.min_rounds, *(x for line in series for x, _ in line), 1)
+    figure.subplots_adjust(left=style.left_margin(top, WIDTH))
     ax.set_xlim(-0.2, last + 0.2)
     ax.set_ylim(-0.03 * top, top)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
     ax.set_xlabel(t("charts.axis.round", locale), color=style.INK, fontproperties=style.font())
     ax.set_ylabel(t("charts.axis.score", locale), color=style.INK, fontproperties=style.font())
     title = t(
@@ -93,7 +97,8 @@ def build_game_figure(record: GameRecord, locale: str, names: Mapping[str, str])
         style.plain(title, "", 80), loc="left", color=style.INK, fontproperties=style.font()
     )
     figure.legend(
-        loc="outside lower center",
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.0),
         ncols=len(state.players) + 1,
         frameon=False,
         fontsize=style.FONT_SIZE - 2,

@@ -29,6 +29,7 @@ GAMES_MAX = 30
 SLOTS_MIN = 10
 """The x axis has room for at least this many games, so three games are not three slabs."""
 DATE_TICKS = 6
+MARGINS = style.Margins(left=0.1, right=0.97, top=0.92, bottom=0.2, hspace=0.45)
 WIDTH, HEIGHT = 6.4, 3.6
 """640 × 360 px: small beside the /stats embed, still legible when Discord scales it."""
 
@@ -126,7 +127,7 @@ def _rounds_panel(ax: Axes, games: Sequence[StatsGame], locale: str) -> None:
         )
     most = max(g.rounds for g in games if g.kind in (GameKind.CHECKOUT, GameKind.PERFECT))
     ax.set_ylim(0, most + 1)
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=4))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=3))
     _panel_title(ax, t("charts.stats.rounds", locale))
 
 
@@ -150,7 +151,7 @@ def _score_panel(ax: Axes, games: Sequence[StatsGame], locale: str) -> None:
         )
     style.mark_off_chart(ax, [i for i, _ in left], [g.score for _, g in left], top)
     ax.set_ylim(0, top)
-    ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=3))
     _panel_title(ax, t("charts.stats.score", locale))
 
 
@@ -163,7 +164,7 @@ def _panel_title(ax: Axes, text: str) -> None:
 
 def build_stats_figure(data: StatsChartInput, locale: str) -> Figure:
     games = data.games
-    figure = style.new_figure(WIDTH, HEIGHT)
+    figure = style.new_figure(WIDTH, HEIGHT, MARGINS)
     panels = []
     if any(g.kind not in _NOT_OUT for g in games):
         panels.append(_rounds_panel)
@@ -183,13 +184,16 @@ def build_stats_figure(data: StatsChartInput, locale: str) -> Figure:
     for ax, draw in zip(axes, panels, strict=True):
         style.style_axes(ax)
         draw(ax, games, locale)
+    tops = [ax.get_ylim()[1] for ax in axes]
+    figure.subplots_adjust(left=style.left_margin(max(tops), WIDTH))
     last = axes[-1]
     last.set_xlim(0.4, max(len(games), SLOTS_MIN) + 0.6)
     step = math.ceil(max(len(games), SLOTS_MIN) / DATE_TICKS)
     last.xaxis.set_major_locator(FixedLocator(range(len(games), 0, -step)))
     last.xaxis.set_major_formatter(_dates(games, locale))
     figure.legend(
-        loc="outside lower center",
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.0),
         ncols=4,
         frameon=False,
         fontsize=style.FONT_SIZE - 4,
