@@ -93,9 +93,7 @@ def build_game_figure(record: GameRecord, locale: str, names: Mapping[str, str])
     title = t(
         "charts.title", locale, set=game_set.name, mode=t(f"games.mode.{state.mode.value}", locale)
     )
-    ax.set_title(
-        style.plain(title, "", 80), loc="left", color=style.INK, fontproperties=style.font()
-    )
+    style.title(ax, style.plain(title, "", 80))
     figure.legend(
         loc="lower center",
         bbox_to_anchor=(0.5, 0.0),

@@ -29,7 +29,7 @@ GAMES_MAX = 30
 SLOTS_MIN = 10
 """The x axis has room for at least this many games, so three games are not three slabs."""
 DATE_TICKS = 6
-MARGINS = style.Margins(left=0.1, right=0.97, top=0.92, bottom=0.2, hspace=0.45)
+MARGINS = style.Margins(left=0.1, right=0.95, top=0.92, bottom=0.2, hspace=0.45)
 WIDTH, HEIGHT = 6.4, 3.6
 """640 × 360 px: small beside the /stats embed, still legible when Discord scales it."""
 
@@ -128,7 +128,7 @@ def _rounds_panel(ax: Axes, games: Sequence[StatsGame], locale: str) -> None:
     most = max(g.rounds for g in games if g.kind in (GameKind.CHECKOUT, GameKind.PERFECT))
     ax.set_ylim(0, most + 1)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=3))
-    _panel_title(ax, t("charts.stats.rounds", locale))
+    style.title(ax, t("charts.stats.rounds", locale), small=True)
 
 
 def _score_panel(ax: Axes, games: Sequence[StatsGame], locale: str) -> None:
@@ -152,14 +152,10 @@ def _score_panel(ax: Axes, games: Sequence[StatsGame], locale: str) -> None:
     style.mark_off_chart(ax, [i for i, _ in left], [g.score for _, g in left], top)
     ax.set_ylim(0, top)
     ax.yaxis.set_major_locator(MaxNLocator(nbins=3))
-    _panel_title(ax, t("charts.stats.score", locale))
+    style.title(ax, t("charts.stats.score", locale), small=True)
 
 
 _NOT_OUT = (GameKind.FINISHED, GameKind.LOST)
-
-
-def _panel_title(ax: Axes, text: str) -> None:
-    ax.set_title(text, loc="left", color=style.INK, fontproperties=style.font(small=True))
 
 
 def build_stats_figure(data: StatsChartInput, locale: str) -> Figure:

@@ -184,6 +184,25 @@ def left_margin(top: float, width_in: float) -> float:
     return (0.42 + 0.11 * digits) / width_in
 
 
+def title(ax: Axes, text: str, *, small: bool = False) -> None:
+    """A title over the axes' left corner (gid `title`).
+
+    A plain text at a fixed place: matplotlib's own titles search the axes' artists
+    for a free spot on every draw, which a profile showed as a sixth of the drawing.
+    """
+    ax.text(
+        0.0,
+        1.03,
+        text,
+        transform=ax.transAxes,
+        ha="left",
+        va="bottom",
+        color=INK,
+        fontproperties=font(small=small),
+        gid="title",
+    )
+
+
 def to_png(figure: Figure) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(
