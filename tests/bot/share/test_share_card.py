@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import rules
 from bot.common import fmt
+from bot.i18n import catalog
 from bot.share import EMOJI, Mark, round_mark, share_card
 from bot.storage import GameRecord
 from tests.support.played import BOUNCING, PERFECT, START, play
@@ -248,3 +249,11 @@ def test_the_only_numbers_on_any_card_are_its_date_rounds_and_final_score(
         text = card.text().replace(day, "")
         allowed = {str(len(record.state.rounds)), fmt(record.state.scores[index]), "0"}
         assert set(PHP_NUMBER.findall(text)) <= allowed, text
+
+
+def test_every_mark_has_an_emoji_and_a_legend_in_both_languages() -> None:
+    assert set(EMOJI) == set(Mark)
+    assert len(set(EMOJI.values())) == len(Mark)
+    for mark in Mark:
+        texts = catalog().messages[f"share.legend.{mark.value}"]
+        assert set(texts) == {"en", "uk"}
