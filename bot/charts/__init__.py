@@ -1,0 +1,30 @@
+"""Score charts as PNG: a game's Score by round, and a player's last games for /stats.
+
+Pure functions of stored records (`game_chart`, `stats_chart`) drawn with
+matplotlib's object API on an Agg canvas, no pyplot and no global state; the bot
+runs them in a worker process through `ChartRenderer.render`, which never raises.
+"""
+
+from bot.charts._game import build_game_figure, game_chart, score_series
+from bot.charts._renderer import ChartRenderer
+from bot.charts._stats import (
+    GameKind,
+    StatsChartInput,
+    StatsGame,
+    build_stats_figure,
+    stats_chart,
+    stats_input,
+)
+
+__all__ = [
+    "ChartRenderer",
+    "GameKind",
+    "StatsChartInput",
+    "StatsGame",
+    "build_game_figure",
+    "build_stats_figure",
+    "game_chart",
+    "score_series",
+    "stats_chart",
+    "stats_input",
+]
