@@ -98,7 +98,10 @@ def intents() -> discord.Intents:
     return chosen
 
 
-class FormulaDartsBot(commands.Bot):
+class FormulaDartsBot(commands.AutoShardedBot):
+    """discord.py's own sharding: the shards SHARD_COUNT/SHARD_IDS name, or all of
+    Discord's recommended count in one process."""
+
     def __init__(
         self,
         settings: BotSettings,
@@ -109,8 +112,13 @@ class FormulaDartsBot(commands.Bot):
         features: Sequence[Feature] = FEATURES,
         metrics: Metrics | None = None,
     ) -> None:
+        shards = settings.shards
+        sharding: dict[str, Any] = {"shard_count": shards.count}
+        if shards.ids is not None:
+            sharding["shard_ids"] = list(shards.ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
+            **sharding,
             intents=intents(),
             help_command=None,
             tree_cls=GameTree,
@@ -123,15 +131,18 @@ class FormulaDartsBot(commands.Bot):
         self.store = store
         self.evaluator = evaluator
         self.metrics = metrics or Metrics()
-        self.announcer = Announcer(
-            self, RestBudget(discord_clock, on_error=self.metrics.rest_error)
+        self.shard_plan = shards
+        budget = RestBudget(
+            discord_clock, processes=shards.processes, on_error=self.metrics.rest_error
         )
+        self.announcer = Announcer(self, budget)
         self.service = GameService(
             store,
             evaluator,
             rules.load_sets(settings.sets_file),
             self.announcer,
             presence=self.announcer,
+            owns=shards.owns,
             clock=discord_clock,
             digits_source=digits_source,
         )
@@ -175,9 +186,9 @@ class FormulaDartsBot(commands.Bot):
         payload = await self._payload(guild)
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{guild_id or 'global'}:{self.application_id or 0}"
-        if await self.store.get_state(key) == digest:
+        if not self.shard_plan.syncs_commands or await self.store.get_state(key) == digest:
             synced = await self.tree.fetch_commands(guild=guild)
-            log.info("the command tree is unchanged; not synced")
+            log.info("the command tree is unchanged or another shard syncs it; not synced")
         else:
             synced = await self.tree.sync(guild=guild)
             await self.store.set_state(key, digest)
@@ -248,6 +259,6 @@ async def run_discord(settings: BotSettings, token: str) -> None:
         create_bot(settings, store=store, evaluator=evaluator, metrics=metrics) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
     ):
-        metrics.bind_shards(lambda: {bot.shard_id or 0: bot.latency})
+        metrics.bind_shards(lambda: dict(bot.latencies))
         metrics.bind_games(lambda: active_games_by_mode(bot.service))
         await bot.start(token)

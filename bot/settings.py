@@ -12,9 +12,16 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.sharding import Shards, parse_ids
 from evaluator.settings import EvaluatorSettings
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/formula-darts.sqlite3"
+
+
+def database_kind(url: str) -> str:
+    """The database of a URL (`sqlite`, `postgresql`), without importing SQLAlchemy."""
+    scheme = url.split("://", 1)[0].split("+", 1)[0]
+    return "postgresql" if scheme in ("postgres", "postgresql") else scheme
 
 
 class LogFormat(StrEnum):
@@ -53,3 +60,26 @@ class BotSettings(BaseSettings):
         description="the address /metrics listens on; 0.0.0.0 for a scraper in another container",
     )
     log_format: LogFormat = LogFormat.TEXT
+    shard_count: int | None = Field(
+        default=None, ge=1, description="how many shards in all; None: Discord's recommendation"
+    )
+    shard_ids: str | None = Field(
+        default=None, description='the shards this process runs, e.g. "0,1"; None: all'
+    )
+
+    @property
+    def shards(self) -> Shards:
+        return Shards(self.shard_count, parse_ids(self.shard_ids))
+
+    def shard_problem(self) -> str | None:
+        """Why this process may not start as configured, or None."""
+        try:
+            shards = self.shards
+        except ValueError as exc:
+            return str(exc)
+        if (shards.count or 1) > 1 and database_kind(self.database_url) == "sqlite":
+            return (
+                "SHARD_COUNT above 1 needs PostgreSQL: one SQLite file has one writer, so "
+                "set DATABASE_URL=postgresql+asyncpg://... for every shard process"
+            )
+        return None

@@ -31,16 +31,20 @@ def random_digits(rng: random.Random | None = None) -> str:
     return str(source.randint(LOW, HIGH))
 
 
-def qualification_seed(server_id: int | str, set_name: str, period: str, *, secret: str) -> str:
-    """A stable seed naming one (server, Set, period) sequence.
+def qualification_seed(
+    server_id: int | str, set_name: str, period: str, *, secret: str, version: str
+) -> str:
+    """A stable seed naming one (server, Set version, period) sequence.
 
     Keyed with the installation's `secret` (HMAC): the server id, the Set name
     and the date are public, so without a secret anyone could compute a future
     day's Digits offline and prepare formulas before the Qualification opens.
+    The Set's `version` is in it, so a Set edited mid-day gets new Digits: nobody
+    replays on the new board the Digits they have already seen.
     """
     if not secret:
         raise ValueError("a Qualification seed needs the installation's secret")
-    message = f"formula-darts/qualification/{server_id}/{set_name}/{period}".encode()
+    message = f"formula-darts/qualification/{server_id}/{set_name}/{version}/{period}".encode()
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 

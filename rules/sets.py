@@ -6,6 +6,8 @@ and the field, so an admin fixes a file in one pass instead of one error at a ti
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,6 +35,7 @@ LIMITS: dict[str, tuple[int, int]] = {
 """Inclusive ranges for every numeric field."""
 
 NAME_MAX = 32
+VERSION_LENGTH = 10
 BUILTIN_FILE = Path(__file__).resolve().parent.parent / "sets.yaml"
 FIELDS = (
     "start_score",
@@ -82,6 +85,28 @@ class GameSet:
         data = asdict(self)
         data["functions"] = list(self.functions)
         return data
+
+    @property
+    def version(self) -> str:
+        """What makes games comparable: the numbers and the functions, not the words.
+
+        Games, Qualification attempts and boards are kept per version, so editing a
+        Set's numbers mid-day starts a new board (and new Digits) instead of ranking
+        games played under different rules together; a description edit changes
+        nothing. Ten hex digits of a SHA-256 of the canonical fields.
+        """
+        fields = {
+            "start_score": self.start_score,
+            "goal": self.goal,
+            "bonus": self.bonus,
+            "max_rounds": self.max_rounds,
+            "time_limit": self.time_limit,
+            "min_rounds": self.min_rounds,
+            "attempts": self.attempts,
+            "functions": sorted(f.lower() for f in self.functions),
+        }
+        text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:VERSION_LENGTH]
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSet:

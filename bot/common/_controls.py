@@ -17,7 +17,7 @@ from discord.ext import commands
 def loaded_cog(interaction: discord.Interaction[Any], name: str) -> commands.Cog:
     """The loaded cog `name`; RuntimeError if the bot has none."""
     client = interaction.client
-    cog = client.get_cog(name) if isinstance(client, commands.Bot) else None
+    cog = client.get_cog(name) if isinstance(client, commands.bot.BotBase) else None
     if cog is None:
         raise RuntimeError(f"the {name} cog is not loaded")
     return cog

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
 
 from bot.common import SetsDirectory
 from bot.games._seats import Seats
@@ -27,8 +28,10 @@ class Challenges:
         seats: Seats,
         sets: SetsDirectory,
         events: GameEvents,
+        owns: Callable[[int], bool] = lambda guild_id: True,
     ) -> None:
         self.store = store
+        self.owns = owns
         self.clock = clock
         self.seats = seats
         self.sets = sets
@@ -163,9 +166,12 @@ class Challenges:
                 )
 
     async def recover(self) -> None:
-        """After a restart: expire what expired while down, re-arm the rest."""
+        """After a restart: expire what expired while down, re-arm the rest (of this
+        process's shards: another process times its own)."""
         now = self.clock()
         for challenge in await self.store.pending_challenges():
+            if not self.owns(challenge.guild_id):
+                continue
             if challenge.expires_at <= now:
                 await self.expire(challenge.id)
             else:

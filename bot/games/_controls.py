@@ -44,7 +44,11 @@ CLOCK_SKEW_S = 2.0
 
 class GameControlsCog(commands.Cog, name=COG_NAME):
     def __init__(
-        self, bot: commands.Bot, service: GameService, announcer: Announcer, metrics: Metrics
+        self,
+        bot: commands.Bot | commands.AutoShardedBot,
+        service: GameService,
+        announcer: Announcer,
+        metrics: Metrics,
     ) -> None:
         self.bot = bot
         self.service = service

@@ -11,6 +11,7 @@ Discord takes the game's channel away (`ChannelLost`) the game ends as void.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 
 import rules
@@ -53,6 +54,7 @@ class RoundFlow:
         events: GameEvents,
         presence: Presence,
         *,
+        owns: Callable[[int], bool],
         clock: Clock,
         digits: DigitsSource,
         answer_grace: float,
@@ -62,6 +64,7 @@ class RoundFlow:
         self.in_flight = in_flight
         self.events = events
         self.presence = presence
+        self.owns = owns
         self.clock = clock
         self.digits = digits
         self.answer_grace = answer_grace
@@ -274,13 +277,13 @@ class RoundFlow:
     # ------------------------------------------------------- restart, sweeps
 
     async def recover(self) -> int:
-        """Re-arm every active game after a restart; returns how many were found.
+        """Re-arm every active game of this process's shards after a restart; how many.
 
         A round whose deadline passed while the bot was down is replayed with
         the same Digits and a fresh deadline from when it is posted again
         (answers already given stay), so nobody loses a game to downtime.
         """
-        games = await self.store.active_games()
+        games = [r for r in await self.store.active_games() if self.owns(r.guild_id)]
         for record in games:
             try:
                 await self._recover_game(record)

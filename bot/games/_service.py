@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
 import rules
@@ -50,6 +50,7 @@ class GameService:
         events: GameEvents | None = None,
         *,
         presence: Presence | None = None,
+        owns: Callable[[int], bool] = lambda guild_id: True,
         clock: Clock = time.time,
         digits_source: DigitsSource | None = None,
         answer_grace_s: float | None = None,
@@ -62,13 +63,15 @@ class GameService:
         self.active = ActiveGames()
         self.in_flight = AnswersInFlight()
         self.seats = Seats(store, clock)
-        self.challenges = Challenges(store, clock, self.seats, self.sets, self.events)
+        self.owns = owns
+        self.challenges = Challenges(store, clock, self.seats, self.sets, self.events, owns)
         self.flow = RoundFlow(
             store,
             self.active,
             self.in_flight,
             self.events,
             presence or NoEvents(),
+            owns=owns,
             clock=clock,
             digits=digits_source or random_digits_source,
             answer_grace=answer_grace(evaluator) if answer_grace_s is None else answer_grace_s,
@@ -129,7 +132,9 @@ class GameService:
                         "qualification_used", set=game_set.name, attempts=game_set.attempts
                     )
                 secret = await self.store.install_secret("qualification")
-                seed = rules.qualification_seed(guild_id, game_set.name, period, secret=secret)
+                seed = rules.qualification_seed(
+                    guild_id, game_set.name, period, secret=secret, version=game_set.version
+                )
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
             channel_id = await open_channel(game_set)
             record = GameRecord(

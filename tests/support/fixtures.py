@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest_asyncio
 import simcord
 
@@ -57,6 +58,8 @@ async def simulated(bot: Any, **options: Any) -> AsyncIterator[simcord.Env]:
     Like simcord's own `simcord_env` fixture, but usable on the session loop the
     PHP pool lives on, and by any fixture that builds its own bot.
     """
+    if isinstance(bot, discord.AutoShardedClient) and bot.shard_count is None:
+        options.setdefault("shard_count", 1)  # what Discord would recommend a small bot
     env = simcord.Env(bot, **options)
     await env.start()
     try:

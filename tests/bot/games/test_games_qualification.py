@@ -22,7 +22,10 @@ async def test_same_digits_for_everyone_and_one_attempt_a_day(world) -> None:
     day = "2026-01-01"  # simcord's virtual clock starts on this UTC day
     secret = await world.store.install_secret("qualification")
     expected = rules.seeded_digits(
-        rules.qualification_seed(world.guild.id, "darts", day, secret=secret), 1
+        rules.qualification_seed(
+            world.guild.id, "darts", day, secret=secret, version=rules.CLASSIC.version
+        ),
+        1,
     )
     assert first_digits(alice_thread) == first_digits(bob_thread) == expected
     assert "Qualification — round 1 of 7" in alice_thread.last_message.embeds[0].title
@@ -37,5 +40,7 @@ async def test_same_digits_for_everyone_and_one_attempt_a_day(world) -> None:
     await world.env.advance_time(24 * 3600)
     next_day = await world.alice.slash(world.channel, "qualification")
     assert "Your **Qualification** (darts) is in" in reply_text(next_day)
-    tomorrow = rules.qualification_seed(world.guild.id, "darts", "2026-01-02", secret=secret)
+    tomorrow = rules.qualification_seed(
+        world.guild.id, "darts", "2026-01-02", secret=secret, version=rules.CLASSIC.version
+    )
     assert first_digits(world.channel.threads[-1]) == rules.seeded_digits(tomorrow, 1)

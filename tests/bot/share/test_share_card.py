@@ -93,7 +93,7 @@ def test_the_hand_made_games_show_the_marks_their_points_earn() -> None:
             "🏁 Finished at 335 after 7\u00a0rounds",
             "🏁 Завершено з Рахунком 335 за 7\u00a0раундів",
         ),
-        ("timeout", "111", "⌛ Lost: time ran out in round 3", "⌛ Поразка: час сплив у раунді 3"),
+        ("timeout", "111", "⌛ Lost: time ran out in round 3", "⌛ Поразка: час вийшов у раунді 3"),
         (
             "duel",
             "111",

@@ -1,0 +1,70 @@
+"""Which servers this process serves: discord.py's shards, and Discord's formula for a guild.
+
+A game belongs to the shard of its server, `(guild_id >> 22) % shard_count`; a process
+loads, recovers, sweeps and times only the games, challenges and daily posts of its own
+shards, so N processes over one database run every timer exactly once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+GLOBAL_SYNC_SHARD = 0
+"""The process running shard 0 alone syncs the command tree (one per token is enough)."""
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's own formula (the gateway routes a guild's events to this shard)."""
+    return (guild_id >> 22) % shard_count
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """`count` and `ids` as SHARD_COUNT and SHARD_IDS say; both None: one process that
+    takes Discord's recommended count and serves every shard."""
+
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.ids is not None:
+            if self.count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT")
+            if not self.ids or any(not 0 <= i < self.count for i in self.ids):
+                raise ValueError(f"SHARD_IDS must be between 0 and {self.count - 1}")
+            if len(set(self.ids)) != len(self.ids):
+                raise ValueError("SHARD_IDS must not repeat")
+        if self.count is not None and self.count < 1:
+            raise ValueError("SHARD_COUNT must be 1 or more")
+
+    @property
+    def is_split(self) -> bool:
+        """Whether other processes serve some of the shards (several processes, one token)."""
+        return self.count is not None and self.ids is not None and len(self.ids) < self.count
+
+    def owns(self, guild_id: int) -> bool:
+        if self.count is None or self.ids is None:
+            return True
+        return shard_of(guild_id, self.count) in self.ids
+
+    @property
+    def processes(self) -> int:
+        """How many processes share the token (each takes its share of the global limit)."""
+        if not self.is_split or self.ids is None or self.count is None:
+            return 1
+        return math.ceil(self.count / len(self.ids))
+
+    @property
+    def syncs_commands(self) -> bool:
+        return self.ids is None or GLOBAL_SYNC_SHARD in self.ids
+
+
+def parse_ids(text: str | None) -> tuple[int, ...] | None:
+    """`SHARD_IDS` as written: "0,1" (spaces allowed); empty or None means every shard."""
+    if text is None or not text.strip():
+        return None
+    try:
+        return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
+    except ValueError as exc:
+        raise ValueError(f"SHARD_IDS must be numbers separated by commas, not {text!r}") from exc
