@@ -54,7 +54,7 @@ def test_invalid_formula_exits_1_with_the_reason() -> None:
     proc = cli("--digits", "3489", "43+89")
     assert proc.returncode == 1
     assert "[digits]" in proc.stdout
-    parse = cli("--digits", "3489", "3--4+89")
+    parse = cli("--digits", "3489", "34 89")
     assert parse.returncode == 1
     assert "[syntax]" in parse.stdout
     assert "ParseError" in parse.stdout
