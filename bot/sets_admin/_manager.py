@@ -9,6 +9,7 @@ only changes games started afterwards.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -127,7 +128,7 @@ class SetsManager:
         The server's other Sets stay. All problems (YAML, fields, global names) come
         back at once in one SetsError.
         """
-        imported = rules.parse_sets(text, source, reserved=self.global_sets)
+        imported = await asyncio.to_thread(rules.parse_sets, text, source, self.global_sets)
         own = await self.server_sets(guild_id)
         added = tuple(name for name in imported if name not in own)
         if len(own) + len(added) > MAX_SERVER_SETS:
