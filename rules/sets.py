@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from rules._bounded_yaml import load_bounded
+
 DEFAULT_FUNCTIONS: tuple[str, ...] = ("pow", "sqrt", "hexdec", "octdec", "bindec")
 """PHP functions the original rules allow."""
 
@@ -42,8 +44,6 @@ DESCRIPTION_MAX = 1000
 """Characters of a Set's description: one Discord embed field holds 1,024."""
 MAX_TEXT = 1 << 20
 """Characters of one Sets document (uploads are capped lower by the bot)."""
-MAX_DEPTH = 8
-"""YAML nodes deep: `sets:` › a Set › its fields › the functions list › a name is 5."""
 MAX_PROBLEMS = 50
 """Problems listed one by one; the rest are counted in one more."""
 _EXCERPT = 40
@@ -378,32 +378,6 @@ def validate_set(
     return result
 
 
-class _SetsLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing aliases and nesting past MAX_DEPTH as it composes,
-    so neither a billion laughs nor 5,000 `[` ever becomes a Python object."""
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self._depth = 0
-
-    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        mark = event.start_mark if isinstance(event.start_mark, yaml.Mark) else None
-        if isinstance(event, yaml.AliasEvent):
-            raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not allowed in a Sets file", mark
-            )
-        self._depth += 1
-        try:
-            if self._depth > MAX_DEPTH:
-                raise yaml.composer.ComposerError(
-                    None, None, f"nested deeper than {MAX_DEPTH} levels", mark
-                )
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-
-
 def parse_sets(
     text: str, source: str = "sets.yaml", reserved: Collection[str] = ()
 ) -> dict[str, GameSet]:
@@ -423,7 +397,7 @@ def parse_sets(
         )
         raise errors.error()
     try:
-        document = yaml.load(text, Loader=_SetsLoader)  # noqa: S506 - a SafeLoader
+        document = load_bounded(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rules._bounded_yaml import MAX_DEPTH
 from rules.sets import (
     DESCRIPTION_MAX,
-    MAX_DEPTH,
     MAX_PROBLEMS,
     MAX_TEXT,
     SetsError,
