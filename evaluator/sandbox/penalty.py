@@ -3,8 +3,8 @@
 A formula that ends its worker (a fatal error, a timeout, a worker left
 dirty) costs a replacement; an honest formula never does. Each caller (`who`,
 the bot's player id) has a token bucket: `free_kills` are free, then every
-kill puts the caller further in debt and each request of theirs waits until
-the debt is paid back at one token per `refill_s`. The wait happens before
+kill puts the caller further in debt, and while in debt each request of theirs
+waits until it is paid back, at one token per `refill_s`. The wait happens before
 the request is queued, so it holds no worker and delays no one else.
 """
 
@@ -39,7 +39,9 @@ class PenaltyBox:
         self.max_callers = max_callers
         self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
 
-    def __len__(self) -> int:
+    @property
+    def tracked(self) -> int:
+        """Callers remembered now (only those still paying back)."""
         return len(self._buckets)
 
     def _refilled(self, who: str, now: float) -> _Bucket | None:
@@ -55,14 +57,19 @@ class PenaltyBox:
             return None
         return bucket
 
+    def tokens(self, who: str, now: float) -> float:
+        """Kills `who` may still make before waiting (negative: in debt)."""
+        bucket = self._refilled(who, now)
+        return float(self.free_kills) if bucket is None else bucket.tokens
+
     def delay(self, who: str | None, now: float) -> float:
         """Seconds `who` must wait before their next request may be queued."""
         if who is None:
             return 0.0
         bucket = self._refilled(who, now)
-        if bucket is None or bucket.tokens >= 1:
+        if bucket is None or bucket.tokens >= 0:
             return 0.0
-        return (1 - bucket.tokens) * self.refill_s
+        return -bucket.tokens * self.refill_s
 
     def charge(self, who: str | None, now: float) -> None:
         """`who`'s request ended a worker."""

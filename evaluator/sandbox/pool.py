@@ -102,7 +102,7 @@ class WorkerPool:
         self.queue_limit = queue_limit
         self.max_requests = max_requests
         self.max_busy_s = max_busy_s
-        self.penalties = penalties or PenaltyBox()
+        self.penalties = penalties if penalties is not None else PenaltyBox()
         self.observer = observer
         self._idle: list[_Slot] = []
         self._queue: deque[_Job] = deque()
