@@ -13,12 +13,13 @@ worker could start it. When a request ends its worker, the requests behind it
 in the batch never ran: they go back to the head of the queue and are sent
 again, each alone, so nobody is charged for a neighbour's timeout.
 
-What runs in the background, and when: a batch is driven by a task that lives
-exactly as long as the batch, and a worker that died or retired is replaced
-by a task that lives as long as the spawn (so a formula that ends a worker
-costs nobody else its replacement). Nothing else runs, and nothing loops: an
-idle pool has no pending task once its spawns finished (simcord's settle()
-requires that), and there is no supervisor to get wrong.
+What runs in the background, and when: a worker with requests to answer is
+driven by a task that lives while the queue has work for it (batch after
+batch), and a worker that died or retired is replaced by a task that lives as
+long as the spawn, so a formula that ends a worker costs nobody else its
+replacement. Nothing else runs: an idle pool has no pending task once its
+spawns finished (simcord's settle() requires that), no reader on any pipe,
+and there is no supervisor to get wrong.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class WorkerPool:
         self._tasks: set[asyncio.Task[None]] = set()  # batches and kills
         self._spawns: set[asyncio.Task[None]] = set()
         self._counters = Counters()
+        self._dispatch_pending = False
         self._closed = False
 
     @property
@@ -158,7 +160,7 @@ class WorkerPool:
         probes = [self._job("1+1", raw=False, who=None) for _ in slots]
         for probe in probes:
             probe.alone = True  # a probe is never sent again
-        await asyncio.gather(*(self._drive(s, [p]) for s, p in zip(slots, probes, strict=True)))
+        await asyncio.gather(*(self._probe(s, p) for s, p in zip(slots, probes, strict=True)))
         for probe in probes:
             verdict = probe.future.result()
             if not (isinstance(verdict, Evaluation) and verdict.value == 2):
@@ -168,6 +170,10 @@ class WorkerPool:
         if problems:
             await self.close()
             raise SandboxStartError(f"the {self.backend} sandbox does not work: {problems[0]}")
+
+    async def _probe(self, slot: _Slot, probe: _Job) -> None:
+        if await self._drive(slot, [probe]):
+            self._release(slot)
 
     async def _spawn_for_start(self) -> Worker | str:
         try:
@@ -225,7 +231,11 @@ class WorkerPool:
         except ValueError as exc:
             return EvalError(ErrorCode.TOO_LONG, str(exc))
         self._queue.append(job)
-        self._dispatch()
+        if not self._dispatch_pending:
+            # Every caller resumed in this turn of the loop queues first, then one
+            # dispatch sends them together: batches instead of one write each.
+            self._dispatch_pending = True
+            loop.call_soon(self._dispatch)
         try:
             return await job.future
         except asyncio.CancelledError:
@@ -234,21 +244,23 @@ class WorkerPool:
             raise
 
     def _dispatch(self) -> None:
-        """Hand queued requests to free workers, a batch each; start spawns if short."""
+        """Hand queued requests to free workers; start spawns if short of workers."""
+        self._dispatch_pending = False
         while self._queue and self._idle and not self._closed:
             slot = self._idle.pop()
             if not slot.worker.alive:
                 self._discard(slot, RestartReason.DIED)
                 continue
-            self._start(self._drive(slot, self._next_batch()), self._tasks)
+            self._start(self._work(slot, self._next_batch(1 + len(self._idle))), self._tasks)
         if self._queue and not self._closed:
             self._ensure_workers()
 
-    def _next_batch(self) -> list[_Job]:
+    def _next_batch(self, workers: int) -> list[_Job]:
+        """The head of the queue: one request sent again alone, or this worker's share."""
         batch = [self._queue.popleft()]
         if batch[0].alone:
             return batch
-        share = min(MAX_BATCH, -(-(len(self._queue) + 1) // self.size))
+        share = min(MAX_BATCH, -(-(len(self._queue) + 1) // workers))
         size = len(batch[0].line)
         while self._queue and len(batch) < share and not self._queue[0].alone:
             size += len(self._queue[0].line)
@@ -257,8 +269,22 @@ class WorkerPool:
             batch.append(self._queue.popleft())
         return batch
 
-    async def _drive(self, slot: _Slot, batch: list[_Job]) -> None:
-        """Send one batch to one worker and deliver every answer as it comes."""
+    async def _work(self, slot: _Slot, batch: list[_Job]) -> None:
+        """Drive one worker through batch after batch while requests are queued."""
+        try:
+            while await self._drive(slot, batch):
+                if not self._queue:
+                    await asyncio.sleep(0)  # the callers just answered may ask again at once
+                worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
+                if worn or not self._queue or self._closed:
+                    self._release(slot)
+                    return
+                batch = self._next_batch(1 + len(self._idle))
+        finally:
+            self._dispatch()
+
+    async def _drive(self, slot: _Slot, batch: list[_Job]) -> bool:
+        """Send one batch and deliver every answer as it comes; False if the worker is gone."""
         worker, loop = slot.worker, asyncio.get_running_loop()
         self._counters.batches += 1
         reason: RestartReason | None = None
@@ -272,7 +298,7 @@ class WorkerPool:
                 died = isinstance(exc, WorkerDied)
                 reason = RestartReason.DIED if died else RestartReason.BACKEND
                 unsent = EvalError(ErrorCode.SANDBOX, f"the PHP worker took no request: {exc}")
-                return
+                return False
             started = loop.time()
             for job in batch:
                 try:
@@ -295,7 +321,8 @@ class WorkerPool:
                     if reason is None:
                         reason = RestartReason.DIRTY
                         self.penalties.charge(job.who, finished)
-                    return
+                    return False
+            return True
         except asyncio.CancelledError:  # the loop is going away
             for job in batch[answered:]:
                 job.future.cancel()
@@ -303,13 +330,9 @@ class WorkerPool:
             reason = RestartReason.BACKEND
             raise
         finally:
-            worker.settle()
             self._requeue(batch[answered:], unsent)
-            if reason is None:
-                self._release(slot)
-            else:
+            if reason is not None:
                 self._discard(slot, reason)
-            self._dispatch()
 
     def _failure(self, exc: Exception) -> tuple[EvalError, RestartReason]:
         if self._closed:
@@ -350,14 +373,17 @@ class WorkerPool:
             self._queue.appendleft(job)
 
     def _release(self, slot: _Slot) -> None:
+        """A worker with nothing more to do: idle (unwatched), or retired if worn."""
         worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
         if worn or self._closed or not slot.worker.alive:
             self._discard(slot, RestartReason.WORN if worn else RestartReason.DIED)
         else:
+            slot.worker.settle()
             self._idle.append(slot)
 
     def _discard(self, slot: _Slot, reason: RestartReason) -> None:
         """Forget a worker now, kill it and start its replacement in the background."""
+        slot.worker.settle()
         self._live -= 1
         if not self._closed:
             self._counters.restarts[reason] += 1

@@ -149,6 +149,7 @@ async def test_killed_local_worker_is_replaced() -> None:
         worker._proc.wait(timeout=5)
         assert not worker.alive
         assert await pool.run("700+1") == Evaluation("700+1", 701)
+        await pool.settled()
         assert pool._idle[0].worker is not worker
     finally:
         await pool.close()
@@ -164,6 +165,7 @@ async def test_workers_are_reused_and_retired() -> None:
         assert not first.alive  # retired after its third request
         assert pool._idle[0].worker is not first  # and already replaced
         assert await pool.run("1+2") == Evaluation("1+2", 3)
+        await pool.settled()
         assert pool._idle[0].worker is not first
     finally:
         await pool.close()
@@ -198,6 +200,7 @@ async def test_a_cancelled_request_shifts_no_answer() -> None:
             await task
         # The late answer (1) must not be read as this request's answer.
         assert await pool.run("5*5") == Evaluation("5*5", 25)
+        await pool.settled()
         assert pool._idle[0].worker is worker
     finally:
         await pool.close()
