@@ -14,7 +14,7 @@ import functools
 import unicodedata
 from collections.abc import Iterable
 
-from evaluator.lexer import Kind, Token, tokens
+from evaluator.lexer import Kind, Token, plain_tokens, tokens
 from evaluator.result import ErrorCode, EvalError, FormulaError
 
 MAX_LENGTH = 256
@@ -30,6 +30,7 @@ _REPLACEMENTS = (
     ("÷", "/"),
     ("−", "-"),
 )
+_ASCII_SPACES = {ord(ch): " " for ch in map(chr, range(128)) if ch.isspace()}
 _COMPARISON = "a comparison"
 _ASSIGNMENT = "an assignment"
 _MEANINGS = {
@@ -65,6 +66,8 @@ _OPENERS = (
 
 def normalize(formula: str) -> str:
     """NFKC, the original rules' glyphs to PHP operators, every space to one ' '."""
+    if formula.isascii():  # NFKC and the glyphs change nothing: only the spaces
+        return formula.translate(_ASCII_SPACES).strip()
     text = unicodedata.normalize("NFKC", formula)
     for glyph, operator in _REPLACEMENTS:
         text = text.replace(glyph, operator)
@@ -148,7 +151,8 @@ def _refusal(
 def tokenize(text: str, functions: frozenset[str]) -> list[Token]:
     """PHP's tokens of a normalized formula, without spaces, or FormulaError at the
     first one that may not reach PHP. `functions` are lower-case."""
-    read = [t for t in tokens(text) if t.kind is not Kind.SPACE]
+    every = plain_tokens(text)
+    read = [t for t in (tokens(text) if every is None else every) if t.kind is not Kind.SPACE]
     for index, token in enumerate(read):
         following = read[index + 1] if index + 1 < len(read) else None
         problem = _refusal(token, following, functions)

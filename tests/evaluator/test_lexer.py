@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaluator.check import normalize, tokenize
-from evaluator.lexer import STOPS, Kind, tokens
+from evaluator.lexer import STOPS, Kind, plain_tokens, tokens
 from evaluator.result import FormulaError
 from rules.sets import ALLOWED_FUNCTIONS
 
@@ -113,6 +113,8 @@ def php_kind(name: str, text: str) -> Kind:
 
 def agree(php: PhpLexer, text: str) -> None:
     ours = tokens(text)
+    plain = plain_tokens(text)
+    assert plain is None or plain == ours, (text, plain, ours)
     theirs = php.tokens(text)
     for token, (name, php_text, column) in zip(ours, theirs, strict=False):
         expected = php_kind(name, php_text)
