@@ -47,7 +47,9 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
 
 
-async def measure(call: Callable[[int], Awaitable[Any]], callers: int, seconds: float) -> dict[str, float]:
+async def measure(
+    call: Callable[[int], Awaitable[Any]], callers: int, seconds: float
+) -> dict[str, float]:
     latencies: list[float] = []
     deadline = time.perf_counter() + seconds
 
@@ -120,7 +122,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--code", type=Path, required=True, help="the tree to import from")
     parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--callers", type=lambda s: [int(c) for c in s.split(",")], default=[1, 2, 8])
+    parser.add_argument(
+        "--callers", type=lambda s: [int(c) for c in s.split(",")], default=[1, 2, 8]
+    )
     parser.add_argument("--paths", type=lambda s: s.split(","), default=["pool"])
     parser.add_argument("--pool-size", type=int, default=2)
     args = parser.parse_args()

@@ -3,8 +3,9 @@
 A backend (local bubblewrap processes, Docker containers) only has to start a
 worker, write a batch of request lines and hand back response lines one by
 one; the pool does queueing, batching, timeouts, replacement and the protocol.
-A worker watches its pipes only while a batch is in flight (`receive` until
-`settle`), so an idle pool leaves nothing waiting on I/O.
+A worker watches its pipes only while it has work (from `receive` until
+`settle`, which the pool calls when the worker goes idle), so an idle pool
+leaves nothing waiting on I/O.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class Worker(Protocol):
         ...
 
     def settle(self) -> None:
-        """The batch is answered: stop watching the worker until the next one."""
+        """Every batch is answered: stop watching the worker until it has work again."""
         ...
 
     async def kill(self) -> None:

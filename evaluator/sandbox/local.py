@@ -175,8 +175,9 @@ class LocalWorker:
     def _died(self, what: str) -> WorkerDied:
         """A WorkerDied with the exit status and the worker's last words: PHP's fatal
         error on stdout, or bwrap's complaint left unfinished on the answer pipe."""
-        with contextlib.suppress(Exception):
-            self._proc.wait(timeout=0.2)
+        if self._gone == "the worker exited" or "cannot write" in what:
+            with contextlib.suppress(Exception):
+                self._proc.wait(timeout=0.2)  # it is on its way out: its status says how
         self._read_output()
         last = self._tail.decode("utf-8", "replace").strip()
         detail = last or self._partial.decode("utf-8", "replace").strip()
