@@ -127,8 +127,8 @@ def _refusal(
     if kind in (Kind.NUMBER, Kind.OP, Kind.LPAREN, Kind.RPAREN, Kind.COMMA):
         return None
     if kind is Kind.NAME:
-        if not token.text[0].isascii():
-            return _forbidden(token, "char")
+        if not token.text[0].isascii():  # PHP reads `😀3489` as one name: show the character
+            return _forbidden(token._replace(text=token.text[0]), "char")
         if token.text.lower() not in functions:
             allowed = ", ".join(sorted(functions)) or "none"
             return _forbidden(token, "name", f" (functions here: {allowed})")
