@@ -197,6 +197,8 @@ def _check_nesting(read: list[Token]) -> None:
 
 
 def _check_digits(tokens_read: list[Token], digits: str) -> None:
+    if "".join([t.text for t in tokens_read if t.kind is Kind.NUMBER]) == digits:
+        return
     read: list[tuple[str, int]] = [
         (ch, token.column + k)
         for token in tokens_read

@@ -147,9 +147,11 @@ _NOT_PLAIN = re.compile(
 )
 _PLAIN_TOKEN = re.compile(
     r"(?P<space> +)|(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<op><<|>>|[-+*/%&|^])|(?P<char>[(),])"
+    r"|(?P<op><<|>>|[-+*/%&|^])|(?P<lparen>\()|(?P<rparen>\))|(?P<comma>,)"
 )
-_PLAIN_KINDS = {"space": Kind.SPACE, "number": Kind.NUMBER, "name": Kind.NAME, "op": Kind.OP}
+
+
+_KINDS: dict[str | None, Kind] = {kind.value: kind for kind in Kind}  # a group is named as its kind
 
 
 def plain_tokens(text: str) -> list[Token] | None:
@@ -161,7 +163,4 @@ def plain_tokens(text: str) -> list[Token] | None:
     """
     if not _PLAIN_CHARS.fullmatch(text) or _NOT_PLAIN.search(text):
         return None
-    return [
-        Token(_PLAIN_KINDS.get(m.lastgroup or "") or _CHARS[m.group()], m.group(), m.start() + 1)
-        for m in _PLAIN_TOKEN.finditer(text)
-    ]
+    return [Token(_KINDS[m.lastgroup], m[0], m.start() + 1) for m in _PLAIN_TOKEN.finditer(text)]

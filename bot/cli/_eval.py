@@ -144,7 +144,7 @@ def _php_number(value: int | float) -> int | float:
 
 def _parse(line: bytes, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, int | float | None]:
     try:
-        data = json.loads(line)
+        data = json.loads(line.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise _InputError(f"not a JSON line: {exc}") from None
     if not isinstance(data, dict):
@@ -182,11 +182,19 @@ async def _answer(evaluator: Evaluator, line: bytes, sets: dict[str, GameSet]) -
     if isinstance(verdict, EvalError):
         return _error_line({"php_class": None, **verdict.as_dict()})
     assert isinstance(verdict, Evaluation)
-    out: dict[str, Any] = {"ok": True, "type": verdict.php_type, "value": verdict.value}
+    value = verdict.value
+    line = f'{{"ok": true, "type": "{verdict.php_type}", "value": {_json_number(value)}'
     if score is not None:
-        points, new_score = apply_points(score, verdict.value, game_set.goal, game_set.bonus)
-        out["points"], out["score"] = points, new_score
-    return _dump(out)
+        points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
+        line += f', "points": {_json_number(points)}, "score": {_json_number(new_score)}'
+    return line + "}"
+
+
+def _json_number(value: int | float) -> str:
+    """What json.dumps writes for a number, without building a dict to dump."""
+    if isinstance(value, int) or math.isfinite(value):
+        return repr(value)
+    return json.dumps(value)
 
 
 def _error_line(error: dict[str, object]) -> str:

@@ -208,16 +208,23 @@ class WorkerPool:
         await asyncio.gather(*(lane() for _ in range(max(1, lanes))))
         return [r for r in results if r is not None]
 
-    def _job(self, code: str, *, raw: bool, who: str | None) -> _Job:
+    def _job(
+        self,
+        code: str,
+        *,
+        raw: bool,
+        who: str | None,
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> _Job:
         request = encode_request(code, raw=raw)
-        future = asyncio.get_running_loop().create_future()
+        future = (loop or asyncio.get_running_loop()).create_future()
         return _Job(request.line, request.nonce, code, who, future)
 
     async def _run(self, code: str, *, raw: bool, who: str | None) -> Verdict:
         if self._closed:
             return _closed()
         loop = asyncio.get_running_loop()
-        wait = self.penalties.delay(who, loop.time())
+        wait = 0.0 if who is None else self.penalties.delay(who, loop.time())
         if wait > 0:
             self._counters.penalised += 1
             await asyncio.sleep(wait)
@@ -227,7 +234,7 @@ class WorkerPool:
             self._counters.busy += 1
             return EvalError(ErrorCode.SANDBOX, "the evaluator is busy; try again in a moment")
         try:
-            job = self._job(code, raw=raw, who=who)
+            job = self._job(code, raw=raw, who=who, loop=loop)
         except ValueError as exc:
             return EvalError(ErrorCode.TOO_LONG, str(exc))
         self._queue.append(job)
