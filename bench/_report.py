@@ -34,9 +34,10 @@ def machine() -> str:
         pass
     php = subprocess.run(["php", "-v"], capture_output=True, text=True, check=False).stdout
     php_version = php.split("\n", 1)[0] if php else "php not found"
+    load = f", load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
     return (
         f"{os.cpu_count()} cores ({cpu}){mem}, {platform.system()} {platform.release()}, "
-        f"Python {platform.python_version()}, {php_version}"
+        f"Python {platform.python_version()}, {php_version}{load} (the machine is shared)"
     )
 
 

@@ -1,95 +1,66 @@
-"""Local warm-pool latency and throughput against a cold `php -r` per formula.
+"""Local warm pool: this tree against the baseline commit's pool, in the same run.
 
-Run: `python -m bench.bench_pool [--seconds 3] [--cold-runs 300]`. Measures 1, 2
-and 8 concurrent callers on the local bubblewrap pool (default size: one
-worker per core), both the bare pool (`WorkerPool.run`) and the bot's path
-(`Evaluator.evaluate` = checker + pool); then the same formulas each in a
-fresh `php -r` (what a spawn-per-formula design would cost). Writes the
-"pool" section of docs/BENCHMARKS.md.
+Run: `python -m bench.bench_pool [--seconds 3] [--rounds 3] [--baseline 08643f3]`.
+The baseline commit's `evaluator/` and `rules/` are unpacked with `git archive`
+into a temporary directory (no worktree, nothing checked out), and each tree is
+measured by `bench/_pool_load.py` in its own process, alternating baseline and
+current `--rounds` times on the same machine; the median round counts. Both
+evaluate the same fixed workload first, and their verdicts must be identical.
+Then the bot's path (checker + pool) and a cold `php -r` per formula. Writes
+the "pool" section of docs/BENCHMARKS.md.
 
-Targets on 2 cores: p50 <= 0.3 ms for one caller, >= 5,000 formulas/s with 8
-callers, >= 30x the cold baseline.
+Targets (issue 13): >= 3x the baseline's throughput with 8 callers; and, kept
+from before, p50 <= 0.3 ms for one caller and >= 30x a cold `php -r`.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import random
+import json
 import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
+from bench._pool_load import workload
 from bench._report import percentile, write_section
-from evaluator import Evaluation, EvaluatorSettings, Verdict, open_evaluator
 
+ROOT = Path(__file__).resolve().parent.parent
+LOAD = ROOT / "bench" / "_pool_load.py"
 CALLERS = (1, 2, 8)
-FUNCTIONS = ("pow", "sqrt", "hexdec", "octdec", "bindec")
-SHAPES = (
-    "{a}{b}+{c}{d}",
-    "{a}*{b}+{c}{d}",
-    "pow({a},{b})-{c}*{d}",
-    "{a}{b}{c}/{d}",
-    "{a}{b}^{c}{d}",
-)
 
 
-def workload(count: int, seed: int = 11) -> list[tuple[str, str]]:
-    """(digits, formula) pairs as players write them; all pass the checker."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        a, b, c, d = (str(rng.randint(1, 9)) for _ in range(4))
-        out.append((a + b + c + d, rng.choice(SHAPES).format(a=a, b=b, c=c, d=d)))
-    return out
+def unpack(commit: str, into: Path, paths: tuple[str, ...] = ("evaluator", "rules")) -> Path:
+    """`paths` of `commit` as plain files under `into` (git archive: read-only, no worktree)."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit, *paths], capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
 
 
-async def measure(
-    call: Callable[[int], Awaitable[Verdict]], callers: int, seconds: float
-) -> dict[str, float]:
-    latencies: list[float] = []
-    deadline = time.perf_counter() + seconds
-
-    async def caller(offset: int) -> None:
-        i = offset
-        while time.perf_counter() < deadline:
-            started = time.perf_counter()
-            verdict = await call(i)
-            latencies.append(time.perf_counter() - started)
-            if not isinstance(verdict, Evaluation):
-                raise AssertionError(f"benchmark formula failed: {verdict}")
-            i += callers
-
-    started = time.perf_counter()
-    await asyncio.gather(*(caller(k) for k in range(callers)))
-    wall = time.perf_counter() - started
-    return {
-        "callers": callers,
-        "n": len(latencies),
-        "p50": percentile(latencies, 50) * 1e3,
-        "p99": percentile(latencies, 99) * 1e3,
-        "rate": len(latencies) / wall,
-    }
+def load(code: Path, seconds: float, paths: str = "pool") -> dict[str, Any]:
+    callers = ",".join(map(str, CALLERS))
+    out = subprocess.run(
+        [sys.executable, str(LOAD), "--code", str(code), "--seconds", str(seconds),
+         "--callers", callers, "--paths", paths],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if out.returncode != 0:
+        raise SystemExit(f"measuring {code} failed:\n{out.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
 
 
-async def warm(seconds: float) -> tuple[list[dict[str, float]], list[dict[str, float]], int]:
-    work = workload(4000)
-    settings = EvaluatorSettings(evaluator="local")
-    async with await open_evaluator(settings) as evaluator:
-        pool = evaluator.pool
-        for digits, formula in work[:500]:  # warm-up
-            await evaluator.evaluate(formula, digits, FUNCTIONS)
-
-        def bare(i: int) -> Awaitable[Verdict]:
-            return pool.run(work[i % len(work)][1])
-
-        def full(i: int) -> Awaitable[Verdict]:
-            digits, formula = work[i % len(work)]
-            return evaluator.evaluate(formula, digits, FUNCTIONS)
-
-        pool_rows = [await measure(bare, callers, seconds) for callers in CALLERS]
-        eval_rows = [await measure(full, callers, seconds) for callers in CALLERS]
-        return pool_rows, eval_rows, pool.size
+def median_rows(runs: list[dict[str, Any]], path: str) -> list[dict[str, float]]:
+    """Per caller count, the round whose throughput is the median one."""
+    rows = []
+    for k in range(len(CALLERS)):
+        by_rate = sorted((run["rows"][path][k] for run in runs), key=lambda r: r["rate"])
+        rows.append(by_rate[len(by_rate) // 2])
+    return rows
 
 
 def cold(runs: int) -> dict[str, float]:
@@ -99,57 +70,80 @@ def cold(runs: int) -> dict[str, float]:
         started = time.perf_counter()
         subprocess.run(["php", "-r", f"echo ({formula});"], capture_output=True, check=True)
         latencies.append(time.perf_counter() - started)
-    total = sum(latencies)
     return {
         "callers": 1,
         "n": runs,
         "p50": percentile(latencies, 50) * 1e3,
         "p99": percentile(latencies, 99) * 1e3,
-        "rate": runs / total,
+        "rate": runs / sum(latencies),
     }
 
 
-def table(title: str, rows: list[dict[str, float]]) -> str:
-    lines = [
-        f"**{title}**",
-        "",
-        "| callers | formulas | p50 ms | p99 ms | formulas/s |",
-        "|---:|---:|---:|---:|---:|",
-    ]
+def table(title: str, rows: list[dict[str, float]], cpu: bool = True) -> str:
+    head = "| callers | formulas | p50 ms | p99 ms | formulas/s |" + (
+        " Python CPU µs/formula |" if cpu else ""
+    )
+    lines = [f"**{title}**", "", head, "|---:" * (6 if cpu else 5) + "|"]
     for r in rows:
-        cells = (f"{r['callers']:.0f}", f"{r['n']:.0f}", f"{r['p50']:.3f}", f"{r['p99']:.3f}")
-        lines.append(f"| {' | '.join(cells)} | {r['rate']:,.0f} |")
+        cells = [f"{r['callers']:.0f}", f"{r['n']:.0f}", f"{r['p50']:.3f}", f"{r['p99']:.3f}"]
+        cells.append(f"{r['rate']:,.0f}")
+        if cpu:
+            cells.append(f"{r['cpu_us']:.1f}")
+        lines.append(f"| {' | '.join(cells)} |")
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating baseline/current")
+    parser.add_argument("--baseline", default="08643f3", help="the commit to compare with")
     parser.add_argument("--cold-runs", type=int, default=300)
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
 
-    pool_rows, eval_rows, size = asyncio.run(warm(args.seconds))
+    with tempfile.TemporaryDirectory(prefix="fd-baseline-") as tmp:
+        base_code = unpack(args.baseline, Path(tmp))
+        base_runs, ours_runs = [], []
+        for _ in range(args.rounds):
+            base_runs.append(load(base_code, args.seconds))
+            ours_runs.append(load(ROOT, args.seconds, "pool,evaluate"))
+    same = all(run["verdicts"] == base_runs[0]["verdicts"] for run in base_runs + ours_runs)
+    base, ours = median_rows(base_runs, "pool"), median_rows(ours_runs, "pool")
+    bot_path = median_rows(ours_runs, "evaluate")
+    ratios = [o["rate"] / b["rate"] for o, b in zip(ours, base, strict=True)]
+    per_round = [
+        o["rows"]["pool"][-1]["rate"] / b["rows"]["pool"][-1]["rate"]
+        for o, b in zip(ours_runs, base_runs, strict=True)
+    ]
     baseline = cold(args.cold_runs)
-    one, eight = pool_rows[0], pool_rows[-1]
+    one, eight = ours[0], ours[-1]
     verdicts = [
+        f"throughput with 8 callers: {eight['rate']:,.0f}/s, {ratios[-1]:.1f}x the baseline's "
+        f"{base[-1]['rate']:,.0f}/s (each round: {', '.join(f'{r:.1f}x' for r in per_round)}; "
+        "target >= 3x): " + ("met" if ratios[-1] >= 3 else "MISSED"),
+        f"Python CPU per formula with 8 callers: {eight['cpu_us']:.1f} µs "
+        f"(baseline {base[-1]['cpu_us']:.1f} µs)",
+        f"verdicts of the fixed workload ({len(base_runs[0]['verdicts'])} formulas, valid and "
+        "not): " + ("identical in every run of both trees" if same else "DIFFERENT"),
         f"p50 with 1 caller: {one['p50']:.3f} ms (target <= 0.3 ms): "
         + ("met" if one["p50"] <= 0.3 else "MISSED"),
-        f"throughput with 8 callers: {eight['rate']:,.0f}/s (target >= 5,000/s): "
-        + ("met" if eight["rate"] >= 5000 else "MISSED"),
         f"vs cold `php -r`: {one['rate'] / baseline['rate']:.0f}x the throughput with 1 caller, "
-        f"{eight['rate'] / baseline['rate']:.0f}x with 8; "
-        f"p50 {baseline['p50'] / one['p50']:.0f}x lower (target >= 30x): "
+        f"{eight['rate'] / baseline['rate']:.0f}x with 8 (target >= 30x): "
         + ("met" if one["rate"] / baseline["rate"] >= 30 else "MISSED"),
     ]
     body = "\n\n".join(
         [
             "## Local pool (bubblewrap php-cli workers)\n\n"
-            f"`python -m bench.bench_pool`: {size} warm workers (one per core), "
-            f"{args.seconds:g} s per row, formulas like `34+89`, `pow(3,4)-8*9`, `348/9`.",
-            table("Pool (`WorkerPool.run`)", pool_rows),
-            table("Bot path (`Evaluator.evaluate`: checker + pool)", eval_rows),
-            table("Baseline: a cold `php -r` per formula", [baseline]),
+            f"`python -m bench.bench_pool`: {ours_runs[0]['size']} warm workers, "
+            f"{args.seconds:g} s per row, formulas like `34+89`, `pow(3,4)-8*9`, `348/9`. "
+            f"The baseline is commit {args.baseline}'s pool, unpacked by `git archive` and "
+            f"measured in the same run by the same script (`bench/_pool_load.py`), "
+            f"{args.rounds} rounds alternating baseline and current; the median round is shown.",
+            table("Pool (`WorkerPool.run`), this tree", ours),
+            table(f"Pool (`WorkerPool.run`), baseline {args.baseline}", base),
+            table("Bot path (`Evaluator.evaluate`: checker + pool), this tree", bot_path),
+            table("Baseline: a cold `php -r` per formula", [baseline], cpu=False),
             "\n".join(f"- {v}" for v in verdicts),
         ]
     )

@@ -44,6 +44,7 @@ from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
 from bot.storage import Store, open_store
 from evaluator import open_evaluator
+from evaluator.sandbox.stats import RestartReason
 
 log = logging.getLogger(__name__)
 
@@ -242,6 +243,20 @@ def create_bot(
     )
 
 
+class PhpObserver:
+    """The evaluator's per-request PHP time, into the metrics (restarts are read from the
+    pool's stats at scrape time)."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def php_latency(self, seconds: float) -> None:
+        self.metrics.php(seconds)
+
+    def worker_restarted(self, reason: RestartReason) -> None:
+        del reason
+
+
 def active_games_by_mode(service: GameService) -> dict[str, int]:
     counts = dict.fromkeys((mode.value for mode in rules.Mode), 0)
     for record in service.active:
@@ -255,10 +270,13 @@ async def run_discord(settings: BotSettings, token: str) -> None:
     metrics = Metrics()
     async with (
         await open_store(settings.database_url) as store,
-        await open_evaluator(settings.evaluator_settings) as evaluator,
+        await open_evaluator(
+            settings.evaluator_settings, observer=PhpObserver(metrics)
+        ) as evaluator,
         create_bot(settings, store=store, evaluator=evaluator, metrics=metrics) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
     ):
         metrics.bind_shards(lambda: dict(bot.latencies))
         metrics.bind_games(lambda: active_games_by_mode(bot.service))
+        metrics.bind_pool(evaluator.stats)
         await bot.start(token)

@@ -1,6 +1,7 @@
 """Formula checking and PHP sandboxes: `check()` a formula, then real PHP gives the Result.
 
-The bot only needs `open_evaluator()` and `Evaluator.evaluate()`; the rest is
+The bot only needs `open_evaluator()`, `Evaluator.evaluate()` and, for its
+metrics, `Evaluator.stats()` (a `PoolStats`) and a `PoolObserver`; the rest is
 exported for tests, the CLI and the benchmarks.
 """
 
@@ -8,6 +9,7 @@ from evaluator.check import check
 from evaluator.result import ErrorCode, EvalError, Evaluation, FormulaError, Verdict
 from evaluator.sandbox.local import SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError
+from evaluator.sandbox.stats import PoolObserver, PoolStats, RestartReason
 from evaluator.service import Evaluator, open_evaluator
 from evaluator.settings import EvaluatorSettings
 
@@ -18,6 +20,9 @@ __all__ = [
     "Evaluator",
     "EvaluatorSettings",
     "FormulaError",
+    "PoolObserver",
+    "PoolStats",
+    "RestartReason",
     "SandboxStartError",
     "SandboxUnavailable",
     "Verdict",

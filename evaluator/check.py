@@ -1,18 +1,20 @@
-"""The formula checker: normalize, tokenize, whitelist, digits in order.
+"""The formula checker: normalize, read as PHP reads it, whitelist, digits in order.
 
 Pure and fast (microseconds): it runs before anything reaches PHP, and nothing
-it rejects ever does. It is deliberately strict about *what* may reach PHP and
-deliberately lax about *whether it parses*: syntax like `3--4` or `08` is left
-to PHP, because PHP's verdict is part of the game (RULES.md).
+it rejects ever does. It is strict about *what* may reach PHP: every token is
+cut by PHP's own lexer rules (`evaluator.lexer`), so `3--4` is refused for its
+`--` (PHP's decrement) and `0x1A` for being a hexadecimal number. It is lax
+about *whether it parses*: `3 4` or `08` is left to PHP, because PHP's verdict
+is part of the game (RULES.md).
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
 
+from evaluator.lexer import Kind, Token, plain_tokens, tokens
 from evaluator.result import ErrorCode, EvalError, FormulaError
 
 MAX_LENGTH = 256
@@ -28,25 +30,44 @@ _REPLACEMENTS = (
     ("÷", "/"),
     ("−", "-"),
 )
-_OPERATORS = ("<<", ">>", "+", "-", "*", "/", "%", "&", "|", "^")
-_PAIRS_TO_PHP_MEANING = {
-    "**": "`**` (use pow)",
-    "//": "`//` (a PHP comment)",
-    "/*": "`/*` (a PHP comment)",
+_ASCII_SPACES = {ord(ch): " " for ch in map(chr, range(128)) if ch.isspace()}
+_COMPARISON = "a comparison"
+_ASSIGNMENT = "an assignment"
+_MEANINGS = {
+    "++": "the increment operator",
+    "--": "the decrement operator (for minus a negative number, write `- -`)",
+    "&&": "a boolean and",
+    "||": "a boolean or",
+    "->": "the object operator",
+    "?->": "the nullsafe object operator",
+    "**": "the power operator (use pow)",
+    "??": "the null coalescing operator",
+    "::": "the scope operator",
+    "=>": "an array arrow",
+    "...": "the spread operator",
+    "#[": "an attribute",
+    **dict.fromkeys(("<=", ">=", "==", "!=", "<>", "<=>", "===", "!=="), _COMPARISON),
+    **dict.fromkeys(
+        ("+=", "-=", "*=", "**=", "/=", ".=", "%=", "<<=", ">>=", "&=", "|=", "^=", "??="),
+        _ASSIGNMENT,
+    ),
 }
-
-TokenKind = Literal["number", "name", "op", "lparen", "rparen", "comma"]
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    kind: TokenKind
-    text: str
-    column: int  # 1-based, in the normalized formula
+_OPENERS = (
+    ("<<<", "a PHP heredoc"),
+    ("b<<<", "a PHP heredoc"),
+    ("?>", "PHP's closing tag"),
+    ("$", "a PHP variable"),
+    ("#", "a PHP comment"),
+    ("//", "a PHP comment"),
+    ("/*", "a PHP comment"),
+    ("`", "a shell command"),
+)
 
 
 def normalize(formula: str) -> str:
     """NFKC, the original rules' glyphs to PHP operators, every space to one ' '."""
+    if formula.isascii():  # NFKC and the glyphs change nothing: only the spaces
+        return formula.translate(_ASCII_SPACES).strip()
     text = unicodedata.normalize("NFKC", formula)
     for glyph, operator in _REPLACEMENTS:
         text = text.replace(glyph, operator)
@@ -63,64 +84,87 @@ def _error(
     return FormulaError(EvalError(code, message, position, text, params=tuple(params.items())))
 
 
-def _forbidden(text: str, column: int, reason: str, message: str) -> FormulaError:
-    return _error(ErrorCode.FORBIDDEN, message, column, text, reason=reason, column=str(column))
+def _forbidden(token: Token, reason: str, detail: str = "") -> FormulaError:
+    """`detail` follows "is not allowed" as written: ": why" or " (note)"."""
+    message = f"`{token.text}` at column {token.column} is not allowed{detail}"
+    return _error(
+        ErrorCode.FORBIDDEN,
+        message,
+        token.column,
+        token.text,
+        reason=reason,
+        column=str(token.column),
+    )
+
+
+def _number_meaning(text: str) -> str:
+    lower = text.lower()
+    if lower.startswith(("0x", "0b", "0o")):
+        base = {"x": "hexadecimal", "b": "binary", "o": "octal"}[lower[1]]
+        kind = f"a {base} number"
+    elif "e" in lower:
+        kind = "a number with an exponent"
+    elif "." in lower:
+        kind = "a decimal fraction"
+    else:
+        kind = "a number with `_` separators"
+    return f"PHP reads {kind} here; write whole numbers with the digits 0-9 only"
+
+
+def _opener_meaning(text: str) -> str:
+    lower = text.lower()
+    if lower.startswith(("'", '"', "b'", 'b"')):
+        return "a PHP string starts here"
+    meaning = next(m for prefix, m in _OPENERS if lower.startswith(prefix))
+    return f"{meaning} starts here"
+
+
+def _refusal(
+    token: Token, following: Token | None, functions: frozenset[str]
+) -> FormulaError | None:
+    """Why `token` may not reach PHP, or None when it may."""
+    kind = token.kind
+    if kind in (Kind.NUMBER, Kind.OP, Kind.LPAREN, Kind.RPAREN, Kind.COMMA):
+        return None
+    if kind is Kind.NAME:
+        if not token.text[0].isascii():  # PHP reads `😀3489` as one name: show the character
+            return _forbidden(token._replace(text=token.text[0]), "char")
+        if token.text.lower() not in functions:
+            allowed = ", ".join(sorted(functions)) or "none"
+            return _forbidden(token, "name", f" (functions here: {allowed})")
+        if following is None or following.kind is not Kind.LPAREN:
+            return _forbidden(token, "uncalled", f": only calls are allowed, as in {token.text}(…)")
+        return None
+    if kind is Kind.PHP_NUMBER:
+        return _forbidden(token, "number", f": {_number_meaning(token.text)}")
+    if kind is Kind.OPENER:
+        return _forbidden(token, "token", f": {_opener_meaning(token.text)}")
+    if token.text == "**":
+        return _forbidden(token, "operator", f": PHP reads it as {_MEANINGS['**']}")
+    if token.text in _MEANINGS:
+        return _forbidden(token, "token", f": PHP reads it as {_MEANINGS[token.text]}")
+    if token.text.startswith("("):
+        return _forbidden(token, "token", ": PHP reads it as a cast")
+    return _forbidden(token, "char")
 
 
 def tokenize(text: str, functions: frozenset[str]) -> list[Token]:
-    """Split a normalized formula into whitelisted tokens, or raise FormulaError."""
-    tokens: list[Token] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch, column = text[i], i + 1
-        if ch == " ":
-            i += 1
-        elif ch.isascii() and ch.isdigit():
-            j = i
-            while j < n and text[j].isascii() and text[j].isdigit():
-                j += 1
-            tokens.append(Token("number", text[i:j], column))
-            i = j
-        elif ch.isascii() and (ch.isalpha() or ch == "_"):
-            j = i
-            while j < n and text[j].isascii() and (text[j].isalnum() or text[j] == "_"):
-                j += 1
-            word = text[i:j]
-            if word.lower() not in functions:
-                allowed = ", ".join(sorted(functions)) or "none"
-                raise _forbidden(
-                    word,
-                    column,
-                    "name",
-                    f"`{word}` at column {column} is not allowed (functions here: {allowed})",
-                )
-            tokens.append(Token("name", word, column))
-            i = j
-        elif text.startswith(tuple(_PAIRS_TO_PHP_MEANING), i):
-            pair = text[i : i + 2]
-            raise _forbidden(
-                pair,
-                column,
-                "operator",
-                f"{_PAIRS_TO_PHP_MEANING[pair]} at column {column} is not allowed",
-            )
-        elif ch in "(),":
-            kind: TokenKind = "lparen" if ch == "(" else "rparen" if ch == ")" else "comma"
-            tokens.append(Token(kind, ch, column))
-            i += 1
-        else:
-            operator = next((op for op in _OPERATORS if text.startswith(op, i)), None)
-            if operator is None:
-                raise _forbidden(ch, column, "char", f"`{ch}` at column {column} is not allowed")
-            tokens.append(Token("op", operator, column))
-            i += len(operator)
-    return tokens
+    """PHP's tokens of a normalized formula, without spaces, or FormulaError at the
+    first one that may not reach PHP. `functions` are lower-case."""
+    every = plain_tokens(text)
+    read = [t for t in (tokens(text) if every is None else every) if t.kind is not Kind.SPACE]
+    for index, token in enumerate(read):
+        following = read[index + 1] if index + 1 < len(read) else None
+        problem = _refusal(token, following, functions)
+        if problem is not None:
+            raise problem
+    return read
 
 
-def _check_nesting(tokens: list[Token]) -> None:
+def _check_nesting(read: list[Token]) -> None:
     depth = 0
-    for token in tokens:
-        if token.kind == "lparen":
+    for token in read:
+        if token.kind is Kind.LPAREN:
             depth += 1
             if depth > MAX_NESTING:
                 raise _error(
@@ -130,7 +174,7 @@ def _check_nesting(tokens: list[Token]) -> None:
                     "(",
                     limit=str(MAX_NESTING),
                 )
-        elif token.kind == "rparen":
+        elif token.kind is Kind.RPAREN:
             depth -= 1
             if depth < 0:
                 raise _error(
@@ -152,11 +196,13 @@ def _check_nesting(tokens: list[Token]) -> None:
         )
 
 
-def _check_digits(tokens: list[Token], digits: str) -> None:
+def _check_digits(tokens_read: list[Token], digits: str) -> None:
+    if "".join([t.text for t in tokens_read if t.kind is Kind.NUMBER]) == digits:
+        return
     read: list[tuple[str, int]] = [
         (ch, token.column + k)
-        for token in tokens
-        if token.kind == "number"
+        for token in tokens_read
+        if token.kind is Kind.NUMBER
         for k, ch in enumerate(token.text)
     ]
     if "".join(ch for ch, _ in read) == digits:
@@ -173,6 +219,11 @@ def _check_digits(tokens: list[Token], digits: str) -> None:
         read=shown,
         digits=digits,
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _lowered(functions: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(f.lower() for f in functions)
 
 
 def check(formula: str, digits: str, functions: Iterable[str]) -> str:
@@ -195,7 +246,7 @@ def check(formula: str, digits: str, functions: Iterable[str]) -> str:
         )
     if not text:
         raise _error(ErrorCode.SYNTAX, "the formula is empty", reason="empty")
-    tokens = tokenize(text, frozenset(f.lower() for f in functions))
-    _check_nesting(tokens)
-    _check_digits(tokens, digits)
+    read = tokenize(text, _lowered(functions if isinstance(functions, tuple) else tuple(functions)))
+    _check_nesting(read)
+    _check_digits(read, digits)
     return text

@@ -17,7 +17,9 @@ from evaluator.check import check
 from evaluator.result import EvalError, FormulaError, Verdict
 from evaluator.sandbox.base import WorkerFactory
 from evaluator.sandbox.local import LocalWorkerFactory, SandboxUnavailable
+from evaluator.sandbox.penalty import PenaltyBox
 from evaluator.sandbox.pool import WorkerPool
+from evaluator.sandbox.stats import PoolObserver, PoolStats
 from evaluator.settings import EvaluatorSettings
 
 log = logging.getLogger(__name__)
@@ -57,13 +59,22 @@ class Evaluator:
         """The longest one formula may take in PHP (callers size their waits by it)."""
         return self.pool.timeout_s
 
-    async def evaluate(self, formula: str, digits: str, functions: Functions) -> Verdict:
-        """Check `formula` against the round's `digits` and the Set's functions, then run it."""
+    def stats(self) -> PoolStats:
+        """Queue depth, workers, restarts by reason and counters (see PoolStats)."""
+        return self.pool.stats()
+
+    async def evaluate(
+        self, formula: str, digits: str, functions: Functions, *, who: str | None = None
+    ) -> Verdict:
+        """Check `formula` against the round's `digits` and the Set's functions, then run it.
+
+        `who` (the player id) is charged when the formula ends its PHP worker;
+        a caller who keeps doing that is slowed down, nobody else is."""
         try:
             text = check(formula, digits, _names(functions))
         except FormulaError as exc:
             return exc.error
-        return await self.pool.run(text)
+        return await self.pool.run(text, who=who)
 
     async def evaluate_many(self, items: Iterable[tuple[str, str, Functions]]) -> list[Verdict]:
         """Evaluate (formula, digits, functions) triples; verdicts come back in order."""
@@ -130,7 +141,9 @@ def make_factory(settings: EvaluatorSettings) -> tuple[WorkerFactory, str]:
     return local, f"EVALUATOR=local ({local.name})"
 
 
-def make_pool(factory: WorkerFactory, settings: EvaluatorSettings) -> WorkerPool:
+def make_pool(
+    factory: WorkerFactory, settings: EvaluatorSettings, observer: PoolObserver | None = None
+) -> WorkerPool:
     return WorkerPool(
         factory,
         size=settings.pool_size,
@@ -139,20 +152,26 @@ def make_pool(factory: WorkerFactory, settings: EvaluatorSettings) -> WorkerPool
         max_requests=settings.max_requests,
         # Busy wall time bounds PHP's CPU time; retire at half the lifetime budget.
         max_busy_s=settings.cpu_budget_s / 2,
+        penalties=PenaltyBox(settings.free_kills, settings.kill_refill_s),
+        observer=observer,
     )
 
 
 async def open_evaluator(
-    settings: EvaluatorSettings | None = None, *, warm: bool = True
+    settings: EvaluatorSettings | None = None,
+    *,
+    warm: bool = True,
+    observer: PoolObserver | None = None,
 ) -> Evaluator:
     """Build the evaluator the settings ask for; with `warm`, start and probe every worker.
 
+    `observer` hears each request's PHP latency and each worker restart.
     Raises SandboxUnavailable / SandboxStartError when no sandbox can run.
     """
     settings = settings or EvaluatorSettings()
     factory, reason = make_factory(settings)
     log.info("evaluator backend: %s — %s", factory.name, reason)
-    pool = make_pool(factory, settings)
+    pool = make_pool(factory, settings, observer)
     if warm:
         await pool.start()
     return Evaluator(pool, reason)

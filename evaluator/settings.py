@@ -29,6 +29,12 @@ class EvaluatorSettings(BaseSettings):
         default=60, ge=5, description="CPU seconds a warm worker may use before it is retired"
     )
     max_requests: int = Field(default=100_000, ge=1, description="requests before a recycle")
+    free_kills: int = Field(
+        default=3, ge=1, description="worker-ending formulas a player may send before waiting"
+    )
+    kill_refill_s: float = Field(
+        default=10.0, gt=0, description="seconds that pay back one worker-ending formula"
+    )
     allow_unsandboxed: bool = False
     php_path: str = "php"
     bwrap_path: str = "bwrap"

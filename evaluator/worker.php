@@ -2,47 +2,48 @@
 /*
  * Formula Darts evaluator worker: one warm php-cli process, many formulas.
  *
- * Protocol (see evaluator/sandbox/protocol.py): one JSON request per line on
- * stdin, {"m": "e"|"r", "c": "<code>", "i": "<nonce>"}, and one JSON response per line on the
- * response fd (argv[1], default 1 = stdout). Mode "e" evaluates an expression
- * as `return (EXPR);`; mode "r" (tests only) runs statements as they are.
- *
- * Responses:
+ * Protocol (see evaluator/sandbox/protocol.py): requests arrive on stdin, one
+ * JSON object per line, {"m": "e"|"r", "c": "<code>", "i": "<nonce>"}; the
+ * first line of a batch adds "n": <lines in the batch>. Answers go to stderr,
+ * one line per request, in order:
  *   {"ok":true,"t":"int","v":123}       {"ok":true,"t":"float","v":3.5}
- *   {"ok":false,"e":"syntax"|"php"|"not_finite"|"timeout","c":"<class>","m":"<message>"}
- *   "bye":true is added when this process is about to exit (a fatal error).
- *   Every response echoes the request's nonce as "i" (see fd_main).
+ *   {"ok":false,"e":"syntax"|"php"|"not_finite"|"sandbox","c":"<class>","m":"<message>"}
+ *   "bye":true is added when this worker retires after that answer.
+ *   Every answer echoes its request's nonce as "i".
+ * Mode "e" evaluates an expression as `return (EXPR\n);`; mode "r" (tests
+ * only) runs statements as they are.
  *
- * Why the care: PHP's own output (echo, notices, warnings) must never reach the
- * response channel, so display_errors is off, every request runs inside an
- * output buffer that discards everything, and the local sandbox writes
- * responses to a separate fd while stdout goes to /dev/null.
+ * What PHP itself prints (echo, and fatal errors: display_errors=1 with only
+ * fatal levels reported) goes to stdout, which the pool reads only as a dead
+ * worker's last words; it never touches the answer channel.
+ *
+ * Evaluated code may be hostile (the checker may one day have a bug), so:
+ * - a whole batch is read before any of it runs, and the pool writes nothing
+ *   while a batch is in flight: stdin is empty whenever evaluated code runs,
+ *   so reading it (fgets(STDIN), php://fd/0, SplFileObject) finds nothing;
+ * - requests and nonces live in locals of fd_main, never as a call argument
+ *   while evaluated code runs, so no backtrace or reflection reaches them;
+ * - after each request and before its answer, cycles are collected and the
+ *   globals it created are removed, so its destructors run in its own time;
+ *   a worker left holding memory retires ("bye");
+ * - the worker calls none of the functions the pool disables (handlers,
+ *   filters, output buffers, stream modes, define, ...): see DEFENCES.
  */
 
 // No declare(strict_types=1): formulas must run in PHP's default (coercive)
 // mode, as in `php -r`, where hexdec(63) is 99 and not a TypeError.
 
 const FD_JSON = JSON_PRESERVE_ZERO_FRACTION | JSON_INVALID_UTF8_SUBSTITUTE | JSON_UNESCAPED_SLASHES;
-
-
-function fd_send(SplFileObject $out, array $response): void
-{
-    $line = json_encode($response, FD_JSON);
-    if ($line === false) {
-        $line = json_encode(
-            ['ok' => false, 'e' => 'php', 'c' => null, 'm' => 'unencodable result'],
-            FD_JSON
-        );
-    }
-    $out->fwrite($line . "\n");
-    $out->fflush();
-}
+const FD_MAX_BATCH = 256;
+const FD_MAX_LINE = 65600; // fgets reads length - 1 bytes: a 64 KiB request and its newline fit
 
 /** Runs in a function scope so evaluated code cannot touch the loop's variables. */
 function fd_run(string $fd_mode, string $fd_code): mixed
 {
     if ($fd_mode === 'e') {
-        return eval('return (' . $fd_code . ');');
+        // The newline puts the wrapper's `)` on line 2: an error there is about
+        // the end of the player's formula, not about a token they never typed.
+        return eval('return (' . $fd_code . "\n);");
     }
     return eval($fd_code);
 }
@@ -68,70 +69,94 @@ function fd_value(mixed $value): array
     ];
 }
 
+function fd_syntax(ParseError $e, string $mode): array
+{
+    $message = $e->getMessage();
+    if ($mode === 'e' && $e->getLine() > 1) {
+        $message = str_replace('unexpected token ")"', 'unexpected end of the formula', $message);
+    }
+    return ['ok' => false, 'e' => 'syntax', 'c' => get_class($e), 'm' => $message];
+}
+
 function fd_evaluate(string $mode, string $code): array
 {
-    $level = ob_get_level();
-    // A chunk size makes PHP pass output to the callback as it grows, so a
-    // flood is dropped piece by piece instead of filling memory.
-    ob_start(static fn (string $chunk): string => '', 4096);
     try {
-        $response = fd_value(fd_run($mode, $code));
+        return fd_value(fd_run($mode, $code));
     } catch (ParseError $e) {
-        $response = ['ok' => false, 'e' => 'syntax', 'c' => get_class($e), 'm' => $e->getMessage()];
+        return fd_syntax($e, $mode);
     } catch (Throwable $e) {
-        $response = ['ok' => false, 'e' => 'php', 'c' => get_class($e), 'm' => $e->getMessage()];
-    } finally {
-        while (ob_get_level() > $level) {
-            ob_end_clean();
-        }
+        return ['ok' => false, 'e' => 'php', 'c' => get_class($e), 'm' => $e->getMessage()];
     }
-    return $response;
+}
+
+function fd_memory_ceiling(): int
+{
+    $limit = ini_get('memory_limit');
+    $bytes = (int) $limit * (['k' => 1 << 10, 'm' => 1 << 20, 'g' => 1 << 30][strtolower(substr($limit, -1))] ?? 1);
+    return $bytes > 0 ? intdiv($bytes, 4) : 16 << 20;
 }
 
 /**
- * The request loop. It lives in a function so that the request, and the nonce
- * its answer must echo, are locals: evaluated code runs in another function and
- * cannot read them (no $GLOBALS entry, not in any frame's arguments), so it can
- * never forge a line the pool would accept as an answer.
+ * The request loop. Requests, and the nonces their answers must echo, are
+ * locals here: evaluated code runs in another function and cannot read them
+ * (no $GLOBALS entry, not in any frame's arguments), so it can never forge a
+ * line the pool would accept as an answer.
  */
-function fd_main(int $fd): void
+function fd_main(): void
 {
-    // SplFileObject, not fopen/fwrite: those are disabled for the evaluated code.
-    $out = new SplFileObject("php://fd/$fd", 'w');
-    $nonce = null;
-    // Fatal errors (memory_limit, max_execution_time) end the process; report
-    // them and say "bye" so the pool does not reuse this worker.
-    register_shutdown_function(static function () use ($out, &$nonce): void {
-        $error = error_get_last();
-        $fatal = E_ERROR | E_CORE_ERROR | E_COMPILE_ERROR | E_USER_ERROR;
-        if ($error === null || ($error['type'] & $fatal) === 0) {
-            return;
+    $known = array_flip(array_keys($GLOBALS));
+    $globals = count($GLOBALS);
+    $ceiling = fd_memory_ceiling();
+    while (($line = fgets(STDIN, FD_MAX_LINE)) !== false) {
+        $first = json_decode($line, true);
+        $count = is_array($first) && is_int($first['n'] ?? null) ? max(1, min(FD_MAX_BATCH, $first['n'])) : 1;
+        $batch = [$first];
+        for ($k = 1; $k < $count; $k++) {
+            if (($line = fgets(STDIN, FD_MAX_LINE)) === false) {
+                return;
+            }
+            $batch[] = json_decode($line, true);
         }
-        while (ob_get_level() > 0) {
-            ob_end_clean();
+        unset($line, $first);
+        foreach ($batch as $request) {
+            $nonce = is_array($request) && is_string($request['i'] ?? null) ? $request['i'] : null;
+            if (!is_array($request) || !is_string($request['c'] ?? null)) {
+                $response = ['ok' => false, 'e' => 'sandbox', 'c' => null, 'm' => 'bad request'];
+            } else {
+                $response = fd_evaluate(($request['m'] ?? 'e') === 'r' ? 'r' : 'e', $request['c']);
+            }
+            unset($request);
+            try {
+                while (gc_collect_cycles() > 0) {
+                }
+                if (count($GLOBALS) !== $globals) {
+                    foreach (array_keys($GLOBALS) as $name) {
+                        if (!isset($known[$name])) {
+                            unset($GLOBALS[$name]);
+                        }
+                    }
+                }
+                $clean = count($GLOBALS) === $globals && memory_get_usage() < $ceiling;
+            } catch (Throwable $e) {
+                unset($e);
+                $clean = false;
+            }
+            $response['i'] = $nonce;
+            if (!$clean) {
+                $response['bye'] = true;
+            }
+            $out = json_encode($response, FD_JSON);
+            if ($out === false) {
+                $out = json_encode(['ok' => false, 'e' => 'php', 'c' => null, 'm' => 'unencodable result', 'i' => $nonce], FD_JSON);
+            }
+            fprintf(STDERR, "%s\n", $out);
+            unset($response, $out, $nonce);
+            if (!$clean) {
+                exit(0);
+            }
         }
-        $timeout = str_contains($error['message'], 'Maximum execution time');
-        fd_send($out, [
-            'ok' => false, 'e' => $timeout ? 'timeout' : 'php', 'c' => 'FatalError',
-            'm' => $error['message'], 'bye' => true, 'i' => $nonce,
-        ]);
-    });
-
-    while (($line = fgets(STDIN)) !== false) {
-        $request = json_decode($line, true);
-        $nonce = is_array($request) && is_string($request['i'] ?? null) ? $request['i'] : null;
-        if (!is_array($request) || !is_string($request['c'] ?? null)) {
-            fd_send($out, ['ok' => false, 'e' => 'sandbox', 'c' => null, 'm' => 'bad request', 'i' => $nonce]);
-            continue;
-        }
-        $mode = ($request['m'] ?? 'e') === 'r' ? 'r' : 'e';
-        $code = $request['c'];
-        unset($request, $line);
-        $response = fd_evaluate($mode, $code);
-        $response['i'] = $nonce;
-        fd_send($out, $response);
-        $nonce = null;
+        unset($batch);
     }
 }
 
-fd_main((int) ($argv[1] ?? 1));
+fd_main();

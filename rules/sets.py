@@ -2,6 +2,11 @@
 
 Validation collects every problem before failing, naming the source, the Set
 and the field, so an admin fixes a file in one pass instead of one error at a time.
+
+A Sets file may come from anyone with Manage Server, so parsing is bounded
+before anything is validated: no YAML aliases (a 469-byte alias bomb expands
+to billions of nodes), a nesting depth and a text size cap, and every message
+shows at most a short excerpt of what was written.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from rules._bounded_yaml import load_bounded
 
 DEFAULT_FUNCTIONS: tuple[str, ...] = ("pow", "sqrt", "hexdec", "octdec", "bindec")
 """PHP functions the original rules allow."""
@@ -36,6 +43,13 @@ LIMITS: dict[str, tuple[int, int]] = {
 
 NAME_MAX = 32
 VERSION_LENGTH = 10
+DESCRIPTION_MAX = 1000
+"""Characters of a Set's description: one Discord embed field holds 1,024."""
+MAX_TEXT = 1 << 20
+"""Characters of one Sets document (uploads are capped lower by the bot)."""
+MAX_PROBLEMS = 50
+"""Problems listed one by one; the rest are counted in one more."""
+_EXCERPT = 40
 BUILTIN_FILE = Path(__file__).resolve().parent.parent / "sets.yaml"
 FIELDS = (
     "start_score",
@@ -51,19 +65,29 @@ FIELDS = (
 
 
 def compute_min_rounds(start_score: int, goal: int, bonus: int) -> int:
-    """Fewest rounds that can bring Score to 0 (RULES.md).
+    """Fewest rounds that can bring Score to 0 (RULES.md): the smallest k with
+    `S <= (k-1)*(G+B) + G` or `S == k*(G+B)`.
 
     Each round removes at most goal+bonus; the last round can also land exactly
-    on the remaining score when it is at most the goal.
+    on the remaining score when it is at most the goal. Closed form, so a Set of
+    100000/1/0 costs no more than the classic one. With goal and bonus both 0
+    no k qualifies; points are then |result| and one round can do it: 1.
     """
     step = goal + bonus
-    k = 1
-    while True:
-        if start_score <= (k - 1) * step + goal or start_score == k * step:
-            return k
-        if step == 0:
-            return k
-        k += 1
+    if step == 0 or start_score <= goal:
+        return 1
+    reach = -(-(start_score - goal) // step) + 1  # ceil((S - G) / step) + 1
+    exact = start_score // step if start_score % step == 0 else reach
+    return min(reach, exact)
+
+
+def excerpt(value: object, limit: int = _EXCERPT) -> str:
+    """A short repr for a message: never the whole of a huge value."""
+    if isinstance(value, list | dict) and len(value) > limit:
+        kind = "list" if isinstance(value, list) else "mapping"
+        return f"a {kind} of {len(value)} items"
+    text = repr(value) if not isinstance(value, str) else value
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +179,12 @@ class _Collector:
     source: str
     problems: list[SetProblem] = field(default_factory=list)
 
+    skipped: int = 0
+
+    @property
+    def count(self) -> int:
+        return len(self.problems) + self.skipped
+
     def add(
         self,
         set_name: str | None,
@@ -163,10 +193,33 @@ class _Collector:
         code: str = "invalid",
         **params: Any,
     ) -> None:
+        if len(self.problems) >= MAX_PROBLEMS:
+            self.skipped += 1
+            return
         problem = SetProblem(
-            self.source, set_name, field_name, message, code, tuple(sorted(params.items()))
+            self.source,
+            None if set_name is None else excerpt(set_name),
+            None if field_name is None else excerpt(field_name),
+            message,
+            code,
+            tuple(sorted(params.items())),
         )
         self.problems.append(problem)
+
+    def error(self) -> SetsError:
+        problems = list(self.problems)
+        if self.skipped:
+            problems.append(
+                SetProblem(
+                    self.source,
+                    None,
+                    None,
+                    f"and {self.skipped} more problems",
+                    "more_problems",
+                    (("count", self.skipped),),
+                )
+            )
+        return SetsError(problems)
 
 
 def _int_field(
@@ -182,11 +235,11 @@ def _int_field(
         errors.add(
             name,
             key,
-            f"must be a whole number from {low} to {high}, got {value!r}",
+            f"must be a whole number from {low} to {high}, got {excerpt(value)}",
             "not_integer",
             low=low,
             high=high,
-            value=repr(value),
+            value=excerpt(value),
         )
         return None
     if not low <= value <= high:
@@ -216,12 +269,14 @@ def _functions_field(data: Mapping[str, Any], name: str, errors: _Collector) -> 
     unknown = [f for f in names if f not in ALLOWED_FUNCTIONS]
     if unknown:
         allowed = ", ".join(sorted(ALLOWED_FUNCTIONS))
+        shown = excerpt(", ".join(excerpt(f) for f in unknown[:5]), 200)
+        shown += f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
         errors.add(
             name,
             "functions",
-            f"not allowed: {', '.join(unknown)} (allowed: {allowed})",
+            f"not allowed: {shown} (allowed: {allowed})",
             "functions_not_allowed",
-            names=", ".join(unknown),
+            names=shown,
             allowed=allowed,
         )
     return names
@@ -253,7 +308,7 @@ def name_problem(name: object) -> str | None:
 def _validate_one(
     name: str, data: object, errors: _Collector, reserved: Collection[str] = ()
 ) -> GameSet | None:
-    before = len(errors.problems)
+    before = errors.count
     code = name_problem(name)
     if code:
         errors.add(name, None, NAME_PROBLEMS[code], code, max=NAME_MAX)
@@ -282,6 +337,15 @@ def _validate_one(
     if not isinstance(description, str):
         errors.add(name, "description", "must be text", "description_type")
         description = ""
+    elif len(description) > DESCRIPTION_MAX:
+        errors.add(
+            name,
+            "description",
+            f"has {len(description)} characters; at most {DESCRIPTION_MAX}",
+            "description_too_long",
+            length=len(description),
+            max=DESCRIPTION_MAX,
+        )
     min_rounds: int | None = None
     if data.get("min_rounds") is not None:
         min_rounds = _int_field(data, name, "min_rounds", errors)
@@ -296,7 +360,18 @@ def _validate_one(
             )
     elif start is not None and goal is not None and bonus is not None:
         min_rounds = compute_min_rounds(start, goal, bonus)
-    if len(errors.problems) > before:
+        high = LIMITS["min_rounds"][1]
+        if min_rounds > high:
+            errors.add(
+                name,
+                "min_rounds",
+                f"computed from start_score {start}, goal {goal} and bonus {bonus} is "
+                f"{min_rounds}, more than {high}: give min_rounds, or raise goal or bonus",
+                "min_computed_out_of_range",
+                min_rounds=min_rounds,
+                high=high,
+            )
+    if errors.count > before:
         return None
     assert start is not None and goal is not None and bonus is not None
     assert max_rounds is not None and time_limit is not None and min_rounds is not None
@@ -324,7 +399,7 @@ def validate_set(
     errors = _Collector(source)
     result = _validate_one(name, data, errors, reserved)
     if result is None:
-        raise SetsError(errors.problems)
+        raise errors.error()
     return result
 
 
@@ -336,12 +411,22 @@ def parse_sets(
     `reserved` names are refused like any other problem, so an import lists them all.
     """
     errors = _Collector(source)
+    if len(text) > MAX_TEXT:
+        errors.add(
+            None,
+            None,
+            f"has {len(text)} characters; a Sets document has at most {MAX_TEXT}",
+            "too_large",
+            length=len(text),
+            max=MAX_TEXT,
+        )
+        raise errors.error()
     try:
-        document = yaml.safe_load(text)
+        document = load_bounded(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
+        problem = excerpt(getattr(exc, "problem", None) or str(exc), 200)
         errors.add(
             None,
             None,
@@ -351,19 +436,19 @@ def parse_sets(
             column=mark.column + 1 if mark else "?",
             problem=problem,
         )
-        raise SetsError(errors.problems) from None
+        raise errors.error() from None
     if isinstance(document, Mapping) and set(document) == {"sets"}:
         document = document["sets"]
     if not isinstance(document, Mapping) or not document:
         errors.add(None, None, "must be a mapping of Set names to their fields", "not_sets")
-        raise SetsError(errors.problems)
+        raise errors.error()
     result: dict[str, GameSet] = {}
     for name, data in document.items():
         game_set = _validate_one(str(name), data, errors, reserved)
         if game_set is not None:
             result[game_set.name] = game_set
-    if errors.problems:
-        raise SetsError(errors.problems)
+    if errors.count:
+        raise errors.error()
     return result
 
 

@@ -1,8 +1,14 @@
 """`formula-darts eval`: judge formulas with real PHP, one on the command line or a JSONL stream.
 
-The stream mode is for tools and replays: thousands of lines per second,
-one output line per input line, in order, and never a traceback — a bad
-input line gets an error line with code `input`.
+The stream mode is for tools and replays: tens of thousands of lines per
+second, one output line per input line, in order, and never a traceback — a
+bad input line (not JSON, not an object, a lone surrogate, a bad field) gets
+an error line with code `input` and the lines after it are read as usual.
+Numbers are read as PHP's json_decode reads them: an integer beyond 64 bits
+is a float.
+
+Only what the command needs is imported (the evaluator, rules; not the bot's
+storage), so a run starts in a few cold `php -r` runs' time.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from evaluator.sandbox.local import SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError
 from evaluator.service import error_text
 from rules.digits import valid_digits
-from rules.scoring import apply_points, php_text
+from rules.scoring import INT_MAX, INT_MIN, apply_points, php_text
 from rules.sets import CLASSIC, GameSet, SetsError, load_sets
 
 _READ_CHUNK = 1 << 16
@@ -115,25 +121,48 @@ class _InputError(ValueError):
     pass
 
 
+def _text(value: object, field: str) -> object:
+    """A JSON string that is not text (a lone surrogate such as "\\ud800") is refused."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = value[exc.start].encode("unicode_escape").decode()
+            raise _InputError(f'"{field}" holds a lone surrogate ({bad}), not text') from None
+    return value
+
+
+def _php_number(value: int | float) -> int | float:
+    """As PHP's json_decode reads it: an integer outside 64 bits is a float (INF if huge)."""
+    if isinstance(value, int) and not INT_MIN <= value <= INT_MAX:
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    return value
+
+
 def _parse(line: bytes, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, int | float | None]:
     try:
-        data = json.loads(line)
+        data = json.loads(line.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise _InputError(f"not a JSON line: {exc}") from None
     if not isinstance(data, dict):
         raise _InputError("expected a JSON object")
-    formula, digits = data.get("formula"), data.get("digits")
+    formula, digits = _text(data.get("formula"), "formula"), _text(data.get("digits"), "digits")
     if isinstance(digits, int) and not isinstance(digits, bool):
         digits = str(digits)
     if not isinstance(formula, str) or not isinstance(digits, str):
         raise _InputError('"formula" and "digits" must be strings')
     if not valid_digits(digits):
         raise _InputError(f'"digits" must be four digits from 1000 to 9999, got {digits!r}')
-    name = data.get("set", CLASSIC.name)
+    name = _text(data.get("set", CLASSIC.name), "set")
     game_set = sets.get(name) if isinstance(name, str) else None
     if game_set is None:
         raise _InputError(f"no Set named {name!r}")
     score = data.get("score")
+    if isinstance(score, int) and not isinstance(score, bool):
+        score = _php_number(score)
     if score is not None and (
         isinstance(score, bool)
         or not isinstance(score, int | float)
@@ -153,15 +182,33 @@ async def _answer(evaluator: Evaluator, line: bytes, sets: dict[str, GameSet]) -
     if isinstance(verdict, EvalError):
         return _error_line({"php_class": None, **verdict.as_dict()})
     assert isinstance(verdict, Evaluation)
-    out: dict[str, Any] = {"ok": True, "type": verdict.php_type, "value": verdict.value}
+    value = verdict.value
+    out = f'{{"ok": true, "type": "{verdict.php_type}", "value": {_json_number(value)}'
     if score is not None:
-        points, new_score = apply_points(score, verdict.value, game_set.goal, game_set.bonus)
-        out["points"], out["score"] = points, new_score
-    return json.dumps(out, ensure_ascii=False)
+        points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
+        out += f', "points": {_json_number(points)}, "score": {_json_number(new_score)}'
+    return out + "}"
+
+
+def _json_number(value: int | float) -> str:
+    """What json.dumps writes for a number, without building a dict to dump."""
+    if isinstance(value, int) or math.isfinite(value):
+        return repr(value)
+    return json.dumps(value)
 
 
 def _error_line(error: dict[str, object]) -> str:
-    return json.dumps({"ok": False, "error": error}, ensure_ascii=False)
+    return _dump({"ok": False, "error": error})
+
+
+def _dump(data: dict[str, Any]) -> str:
+    """One output line; escaped to ASCII if it holds something that is not text."""
+    line = json.dumps(data, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data)
+    return line
 
 
 def _reader(
@@ -198,40 +245,44 @@ def _reader(
 async def _stream(
     evaluator: Evaluator, sets: dict[str, GameSet], source: IO[str], sink: IO[str]
 ) -> int:
-    """Bounded pipeline: keep ~2 requests per worker in flight, print in input order.
+    """Chunks of lines as the reader thread hands them over, each judged with every
+    worker busy (requests pipelined) and printed in input order, flushed per chunk.
 
-    A reader that goes away (`| head`) stops the pipeline quietly."""
+    One line typed interactively is a chunk of one: answered at once. A reader
+    that goes away (`| head`) stops the pipeline quietly."""
     loop = asyncio.get_running_loop()
     batches: asyncio.Queue[list[bytes] | None] = asyncio.Queue(maxsize=4)
-    window = max(2, evaluator.pool.size * 2)
-    pending: asyncio.Queue[asyncio.Task[str] | None] = asyncio.Queue(maxsize=window)
     stop = threading.Event()
     thread = threading.Thread(target=_reader, args=(source, loop, batches, stop), daemon=True)
     thread.start()
-
-    async def writer() -> None:
-        while (task := await pending.get()) is not None:
-            line = await task
-            if stop.is_set():
-                continue  # keep draining so the producer never blocks
-            try:
-                sink.write(line + "\n")
-                if pending.empty():
-                    sink.flush()
-            except BrokenPipeError:
-                stop.set()
-                _silence(sink)
-        with contextlib.suppress(BrokenPipeError):
+    pool = evaluator.pool
+    lanes = max(1, min(pool.size * 16, pool.size + pool.queue_limit))
+    while (lines := await batches.get()) is not None:
+        if stop.is_set():
+            continue  # keep draining so the reader thread never blocks
+        lines = [line for line in lines if line.strip()]
+        out = await _answer_all(evaluator, lines, sets, lanes)
+        try:
+            sink.write("".join(line + "\n" for line in out))
             sink.flush()
-
-    printing = asyncio.create_task(writer())
-    while not stop.is_set() and (lines := await batches.get()) is not None:
-        for line in lines:
-            if line.strip() and not stop.is_set():
-                await pending.put(asyncio.create_task(_answer(evaluator, line, sets)))
-    await pending.put(None)
-    await printing
+        except BrokenPipeError:
+            stop.set()
+            _silence(sink)
     return 0
+
+
+async def _answer_all(
+    evaluator: Evaluator, lines: list[bytes], sets: dict[str, GameSet], lanes: int
+) -> list[str]:
+    out = [""] * len(lines)
+    cursor = iter(range(len(lines)))
+
+    async def lane() -> None:
+        for index in cursor:
+            out[index] = await _answer(evaluator, lines[index], sets)
+
+    await asyncio.gather(*(lane() for _ in range(min(lanes, len(lines)))))
+    return out
 
 
 def _silence(sink: IO[str]) -> None:

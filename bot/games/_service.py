@@ -212,7 +212,9 @@ class GameService:
         assert rnd is not None  # submit_problem found it open
         functions = record.state.game_set.functions
         with self.in_flight.checking(game_id, user_id, rnd.number, received):
-            verdict = await self.evaluator.evaluate(formula, rnd.digits, functions)
+            verdict = await self.evaluator.evaluate(
+                formula, rnd.digits, functions, who=str(user_id)
+            )
             if isinstance(verdict, EvalError):
                 return SubmitResult(record, rnd.number, error=verdict)
             return await self._answer(game_id, user_id, rnd.number, verdict, received)

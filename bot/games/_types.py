@@ -54,8 +54,11 @@ class Evaluating(Protocol):
         ...
 
     async def evaluate(
-        self, formula: str, digits: str, functions: Iterable[str]
-    ) -> Evaluation | EvalError: ...
+        self, formula: str, digits: str, functions: Iterable[str], *, who: str | None = None
+    ) -> Evaluation | EvalError:
+        """`who` (the player) lets the sandbox slow down one player whose formulas keep
+        ending its workers, and nobody else."""
+        ...
 
 
 def answer_grace(evaluator: Evaluating) -> float:

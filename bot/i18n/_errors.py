@@ -51,7 +51,7 @@ def _key(error: EvalError, params: dict[str, object], formula: str | None) -> st
     if error.code is ErrorCode.DIGITS and not read_digits(str(params.get("read", ""))):
         return "eval.digits.none"
     reason = params.get("reason")
-    if reason == "operator":
+    if reason in ("operator", "token"):
         kind = OPERATOR_KINDS.get(str(params.get("text", "")))
         if kind and f"eval.forbidden.operator.{kind}" in book.messages:
             return f"eval.forbidden.operator.{kind}"

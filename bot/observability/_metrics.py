@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from enum import StrEnum
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from prometheus_client import (
     CollectorRegistry,
@@ -70,7 +70,9 @@ class PoolStats(Protocol):
     def idle_workers(self) -> int: ...
 
     @property
-    def restarts(self) -> Mapping[str, int]: ...
+    def restarts(self) -> Mapping[Any, int]:
+        """By reason: str or a StrEnum of reasons (the label is its text)."""
+        ...
 
 
 PoolSource = Callable[[], PoolStats]

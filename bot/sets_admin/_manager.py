@@ -9,6 +9,7 @@ only changes games started afterwards.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -116,7 +117,8 @@ class SetsManager:
         The server's other Sets stay. All problems (YAML, fields, global names) come
         back at once in one SetsError.
         """
-        imported = rules.parse_sets(text, source, reserved=self.global_sets)
+        # Parsing and validating is CPU work on text an admin sent: off the event loop.
+        imported = await asyncio.to_thread(rules.parse_sets, text, source, self.global_sets)
         added = await self._save(guild_id, list(imported.values()))
         updated = tuple(name for name in imported if name not in added)
         return ImportResult(tuple(added), updated)

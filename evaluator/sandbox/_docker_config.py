@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evaluator.sandbox._docker_image import WORKER_IN_IMAGE
-from evaluator.sandbox.protocol import php_ini_args
+from evaluator.sandbox.protocol import RESPONSE_FD, php_ini_args
 
 if TYPE_CHECKING:
     from evaluator.settings import EvaluatorSettings
@@ -24,17 +24,16 @@ SANDBOX_USER = "65534:65534"
 TMP = "/tmp"  # noqa: S108 - the container's own small tmpfs, the only writable path
 TMPFS_SIZE = "1m"
 
-
-# The worker answers on stderr (fd 2): stdout then only carries what PHP itself
-# prints, which the worker already discards, and the two never mix on the wire
-# because the attach stream tags each frame with its source.
-RESPONSE_FD = 2
+# The worker answers on stderr (fd 2, protocol.RESPONSE_FD): stdout only carries
+# what PHP itself prints, and the two never mix on the wire because the attach
+# stream tags each frame with its source.
+__all__ = ["RESPONSE_FD", "container_config", "is_orphan", "owner_token", "worker_command"]
 
 
 def worker_command(settings: EvaluatorSettings) -> list[str]:
     """The same php flags as the local backend, pointed at the worker inside the image."""
     ini = php_ini_args(settings.php_memory_limit_mb, settings.cpu_budget_s, open_basedir=TMP)
-    return ["php", *ini, WORKER_IN_IMAGE, str(RESPONSE_FD)]
+    return ["php", *ini, WORKER_IN_IMAGE]
 
 
 def container_config(settings: EvaluatorSettings, command: list[str], owner: str) -> dict[str, Any]:

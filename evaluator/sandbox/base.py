@@ -1,10 +1,11 @@
 """The seam between the generic warm pool and where a PHP worker lives.
 
 A backend (local bubblewrap processes, Docker containers) only has to start a
-worker and move one request line in and one response line out; the pool does
-queueing, timeouts, replacement and the protocol. No backend keeps a task
-waiting on I/O while idle: reads happen inside the caller's await, so an event
-loop that inspects pending tasks (simcord) sees nothing stuck.
+worker, write a batch of request lines and hand back response lines one by
+one; the pool does queueing, batching, timeouts, replacement and the protocol.
+A worker watches its pipes only while it has work (from `receive` until
+`settle`, which the pool calls when the worker goes idle), so an idle pool
+leaves nothing waiting on I/O.
 """
 
 from __future__ import annotations
@@ -13,19 +14,35 @@ from typing import Protocol
 
 
 class WorkerDied(Exception):
-    """The worker is gone (crashed, killed, closed its pipe)."""
+    """The worker is gone (crashed, killed, closed its pipe).
+
+    `last_words` is the tail of what PHP printed by itself (its stdout), where
+    a fatal error such as memory_limit says why it died.
+    """
+
+    def __init__(self, message: str, last_words: str = "") -> None:
+        super().__init__(message)
+        self.last_words = last_words
 
 
 class Worker(Protocol):
     @property
     def alive(self) -> bool: ...
 
-    async def request(self, line: bytes, timeout: float) -> bytes:
-        """Send one request line (ending in \\n), return one response line.
+    async def send(self, data: bytes) -> None:
+        """Write request lines (a whole batch, each ending in \\n); WorkerDied if gone."""
+        ...
 
-        Raises TimeoutError after `timeout` seconds and WorkerDied when the
-        worker is gone; after either the pool discards the worker.
+    async def receive(self, deadline: float) -> bytes:
+        """The next response line, without its \\n.
+
+        Raises TimeoutError when the event loop's clock reaches `deadline` and
+        WorkerDied when the worker is gone; after either the pool discards it.
         """
+        ...
+
+    def settle(self) -> None:
+        """Every batch is answered: stop watching the worker until it has work again."""
         ...
 
     async def kill(self) -> None:

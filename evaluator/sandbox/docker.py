@@ -3,11 +3,12 @@
 A cold `docker run` costs hundreds of milliseconds; a container that stays up
 answers a formula over its attach socket in a fraction of one. So each worker is
 one long-running container running the same worker.php as the local backend:
-a request goes in on its stdin, the response comes back on its stderr, and the
-attach stream's frame headers keep that apart from anything on stdout.
+requests go in on its stdin, answers come back on its stderr, and the attach
+stream's frame headers keep them apart from what PHP prints on stdout.
 
-The attach socket is handed to asyncio streams: bytes are read only inside the
-caller's `await request(...)`, never by an idle task (simcord must see none).
+The attach socket is handed to asyncio streams: bytes are read only inside
+the pool's `await receive(...)` while a batch is in flight, never by an idle
+task (simcord must see none).
 The blocking SDK is used only to create, start and remove containers, always
 through `asyncio.to_thread`.
 
@@ -139,7 +140,7 @@ def _own_socket(raw: Any) -> socket.socket:
 
 
 class DockerWorker:
-    """One container; one request at a time, as the pool guarantees."""
+    """One container; one batch at a time, as the pool guarantees."""
 
     def __init__(
         self,
@@ -164,20 +165,34 @@ class DockerWorker:
     def alive(self) -> bool:
         return not (self._dead or self._reader.at_eof() or self._writer.is_closing())
 
-    async def request(self, line: bytes, timeout: float) -> bytes:
+    async def send(self, data: bytes) -> None:
         if not self.alive:
-            raise WorkerDied(self._death_message("is not running"))
+            raise self._died("is not running")
         try:
-            async with asyncio.timeout(timeout):
-                self._writer.write(line)
-                await self._writer.drain()
+            self._writer.write(data)
+            await self._writer.drain()
+        except (ConnectionError, OSError) as exc:
+            self._dead = True
+            raise self._died("took no request") from exc
+
+    async def receive(self, deadline: float) -> bytes:
+        try:
+            async with asyncio.timeout_at(deadline):
                 return await self._read_line()
         except TimeoutError:
             self._dead = True
             raise
         except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
             self._dead = True
-            raise WorkerDied(self._death_message("stopped mid-request")) from exc
+            raise self._died("stopped mid-request") from exc
+
+    def settle(self) -> None:
+        """Nothing to stop: bytes are read only inside `receive`."""
+
+    async def request(self, line: bytes, timeout: float) -> bytes:
+        """One request, one answer (tools and tests; the pool sends batches)."""
+        await self.send(line)
+        return await self.receive(asyncio.get_running_loop().time() + timeout)
 
     async def _read_line(self) -> bytes:
         """Demultiplex the attach stream (8-byte frame headers) up to one response line."""
@@ -189,21 +204,22 @@ class DockerWorker:
                 return line
             if len(self._response) > MAX_RESPONSE_BYTES:
                 self._dead = True
-                raise WorkerDied(self._death_message(f"sent over {MAX_RESPONSE_BYTES} bytes"))
+                raise self._died(f"sent over {MAX_RESPONSE_BYTES} bytes")
             kind, size = _HEADER.unpack(await self._reader.readexactly(_HEADER.size))
             if size > _MAX_FRAME or kind not in (_STDOUT, _STDERR):
                 self._dead = True
-                raise WorkerDied(self._death_message("sent a malformed attach frame"))
+                raise self._died("sent a malformed attach frame")
             payload = await self._reader.readexactly(size)
             if kind == _RESPONSE_STREAM:
                 self._response += payload
             else:
                 self._other = (self._other + payload)[-_OTHER_TAIL:]
 
-    def _death_message(self, what: str) -> str:
+    def _died(self, what: str) -> WorkerDied:
+        """WorkerDied with the tail of the container's stdout: PHP's fatal error, if any."""
         message = f"sandbox container {self.container_id[:12]} {what}"
         tail = self._other.decode(errors="replace").strip()
-        return f"{message}: {tail[-300:]}" if tail else message
+        return WorkerDied(f"{message}: {tail[-300:]}" if tail else message, tail)
 
     async def kill(self) -> None:
         self._dead = True

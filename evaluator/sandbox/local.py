@@ -1,14 +1,14 @@
 """Warm php-cli workers under bubblewrap on this machine.
 
-Each worker is `bwrap … php -n worker.php FD`: no network, own pid/ipc/uts/
+Each worker is `bwrap … php -n worker.php`: no network, own pid/ipc/uts/
 mount namespaces, a filesystem of a read-only /usr plus an empty tmpfs /tmp,
 dies with its parent, rlimits on memory, CPU, files and processes, and PHP's
-dangerous functions disabled on top. Responses come back on a dedicated pipe
-(FD), while PHP's stdout goes to /dev/null, so nothing the evaluated code
-prints can forge or corrupt a response.
+dangerous functions disabled on top. Three pipes: requests into stdin,
+answers out of stderr, and stdout for whatever PHP prints by itself (echo,
+a fatal error), of which only the last 2 KiB are kept, as last words.
 
-Reads happen inside the caller's await via `loop.add_reader`: no task sits
-on a pipe while the pool is idle.
+The pipes are watched with `loop.add_reader` only while a batch is in flight
+(`receive` until `settle`): no task or reader waits on an idle worker.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import resource
 import shutil
 import signal
 import subprocess
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,8 +43,9 @@ MAX_PROCESSES = 2  # bwrap's pid 1 and php itself: php may not fork at all
 FILE_SIZE_LIMIT = 1 << 20
 TMP_SIZE = 4 << 20
 OPEN_FILES_LIMIT = 32
-RESPONSE_FD = 3
 _UID_RANGE = (1 << 28, 1 << 29)  # unused-by-anyone ids for root's workers
+_CHUNK = 1 << 16
+_LAST_WORDS = 2048
 
 
 class SandboxUnavailable(RuntimeError):
@@ -53,71 +55,134 @@ class SandboxUnavailable(RuntimeError):
 class LocalWorker:
     """One php process; implements the `Worker` protocol."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], requests: int, responses: int) -> None:
+    def __init__(
+        self, proc: subprocess.Popen[bytes], requests: int, responses: int, output: int
+    ) -> None:
         self._proc = proc
         self._requests = requests
         self._responses = responses
-        self._buffer = b""
+        self._output = output
+        self._lines: deque[bytes] = deque()
+        self._partial = b""
+        self._tail = b""
+        self._gone: str | None = None  # why no more answers can come
+        self._waiter: asyncio.Future[None] | None = None
+        self._watching = False
         self._closed = False
 
     @property
     def alive(self) -> bool:
-        return not self._closed and self._proc.poll() is None
+        return not self._closed and self._gone is None and self._proc.poll() is None
 
     @property
     def pid(self) -> int:
         return self._proc.pid
 
-    async def request(self, line: bytes, timeout: float) -> bytes:
+    async def send(self, data: bytes) -> None:
         if self._closed:
             raise WorkerDied("worker is closed")
+        view = memoryview(data)
         try:
-            os.write(self._requests, line)
+            while view:
+                view = view[os.write(self._requests, view) :]
         except OSError as exc:
-            raise WorkerDied(self._death_reason(f"cannot write request: {exc}")) from None
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[bytes] = loop.create_future()
-        loop.add_reader(self._responses, self._on_readable, done)
-        timer = loop.call_later(timeout, _fail, done, TimeoutError())
+            raise self._died(f"cannot write request: {exc}") from None
+
+    async def receive(self, deadline: float) -> bytes:
+        if not self._lines:
+            await self._wait_for_line(deadline)
+        return self._lines.popleft()
+
+    async def request(self, line: bytes, timeout: float) -> bytes:
+        """One request, one answer (tools and tests; the pool sends batches)."""
+        await self.send(line)
         try:
-            return await done
+            return await self.receive(asyncio.get_running_loop().time() + timeout)
         finally:
-            timer.cancel()
+            self.settle()
+
+    async def _wait_for_line(self, deadline: float) -> None:
+        if self._closed:
+            raise WorkerDied("worker is closed")
+        loop = asyncio.get_running_loop()
+        if not self._watching:
+            loop.add_reader(self._responses, self._on_responses)
+            loop.add_reader(self._output, self._on_output)
+            self._watching = True
+        self._read_responses()
+        if not self._lines and self._gone is None:
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_at(deadline, _expire, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        if not self._lines:
+            raise self._died(self._gone or "no answer")
+
+    def settle(self) -> None:
+        if self._watching:
+            loop = asyncio.get_running_loop()
             loop.remove_reader(self._responses)
+            loop.remove_reader(self._output)
+            self._watching = False
 
-    def _on_readable(self, done: asyncio.Future[bytes]) -> None:
-        if done.done():
-            return
-        try:
-            chunk = os.read(self._responses, 65536)
-        except BlockingIOError:
-            return
-        except OSError as exc:
-            done.set_exception(WorkerDied(self._death_reason(f"read failed: {exc}")))
-            return
-        if not chunk:
-            done.set_exception(WorkerDied(self._death_reason("the worker exited")))
-            return
-        self._buffer += chunk
-        line, newline, rest = self._buffer.partition(b"\n")
-        if newline:
-            self._buffer = rest
-            done.set_result(line)
-        elif len(self._buffer) > MAX_RESPONSE_BYTES:
-            done.set_exception(WorkerDied("response too long"))
+    def _on_responses(self) -> None:
+        self._read_responses()
+        if self._gone is not None:
+            asyncio.get_running_loop().remove_reader(self._responses)  # EOF stays readable
+        waiter = self._waiter
+        if waiter is not None and not waiter.done() and (self._lines or self._gone):
+            waiter.set_result(None)
 
-    def _death_reason(self, what: str) -> str:
-        """Add bwrap's or php's last words (from stderr), which name the real cause."""
-        with contextlib.suppress(Exception):
-            self._proc.wait(timeout=0.5)
-        stderr = b""
-        if self._proc.stderr is not None:
-            with contextlib.suppress(OSError, TypeError):
-                os.set_blocking(self._proc.stderr.fileno(), False)
-                stderr = self._proc.stderr.read(2048) or b""
-        status = self._proc.returncode
-        detail = stderr.decode("utf-8", "replace").strip()
-        return f"{what} (exit status {status})" + (f": {detail}" if detail else "")
+    def _read_responses(self) -> None:
+        while self._gone is None:
+            try:
+                chunk = os.read(self._responses, _CHUNK)
+            except BlockingIOError:
+                return
+            except OSError as exc:
+                self._gone = f"read failed: {exc}"
+                return
+            if not chunk:
+                self._gone = "the worker exited"
+                return
+            *lines, self._partial = (self._partial + chunk).split(b"\n")
+            self._lines.extend(lines)
+            if len(self._partial) > MAX_RESPONSE_BYTES:
+                self._gone = "response too long"
+            if len(chunk) < _CHUNK:
+                return
+
+    def _on_output(self) -> None:
+        if not self._read_output():
+            asyncio.get_running_loop().remove_reader(self._output)
+
+    def _read_output(self) -> bool:
+        """Keep the tail of what PHP printed; False at end of file."""
+        while True:
+            try:
+                chunk = os.read(self._output, _CHUNK)
+            except BlockingIOError:
+                return True
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            self._tail = (self._tail + chunk)[-_LAST_WORDS:]
+
+    def _died(self, what: str) -> WorkerDied:
+        """A WorkerDied with the exit status and the worker's last words: PHP's fatal
+        error on stdout, or bwrap's complaint left unfinished on the answer pipe."""
+        if self._gone == "the worker exited" or "cannot write" in what:
+            with contextlib.suppress(Exception):
+                self._proc.wait(timeout=0.2)  # it is on its way out: its status says how
+        self._read_output()
+        last = self._tail.decode("utf-8", "replace").strip()
+        detail = last or self._partial.decode("utf-8", "replace").strip()
+        message = f"{what} (exit status {self._proc.returncode})"
+        return WorkerDied(message + (f": {detail[-300:]}" if detail else ""), last)
 
     async def kill(self) -> None:
         self.close()
@@ -127,21 +192,21 @@ class LocalWorker:
         if self._closed:
             return
         self._closed = True
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing was watched
+            self.settle()
         if self._proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 self._proc.send_signal(signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._proc.wait(timeout=2)
-        for fd in (self._requests, self._responses):
+        for fd in (self._requests, self._responses, self._output):
             with contextlib.suppress(OSError):
                 os.close(fd)
-        if self._proc.stderr is not None:
-            self._proc.stderr.close()
 
 
-def _fail(done: asyncio.Future[bytes], exc: BaseException) -> None:
-    if not done.done():
-        done.set_exception(exc)
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_exception(TimeoutError())
 
 
 def bwrap_missing_message(path: str) -> str:
@@ -190,13 +255,7 @@ class LocalWorkerFactory:
             log.warning("running PHP WITHOUT a sandbox (ALLOW_UNSANDBOXED=true)")
 
     def command(self, script: str, script_fd: int | None) -> list[str]:
-        """The argv of one worker; public so tests and docs can show the exact flags.
-
-        The response pipe arrives as stdout; a shell moves it to fd 3 and points
-        stdout at /dev/null before exec'ing php. (Passing a high-numbered fd
-        straight through fails: php refuses `php://fd/N` when N is at or above
-        RLIMIT_NOFILE, and a busy parent has fds far above our limit.)
-        """
+        """The argv of one worker; public so tests and docs can show the exact flags."""
         ini = php_ini_args(
             self.php_memory_limit_mb,
             self.settings.cpu_budget_s,
@@ -205,10 +264,7 @@ class LocalWorkerFactory:
             else (SANDBOX_TMP if self.sandboxed else "/nonexistent"),
             disabled_functions=self.disabled_functions,
         )
-        php = [
-            "/bin/sh", "-c", f'exec {RESPONSE_FD}>&1 >/dev/null && exec "$0" "$@"',
-            self.php, *ini, script, str(RESPONSE_FD),
-        ]  # fmt: skip
+        php = [self.php, *ini, script]
         if not self.sandboxed:
             return php
         assert self.bwrap is not None
@@ -278,6 +334,7 @@ class LocalWorkerFactory:
     def spawn_sync(self) -> LocalWorker:
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
+        out_r, out_w = os.pipe()
         script_fd = os.open(WORKER_SCRIPT, os.O_RDONLY) if self.sandboxed else None
         script = SANDBOX_SCRIPT if self.sandboxed else str(WORKER_SCRIPT)
         keep = () if script_fd is None else (script_fd,)
@@ -285,22 +342,23 @@ class LocalWorkerFactory:
             proc = subprocess.Popen(
                 self.command(script, script_fd),
                 stdin=req_r,
-                stdout=resp_w,
-                stderr=subprocess.PIPE,
+                stdout=out_w,
+                stderr=resp_w,
                 pass_fds=keep,
                 preexec_fn=self._preexec(),  # noqa: PLW1509 - rlimits must be set pre-exec
                 env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
                 cwd="/",
             )
         except OSError as exc:
-            for fd in (req_w, resp_r):
+            for fd in (req_w, resp_r, out_r):
                 os.close(fd)
             raise WorkerDied(f"cannot start a worker: {exc}") from None
         finally:
-            for fd in (req_r, resp_w, *keep):
+            for fd in (req_r, resp_w, out_w, *keep):
                 os.close(fd)
         os.set_blocking(resp_r, False)
-        return LocalWorker(proc, req_w, resp_r)
+        os.set_blocking(out_r, False)
+        return LocalWorker(proc, req_w, resp_r, out_r)
 
     async def cleanup(self) -> None:
         """Nothing backend-wide: each worker dies with its pool (or this process)."""

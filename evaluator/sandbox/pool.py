@@ -2,35 +2,53 @@
 
 Every failure folds into a `Verdict`: a timeout kills and replaces the worker
 and answers `timeout`; a dead or babbling worker is discarded and answers
-`sandbox`; a full queue answers `sandbox` "busy". Callers never see an
-exception, and a worker that failed once is never used again.
+`sandbox` (or PHP's own fatal error); a full queue answers `sandbox` "busy".
+Callers never see an exception, and a worker that failed once is never used
+again.
 
-Nothing runs in the background. Each caller does its own write and read
-inside its own await, and a replacement worker is spawned by the next caller
-that needs one, so an idle pool has no pending task (simcord's settle()
-requires that) and there is no supervisor to get wrong.
+Requests queue up and go to a free worker in batches (pipelining): one write
+of several request lines, answers read back one by one, each delivered the
+moment it arrives. Timeouts are per request, counted from the moment its
+worker could start it. When a request ends its worker, the requests behind it
+in the batch never ran: they go back to the head of the queue and are sent
+again, each alone, so nobody is charged for a neighbour's timeout.
+
+What runs in the background, and when: a worker with requests to answer is
+driven by a task that lives while the queue has work for it (batch after
+batch), and a worker that died or retired is replaced by a task that lives as
+long as the spawn, so a formula that ends a worker costs nobody else its
+replacement. Nothing else runs: an idle pool has no pending task once its
+spawns finished (simcord's settle() requires that), no reader on any pipe,
+and there is no supervisor to get wrong.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
-import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
 from evaluator.sandbox.base import Worker, WorkerDied, WorkerFactory
-from evaluator.sandbox.protocol import ProtocolError, Request, decode_response, encode_request
+from evaluator.sandbox.penalty import PenaltyBox
+from evaluator.sandbox.protocol import (
+    MAX_BATCH,
+    ProtocolError,
+    decode_response,
+    encode_batch,
+    encode_request,
+    fatal_verdict,
+)
+from evaluator.sandbox.stats import Counters, PoolObserver, PoolStats, RestartReason
 
 log = logging.getLogger(__name__)
 
-
-class PoolClosed(Exception):
-    """Raised into waiters when the pool closes under them."""
+MAX_BATCH_BYTES = 32 * 1024
+"""A batch is one write into an empty pipe: well under its 64 KiB, so it never blocks."""
 
 
 class SandboxStartError(RuntimeError):
@@ -44,8 +62,22 @@ class _Slot:
     busy_s: float = 0.0
 
 
+@dataclass(slots=True, eq=False)
+class _Job:
+    line: bytes
+    nonce: str
+    formula: str
+    who: str | None
+    future: asyncio.Future[Verdict]
+    alone: bool = False  # sent again after a neighbour ended its worker: never batched again
+
+
+def _closed() -> EvalError:
+    return EvalError(ErrorCode.SANDBOX, "the evaluator is closed")
+
+
 class WorkerPool:
-    """At most `size` workers; at most `queue_limit` callers waiting for one."""
+    """At most `size` workers; at most `queue_limit` requests waiting for one."""
 
     def __init__(
         self,
@@ -56,9 +88,13 @@ class WorkerPool:
         queue_limit: int,
         max_requests: int = 100_000,
         max_busy_s: float = math.inf,
+        penalties: PenaltyBox | None = None,
+        observer: PoolObserver | None = None,
     ) -> None:
         """`max_requests` and `max_busy_s` retire a worker before PHP leaks or a
-        lifetime CPU limit (RLIMIT_CPU, max_execution_time) could kill it mid-request."""
+        lifetime CPU limit (RLIMIT_CPU, max_execution_time) could kill it mid-request.
+        `penalties` slows callers whose formulas keep ending workers; `observer`
+        hears each request's PHP latency and each restart."""
         if size < 1:
             raise ValueError("a pool needs at least one worker")
         self.factory = factory
@@ -67,9 +103,16 @@ class WorkerPool:
         self.queue_limit = queue_limit
         self.max_requests = max_requests
         self.max_busy_s = max_busy_s
+        self.penalties = penalties if penalties is not None else PenaltyBox()
+        self.observer = observer
         self._idle: list[_Slot] = []
+        self._queue: deque[_Job] = deque()
         self._live = 0  # workers alive or being spawned
-        self._waiters: deque[asyncio.Future[_Slot | None]] = deque()
+        self._spawning = 0
+        self._tasks: set[asyncio.Task[None]] = set()  # batches and kills
+        self._spawns: set[asyncio.Task[None]] = set()
+        self._counters = Counters()
+        self._dispatch_pending = False
         self._closed = False
 
     @property
@@ -84,6 +127,24 @@ class WorkerPool:
     def live_workers(self) -> int:
         return self._live
 
+    def stats(self) -> PoolStats:
+        c = self._counters
+        return PoolStats(
+            backend=self.backend,
+            size=self.size,
+            live_workers=self._live,
+            idle_workers=len(self._idle),
+            spawning=self._spawning,
+            queue_depth=len(self._queue),
+            requests=c.requests,
+            batches=c.batches,
+            retried=c.retried,
+            penalised=c.penalised,
+            busy=c.busy,
+            spawn_failures=c.spawn_failures,
+            restarts=dict(c.restarts),
+        )
+
     async def start(self) -> None:
         """Spawn every worker now and prove each one answers `1+1` with 2.
 
@@ -91,14 +152,17 @@ class WorkerPool:
         error) so a misconfigured host fails at startup, not on a player.
         """
         missing = self.size - self._live
-        spawned = await asyncio.gather(*(self._spawn() for _ in range(missing)))
-        slots = [s for s in spawned if isinstance(s, _Slot)]
-        problems = [s.message for s in spawned if isinstance(s, EvalError)]
-        probes = await asyncio.gather(
-            *(self._request(slot, encode_request("1+1"), "1+1") for slot in slots)
-        )
-        for slot, (verdict, healthy) in zip(slots, probes, strict=True):
-            await self._release(slot, healthy=healthy)
+        self._live += missing
+        spawned = await asyncio.gather(*(self._spawn_for_start() for _ in range(missing)))
+        slots = [_Slot(w) for w in spawned if not isinstance(w, str)]
+        problems = [w for w in spawned if isinstance(w, str)]
+        self._live -= len(problems)
+        probes = [self._job("1+1", raw=False, who=None) for _ in slots]
+        for probe in probes:
+            probe.alone = True  # a probe is never sent again
+        await asyncio.gather(*(self._probe(s, p) for s, p in zip(slots, probes, strict=True)))
+        for probe in probes:
+            verdict = probe.future.result()
             if not (isinstance(verdict, Evaluation) and verdict.value == 2):
                 problems.append(
                     verdict.message if isinstance(verdict, EvalError) else repr(verdict)
@@ -107,157 +171,299 @@ class WorkerPool:
             await self.close()
             raise SandboxStartError(f"the {self.backend} sandbox does not work: {problems[0]}")
 
-    async def run(self, expression: str) -> Verdict:
-        """Evaluate one PHP expression (already passed by `check()`)."""
-        return await self._run(expression, raw=False)
+    async def _probe(self, slot: _Slot, probe: _Job) -> None:
+        if await self._drive(slot, [probe]):
+            self._release(slot)
 
-    async def run_raw(self, code: str) -> Verdict:
+    async def _spawn_for_start(self) -> Worker | str:
+        try:
+            return await self.factory.spawn()
+        except Exception as exc:
+            log.warning("%s worker did not start: %s", self.backend, exc)
+            return f"could not start a PHP worker: {exc}"
+
+    async def run(self, expression: str, *, who: str | None = None) -> Verdict:
+        """Evaluate one PHP expression (already passed by `check()`).
+
+        `who` (the bot passes the player id) is whom a formula that ends its
+        worker is charged to: such callers are slowed, nobody else."""
+        return await self._run(expression, raw=False, who=who)
+
+    async def run_raw(self, code: str, *, who: str | None = None) -> Verdict:
         """Run PHP statements as they are, skipping every whitelist. Tests only:
         it is how containment is proven against code the checker would refuse."""
-        return await self._run(code, raw=True)
+        return await self._run(code, raw=True, who=who)
 
     async def run_many(self, expressions: Iterable[str], *, raw: bool = False) -> list[Verdict]:
-        """Evaluate many, in order, keeping every worker busy but the queue empty."""
+        """Evaluate many, in order, keeping every worker busy but the queue bounded."""
         items = list(expressions)
         results: list[Verdict | None] = [None] * len(items)
         cursor = iter(range(len(items)))
+        lanes = min(len(items), self.size * 8, self.size + self.queue_limit)
 
         async def lane() -> None:
             for index in cursor:
-                results[index] = await self._run(items[index], raw=raw)
+                results[index] = await self._run(items[index], raw=raw, who=None)
 
-        await asyncio.gather(*(lane() for _ in range(min(self.size, len(items)))))
+        await asyncio.gather(*(lane() for _ in range(max(1, lanes))))
         return [r for r in results if r is not None]
 
-    async def _run(self, code: str, *, raw: bool) -> Verdict:
+    def _job(
+        self,
+        code: str,
+        *,
+        raw: bool,
+        who: str | None,
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> _Job:
+        request = encode_request(code, raw=raw)
+        future = (loop or asyncio.get_running_loop()).create_future()
+        return _Job(request.line, request.nonce, code, who, future)
+
+    async def _run(self, code: str, *, raw: bool, who: str | None) -> Verdict:
         if self._closed:
-            return EvalError(ErrorCode.SANDBOX, "the evaluator is closed")
+            return _closed()
+        loop = asyncio.get_running_loop()
+        wait = 0.0 if who is None else self.penalties.delay(who, loop.time())
+        if wait > 0:
+            self._counters.penalised += 1
+            await asyncio.sleep(wait)
+            if self._closed:
+                return _closed()
+        if len(self._queue) >= self.queue_limit and not self._idle:
+            self._counters.busy += 1
+            return EvalError(ErrorCode.SANDBOX, "the evaluator is busy; try again in a moment")
         try:
-            request = encode_request(code, raw=raw)
+            job = self._job(code, raw=raw, who=who, loop=loop)
         except ValueError as exc:
             return EvalError(ErrorCode.TOO_LONG, str(exc))
-        slot = await self._acquire()
-        if isinstance(slot, EvalError):
-            return slot
-        healthy = False
+        self._queue.append(job)
+        if not self._dispatch_pending:
+            # Every caller resumed in this turn of the loop queues first, then one
+            # dispatch sends them together: batches instead of one write each.
+            self._dispatch_pending = True
+            loop.call_soon(self._dispatch)
         try:
-            verdict, healthy = await self._request(slot, request, code)
-        finally:
-            # Also on cancellation: a request abandoned mid-flight leaves a
-            # response in the pipe, so that worker is discarded (healthy=False).
-            await self._release(slot, healthy=healthy)
-        return verdict
+            return await job.future
+        except asyncio.CancelledError:
+            if job in self._queue:
+                self._queue.remove(job)
+            raise
 
-    async def _request(self, slot: _Slot, request: Request, formula: str) -> tuple[Verdict, bool]:
-        started = time.perf_counter()
+    def _dispatch(self) -> None:
+        """Hand queued requests to free workers; start spawns if short of workers."""
+        self._dispatch_pending = False
+        while self._queue and self._idle and not self._closed:
+            slot = self._idle.pop()
+            if not slot.worker.alive:
+                self._discard(slot, RestartReason.DIED)
+                continue
+            self._start(self._work(slot, self._next_batch(1 + len(self._idle))), self._tasks)
+        if self._queue and not self._closed:
+            self._ensure_workers()
+
+    def _next_batch(self, workers: int) -> list[_Job]:
+        """The head of the queue: one request sent again alone, or this worker's share."""
+        batch = [self._queue.popleft()]
+        if batch[0].alone:
+            return batch
+        share = min(MAX_BATCH, -(-(len(self._queue) + 1) // workers))
+        size = len(batch[0].line)
+        while self._queue and len(batch) < share and not self._queue[0].alone:
+            size += len(self._queue[0].line)
+            if size > MAX_BATCH_BYTES:
+                break
+            batch.append(self._queue.popleft())
+        return batch
+
+    async def _work(self, slot: _Slot, batch: list[_Job]) -> None:
+        """Drive one worker through batch after batch while requests are queued."""
         try:
-            response = await slot.worker.request(request.line, self.timeout_s)
-            verdict, bye = decode_response(response, formula, request.nonce)
-        except TimeoutError:
-            return EvalError(ErrorCode.TIMEOUT, f"PHP took longer than {self.timeout_s:g} s"), False
-        except WorkerDied as exc:
-            log.warning("%s worker died: %s", self.backend, exc)
-            return EvalError(ErrorCode.SANDBOX, f"the PHP worker died: {exc}"), False
-        except ProtocolError as exc:
-            log.warning("%s worker broke the protocol: %s", self.backend, exc)
-            return EvalError(ErrorCode.SANDBOX, f"the PHP worker misbehaved: {exc}"), False
-        except Exception as exc:  # a backend's own failure (e.g. the Docker API)
-            log.exception("%s worker failed", self.backend)
-            return EvalError(ErrorCode.SANDBOX, f"the sandbox failed: {exc}"), False
+            while await self._drive(slot, batch):
+                if not self._queue:
+                    await asyncio.sleep(0)  # the callers just answered may ask again at once
+                worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
+                if worn or not self._queue or self._closed:
+                    self._release(slot)
+                    return
+                batch = self._next_batch(1 + len(self._idle))
         finally:
-            slot.requests += 1
-            slot.busy_s += time.perf_counter() - started
-        return verdict, not bye
+            self._dispatch()
 
-    async def _acquire(self) -> _Slot | EvalError:
-        loop = asyncio.get_running_loop()
-        while True:
-            if self._closed:
-                return EvalError(ErrorCode.SANDBOX, "the evaluator is closed")
-            while self._idle:
-                slot = self._idle.pop()
-                if slot.worker.alive:
-                    return slot
-                await self._discard(slot)
-            if self._live < self.size:
-                return await self._spawn()
-            if len(self._waiters) >= self.queue_limit:
-                return EvalError(ErrorCode.SANDBOX, "the evaluator is busy; try again in a moment")
-            waiter: asyncio.Future[_Slot | None] = loop.create_future()
-            self._waiters.append(waiter)
+    async def _drive(self, slot: _Slot, batch: list[_Job]) -> bool:
+        """Send one batch and deliver every answer as it comes; False if the worker is gone."""
+        worker, loop = slot.worker, asyncio.get_running_loop()
+        self._counters.batches += 1
+        reason: RestartReason | None = None
+        answered = 0
+        unsent: EvalError | None = None
+        try:
             try:
-                handed = await waiter
-            except PoolClosed:
-                return EvalError(ErrorCode.SANDBOX, "the evaluator is closed")
-            except asyncio.CancelledError:
-                if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
-                    handed = waiter.result()
-                    if handed is not None:
-                        await self._release(handed, healthy=True)
-                    else:
-                        self._wake_one()
-                else:
-                    with contextlib.suppress(ValueError):
-                        self._waiters.remove(waiter)
-                raise
-            if handed is not None:
-                return handed
-            # None: a worker was discarded, so there is room to spawn; loop.
+                await worker.send(encode_batch([job.line for job in batch]))
+            except Exception as exc:  # nothing ran: nobody to blame
+                log.warning("%s worker took no batch: %s", self.backend, exc)
+                died = isinstance(exc, WorkerDied)
+                reason = RestartReason.DIED if died else RestartReason.BACKEND
+                unsent = EvalError(ErrorCode.SANDBOX, f"the PHP worker took no request: {exc}")
+                return False
+            started = loop.time()
+            for job in batch:
+                try:
+                    line = await worker.receive(started + self.timeout_s)
+                    while not line.strip():  # PHP's own stderr notes (mmap) start with one
+                        line = await worker.receive(started + self.timeout_s)
+                    verdict, bye = decode_response(line, job.formula, job.nonce)
+                except Exception as exc:
+                    verdict, reason = self._failure(exc)
+                    bye = True
+                    if reason is not RestartReason.BACKEND:
+                        self.penalties.charge(job.who, loop.time())
+                finished = loop.time()
+                answered += 1
+                slot.requests += 1
+                slot.busy_s += finished - started
+                self._finish(job, verdict, finished - started)
+                started = finished
+                if bye:
+                    if reason is None:
+                        reason = RestartReason.DIRTY
+                        self.penalties.charge(job.who, finished)
+                    return False
+            return True
+        except asyncio.CancelledError:  # the loop is going away
+            for job in batch[answered:]:
+                job.future.cancel()
+            answered = len(batch)
+            reason = RestartReason.BACKEND
+            raise
+        finally:
+            self._requeue(batch[answered:], unsent)
+            if reason is not None:
+                self._discard(slot, reason)
 
-    async def _spawn(self) -> _Slot | EvalError:
-        self._live += 1
+    def _failure(self, exc: Exception) -> tuple[EvalError, RestartReason]:
+        if self._closed:
+            return _closed(), RestartReason.BACKEND
+        if isinstance(exc, TimeoutError):
+            message = f"PHP took longer than {self.timeout_s:g} s"
+            return EvalError(ErrorCode.TIMEOUT, message), RestartReason.TIMEOUT
+        if isinstance(exc, WorkerDied):
+            log.warning("%s worker died: %s", self.backend, exc)
+            fatal = fatal_verdict(exc.last_words)
+            died = EvalError(ErrorCode.SANDBOX, f"the PHP worker died: {exc}")
+            return fatal or died, RestartReason.DIED
+        if isinstance(exc, ProtocolError):
+            log.warning("%s worker broke the protocol: %s", self.backend, exc)
+            message = f"the PHP worker misbehaved: {exc}"
+            return EvalError(ErrorCode.SANDBOX, message), RestartReason.PROTOCOL
+        log.error("%s worker failed", self.backend, exc_info=exc)
+        return EvalError(ErrorCode.SANDBOX, f"the sandbox failed: {exc}"), RestartReason.BACKEND
+
+    def _finish(self, job: _Job, verdict: Verdict, seconds: float) -> None:
+        self._counters.requests += 1
+        if not job.future.done():
+            job.future.set_result(verdict)
+        if self.observer is not None:
+            self.observer.php_latency(seconds)
+
+    def _requeue(self, jobs: list[_Job], unsent: EvalError | None) -> None:
+        """Requests that never ran go back first in the queue, each to be sent alone;
+        one that was already sent again gets `unsent` (its worker took no batch)."""
+        for job in reversed(jobs):
+            if job.future.done():
+                continue
+            if self._closed or job.alone:
+                job.future.set_result(_closed() if self._closed else unsent or _closed())
+                continue
+            job.alone = True
+            self._counters.retried += 1
+            self._queue.appendleft(job)
+
+    def _release(self, slot: _Slot) -> None:
+        """A worker with nothing more to do: idle (unwatched), or retired if worn."""
+        worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
+        if worn or self._closed or not slot.worker.alive:
+            self._discard(slot, RestartReason.WORN if worn else RestartReason.DIED)
+        else:
+            slot.worker.settle()
+            self._idle.append(slot)
+
+    def _discard(self, slot: _Slot, reason: RestartReason) -> None:
+        """Forget a worker now, kill it and start its replacement in the background."""
+        slot.worker.settle()
+        self._live -= 1
+        if not self._closed:
+            self._counters.restarts[reason] += 1
+            if self.observer is not None:
+                self.observer.worker_restarted(reason)
+        self._start(self._kill(slot.worker), self._tasks)
+        self._ensure_workers()
+
+    async def _kill(self, worker: Worker) -> None:
+        try:
+            await worker.kill()
+        except Exception:
+            log.exception("%s worker did not die cleanly", self.backend)
+
+    def _ensure_workers(self) -> None:
+        while self._live < self.size and not self._closed:
+            self._live += 1
+            self._spawning += 1
+            self._start(self._spawn(), self._spawns)
+
+    async def _spawn(self) -> None:
         try:
             worker = await self.factory.spawn()
         except Exception as exc:
             self._live -= 1
-            self._wake_one()
+            self._spawning -= 1
+            self._counters.spawn_failures += 1
             log.warning("%s worker did not start: %s", self.backend, exc)
-            return EvalError(ErrorCode.SANDBOX, f"could not start a PHP worker: {exc}")
+            if self._live == 0:  # nobody left to answer what waits: say why now
+                error = EvalError(ErrorCode.SANDBOX, f"could not start a PHP worker: {exc}")
+                self._fail_queue(error)
+            return
         except asyncio.CancelledError:
             self._live -= 1
-            self._wake_one()
+            self._spawning -= 1
             raise
-        return _Slot(worker)
-
-    async def _release(self, slot: _Slot, *, healthy: bool) -> None:
-        worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
-        if not healthy or worn or self._closed or not slot.worker.alive:
-            await self._discard(slot)
+        self._spawning -= 1
+        if self._closed:
+            self._live -= 1
+            await self._kill(worker)
             return
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(slot)
-                return
-        self._idle.append(slot)
+        self._idle.append(_Slot(worker))
+        self._dispatch()
 
-    async def _discard(self, slot: _Slot) -> None:
-        self._live -= 1
-        try:
-            await slot.worker.kill()
-        except Exception:
-            log.exception("%s worker did not die cleanly", self.backend)
-        self._wake_one()
+    def _fail_queue(self, error: EvalError) -> None:
+        while self._queue:
+            job = self._queue.popleft()
+            if not job.future.done():
+                job.future.set_result(error)
 
-    def _wake_one(self) -> None:
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(None)
-                return
+    async def settled(self) -> None:
+        """Wait until no batch, kill or spawn is in flight (tests; a graceful stop)."""
+        while pending := self._tasks | self._spawns:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    @staticmethod
+    def _start(work: Coroutine[Any, Any, None], tasks: set[asyncio.Task[None]]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
 
     async def close(self) -> None:
-        """Kill every idle worker now; busy ones are killed when their request ends."""
+        """Kill every idle worker now; busy ones are killed when their batch ends."""
         if self._closed:
             return
         self._closed = True
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                waiter.set_exception(PoolClosed())
+        self._fail_queue(_closed())
+        for task in list(self._spawns):
+            task.cancel()
         idle, self._idle = self._idle, []
+        self._live -= len(idle)
         for slot in idle:
-            await self._discard(slot)
+            await self._kill(slot.worker)
         try:
             await self.factory.cleanup()
         except Exception:

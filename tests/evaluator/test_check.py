@@ -90,8 +90,93 @@ def test_nesting_at_the_limit_is_fine() -> None:
 
 def test_php_decides_syntax_it_can_run_safely() -> None:
     # These are PHP parse errors, part of the game: the checker lets PHP say so.
-    for formula in ["3--4+89", "3 4 8 9", "34+,89", "pow+3489"]:
+    for formula in ["3 4 8 9", "34+,89", "3489+", "3- -489", "pow (3,4)89", "()3489"]:
         assert check(formula, "3489", F) == formula
+
+
+# Every token PHP reads that is not on RULES.md's list: (formula for 3489, the
+# token as PHP cuts it, its column). PHP reads `3--4` as 3, `--`, 4 (a decrement),
+# `->>` as `->`, `>`, and a number like 0x34 or 3e4 as one token.
+REFUSED_TOKENS = [
+    ("3--489", "--", 2),
+    ("3++489", "++", 2),
+    ("++sqrt(3489)", "++", 1),
+    ("(3&&4)*89", "&&", 3),
+    ("(3||4)*89", "||", 3),
+    ("3->>489", "->", 2),
+    ("3?->489", "?->", 2),
+    ("3**489", "**", 2),
+    ("3**=489", "**=", 2),
+    ("34<=89", "<=", 3),
+    ("34>=89", ">=", 3),
+    ("34==89", "==", 3),
+    ("34===89", "===", 3),
+    ("34!=89", "!=", 3),
+    ("34!==89", "!==", 3),
+    ("34<>89", "<>", 3),
+    ("34<=>89", "<=>", 3),
+    ("34??89", "??", 3),
+    ("34??=89", "??=", 3),
+    ("34::89", "::", 3),
+    ("34=>89", "=>", 3),
+    ("pow(...3489)", "...", 5),
+    ("#[3489]", "#[", 1),
+    ("34//89", "//", 3),
+    ("34/*89*/", "/*", 3),
+    ("34#89", "#", 3),
+    ("34+=89", "+=", 3),
+    ("34-=89", "-=", 3),
+    ("34<<=89", "<<=", 3),
+    ("34>>=89", ">>=", 3),
+    ("34%=89", "%=", 3),
+    ("34 .=89", ".=", 4),  # `34.=` would be the number `34.` then `=`
+    ("(int)3489", "(int)", 1),
+    ("( float )3489", "( float )", 1),
+    ("3<<<489", "<", 4),  # no heredoc without a newline: PHP reads `<<` then `<`
+    ("34+89?>", "?>", 6),
+    ("$a+3489", "$a", 1),
+    ("'34'+89", "'", 1),
+    ("b'34'+89", "b'", 1),
+    ("`ls`+3489", "`", 1),
+    ("0x34+89", "0x34", 1),
+    ("0X3+489", "0X3", 1),
+    ("0b1+3489", "0b1", 1),
+    ("0o3+489", "0o3", 1),
+    ("3e4+89", "3e4", 1),
+    ("3E+4+89", "3E+4", 1),
+    ("3_489", "3_489", 1),
+    ("3.4+89", "3.4", 1),
+    (".3+489", ".3", 1),
+    ("3.+489", "3.", 1),
+    ("\\pow(3,4)+89", "\\pow", 1),
+    ("pow+3489", "pow", 1),
+    ("3489+sqrt", "sqrt", 6),
+]
+
+
+@pytest.mark.parametrize(("formula", "token", "column"), REFUSED_TOKENS)
+def test_refused_tokens(formula: str, token: str, column: int) -> None:
+    with pytest.raises(FormulaError) as caught:
+        check(formula, "3489", F)
+    error = caught.value.error
+    assert error.code == ErrorCode.FORBIDDEN
+    assert (error.text, error.position) == (token, column)
+    assert error.message.startswith(f"`{token}` at column {column} is not allowed")
+
+
+def test_refusals_say_what_php_would_read() -> None:
+    def message(formula: str) -> str:
+        with pytest.raises(FormulaError) as caught:
+            check(formula, "3489", F)
+        return caught.value.error.message
+
+    assert "decrement" in message("3--489") and "`- -`" in message("3--489")
+    assert "hexadecimal" in message("0x34+89")
+    assert "exponent" in message("3e4+89")
+    assert "decimal fraction" in message("3.4+89")
+    assert "pow(" in message("pow+3489")
+    assert "comment" in message("34#89")
+    assert "power operator (use pow)" in message("3**489")
 
 
 @pytest.mark.parametrize(
@@ -165,9 +250,11 @@ def test_accepted_text_is_whitelisted_with_the_digits_in_order(formula: str, dig
         return
     assert _ALLOWED.fullmatch(text)
     assert "".join(ch for ch in text if ch.isdigit()) == digits
-    for hazard in ("**", "//", "/*", "$", ";", "'", '"', "`", "#", "."):
+    for hazard in ("**", "//", "/*", "$", ";", "'", '"', "`", "#", ".", "--", "++", "->"):
         assert hazard not in text
     assert text.count("(") == text.count(")")
+    for name in re.findall(r"[a-z]+", text, re.IGNORECASE):
+        assert re.search(rf"{name}\s*\(", text), text  # every name is a call
 
 
 _piece = st.sampled_from(["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", " "])

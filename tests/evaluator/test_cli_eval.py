@@ -54,7 +54,7 @@ def test_invalid_formula_exits_1_with_the_reason() -> None:
     proc = cli("--digits", "3489", "43+89")
     assert proc.returncode == 1
     assert "[digits]" in proc.stdout
-    parse = cli("--digits", "3489", "3--4+89")
+    parse = cli("--digits", "3489", "34 89")
     assert parse.returncode == 1
     assert "[syntax]" in parse.stdout
     assert "ParseError" in parse.stdout
@@ -120,6 +120,10 @@ BAD_LINES = [
     '{"digits": "0348", "formula": "0348"}',
     '{"digits": "3489", "formula": "34+89", "score": 1e400}',
     '{"digits": "3489", "formula": "34+89", "score": -1}',
+    '{"digits": "3489", "formula": "\\ud800"}',
+    '{"digits": "\\udc00", "formula": "34+89"}',
+    '{"digits": "3489", "formula": "34+89", "set": "\\udfff"}',
+    '{"digits": "3489", "formula": "34+89", "score": 1' + "0" * 400 + "}",
 ]
 
 
@@ -203,3 +207,52 @@ def _feed(pipe: Any, data: bytes) -> None:
         pipe.close()
     except (BrokenPipeError, ValueError, OSError):
         pass
+
+
+def test_jsonl_a_lone_surrogate_is_one_error_line_and_nothing_is_lost() -> None:
+    rows = ['{"digits": "3489", "formula": "3\\ud8004+89"}', {"digits": "3489", "formula": "34+89"}]
+    out = jsonl(*rows, *rows)
+    assert len(out) == 4
+    assert [row["ok"] for row in out] == [False, True, False, True]
+    assert out[0]["error"]["code"] == "input"
+    assert "surrogate" in out[0]["error"]["message"]
+
+
+def test_jsonl_scores_are_numbers_as_php_reads_them() -> None:
+    """json_decode makes an integer past 64 bits a float: so must we, then score in PHP's terms."""
+    php = subprocess.run(
+        [
+            "php", "-n", "-r",
+            'echo json_encode([abs(json_decode("9223372036854775808") - 77),'
+            ' abs(json_decode("9223372036854775807") - 77)]);',
+        ],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    big, top = json.loads(php.stdout)
+    out = jsonl(
+        '{"digits": "3489", "formula": "34+89", "score": 9223372036854775808}',
+        '{"digits": "3489", "formula": "34+89", "score": 9223372036854775807}',
+    )
+    assert isinstance(out[0]["score"], float) and bits(out[0]["score"]) == bits(big)
+    assert isinstance(out[1]["score"], int) and out[1]["score"] == top
+
+
+def test_eval_imports_only_what_it_needs() -> None:
+    """No storage, Discord or Docker SDK on the eval path (EVALUATOR=local): start-up is
+    imports, and SQLAlchemy with Alembic alone cost half a second (bench_cli measures it)."""
+    probe = (
+        "import io, sys\n"
+        'sys.stdin = io.TextIOWrapper(io.BytesIO(b\'{"digits": "3489", "formula": "34+89"}\\n\'))\n'
+        "from bot.cli import main\n"
+        "assert main(['eval', '--jsonl']) == 0\n"
+        "heavy = ('sqlalchemy', 'alembic', 'sqlmodel', 'discord', 'docker', 'aiosqlite')\n"
+        "print(','.join(m for m in heavy if m in sys.modules))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=ENV, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    answer, loaded = proc.stdout.splitlines()
+    assert json.loads(answer)["value"] == 123
+    assert loaded == ""

@@ -211,8 +211,12 @@ async def test_output_flood_is_dropped(pool: WorkerPool, code: str) -> None:
     """Printed output never reaches the response channel, however much there is."""
     verdict = await pool.run_raw(code)
     # Docker carries responses on stdout, so raw php://stdout garbage may break
-    # its channel; then the worker must be discarded, never misread.
-    assert verdict == Evaluation(code, 7) or error_of(verdict).code == ErrorCode.SANDBOX
+    # its channel; then the worker must be discarded, never misread. Printing 50 MiB
+    # can also outlast the request's time on a loaded machine: a timeout is as safe.
+    assert verdict == Evaluation(code, 7) or error_of(verdict).code in (
+        ErrorCode.SANDBOX,
+        ErrorCode.TIMEOUT,
+    )
     await still_answers(pool)
 
 

@@ -5,7 +5,8 @@ digits in order, split into literals, joined by operators and the Set's
 functions) and must pass `check()`, so this is exactly what reaches PHP in a
 game. The generator leans on PHP's surprises: zeros and octal literals (`023`,
 invalid `08`), shifts past 63 bits, `pow` overflowing to float or INF, `sqrt`
-of negatives, divisions and modulo by zero, unary minus (`3--4`).
+of negatives, divisions and modulo by zero, unary minus (`3- -4`: `3--4`
+would be PHP's decrement, which the checker refuses).
 
 The reference compiles each formula natively in its own `php -r` (no eval,
 no worker, no sandbox), so a bug in any layer of ours shows up as a mismatch.
@@ -67,10 +68,12 @@ def _expr(rng: random.Random, literals: list[str]) -> str:
     if roll < 0.15:
         text = f"pow({left},{right})"
     elif roll < 0.2:
-        text = f"sqrt({left}-{right})"
+        text = f"sqrt({left}-{' ' if right.startswith('-') else ''}{right})"
     else:
         op = rng.choice(OPERATORS)
         space = " " if rng.random() < 0.2 else ""
+        if not space and op == "-" and right.startswith("-"):
+            space = " "  # `3--4` is PHP's decrement: players write `3- -4`
         text = f"{left}{space}{op}{space}{right}"
     return f"({text})" if rng.random() < 0.3 else text
 
@@ -176,7 +179,7 @@ def test_generator_covers_the_surprises() -> None:
     kinds = {kind for kind, _ in references}
     assert kinds >= {"int", "float", "throw", "parse"}
     joined = " ".join(formulas)
-    for needle in ("pow(", "sqrt(", "hexdec(", "octdec(", "bindec(", "<<", ">>", "--", "(0"):
+    for needle in ("pow(", "sqrt(", "hexdec(", "octdec(", "bindec(", "<<", ">>", "- -", "(0"):
         assert needle in joined, needle
     throws = " ".join(v for k, v in references if k == "throw")
     assert "Division by zero" in throws

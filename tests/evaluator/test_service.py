@@ -43,7 +43,8 @@ async def test_normalized_formula_reaches_php(evaluator: Evaluator) -> None:
         ("34+89;", "3489", ErrorCode.FORBIDDEN),
         ("exec(34)+89", "3489", ErrorCode.FORBIDDEN),
         ("1" * 300, "3489", ErrorCode.TOO_LONG),
-        ("3--4+89", "3489", ErrorCode.SYNTAX),
+        ("34 89", "3489", ErrorCode.SYNTAX),
+        ("3--4+89", "3489", ErrorCode.FORBIDDEN),  # PHP reads `--`, a decrement
         ("08+00", "0800", ErrorCode.SYNTAX),
         ("3/(4-4)*0", "3440", ErrorCode.PHP),
         ("sqrt(3-489)", "3489", ErrorCode.NOT_FINITE),
@@ -132,3 +133,34 @@ def test_evaluator_does_not_load_discord_or_docker() -> None:
     ).stdout
     assert out.strip() == ""
     assert importlib.import_module("evaluator").__all__
+
+
+@pytest.mark.parametrize(
+    ("formula", "digits"),
+    [("1034+", "1034"), ("34*89-", "3489"), ("pow(3,4)+89*", "3489"), ("3489 <<", "3489")],
+)
+async def test_an_unfinished_formula_is_told_about_its_end(
+    evaluator: Evaluator, formula: str, digits: str
+) -> None:
+    """PHP sees `return (1034+\\n);` and complains about a `)` the player never typed."""
+    verdict = await evaluator.evaluate(formula, digits, FUNCTIONS)
+    assert isinstance(verdict, EvalError), verdict
+    assert verdict.code == ErrorCode.SYNTAX
+    assert verdict.message == "syntax error, unexpected end of the formula"
+    assert ")" not in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("formula", "digits", "message"),
+    [
+        ("34 89", "3489", 'syntax error, unexpected integer "89"'),
+        ("()3489", "3489", 'syntax error, unexpected token ")"'),  # the player's own `)`
+        ("08+00", "0800", "Invalid numeric literal"),
+    ],
+)
+async def test_phps_own_message_stays_when_it_is_about_the_formula(
+    evaluator: Evaluator, formula: str, digits: str, message: str
+) -> None:
+    verdict = await evaluator.evaluate(formula, digits, FUNCTIONS)
+    assert isinstance(verdict, EvalError), verdict
+    assert (verdict.code, verdict.message) == (ErrorCode.SYNTAX, message)

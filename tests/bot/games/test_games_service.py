@@ -153,10 +153,10 @@ class GatedEvaluator:
         self.gate = asyncio.Event()
         self.waiting = asyncio.Event()
 
-    async def evaluate(self, formula: str, digits: str, functions: Any) -> Any:
+    async def evaluate(self, formula: str, digits: str, functions: Any, **kwargs: Any) -> Any:
         self.waiting.set()
         await self.gate.wait()
-        return await self.inner.evaluate(formula, digits, functions)
+        return await self.inner.evaluate(formula, digits, functions, **kwargs)
 
 
 @pytest.fixture

@@ -47,7 +47,7 @@ async def test_three_rounds_with_slash_answer_and_a_retry_after_errors(world) ->
     text = reply_text(wrong_order)
     assert "is not a valid formula: the digits read" in text and "3489" in text
 
-    php_error = await world.alice.slash(thread, "answer", formula="3--489")
+    php_error = await world.alice.slash(thread, "answer", formula="34 89")
     assert php_error.ephemeral
     assert "PHP ParseError" in reply_text(php_error)
 

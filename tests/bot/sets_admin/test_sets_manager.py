@@ -65,7 +65,7 @@ async def test_two_imports_at_once_keep_the_cap(manager) -> None:
     import yaml
 
     def document(prefix: str) -> str:
-        return yaml.safe_dump({f"{prefix}-{i:02d}": FIELDS for i in range(15)})
+        return yaml.safe_dump({f"{prefix}-{i:02d}": dict(FIELDS) for i in range(15)})  # no aliases
 
     outcomes = await asyncio.gather(
         manager.import_text(1, document("a"), "a.yaml"),

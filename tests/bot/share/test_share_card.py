@@ -183,8 +183,11 @@ def test_the_date_is_the_period_or_the_start_in_the_servers_zone() -> None:
 def test_fifty_rounds_fit_one_discord_message_in_rows_of_ten() -> None:
     longest = rules.validate_set(
         "x" * 32,
-        {"start_score": 100_000, "goal": 100, "bonus": 50, "max_rounds": 50, "time_limit": 600},
-    )
+        {
+            "start_score": 100_000, "goal": 100, "bonus": 50, "max_rounds": 50,
+            "time_limit": 600, "min_rounds": 50,
+        },  # a computed min_rounds (667) is refused: more than max_rounds allows
+    )  # fmt: skip
     rounds = [("1234", [("1234", 1234)])] * 49 + [("9999", [None])]
     record = play(rounds, mode=rules.Mode.QUALIFICATION, game_set=longest, period="2025-09-30")
     for locale in ("en", "uk"):
@@ -222,6 +225,7 @@ def games(draw: st.DrawFn) -> GameRecord:
             "bonus": draw(st.integers(0, 200)),
             "max_rounds": draw(st.integers(1, 12)),
             "time_limit": 60,
+            "min_rounds": 1,  # given: the computed one may exceed what a Set allows
         },
     )
     rounds = []

@@ -1,0 +1,147 @@
+"""`formula-darts eval --jsonl`: start-up and cost per line, against a cold `php -r`.
+
+Run: `python -m bench.bench_cli [--lines 20000] [--runs 9] [--baseline 08643f3]`.
+All in one run on the local sandbox (EVALUATOR=local, POOL_SIZE=2):
+- a cold `php -r` (the unit both targets are counted in), median of many;
+- start-up: the whole command answering one line, median of `--runs`; the
+  baseline commit's command (unpacked with `git archive`, run the same way)
+  beside it, and what the eval path imports (`python -X importtime`);
+- cost per line: `--lines` lines through one command, minus its start-up.
+Writes the "cli" section of docs/BENCHMARKS.md.
+
+Targets (issue 13): start-up <= 30 cold `php -r` runs; cost per line >= 200x
+below a cold `php -r`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench._report import write_section
+from bench.bench_pool import unpack
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "EVALUATOR": "local", "POOL_SIZE": "2"}
+ONE = b'{"digits": "3489", "formula": "34+89", "score": 501}\n'
+
+
+def timed(args: list[str], stdin: bytes, cwd: Path = ROOT) -> float:
+    started = time.perf_counter()
+    out = subprocess.run(args, input=stdin, capture_output=True, cwd=cwd, env=ENV, check=False)
+    elapsed = time.perf_counter() - started
+    if out.returncode != 0:
+        raise SystemExit(f"{args} failed: {out.stderr.decode(errors='replace')[-2000:]}")
+    return elapsed
+
+
+def median(args: list[str], stdin: bytes, runs: int, cwd: Path = ROOT) -> float:
+    """The median wall time of `runs` runs."""
+    return statistics.median(timed(args, stdin, cwd) for _ in range(runs))
+
+
+def lines(count: int) -> bytes:
+    rows = []
+    for n in range(count):
+        digits = 1000 + n % 9000
+        formula = f"{digits // 100:02d}+{digits % 100:02d}"
+        rows.append(json.dumps({"digits": str(digits), "formula": formula, "score": 501}))
+    return ("\n".join(rows) + "\n").encode()
+
+
+def heaviest_imports(top: int = 5) -> list[tuple[str, float]]:
+    """The eval path's biggest imports (cumulative ms), from `python -X importtime`."""
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "bot.cli", "eval", "--jsonl"],
+        input=ONE, capture_output=True, cwd=ROOT, env=ENV, check=True,
+    )  # fmt: skip
+    found: dict[str, float] = {}
+    for line in out.stderr.decode().splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[1].strip().isdigit():
+            name = parts[2].strip()
+            if "." not in name:
+                found[name] = max(found.get(name, 0.0), int(parts[1]) / 1000)
+    return sorted(found.items(), key=lambda item: -item[1])[:top]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lines", type=int, default=20_000)
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--baseline", default="08643f3")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+
+    command = [sys.executable, "-m", "bot.cli", "eval", "--jsonl"]
+    cold = ["php", "-r", "echo (34+89);"]
+    stream = lines(args.lines)
+    # Interleaved, so a busy machine slows both sides of every ratio alike.
+    rounds: list[dict[str, float]] = []
+    with tempfile.TemporaryDirectory(prefix="fd-baseline-") as tmp:
+        base_tree = unpack(args.baseline, Path(tmp), ("bot", "evaluator", "rules", "sets.yaml"))
+        for k in range(args.runs):
+            php = median(cold, b"", 5)
+            row = {"php": php, "startup": timed(command, ONE)}
+            row["base"] = timed(command, ONE, cwd=base_tree)
+            if k < 3:
+                row["stream"] = timed(command, stream)
+                row["after"] = median(cold, b"", 5)
+            rounds.append(row)
+    php = statistics.median(r["php"] for r in rounds)
+    startup = statistics.median(r["startup"] for r in rounds)
+    base_startup = statistics.median(r["base"] for r in rounds)
+    startup_runs = statistics.median(r["startup"] / r["php"] for r in rounds)
+    base_runs = statistics.median(r["base"] / r["php"] for r in rounds)
+    streamed = [r for r in rounds if "stream" in r]
+    total = statistics.median(r["stream"] for r in streamed)
+    per_line = statistics.median((r["stream"] - r["startup"]) / args.lines for r in streamed)
+    line_ratio = statistics.median(
+        (r["php"] + r["after"]) / 2 / ((r["stream"] - r["startup"]) / args.lines) for r in streamed
+    )
+    imports = heaviest_imports()
+    verdicts = [
+        f"start-up: {startup * 1e3:.0f} ms = {startup_runs:.1f} cold `php -r` runs "
+        "(target <= 30): " + ("met" if startup_runs <= 30 else "MISSED"),
+        f"cost per line: {per_line * 1e6:.1f} µs, {line_ratio:.0f}x below a cold `php -r` "
+        "(target >= 200x): " + ("met" if line_ratio >= 200 else "MISSED"),
+    ]
+    rows = [
+        "| measure | value |",
+        "|---|---|",
+        f"| cold `php -r 'echo (34+89);'` (median of {args.runs * 5}) | {php * 1e3:.1f} ms |",
+        f"| `eval --jsonl`, one line, whole command (median of {args.runs}) "
+        f"| {startup * 1e3:.0f} ms ({startup_runs:.1f} `php -r`) |",
+        f"| the same at {args.baseline} | {base_startup * 1e3:.0f} ms ({base_runs:.1f} `php -r`) |",
+        f"| {args.lines:,} lines through one command (median of 3) | {total:.2f} s |",
+        f"| cost per line (minus start-up) | {per_line * 1e6:.1f} µs "
+        f"({1 / per_line:,.0f} lines/s) |",
+        "| heaviest imports now (cumulative) | "
+        + ", ".join(f"{name} {ms:.0f} ms" for name, ms in imports)
+        + " |",
+    ]
+    body = "\n\n".join(
+        [
+            "## `formula-darts eval --jsonl` (`bench/bench_cli.py`)\n\n"
+            "The command run as a user runs it (`python -m bot.cli eval --jsonl`, local "
+            "sandbox, 2 workers), counted in cold `php -r` runs measured in the same run, "
+            "interleaved (each ratio is the median of per-round ratios). The baseline "
+            "commit's command is unpacked with `git archive` and run the same way.",
+            "\n".join(rows),
+            "\n".join(f"- {v}" for v in verdicts),
+        ]
+    )
+    print(body)
+    if not args.no_write:
+        write_section("cli", body)
+
+
+if __name__ == "__main__":
+    main()
