@@ -1,0 +1,188 @@
+"""The text of a found value: the shortest formula, then the first in plain string order.
+
+Tables keep only lengths; the text is rebuilt on demand, top-down, for the
+few values a search returns. A length is composed exactly (children at their
+shortest in the context the parent needs), and with the lengths fixed the
+string order of a composite is the order of its children from left to
+right, so the smallest text of every child gives the smallest composite.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from solver import values as V
+from solver.grammar import Level, Op
+from solver.search import (
+    Block,
+    Form,
+    Inverted,
+    Prepared,
+    block_derivations,
+    form_context,
+    form_length,
+    inverted_hits,
+)
+from solver.tables import Pairs, Span, Wrapped, binary_pairs, literal_value, wrap_all
+
+
+def canonical(text: str) -> str:
+    """What lengths and the string order compare: the formula without its spaces."""
+    return text.replace(" ", "")
+
+
+def smallest(texts: list[str]) -> str:
+    if not texts:
+        raise LookupError("no formula has this value: the tables disagree with the search")
+    return min(texts, key=lambda t: (len(canonical(t)), canonical(t)))
+
+
+def _key(v: V.Values) -> tuple[bool, int]:
+    return bool(v.isint[0]), int(v.keys()[0])
+
+
+class _Range:
+    """One digit range's derivations, recomputed once when a text needs them."""
+
+    def __init__(self, writer: Writer, span: Span) -> None:
+        self.writer = writer
+        self.span = span
+        self.tables = writer.prep.tables[span]
+
+    @cached_property
+    def pairs(self) -> list[Pairs]:
+        i, j = self.span
+        tables = self.writer.prep.tables
+        return [
+            binary_pairs(op, k, tables[(i, k)].w, tables[(k, j)].w)
+            for k in range(i + 1, j)
+            for op in self.writer.prep.grammar.ops
+        ]
+
+    @cached_property
+    def wraps(self) -> list[Wrapped]:
+        return wrap_all(self.tables.b, self.writer.prep.grammar)
+
+
+class Writer:
+    def __init__(self, prep: Prepared) -> None:
+        self.prep = prep
+        self._ranges: dict[Span, _Range] = {}
+        self._w: dict[tuple[Span, int, int], str] = {}
+        self._b: dict[tuple[Span, int, int], str] = {}
+
+    def _range(self, span: Span) -> _Range:
+        if span not in self._ranges:
+            self._ranges[span] = _Range(self, span)
+        return self._ranges[span]
+
+    def w_text(self, span: Span, index: int, ctx: int) -> str:
+        memo = (span, index, ctx)
+        if memo not in self._w:
+            self._w[memo] = self._w_text(span, index, ctx)
+        return self._w[memo]
+
+    def _w_text(self, span: Span, index: int, ctx: int) -> str:
+        rng = self._range(span)
+        w, b = rng.tables.w, rng.tables.b
+        v = w.values.take(np.array([index]))
+        need = int(w.lens[index, ctx])
+        options = []
+        bi = int(b.index_of(v)[0])
+        if bi >= 0 and int(b.lens[bi, ctx]) == need:
+            options.append(self.b_text(span, bi, ctx))
+        for form in rng.wraps:
+            for k in np.flatnonzero(V.identical(form.values, _repeat(v, len(form.values))) & (form.length == need)):
+                inner = self.b_text(span, int(form.source[k]), form.wrap.inner_context)
+                options.append(form.wrap.render(inner))
+        return smallest(options)
+
+    def b_text(self, span: Span, index: int, ctx: int) -> str:
+        memo = (span, index, ctx)
+        if memo not in self._b:
+            self._b[memo] = self._b_text(span, index, ctx)
+        return self._b[memo]
+
+    def _b_text(self, span: Span, index: int, ctx: int) -> str:
+        rng = self._range(span)
+        b = rng.tables.b
+        v = b.values.take(np.array([index]))
+        need = int(b.lens[index, ctx])
+        options = []
+        text = self.prep.digits[span[0] : span[1]]
+        lit = literal_value(text)
+        if lit is not None and V.identical(lit, v)[0] and len(text) == need:
+            options.append(text)
+        i, j = span
+        for p in rng.pairs:
+            matches = np.flatnonzero(V.identical(p.values, _repeat(v, len(p.values))))
+            for k in matches:
+                length = int(p.length[k])
+                fits = p.op.level >= ctx and length == need
+                if not fits and length + 2 != need:
+                    continue
+                cl, cr = p.op.contexts()
+                natural = p.op.render(
+                    self.w_text((i, p.split), int(p.left[k]), cl),
+                    self.w_text((p.split, j), int(p.right[k]), cr),
+                )
+                options.append(natural if fits else f"({natural})")
+        return smallest(options)
+
+    # --- the whole Digits ---
+
+    def pair_text(self, op: Op, split: int, pair: int) -> str:
+        n = len(self.prep.digits)
+        right_count = len(self.prep.right(split))
+        left, right = divmod(pair, right_count)
+        cl, cr = op.contexts()
+        return op.render(self.w_text((0, split), left, cl), self.w_text((split, n), right, cr))
+
+    def x_texts(self, x: V.Values, ctx: int, need: int) -> list[str]:
+        """Texts of every top-level derivation of x whose length in `ctx` is `need`."""
+        texts: list[str] = []
+        for block in self.prep.blocks:
+            texts += self._block_texts(block, x, ctx, need)
+        for inv in self.prep.inverted:
+            texts += self._inverted_texts(inv, x, ctx, need)
+        return texts
+
+    def _wrap_level(self, op: Op | None, text: str, ctx: int) -> str:
+        level = Level.ATOM if op is None else op.level
+        return f"({text})" if level < ctx else text
+
+    def _block_texts(self, block: Block, x: V.Values, ctx: int, need: int) -> list[str]:
+        entry = int(block.table.index_of(x)[0])
+        if entry < 0 or int(block.table.lens[entry, ctx]) != need:
+            return []
+        if block.op is None:
+            return [self.prep.digits]
+        if not block.tied[entry]:
+            pairs = [int(block.witness[entry])]
+        else:
+            vals, length, pair = block_derivations(self.prep, block)
+            same = V.identical(vals, _repeat(x, len(vals))) & (length == int(block.table.lens[entry, 0]))
+            pairs = [int(p) for p in pair[same]]
+        return [self._wrap_level(block.op, self.pair_text(block.op, block.split, p), ctx) for p in pairs]
+
+    def _inverted_texts(self, inv: Inverted, x: V.Values, ctx: int, need: int) -> list[str]:
+        value = np.array([float(x.f[0])])
+        hits = inverted_hits(self.prep, inv, value, value, ctx)
+        same = V.identical(hits.x, _repeat(x, len(hits.x))) & (hits.length == need)
+        return [self._wrap_level(inv.op, self.pair_text(inv.op, inv.split, int(p)), ctx) for p in hits.ref[same]]
+
+    def result_text(self, forms: list[Form], xs: V.Values, lengths: list[int]) -> str:
+        """The smallest text over the given (form, x, total length) derivations of one Result."""
+        texts = []
+        for k, form in enumerate(forms):
+            x = xs.take(np.array([k]))
+            inner_need = lengths[k] - form_length(form)
+            for text in self.x_texts(x, form_context(form), inner_need):
+                texts.append(text if form is None else form.render(text))
+        return smallest(texts)
+
+
+def _repeat(v: V.Values, n: int) -> V.Values:
+    return v.take(np.zeros(n, np.int64))

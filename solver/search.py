@@ -1,0 +1,603 @@
+"""The top level: every formula of all the Digits, searched near the objective's best values.
+
+The whole-Digits range is never materialised. Operations without a simple
+inverse (`% & | ^ << >>`, pow, ...) are materialised per split, reduced to
+distinct values and merged into one sorted table; `+ - * /` are inverted row
+by row over the smaller operand table, so a query reads only the few pairs
+whose result can land in the objective's intervals. hexdec, octdec and
+bindec around the whole formula read its text, which no interval inverts:
+they are evaluated over every top-level value (`Exhaustive`), and only when
+the cheaper forms leave room for them to matter (`_text_forms_needed`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver import values as V
+from solver.grammar import NEG, Func, Grammar, Level, Op, Shape, Wrap
+from solver.objective import Intervals, Objective, widen
+from solver.tables import (
+    Index,
+    RangeTables,
+    Span,
+    Table,
+    build_tables,
+    contributions,
+    expand,
+    group,
+    literal_value,
+)
+
+INVERTED: frozenset[Op] = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.DIV})
+PLAIN: Wrap | None = None
+Form = Wrap | None
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Distinct results of one operation over one split (or of the whole literal).
+
+    `rows` restricts the left operands (None: all); `witness` is a shortest pair
+    (left * len(right) + right) per value and `tied` says another pair is as short."""
+
+    op: Op | None
+    split: int
+    table: Table
+    witness: Index
+    tied: V.Bools
+    rows: Index | None = None
+    rows_left: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Inverted:
+    """`+ - * /` over one split, searched by inverting along the smaller side."""
+
+    op: Op
+    split: int
+    rows_left: bool
+    rows: Index  # rows of the smaller side that are finite and (for * and /) nonzero
+
+
+@dataclass
+class Prepared:
+    digits: str
+    grammar: Grammar
+    tables: dict[Span, RangeTables]
+    blocks: list[Block]
+    merged: Table
+    inverted: list[Inverted]
+    exhaustive: Exhaustive | None = None
+
+    def left(self, split: int) -> Table:
+        return self.tables[(0, split)].w
+
+    def right(self, split: int) -> Table:
+        return self.tables[(split, len(self.digits))].w
+
+
+def _reduce_block(
+    op: Op | None,
+    split: int,
+    vals: V.Values,
+    length: Index,
+    pair: Index,
+    rows: Index | None,
+    rows_left: bool = True,
+) -> Block:
+    level = int(op.level) if op is not None else int(Level.ATOM)
+    order, starts, keys, n_int = group(vals)
+    contrib = contributions(level, length)
+    lens = np.minimum.reduceat(contrib[order], starts, axis=0).astype(np.int16)
+    sorted_len = length[order]
+    best = np.repeat(lens[:, 0].astype(np.int64), np.diff(np.append(starts, len(order))))
+    is_best = sorted_len == best
+    position = np.where(is_best, np.arange(len(order)), len(order))
+    first = np.minimum.reduceat(position, starts)
+    count = np.add.reduceat(is_best.astype(np.int64), starts)
+    table = Table(vals.take(order[starts]), keys, n_int, lens)
+    return Block(op, split, table, pair[order[first]], count > 1, rows, rows_left)
+
+
+def derive(
+    a: Table, c: Table, op: Op, rows: Index | None, rows_left: bool
+) -> tuple[V.Values, Index, Index]:
+    """op over every pair (or only `rows` of one side): results, lengths, pair numbers
+    (left * len(c) + right); PHP errors dropped."""
+    if rows is None:
+        left = np.repeat(np.arange(len(a)), len(c))
+        right = np.tile(np.arange(len(c)), len(a))
+    elif rows_left:
+        left = np.repeat(rows, len(c))
+        right = np.tile(np.arange(len(c)), len(rows))
+    else:
+        left = np.repeat(np.arange(len(a)), len(rows))
+        right = np.tile(rows, len(a))
+    out, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
+    keep = np.flatnonzero(ok)
+    cl, cr = op.contexts()
+    length = op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
+    return out.take(keep), length, left[keep] * len(c) + right[keep]
+
+
+def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, Index]:
+    assert block.op is not None
+    return derive(prep.left(block.split), prep.right(block.split), block.op, block.rows, block.rows_left)
+
+
+def _special_rows(table: Table, op: Op) -> V.Bools:
+    """Rows the inversion cannot use: NAN, ±INF and (for * and /) zero."""
+    special = ~V.is_finite(table.values)
+    if op in (Op.MUL, Op.DIV):
+        special |= table.values.f == 0
+    return special
+
+
+def prepare(digits: str, grammar: Grammar) -> Prepared:
+    tables = build_tables(digits, grammar)
+    n = len(digits)
+    blocks: list[Block] = []
+    lit = literal_value(digits)
+    if lit is not None:
+        blocks.append(
+            _reduce_block(None, 0, lit, np.array([n], np.int64), np.zeros(1, np.int64), None)
+        )
+    inverted: list[Inverted] = []
+    for split in range(1, n):
+        a, c = tables[(0, split)].w, tables[(split, n)].w
+        for op in grammar.ops:
+            if op not in INVERTED:
+                vals, length, pair = derive(a, c, op, None, True)
+                blocks.append(_reduce_block(op, split, vals, length, pair, None))
+                continue
+            rows_left = len(a) <= len(c)
+            special = _special_rows(a if rows_left else c, op)
+            regular = np.flatnonzero(~special)
+            inverted.append(Inverted(op, split, rows_left, regular))
+            odd = np.flatnonzero(special)
+            if len(odd):
+                vals, length, pair = derive(a, c, op, odd, rows_left)
+                blocks.append(_reduce_block(op, split, vals, length, pair, odd, rows_left))
+    merged = _merge(blocks)
+    return Prepared(digits, grammar, tables, blocks, merged, inverted)
+
+
+def _merge(blocks: list[Block]) -> Table:
+    if not blocks:
+        empty = V.of_ints(np.zeros(0, np.int64))
+        return Table(empty, np.zeros(0, np.int64), 0, np.zeros((0, 7), np.int16))
+    vals = V.concat([b.table.values for b in blocks])
+    lens = np.concatenate([b.table.lens for b in blocks])
+    order, starts, keys, n_int = group(vals)
+    merged = np.minimum.reduceat(lens[order], starts, axis=0).astype(np.int16)
+    return Table(vals.take(order[starts]), keys, n_int, merged)
+
+
+# --- forms around the whole formula ---------------------------------------------------------
+
+
+def invertible_forms(grammar: Grammar) -> list[Form]:
+    forms: list[Form] = [PLAIN, NEG]
+    for func in grammar.funcs:
+        if not func.reads_text:
+            forms += [Wrap(func, shape) for shape in Shape]
+    return forms
+
+
+def _func_preimage(func: Func, lo: V.Floats, hi: V.Floats) -> Intervals:
+    """Intervals of x holding every x with func(x) in [lo, hi] (maybe wider)."""
+    if func is Func.SQRT:
+        ok = hi >= 0
+        low = np.maximum(lo, 0.0)
+        return np.where(ok, low * low, np.inf), np.where(ok, hi * hi, -np.inf)
+    if func is Func.ABS:
+        ok = hi >= 0
+        low = np.maximum(lo, 0.0)
+        return (
+            np.concatenate([np.where(ok, low, np.inf), np.where(ok, -hi, np.inf)]),
+            np.concatenate([np.where(ok, hi, -np.inf), np.where(ok, -low, -np.inf)]),
+        )
+    if func is Func.FLOOR:
+        return np.ceil(lo), np.floor(hi) + 1
+    if func is Func.CEIL:
+        return np.ceil(lo) - 1, np.floor(hi)
+    if func is Func.ROUND:
+        return lo - 1, hi + 1
+    raise ValueError(f"{func.value} has no interval inverse")
+
+
+def form_preimage(form: Form, lo: V.Floats, hi: V.Floats) -> Intervals:
+    if form is None:
+        return lo, hi
+    if form.func is None:
+        return -hi, -lo
+    if form.shape.outer:
+        lo, hi = -hi, -lo
+    lo, hi = _func_preimage(form.func, lo, hi)
+    if form.shape.inner:
+        lo, hi = -hi, -lo
+    keep = lo <= hi
+    return widen(lo[keep], hi[keep])
+
+
+def apply_form(form: Form, x: V.Values) -> V.Values:
+    return x if form is None else V.apply_wrap(form, x)
+
+
+def form_length(form: Form) -> int:
+    return 0 if form is None else form.length
+
+
+def form_context(form: Form) -> int:
+    return 0 if form is None else form.inner_context
+
+
+# --- hits -----------------------------------------------------------------------------------
+
+
+class Source:
+    """Where a top-level value came from: a block entry, an inverted pair or a text form."""
+
+    BLOCK = 0
+    PAIR = 1
+
+
+@dataclass
+class Hits:
+    """Top-level x values found for one form: value, shortest length in the form's context."""
+
+    x: V.Values
+    length: Index
+    source: Index  # Source.BLOCK: block number; Source.PAIR: inverted number
+    kind: Index
+    ref: Index  # block entry, or pair number left * len(right) + right
+
+    @staticmethod
+    def empty() -> Hits:
+        z = np.zeros(0, np.int64)
+        return Hits(V.of_ints(z), z, z, z, z)
+
+    @staticmethod
+    def concat(parts: list[Hits]) -> Hits:
+        if not parts:
+            return Hits.empty()
+        return Hits(
+            V.concat([p.x for p in parts]),
+            np.concatenate([p.length for p in parts]),
+            np.concatenate([p.source for p in parts]),
+            np.concatenate([p.kind for p in parts]),
+            np.concatenate([p.ref for p in parts]),
+        )
+
+    def take(self, index: Index) -> Hits:
+        return Hits(self.x.take(index), self.length[index], self.source[index], self.kind[index], self.ref[index])
+
+
+def _merged_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, ctx: int) -> Hits:
+    index, _ = prep.merged.find(lo, hi)
+    index = np.unique(index)
+    n = len(index)
+    minus = np.full(n, -1, np.int64)
+    return Hits(prep.merged.values.take(index), prep.merged.lens[index, ctx].astype(np.int64), minus, minus, index)
+
+
+def _inverse_bounds(op: Op, rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+    """For row values r (column) and x intervals (row): intervals of the other operand."""
+    r = r[:, None]
+    lo, hi = lo[None, :], hi[None, :]
+    if op is Op.ADD:
+        return [(lo - r, hi - r)]
+    if op is Op.SUB:
+        return [(r - hi, r - lo)] if rows_left else [(lo + r, hi + r)]
+    if op is Op.MUL:
+        a, b = lo / r, hi / r
+        return [(np.minimum(a, b), np.maximum(a, b))]
+    if not rows_left:  # x = other / r
+        a, b = lo * r, hi * r
+        return [(np.minimum(a, b), np.maximum(a, b))]
+    # x = r / other: other = r / x, monotone on each side of 0
+    lo_eff = np.where(lo == 0, -0.0, lo)
+    hi_eff = np.where(hi == 0, 0.0, hi)
+    a, b = r / lo_eff, r / hi_eff
+    straddles = (lo <= 0) & (hi >= 0)
+    inf = np.inf
+    neg_part = (np.where(r > 0, -inf, a), np.where(r > 0, a, inf))
+    pos_part = (np.where(r > 0, b, -inf), np.where(r > 0, inf, b))
+    whole = (np.minimum(a, b), np.maximum(a, b))
+    first = (np.where(straddles, neg_part[0], whole[0]), np.where(straddles, neg_part[1], whole[1]))
+    second = (np.where(straddles, pos_part[0], inf), np.where(straddles, pos_part[1], -inf))
+    return [first, second]
+
+
+def inverted_hits(prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, ctx: int) -> Hits:
+    a, c = prep.left(inv.split), prep.right(inv.split)
+    rows_table, other = (a, c) if inv.rows_left else (c, a)
+    rv = rows_table.values.f[inv.rows]
+    found_rows: list[Index] = []
+    found_other: list[Index] = []
+    for blo, bhi in _inverse_bounds(inv.op, inv.rows_left, rv, lo, hi):
+        blo, bhi = widen(blo.ravel(), bhi.ravel())
+        keep = blo <= bhi
+        owner = np.flatnonzero(keep) // len(lo)
+        starts, stops = other.spans(blo[keep], bhi[keep])
+        index, which = expand(starts, stops)
+        found_rows.append(inv.rows[owner[which // 2]])
+        found_other.append(index)
+    rows_i = np.concatenate(found_rows)
+    other_i = np.concatenate(found_other)
+    left_i, right_i = (rows_i, other_i) if inv.rows_left else (other_i, rows_i)
+    pair = np.unique(left_i * len(c) + right_i)
+    left_i, right_i = pair // len(c), pair % len(c)
+    x, ok = V.BINARY[inv.op](a.values.take(left_i), c.values.take(right_i))
+    keep = np.flatnonzero(ok)
+    cl, cr = inv.op.contexts()
+    length = inv.op.length + a.lens[left_i[keep], cl].astype(np.int64) + c.lens[right_i[keep], cr]
+    if inv.op.level < ctx:
+        length = length + 2
+    n = len(keep)
+    number = prep.inverted.index(inv)
+    return Hits(x.take(keep), length, np.full(n, number, np.int64), np.full(n, Source.PAIR, np.int64), pair[keep])
+
+
+def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, ctx: int) -> Hits:
+    """Every top-level x in the intervals (and some around them), shortest length in `ctx`."""
+    if len(lo) == 0:
+        return Hits.empty()
+    parts = [_merged_hits(prep, lo, hi, ctx)]
+    parts += [inverted_hits(prep, inv, lo, hi, ctx) for inv in prep.inverted]
+    return Hits.concat(parts)
+
+
+# --- candidates -----------------------------------------------------------------------------
+
+
+@dataclass
+class Found:
+    """Candidate Results: value, score, shortest length, and the form and x behind each."""
+
+    r: V.Values
+    score: V.Floats
+    length: Index
+    form: list[Form]
+    x: V.Values
+
+    @staticmethod
+    def concat(parts: list[Found]) -> Found:
+        return Found(
+            V.concat([p.r for p in parts]),
+            np.concatenate([p.score for p in parts]) if parts else np.zeros(0),
+            np.concatenate([p.length for p in parts]) if parts else np.zeros(0, np.int64),
+            [f for p in parts for f in p.form],
+            V.concat([p.x for p in parts]),
+        )
+
+
+def _found(form: Form, hits: Hits, objective: Objective, bound: float) -> Found:
+    r = apply_form(form, hits.x)
+    score = objective.score(r)
+    keep = np.flatnonzero(score <= bound)
+    return Found(
+        r.take(keep),
+        score[keep],
+        hits.length[keep] + form_length(form),
+        [form] * len(keep),
+        hits.x.take(keep),
+    )
+
+
+def collect(prep: Prepared, objective: Objective, bound: float, forms: list[Form]) -> Found:
+    """Every candidate of the given forms scoring at most `bound` (nothing missed)."""
+    lo, hi = objective.sublevel(bound)
+    parts = []
+    for form in forms:
+        xlo, xhi = form_preimage(form, lo, hi)
+        parts.append(_found(form, x_hits(prep, xlo, xhi, form_context(form)), objective, bound))
+    return Found.concat(parts)
+
+
+def seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int) -> float:
+    """An upper bound on the top-th best score: the nearest values around the exact hits."""
+    lo, hi = objective.sublevel(0.0)
+    scores: list[V.Floats] = []
+    keys: list[V.Ints] = []
+    for form in forms:
+        xlo, xhi = form_preimage(form, lo, hi)
+        for pad in (0, 1):
+            hits = _padded(prep, xlo, xhi, form_context(form), pad)
+            r = apply_form(form, hits.x)
+            scores.append(objective.score(r))
+            keys.append(r.keys() * 2 + r.isint)
+    score = np.concatenate(scores)
+    key = np.concatenate(keys)
+    ok = np.isfinite(score)
+    score, key = score[ok], key[ok]
+    if len(score) == 0:
+        return math.inf
+    order = np.argsort(score, kind="stable")
+    _, first = np.unique(key[order], return_index=True)
+    distinct = np.sort(score[order][first])
+    return float(distinct[top - 1]) if len(distinct) >= top else math.inf
+
+
+def _padded(prep: Prepared, lo: V.Floats, hi: V.Floats, ctx: int, pad: int) -> Hits:
+    if pad == 0:
+        return x_hits(prep, lo, hi, ctx)
+    # neighbours: widen each interval to the next value on each side in every table
+    m = prep.merged
+    starts, stops = m.spans(lo, hi)
+    bounds = _part_bounds(m, len(starts))
+    starts = np.maximum(starts - 1, bounds[0])
+    stops = np.minimum(stops + 1, bounds[1])
+    index, _ = expand(starts, stops)
+    index = np.unique(index)
+    near = m.values.f[index]
+    near = near[np.isfinite(near)]
+    parts = [x_hits(prep, near, near, ctx)]
+    for inv in prep.inverted:
+        parts.append(_inverted_neighbours(prep, inv, lo, hi, ctx))
+    return Hits.concat(parts)
+
+
+def _part_bounds(table: Table, count: int) -> tuple[Index, Index]:
+    lo = np.tile(np.array([0, table.n_int], np.int64), count // 2)
+    hi = np.tile(np.array([table.n_int, len(table)], np.int64), count // 2)
+    return lo, hi
+
+
+def _inverted_neighbours(prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, ctx: int) -> Hits:
+    a, c = prep.left(inv.split), prep.right(inv.split)
+    rows_table, other = (a, c) if inv.rows_left else (c, a)
+    rv = rows_table.values.f[inv.rows]
+    others: list[V.Floats] = []
+    rows: list[Index] = []
+    for blo, bhi in _inverse_bounds(inv.op, inv.rows_left, rv, lo, hi):
+        blo, bhi = blo.ravel(), bhi.ravel()
+        keep = np.flatnonzero(blo <= bhi)
+        starts, stops = other.spans(blo[keep], bhi[keep])
+        bounds = _part_bounds(other, len(starts))
+        for edge in (np.maximum(starts - 1, bounds[0]), np.minimum(stops, bounds[1] - 1)):
+            valid = (edge >= bounds[0]) & (edge < bounds[1])
+            rows.append(inv.rows[(keep // len(lo))[np.flatnonzero(valid) // 2]])
+            others.append(edge[valid])
+    rows_i = np.concatenate(rows)
+    other_i = np.concatenate(others).astype(np.int64)
+    left_i, right_i = (rows_i, other_i) if inv.rows_left else (other_i, rows_i)
+    x, ok = V.BINARY[inv.op](a.values.take(left_i), c.values.take(right_i))
+    keep = np.flatnonzero(ok)
+    cl, cr = inv.op.contexts()
+    length = inv.op.length + a.lens[left_i[keep], cl].astype(np.int64) + c.lens[right_i[keep], cr]
+    n = len(keep)
+    z = np.zeros(n, np.int64)
+    return Hits(x.take(keep), length + 2 * (inv.op.level < ctx), z, z, z)
+
+
+# --- hexdec, octdec, bindec around the whole formula ----------------------------------------
+
+
+@dataclass
+class Exhaustive:
+    """Every distinct top-level x with its shortest lengths, and each text function of it."""
+
+    x: Table
+    reads: dict[Func, V.Values] = field(default_factory=dict)
+
+
+def exhaustive(prep: Prepared) -> Exhaustive:
+    if prep.exhaustive is not None:
+        return prep.exhaustive
+    parts = [prep.merged.values]
+    lens = [prep.merged.lens]
+    n = len(prep.digits)
+    for inv in prep.inverted:
+        a, c = prep.left(inv.split), prep.right(inv.split)
+        vals, length, _ = derive(a, c, inv.op, None, True)
+        parts.append(vals)
+        lens.append(contributions(int(inv.op.level), length))
+    del n
+    vals = V.concat(parts)
+    contrib = np.concatenate(lens)
+    order, starts, keys, n_int = group(vals)
+    table = Table(vals.take(order[starts]), keys, n_int, np.minimum.reduceat(contrib[order], starts, axis=0))
+    funcs = [f for f in prep.grammar.funcs if f.reads_text]
+    prep.exhaustive = Exhaustive(table, V.apply_funcs(funcs, table.values))
+    return prep.exhaustive
+
+
+def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
+    """hexdec/octdec/bindec (and their minus forms) of every top-level x scoring <= bound."""
+    ex = exhaustive(prep)
+    parts = []
+    everything = np.arange(len(ex.x))
+    int_min = np.flatnonzero(ex.x.values.isint & (ex.x.values.i == np.int64(-(2**63))))
+    for func, read in ex.reads.items():
+        for shape in Shape:
+            form = Wrap(func, shape)
+            rows = int_min if shape.inner else everything
+            x = ex.x.values.take(rows)
+            if shape.inner:
+                r = V.apply_wrap(form, x)
+            else:
+                r = V.neg(read) if shape.outer else read
+            score = objective.score(r)
+            keep = np.flatnonzero(score <= bound)
+            length = ex.x.lens[rows[keep], form.inner_context].astype(np.int64) + form.length
+            parts.append(Found(r.take(keep), score[keep], length, [form] * len(keep), x.take(keep)))
+    return Found.concat(parts)
+
+
+def min_text_form_length(prep: Prepared) -> int:
+    funcs = [f for f in prep.grammar.funcs if f.reads_text]
+    if not funcs:
+        return 1 << 30
+    # the literal of all four digits is the shortest formula (a binary operation adds a sign)
+    return min(len(f.value) for f in funcs) + 2 + len(prep.digits)
+
+
+# --- short top-level values, for text forms that can only compete by length -----------------
+
+
+def _by_length(table: Table, ctx: int) -> tuple[Index, V.Ints]:
+    order = np.argsort(table.lens[:, ctx], kind="stable")
+    return order, table.lens[order, ctx].astype(np.int64)
+
+
+def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, Index]:
+    """Every top-level x whose shortest formula has shortest..longest characters, and that length."""
+    n = len(prep.digits)
+    parts: list[V.Values] = []
+    lengths: list[Index] = []
+    lit = literal_value(prep.digits)
+    if lit is not None and shortest <= n <= longest:
+        parts.append(lit)
+        lengths.append(np.array([n], np.int64))
+    for split in range(1, n):
+        a, c = prep.left(split), prep.right(split)
+        for op in prep.grammar.ops:
+            cl, cr = op.contexts()
+            budget = longest - op.length
+            a_order, a_len = _by_length(a, cl)
+            c_order, c_len = _by_length(c, cr)
+            usable = np.flatnonzero(a_len + (c_len[0] if len(c_len) else budget + 1) <= budget)
+            if len(usable) == 0:
+                continue
+            stops = np.searchsorted(c_len, budget - a_len[usable], "right")
+            starts = np.searchsorted(c_len, shortest - op.length - a_len[usable], "left")
+            index, owner = expand(starts.astype(np.int64), np.maximum(stops, starts).astype(np.int64))
+            left = a_order[usable[owner]]
+            right = c_order[index]
+            x, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
+            keep = np.flatnonzero(ok)
+            parts.append(x.take(keep))
+            lengths.append(op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr])
+    if not parts:
+        return V.of_ints(np.zeros(0, np.int64)), np.zeros(0, np.int64)
+    return V.concat(parts), np.concatenate(lengths)
+
+
+def short_text_found(prep: Prepared, objective: Objective, bound: float, shortest: int, longest: int) -> Found:
+    """Text forms (f(x), -f(x)) of every x whose formula has shortest..longest characters.
+
+    An x may have a shorter derivation outside the band (then it was seen in an
+    earlier band): its length here is only the band's best, which the ranking
+    corrects by taking the shortest over all."""
+    funcs = [f for f in prep.grammar.funcs if f.reads_text]
+    x, length = short_x(prep, longest, shortest)
+    if not funcs or len(x) == 0:
+        return Found.concat([])
+    order, starts, _, _ = group(x)
+    best = np.minimum.reduceat(length[order], starts)
+    x = x.take(order[starts])
+    reads = V.apply_funcs(funcs, x)
+    parts = []
+    for func, read in reads.items():
+        for shape in (Shape.F, Shape.NEG_F):
+            form = Wrap(func, shape)
+            r = V.neg(read) if shape.outer else read
+            score = objective.score(r)
+            keep = np.flatnonzero(score <= bound)
+            parts.append(Found(r.take(keep), score[keep], best[keep] + form.length, [form] * len(keep), x.take(keep)))
+    return Found.concat(parts)
