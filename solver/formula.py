@@ -9,8 +9,6 @@ right, so the smallest text of every child gives the smallest composite.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 
 from solver import values as V
@@ -23,9 +21,10 @@ from solver.search import (
     block_derivations,
     form_context,
     form_length,
-    inverted_hits,
+    inverted_pairs,
+    pair_values,
 )
-from solver.tables import Pairs, Span, Wrapped, binary_pairs, literal_value, wrap_all
+from solver.tables import Span, literal_value
 
 
 def canonical(text: str) -> str:
@@ -43,40 +42,11 @@ def _key(v: V.Values) -> tuple[bool, int]:
     return bool(v.isint[0]), int(v.keys()[0])
 
 
-class _Range:
-    """One digit range's derivations, recomputed once when a text needs them."""
-
-    def __init__(self, writer: Writer, span: Span) -> None:
-        self.writer = writer
-        self.span = span
-        self.tables = writer.prep.tables[span]
-
-    @cached_property
-    def pairs(self) -> list[Pairs]:
-        i, j = self.span
-        tables = self.writer.prep.tables
-        return [
-            binary_pairs(op, k, tables[(i, k)].w, tables[(k, j)].w)
-            for k in range(i + 1, j)
-            for op in self.writer.prep.grammar.ops
-        ]
-
-    @cached_property
-    def wraps(self) -> list[Wrapped]:
-        return wrap_all(self.tables.b, self.writer.prep.grammar)
-
-
 class Writer:
     def __init__(self, prep: Prepared) -> None:
         self.prep = prep
-        self._ranges: dict[Span, _Range] = {}
         self._w: dict[tuple[Span, int, int], str] = {}
         self._b: dict[tuple[Span, int, int], str] = {}
-
-    def _range(self, span: Span) -> _Range:
-        if span not in self._ranges:
-            self._ranges[span] = _Range(self, span)
-        return self._ranges[span]
 
     def w_text(self, span: Span, index: int, ctx: int) -> str:
         memo = (span, index, ctx)
@@ -85,8 +55,8 @@ class Writer:
         return self._w[memo]
 
     def _w_text(self, span: Span, index: int, ctx: int) -> str:
-        rng = self._range(span)
-        w, b = rng.tables.w, rng.tables.b
+        rng = self.prep.tables[span]
+        w, b = rng.w, rng.b
         v = w.values.take(np.array([index]))
         need = int(w.lens[index, ctx])
         options = []
@@ -94,7 +64,9 @@ class Writer:
         if bi >= 0 and int(b.lens[bi, ctx]) == need:
             options.append(self.b_text(span, bi, ctx))
         for form in rng.wraps:
-            for k in np.flatnonzero(V.identical(form.values, _repeat(v, len(form.values))) & (form.length == need)):
+            for k in np.flatnonzero(
+                V.identical(form.values, _repeat(v, len(form.values))) & (form.length == need)
+            ):
                 inner = self.b_text(span, int(form.source[k]), form.wrap.inner_context)
                 options.append(form.wrap.render(inner))
         return smallest(options)
@@ -106,8 +78,8 @@ class Writer:
         return self._b[memo]
 
     def _b_text(self, span: Span, index: int, ctx: int) -> str:
-        rng = self._range(span)
-        b = rng.tables.b
+        rng = self.prep.tables[span]
+        b = rng.b
         v = b.values.take(np.array([index]))
         need = int(b.lens[index, ctx])
         options = []
@@ -163,15 +135,24 @@ class Writer:
             pairs = [int(block.witness[entry])]
         else:
             vals, length, pair = block_derivations(self.prep, block)
-            same = V.identical(vals, _repeat(x, len(vals))) & (length == int(block.table.lens[entry, 0]))
+            same = V.identical(vals, _repeat(x, len(vals))) & (
+                length == int(block.table.lens[entry, 0])
+            )
             pairs = [int(p) for p in pair[same]]
-        return [self._wrap_level(block.op, self.pair_text(block.op, block.split, p), ctx) for p in pairs]
+        return [
+            self._wrap_level(block.op, self.pair_text(block.op, block.split, p), ctx) for p in pairs
+        ]
 
     def _inverted_texts(self, inv: Inverted, x: V.Values, ctx: int, need: int) -> list[str]:
         value = np.array([float(x.f[0])])
-        hits = inverted_hits(self.prep, inv, value, value, ctx)
-        same = V.identical(hits.x, _repeat(x, len(hits.x))) & (hits.length == need)
-        return [self._wrap_level(inv.op, self.pair_text(inv.op, inv.split, int(p)), ctx) for p in hits.ref[same]]
+        pair = inverted_pairs(self.prep, inv, value, value)
+        vals, length, kept = pair_values(self.prep, inv.op, inv.split, pair)
+        length = length + 2 * (inv.op.level < ctx)
+        same = V.identical(vals, _repeat(x, len(vals))) & (length == need)
+        return [
+            self._wrap_level(inv.op, self.pair_text(inv.op, inv.split, int(p)), ctx)
+            for p in pair[kept[same]]
+        ]
 
     def result_text(self, forms: list[Form], xs: V.Values, lengths: list[int]) -> str:
         """The smallest text over the given (form, x, total length) derivations of one Result."""

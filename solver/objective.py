@@ -22,7 +22,9 @@ Intervals = tuple[V.Floats, V.Floats]
 def widen(lo: V.Floats, hi: V.Floats) -> Intervals:
     """Grow intervals by far more than any rounding of the arithmetic that maps them."""
     with np.errstate(invalid="ignore"):
-        slack = np.where(np.isfinite(lo) & np.isfinite(hi), (np.abs(lo) + np.abs(hi)) * 1e-9 + 1e-9, 0)
+        slack = np.where(
+            np.isfinite(lo) & np.isfinite(hi), (np.abs(lo) + np.abs(hi)) * 1e-9 + 1e-9, 0
+        )
         return lo - slack, hi + slack
 
 
@@ -47,9 +49,8 @@ def _abs(a: V.Values) -> V.Values:
 
 
 def _equal(a: V.Values, b: Number) -> V.Bools:
-    if isinstance(b, int):
-        return np.where(a.isint, a.i == b, a.f == float(b))
-    return a.f == b
+    same: V.Bools = np.where(a.isint, a.i == b, a.f == float(b)) if isinstance(b, int) else a.f == b
+    return same
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +90,17 @@ class NewScore:
         point_ranges = [(s - high_ns, s - low_ns), (s + low_ns, s + high_ns)]
         los: list[float] = []
         his: list[float] = []
-        for u, v in point_ranges:
-            u = max(u, 0.0)
+        for low, v in point_ranges:
+            u = max(low, 0.0)
             if v < u:
                 continue
             # points(r) = |r| for r <= G, |r - 2G| for r >= G (then the bonus at points == G)
-            for a, b in ((-v, -u), (u, min(v, g)), (max(2 * g - v, g), 2 * g - u), (2 * g + u, 2 * g + v)):
+            for a, b in (
+                (-v, -u),
+                (u, min(v, g)),
+                (max(2 * g - v, g), 2 * g - u),
+                (2 * g + u, 2 * g + v),
+            ):
                 if a <= b:
                     los.append(a)
                     his.append(b)

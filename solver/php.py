@@ -258,7 +258,7 @@ def fmod(a: Number, b: Number) -> float:
 
 
 def _compare(a: Number, b: Number) -> int:
-    """zend_compare for numbers: ints exactly, anything with a float as doubles; NAN is 'greater'."""
+    """zend_compare for numbers: ints exactly, else as doubles; NAN compares 'greater'."""
     if isinstance(a, int) and isinstance(b, int):
         return (a > b) - (a < b)
     x, y = float(a), float(b)
@@ -314,7 +314,7 @@ def _intpow10(power: int) -> float:
 
 
 def round_(a: Number) -> float:
-    """round($x) of PHP 8.2: pre-rounds to 15 significant digits (`round(2.4999999999999996)` is 3)."""
+    """round($x) of PHP 8.2, which pre-rounds to 15 digits: round(2.4999999999999996) is 3."""
     if isinstance(a, int):
         return float(a)
     if not math.isfinite(a) or a == 0.0:

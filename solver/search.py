@@ -91,15 +91,13 @@ def _reduce_block(
 ) -> Block:
     level = int(op.level) if op is not None else int(Level.ATOM)
     order, starts, keys, n_int = group(vals)
-    contrib = contributions(level, length)
-    lens = np.minimum.reduceat(contrib[order], starts, axis=0).astype(np.int16)
     sorted_len = length[order]
-    best = np.repeat(lens[:, 0].astype(np.int64), np.diff(np.append(starts, len(order))))
-    is_best = sorted_len == best
+    best = np.minimum.reduceat(sorted_len, starts)
+    is_best = sorted_len == np.repeat(best, np.diff(np.append(starts, len(order))))
     position = np.where(is_best, np.arange(len(order)), len(order))
     first = np.minimum.reduceat(position, starts)
     count = np.add.reduceat(is_best.astype(np.int64), starts)
-    table = Table(vals.take(order[starts]), keys, n_int, lens)
+    table = Table(vals.take(order[starts]), keys, n_int, contributions(level, best))
     return Block(op, split, table, pair[order[first]], count > 1, rows, rows_left)
 
 
@@ -126,7 +124,9 @@ def derive(
 
 def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, Index]:
     assert block.op is not None
-    return derive(prep.left(block.split), prep.right(block.split), block.op, block.rows, block.rows_left)
+    return derive(
+        prep.left(block.split), prep.right(block.split), block.op, block.rows, block.rows_left
+    )
 
 
 def _special_rows(table: Table, op: Op) -> V.Bools:
@@ -239,53 +239,54 @@ def form_context(form: Form) -> int:
 # --- hits -----------------------------------------------------------------------------------
 
 
-class Source:
-    """Where a top-level value came from: a block entry, an inverted pair or a text form."""
-
-    BLOCK = 0
-    PAIR = 1
-
-
 @dataclass
 class Hits:
-    """Top-level x values found for one form: value, shortest length in the form's context."""
+    """Top-level x values found, with their shortest lengths anywhere and as an atom."""
 
     x: V.Values
-    length: Index
-    source: Index  # Source.BLOCK: block number; Source.PAIR: inverted number
-    kind: Index
-    ref: Index  # block entry, or pair number left * len(right) + right
-
-    @staticmethod
-    def empty() -> Hits:
-        z = np.zeros(0, np.int64)
-        return Hits(V.of_ints(z), z, z, z, z)
+    length_any: Index
+    length_atom: Index
 
     @staticmethod
     def concat(parts: list[Hits]) -> Hits:
         if not parts:
-            return Hits.empty()
+            z = np.zeros(0, np.int64)
+            return Hits(V.of_ints(z), z, z)
         return Hits(
             V.concat([p.x for p in parts]),
-            np.concatenate([p.length for p in parts]),
-            np.concatenate([p.source for p in parts]),
-            np.concatenate([p.kind for p in parts]),
-            np.concatenate([p.ref for p in parts]),
+            np.concatenate([p.length_any for p in parts]),
+            np.concatenate([p.length_atom for p in parts]),
         )
 
-    def take(self, index: Index) -> Hits:
-        return Hits(self.x.take(index), self.length[index], self.source[index], self.kind[index], self.ref[index])
+    def length(self, ctx: int) -> Index:
+        return self.length_atom if ctx == int(Level.ATOM) else self.length_any
 
 
-def _merged_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, ctx: int) -> Hits:
-    index, _ = prep.merged.find(lo, hi)
+def _padded_spans(table: Table, lo: V.Floats, hi: V.Floats, pad: int) -> tuple[Index, Index]:
+    starts, stops = table.spans(lo, hi)
+    if pad:
+        part_lo = np.tile(np.array([0, table.n_int], np.int64), len(starts) // 2)
+        part_hi = np.tile(np.array([table.n_int, len(table)], np.int64), len(starts) // 2)
+        starts = np.maximum(starts - pad, part_lo)
+        stops = np.maximum(np.minimum(stops + pad, part_hi), starts)
+    return starts, stops
+
+
+def _merged_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
+    starts, stops = _padded_spans(prep.merged, lo, hi, pad)
+    index, _ = expand(starts, stops)
     index = np.unique(index)
-    n = len(index)
-    minus = np.full(n, -1, np.int64)
-    return Hits(prep.merged.values.take(index), prep.merged.lens[index, ctx].astype(np.int64), minus, minus, index)
+    lens = prep.merged.lens
+    return Hits(
+        prep.merged.values.take(index),
+        lens[index, 0].astype(np.int64),
+        lens[index, int(Level.ATOM)].astype(np.int64),
+    )
 
 
-def _inverse_bounds(op: Op, rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+def _inverse_bounds(
+    op: Op, rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Floats
+) -> list[Intervals]:
     """For row values r (column) and x intervals (row): intervals of the other operand."""
     r = r[:, None]
     lo, hi = lo[None, :], hi[None, :]
@@ -313,42 +314,54 @@ def _inverse_bounds(op: Op, rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Fl
     return [first, second]
 
 
-def inverted_hits(prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, ctx: int) -> Hits:
+def inverted_pairs(
+    prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int = 0
+) -> Index:
+    """Pair numbers (left * len(right) + right) whose result may lie in the intervals."""
     a, c = prep.left(inv.split), prep.right(inv.split)
     rows_table, other = (a, c) if inv.rows_left else (c, a)
     rv = rows_table.values.f[inv.rows]
     found_rows: list[Index] = []
     found_other: list[Index] = []
-    for blo, bhi in _inverse_bounds(inv.op, inv.rows_left, rv, lo, hi):
-        blo, bhi = widen(blo.ravel(), bhi.ravel())
-        keep = blo <= bhi
-        owner = np.flatnonzero(keep) // len(lo)
-        starts, stops = other.spans(blo[keep], bhi[keep])
+    with np.errstate(all="ignore"):
+        bounds = _inverse_bounds(inv.op, inv.rows_left, rv, lo, hi)
+    for raw_lo, raw_hi in bounds:
+        blo, bhi = widen(raw_lo.ravel(), raw_hi.ravel())
+        keep = np.flatnonzero(blo <= bhi)
+        owner = keep // len(lo)
+        starts, stops = _padded_spans(other, blo[keep], bhi[keep], pad)
         index, which = expand(starts, stops)
         found_rows.append(inv.rows[owner[which // 2]])
         found_other.append(index)
     rows_i = np.concatenate(found_rows)
     other_i = np.concatenate(found_other)
     left_i, right_i = (rows_i, other_i) if inv.rows_left else (other_i, rows_i)
-    pair = np.unique(left_i * len(c) + right_i)
+    return np.unique(left_i * len(c) + right_i)
+
+
+def pair_values(prep: Prepared, op: Op, split: int, pair: Index) -> tuple[V.Values, Index, Index]:
+    """op over the given pairs: results, shortest length, and which pairs PHP accepted."""
+    a, c = prep.left(split), prep.right(split)
     left_i, right_i = pair // len(c), pair % len(c)
-    x, ok = V.BINARY[inv.op](a.values.take(left_i), c.values.take(right_i))
+    x, ok = V.BINARY[op](a.values.take(left_i), c.values.take(right_i))
     keep = np.flatnonzero(ok)
-    cl, cr = inv.op.contexts()
-    length = inv.op.length + a.lens[left_i[keep], cl].astype(np.int64) + c.lens[right_i[keep], cr]
-    if inv.op.level < ctx:
-        length = length + 2
-    n = len(keep)
-    number = prep.inverted.index(inv)
-    return Hits(x.take(keep), length, np.full(n, number, np.int64), np.full(n, Source.PAIR, np.int64), pair[keep])
+    cl, cr = op.contexts()
+    length = op.length + a.lens[left_i[keep], cl].astype(np.int64) + c.lens[right_i[keep], cr]
+    return x.take(keep), length, keep
 
 
-def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, ctx: int) -> Hits:
-    """Every top-level x in the intervals (and some around them), shortest length in `ctx`."""
+def _inverted_hits(prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
+    pair = inverted_pairs(prep, inv, lo, hi, pad)
+    x, length, _ = pair_values(prep, inv.op, inv.split, pair)
+    return Hits(x, length, length + 2 * (inv.op.level < Level.ATOM))
+
+
+def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
+    """Every top-level x in the intervals (with `pad` neighbours around each, per table)."""
     if len(lo) == 0:
-        return Hits.empty()
-    parts = [_merged_hits(prep, lo, hi, ctx)]
-    parts += [inverted_hits(prep, inv, lo, hi, ctx) for inv in prep.inverted]
+        return Hits.concat([])
+    parts = [_merged_hits(prep, lo, hi, pad)]
+    parts += [_inverted_hits(prep, inv, lo, hi, pad) for inv in prep.inverted]
     return Hits.concat(parts)
 
 
@@ -376,103 +389,49 @@ class Found:
         )
 
 
-def _found(form: Form, hits: Hits, objective: Objective, bound: float) -> Found:
-    r = apply_form(form, hits.x)
-    score = objective.score(r)
-    keep = np.flatnonzero(score <= bound)
-    return Found(
-        r.take(keep),
-        score[keep],
-        hits.length[keep] + form_length(form),
-        [form] * len(keep),
-        hits.x.take(keep),
-    )
+def _preimages(forms: list[Form], lo: V.Floats, hi: V.Floats) -> Intervals:
+    parts = [form_preimage(form, lo, hi) for form in forms]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _apply_forms(forms: list[Form], hits: Hits, objective: Objective, bound: float) -> Found:
+    parts = []
+    for form in forms:
+        r = apply_form(form, hits.x)
+        score = objective.score(r)
+        keep = np.flatnonzero(score <= bound)
+        length = hits.length(form_context(form))[keep] + form_length(form)
+        parts.append(
+            Found(r.take(keep), score[keep], length, [form] * len(keep), hits.x.take(keep))
+        )
+    return Found.concat(parts)
 
 
 def collect(prep: Prepared, objective: Objective, bound: float, forms: list[Form]) -> Found:
     """Every candidate of the given forms scoring at most `bound` (nothing missed)."""
     lo, hi = objective.sublevel(bound)
-    parts = []
-    for form in forms:
-        xlo, xhi = form_preimage(form, lo, hi)
-        parts.append(_found(form, x_hits(prep, xlo, xhi, form_context(form)), objective, bound))
-    return Found.concat(parts)
+    xlo, xhi = _preimages(forms, lo, hi)
+    return _apply_forms(forms, x_hits(prep, xlo, xhi), objective, bound)
+
+
+def distinct_count(found: Found) -> int:
+    return len(np.unique(found.r.keys() * 2 + found.r.isint))
 
 
 def seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int) -> float:
-    """An upper bound on the top-th best score: the nearest values around the exact hits."""
+    """An upper bound on the top-th best score, from the values next to the exact hits."""
     lo, hi = objective.sublevel(0.0)
-    scores: list[V.Floats] = []
-    keys: list[V.Ints] = []
-    for form in forms:
-        xlo, xhi = form_preimage(form, lo, hi)
-        for pad in (0, 1):
-            hits = _padded(prep, xlo, xhi, form_context(form), pad)
-            r = apply_form(form, hits.x)
-            scores.append(objective.score(r))
-            keys.append(r.keys() * 2 + r.isint)
-    score = np.concatenate(scores)
-    key = np.concatenate(keys)
-    ok = np.isfinite(score)
-    score, key = score[ok], key[ok]
-    if len(score) == 0:
+    xlo, xhi = _preimages(forms, lo, hi)
+    near = _apply_forms(forms, x_hits(prep, xlo, xhi, pad=1), objective, math.inf)
+    ok = np.isfinite(near.score)
+    if not ok.any():
         return math.inf
+    score = near.score[ok]
+    key = (near.r.keys() * 2 + near.r.isint)[ok]
     order = np.argsort(score, kind="stable")
     _, first = np.unique(key[order], return_index=True)
     distinct = np.sort(score[order][first])
     return float(distinct[top - 1]) if len(distinct) >= top else math.inf
-
-
-def _padded(prep: Prepared, lo: V.Floats, hi: V.Floats, ctx: int, pad: int) -> Hits:
-    if pad == 0:
-        return x_hits(prep, lo, hi, ctx)
-    # neighbours: widen each interval to the next value on each side in every table
-    m = prep.merged
-    starts, stops = m.spans(lo, hi)
-    bounds = _part_bounds(m, len(starts))
-    starts = np.maximum(starts - 1, bounds[0])
-    stops = np.minimum(stops + 1, bounds[1])
-    index, _ = expand(starts, stops)
-    index = np.unique(index)
-    near = m.values.f[index]
-    near = near[np.isfinite(near)]
-    parts = [x_hits(prep, near, near, ctx)]
-    for inv in prep.inverted:
-        parts.append(_inverted_neighbours(prep, inv, lo, hi, ctx))
-    return Hits.concat(parts)
-
-
-def _part_bounds(table: Table, count: int) -> tuple[Index, Index]:
-    lo = np.tile(np.array([0, table.n_int], np.int64), count // 2)
-    hi = np.tile(np.array([table.n_int, len(table)], np.int64), count // 2)
-    return lo, hi
-
-
-def _inverted_neighbours(prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, ctx: int) -> Hits:
-    a, c = prep.left(inv.split), prep.right(inv.split)
-    rows_table, other = (a, c) if inv.rows_left else (c, a)
-    rv = rows_table.values.f[inv.rows]
-    others: list[V.Floats] = []
-    rows: list[Index] = []
-    for blo, bhi in _inverse_bounds(inv.op, inv.rows_left, rv, lo, hi):
-        blo, bhi = blo.ravel(), bhi.ravel()
-        keep = np.flatnonzero(blo <= bhi)
-        starts, stops = other.spans(blo[keep], bhi[keep])
-        bounds = _part_bounds(other, len(starts))
-        for edge in (np.maximum(starts - 1, bounds[0]), np.minimum(stops, bounds[1] - 1)):
-            valid = (edge >= bounds[0]) & (edge < bounds[1])
-            rows.append(inv.rows[(keep // len(lo))[np.flatnonzero(valid) // 2]])
-            others.append(edge[valid])
-    rows_i = np.concatenate(rows)
-    other_i = np.concatenate(others).astype(np.int64)
-    left_i, right_i = (rows_i, other_i) if inv.rows_left else (other_i, rows_i)
-    x, ok = V.BINARY[inv.op](a.values.take(left_i), c.values.take(right_i))
-    keep = np.flatnonzero(ok)
-    cl, cr = inv.op.contexts()
-    length = inv.op.length + a.lens[left_i[keep], cl].astype(np.int64) + c.lens[right_i[keep], cr]
-    n = len(keep)
-    z = np.zeros(n, np.int64)
-    return Hits(x.take(keep), length + 2 * (inv.op.level < ctx), z, z, z)
 
 
 # --- hexdec, octdec, bindec around the whole formula ----------------------------------------
@@ -501,7 +460,9 @@ def exhaustive(prep: Prepared) -> Exhaustive:
     vals = V.concat(parts)
     contrib = np.concatenate(lens)
     order, starts, keys, n_int = group(vals)
-    table = Table(vals.take(order[starts]), keys, n_int, np.minimum.reduceat(contrib[order], starts, axis=0))
+    table = Table(
+        vals.take(order[starts]), keys, n_int, np.minimum.reduceat(contrib[order], starts, axis=0)
+    )
     funcs = [f for f in prep.grammar.funcs if f.reads_text]
     prep.exhaustive = Exhaustive(table, V.apply_funcs(funcs, table.values))
     return prep.exhaustive
@@ -518,10 +479,7 @@ def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
             form = Wrap(func, shape)
             rows = int_min if shape.inner else everything
             x = ex.x.values.take(rows)
-            if shape.inner:
-                r = V.apply_wrap(form, x)
-            else:
-                r = V.neg(read) if shape.outer else read
+            r = V.apply_wrap(form, x) if shape.inner else (V.neg(read) if shape.outer else read)
             score = objective.score(r)
             keep = np.flatnonzero(score <= bound)
             length = ex.x.lens[rows[keep], form.inner_context].astype(np.int64) + form.length
@@ -546,7 +504,7 @@ def _by_length(table: Table, ctx: int) -> tuple[Index, V.Ints]:
 
 
 def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, Index]:
-    """Every top-level x whose shortest formula has shortest..longest characters, and that length."""
+    """Every top-level x with a formula of shortest..longest characters, and that length."""
     n = len(prep.digits)
     parts: list[V.Values] = []
     lengths: list[Index] = []
@@ -566,19 +524,25 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
                 continue
             stops = np.searchsorted(c_len, budget - a_len[usable], "right")
             starts = np.searchsorted(c_len, shortest - op.length - a_len[usable], "left")
-            index, owner = expand(starts.astype(np.int64), np.maximum(stops, starts).astype(np.int64))
+            index, owner = expand(
+                starts.astype(np.int64), np.maximum(stops, starts).astype(np.int64)
+            )
             left = a_order[usable[owner]]
             right = c_order[index]
             x, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
             keep = np.flatnonzero(ok)
             parts.append(x.take(keep))
-            lengths.append(op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr])
+            lengths.append(
+                op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
+            )
     if not parts:
         return V.of_ints(np.zeros(0, np.int64)), np.zeros(0, np.int64)
     return V.concat(parts), np.concatenate(lengths)
 
 
-def short_text_found(prep: Prepared, objective: Objective, bound: float, shortest: int, longest: int) -> Found:
+def short_text_found(
+    prep: Prepared, objective: Objective, bound: float, shortest: int, longest: int
+) -> Found:
     """Text forms (f(x), -f(x)) of every x whose formula has shortest..longest characters.
 
     An x may have a shorter derivation outside the band (then it was seen in an
@@ -599,5 +563,13 @@ def short_text_found(prep: Prepared, objective: Objective, bound: float, shortes
             r = V.neg(read) if shape.outer else read
             score = objective.score(r)
             keep = np.flatnonzero(score <= bound)
-            parts.append(Found(r.take(keep), score[keep], best[keep] + form.length, [form] * len(keep), x.take(keep)))
+            parts.append(
+                Found(
+                    r.take(keep),
+                    score[keep],
+                    best[keep] + form.length,
+                    [form] * len(keep),
+                    x.take(keep),
+                )
+            )
     return Found.concat(parts)

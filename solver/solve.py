@@ -1,4 +1,4 @@
-"""Public entry points: the best formulas for a Score, weaker ones for an aim, the closest to the Goal."""
+"""Entry points: the best formulas for a Score, weaker ones for an aim, the closest to the Goal."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from solver.search import (
     Found,
     Prepared,
     collect,
+    distinct_count,
     invertible_forms,
     min_text_form_length,
     prepare,
@@ -101,7 +102,12 @@ def _rank(found: Found) -> list[_Ranked]:
         members = ok[order[bounds[g] : bounds[g + 1]]]
         best = members[0]
         groups.append(
-            _Ranked(found.r.take(np.array([best])), float(found.score[best]), int(found.length[best]), members)
+            _Ranked(
+                found.r.take(np.array([best])),
+                float(found.score[best]),
+                int(found.length[best]),
+                members,
+            )
         )
     groups.sort(key=lambda g: (g.score, g.length))
     return groups
@@ -145,7 +151,12 @@ class Solver:
         """The `top` best distinct Results for a Score (or for new Scores near `aim`)."""
         if top < 1:
             raise ValueError("top is at least 1")
-        if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score) or score < 0:
+        if (
+            isinstance(score, bool)
+            or not isinstance(score, int | float)
+            or not math.isfinite(score)
+            or score < 0
+        ):
             raise ValueError(f"a Score is a finite number, 0 or more, got {score!r}")
         if aim < 0:
             raise ValueError("the aim is a new Score, 0 or more")
@@ -161,7 +172,9 @@ class Solver:
         (r,) = _search(entry, Distance(game_set.goal), 1)
         return self._candidate(entry, r, game_set.start_score, game_set)
 
-    def _candidate(self, entry: Prepared_, r: _Texted, score: Number, game_set: GameSet) -> Candidate:
+    def _candidate(
+        self, entry: Prepared_, r: _Texted, score: Number, game_set: GameSet
+    ) -> Candidate:
         value = r.ranked.r.scalar(0)
         points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
         return Candidate(r.text, value, points, new_score, r.ranked.length)
@@ -176,8 +189,11 @@ class _Texted:
 def _search(entry: Prepared_, objective: Objective, top: int) -> list[_Texted]:
     prep = entry.prep
     forms = invertible_forms(prep.grammar)
-    bound = seed_bound(prep, objective, forms, top)
-    found = collect(prep, objective, bound, forms)
+    found = collect(prep, objective, 0.0, forms)
+    bound = 0.0
+    if distinct_count(found) < top:  # not enough exact hits: bound by their neighbours
+        bound = seed_bound(prep, objective, forms, top)
+        found = collect(prep, objective, bound, forms)
     need = _text_forms_needed(prep, objective, found, top)
     if need is _Need.ALL:
         found = Found.concat([found, text_found(prep, objective, bound)])
@@ -219,7 +235,7 @@ def _cap(found: Found, top: int, score_before: Number) -> int:
 
 
 def _add_short_text_forms(
-    prep: Prepared, objective: NewScore | Distance, found: Found, top: int, bound: float
+    prep: Prepared, objective: Objective, found: Found, top: int, bound: float
 ) -> Found:
     """Text forms can only shorten answers here: look at ever longer x while they can."""
     funcs = [f for f in prep.grammar.funcs if f.reads_text]
@@ -263,7 +279,11 @@ def _better_int_missing(objective: Objective, found: Found, last: float) -> bool
     span = np.maximum(hi - lo + 1, 0)
     if not np.all(np.isfinite(span)) or span.sum() > _MAX_INTS_CHECKED:
         return True
-    ints = np.unique(np.concatenate([np.arange(a, b + 1) for a, b in zip(lo, hi, strict=True) if a <= b] or [np.zeros(0)]))
+    ints = np.unique(
+        np.concatenate(
+            [np.arange(a, b + 1) for a, b in zip(lo, hi, strict=True) if a <= b] or [np.zeros(0)]
+        )
+    )
     if len(ints) == 0:
         return False
     if np.abs(ints).max() >= 2**62:

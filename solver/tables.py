@@ -165,6 +165,8 @@ class RangeTables:
     text: str
     b: Table
     w: Table
+    pairs: list[Pairs]
+    wraps: list[Wrapped]
 
 
 def literal_value(text: str) -> V.Values | None:
@@ -232,7 +234,7 @@ def build_tables(digits: str, grammar: Grammar, longest: int = 3) -> dict[Span, 
     for size in range(1, min(longest, n) + 1):
         for i in range(n - size + 1):
             span = (i, i + size)
-            _, b = build_b(span, digits, grammar, tables)
-            _, w = build_w(b, grammar)
-            tables[span] = RangeTables(span, digits[i : i + size], b, w)
+            pairs, b = build_b(span, digits, grammar, tables)
+            wraps, w = build_w(b, grammar)
+            tables[span] = RangeTables(span, digits[i : i + size], b, w, pairs, wraps)
     return tables

@@ -136,16 +136,17 @@ def _patch(
 
 @_quiet
 def to_int(v: Values) -> Ints:
-    """zval_get_long: floats truncate, NAN/INF give 0, out of the int range wrap mod 2^64."""
+    """zval_get_long: floats truncate, NAN/INF give 0, out of the int range wrap mod 2^64
+    (exactly: such a double is a multiple of 2^11, so every step of the wrap is exact)."""
     f = v.f
-    with np.errstate(invalid="ignore"):
-        inside = (f >= -_TWO_63) & (f < _TWO_63)
-    out = np.where(v.isint, v.i, np.where(inside, np.trunc(np.where(inside, f, 0)), 0))
-    out = out.astype(np.int64) if out.dtype != np.int64 else out
-    out = np.where(v.isint, v.i, out)
-    far = ~v.isint & ~inside & np.isfinite(f)
-    for k in np.flatnonzero(far).tolist():
-        out[k] = php.to_int(float(f[k]))
+    inside = (f >= -_TWO_63) & (f < _TWO_63)
+    out = np.where(v.isint, v.i, np.trunc(np.where(inside, f, 0.0)).astype(np.int64))
+    far = np.flatnonzero(~v.isint & ~inside & np.isfinite(f))
+    if len(far):
+        wrapped = np.fmod(f[far], _TWO_64)
+        wrapped = np.where(wrapped < 0, wrapped + _TWO_64, wrapped)
+        wrapped = np.where(wrapped >= _TWO_63, wrapped - _TWO_64, wrapped)
+        out[far] = wrapped.astype(np.int64)
     return out
 
 
@@ -286,7 +287,9 @@ def _pow_by_squaring(base: Ints, exponent: Ints) -> Values:
         square, fits = _mul_fits(l2, l2)
         over = even & ~fits
         sq_f = l2.astype(np.float64) * l2.astype(np.float64)
-        result = np.where(over, l1.astype(np.float64) * np.power(sq_f, half.astype(np.float64)), result)
+        result = np.where(
+            over, l1.astype(np.float64) * np.power(sq_f, half.astype(np.float64)), result
+        )
         done |= over
         step = even & fits
         l2 = np.where(step, square, l2)
@@ -326,7 +329,9 @@ def _takes_right(a: Values, b: Values, *, greater: bool) -> Bools:
 
 
 def _choose(a: Values, b: Values, right: Bools) -> Values:
-    return Values(np.where(right, b.isint, a.isint), np.where(right, b.i, a.i), np.where(right, b.f, a.f))
+    return Values(
+        np.where(right, b.isint, a.isint), np.where(right, b.i, a.i), np.where(right, b.f, a.f)
+    )
 
 
 @_quiet
@@ -436,7 +441,9 @@ _SCALAR_TEXT_FN = {Func.HEXDEC: php.hexdec, Func.OCTDEC: php.octdec, Func.BINDEC
 
 
 _POW_SPAN = 340
-_LONG_POW10 = np.power(np.longdouble(10), np.arange(-_POW_SPAN, _POW_SPAN + 1).astype(np.longdouble))
+_LONG_POW10 = np.power(
+    np.longdouble(10), np.arange(-_POW_SPAN, _POW_SPAN + 1).astype(np.longdouble)
+)
 
 
 def _float_text_parts(f: Floats) -> tuple[Ints, Ints, Ints, Bools]:
@@ -471,7 +478,9 @@ def _float_text_parts(f: Floats) -> tuple[Ints, Ints, Ints, Bools]:
 
 
 def _long_double_parts(ax: Floats, e: Ints) -> tuple[Ints, Ints, Bools]:
-    scaled = ax.astype(np.longdouble) * _LONG_POW10[np.clip(13 - e, -_POW_SPAN, _POW_SPAN) + _POW_SPAN]
+    scaled = (
+        ax.astype(np.longdouble) * _LONG_POW10[np.clip(13 - e, -_POW_SPAN, _POW_SPAN) + _POW_SPAN]
+    )
     low = scaled < 1e13
     e = np.where(low, e - 1, e)
     scaled = np.where(low, scaled * 10, scaled)
@@ -569,9 +578,11 @@ def read_text(a: Values, func: Func, text: _FloatText | None = None) -> Values:
         m, digits, point = m[exp_rows], digits[exp_rows], point[exp_rows]
         exponent = np.abs(point - 1)
         exp_len = np.where(exponent >= 100, 3, np.where(exponent >= 10, 2, 1))
-        long_hex = (digits + (digits == 1) + 1 + exp_len > 15) if base == 16 else np.zeros(len(m), np.bool_)
-        short = np.flatnonzero(~long_hex)
-        out.i[exp_rows[short]] = _exponent_short(m[short], digits[short], exponent[short], exp_len[short], base)
+        long_hex = digits + (digits == 1) + 1 + exp_len > 15 if base == 16 else digits < 0
+        near = np.flatnonzero(~long_hex)
+        out.i[exp_rows[near]] = _exponent_short(
+            m[near], digits[near], exponent[near], exp_len[near], base
+        )
         far = np.flatnonzero(long_hex)
         if len(far):
             _put(out, exp_rows[far], _exponent_form(m[far], digits[far], point[far], base))
@@ -639,7 +650,8 @@ def apply_wrap(wrap: Wrap, a: Values) -> Values:
 @_quiet
 def identical(a: Values, b: Values) -> Bools:
     """PHP identity elementwise (===, -0.0 told from 0.0, NAN equal to NAN)."""
-    return (a.isint == b.isint) & (a.keys() == b.keys())
+    same: Bools = (a.isint == b.isint) & (a.keys() == b.keys())
+    return same
 
 
 def is_nan(a: Values) -> Bools:
