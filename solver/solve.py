@@ -17,6 +17,7 @@ from solver.formula import Writer, canonical
 from solver.grammar import Grammar
 from solver.objective import Distance, NewScore, Objective
 from solver.php import Number
+from solver.result import Candidate, Solution
 from solver.search import (
     Found,
     Prepared,
@@ -31,37 +32,6 @@ from solver.search import (
 )
 
 _MAX_INTS_CHECKED = 200_000
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One formula: its text, PHP's Result (int or float), the points and the new Score."""
-
-    formula: str
-    value: Number
-    points: Number
-    score: Number
-    length: int
-
-    @property
-    def php_type(self) -> str:
-        return "float" if isinstance(self.value, float) else "int"
-
-
-@dataclass(frozen=True, slots=True)
-class Solution:
-    """Distinct Results, best first: smallest distance of the new Score to `aim`, then the
-    shortest formula, then plain string order."""
-
-    digits: str
-    score: Number
-    set_name: str
-    aim: int
-    candidates: tuple[Candidate, ...]
-
-    @property
-    def best(self) -> Candidate:
-        return self.candidates[0]
 
 
 class Prepared_:

@@ -11,10 +11,6 @@ import asyncio
 import sys
 from typing import Any
 
-from bot.settings import BotSettings
-from bot.storage import normalize_url
-from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
-
 URL_HELP = "database URL (default: DATABASE_URL, else the SQLite file)"
 
 
@@ -35,6 +31,10 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
 
 def _url(args: argparse.Namespace) -> str:
     """--url, else DATABASE_URL exactly as the bot reads it (environment or `.env`)."""
+    # Imported here, not at the top: every `formula-darts` command loads this module.
+    from bot.settings import BotSettings
+    from bot.storage import normalize_url
+
     return normalize_url(args.url or BotSettings().database_url)
 
 
@@ -46,6 +46,8 @@ def _safe(url: str) -> str:
 
 
 async def _run_upgrade(url: str) -> str | None:
+    from bot.storage._engine import current_revision, make_engine, upgrade
+
     engine = make_engine(url)
     try:
         await upgrade(engine)
@@ -55,6 +57,8 @@ async def _run_upgrade(url: str) -> str | None:
 
 
 async def _run_current(url: str) -> str | None:
+    from bot.storage._engine import current_revision, make_engine
+
     engine = make_engine(url)
     try:
         return await current_revision(engine)
@@ -63,6 +67,8 @@ async def _run_current(url: str) -> str | None:
 
 
 def _upgrade(args: argparse.Namespace) -> int:
+    from bot.storage._engine import head_revision
+
     try:
         url = _url(args)
         revision = asyncio.run(_run_upgrade(url))
@@ -74,6 +80,8 @@ def _upgrade(args: argparse.Namespace) -> int:
 
 
 def _current(args: argparse.Namespace) -> int:
+    from bot.storage._engine import head_revision
+
     try:
         url = _url(args)
         revision = asyncio.run(_run_current(url))
