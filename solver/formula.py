@@ -42,11 +42,50 @@ def _key(v: V.Values) -> tuple[bool, int]:
     return bool(v.isint[0]), int(v.keys()[0])
 
 
+class _Index:
+    """Where each value occurs among several arrays of values, found by binary search."""
+
+    def __init__(self, parts: list[V.Values]) -> None:
+        values = V.concat(parts)
+        self.source = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
+        self.position = np.concatenate(
+            [np.arange(len(p)) for p in parts] or [np.zeros(0, np.int64)]
+        )
+        keys = values.keys()
+        self.order = np.lexsort((keys, values.isint))
+        self.isint = values.isint[self.order]
+        self.keys = keys[self.order]
+
+    def find(self, value: V.Values) -> list[tuple[int, int]]:
+        """(array number, position) of every occurrence of the single value."""
+        is_int, key = bool(value.isint[0]), int(value.keys()[0])
+        lo = int(np.searchsorted(self.isint, is_int, "left"))
+        hi = int(np.searchsorted(self.isint, is_int, "right"))
+        start = lo + int(np.searchsorted(self.keys[lo:hi], key, "left"))
+        stop = lo + int(np.searchsorted(self.keys[lo:hi], key, "right"))
+        hits = self.order[start:stop]
+        return [
+            (int(s), int(p)) for s, p in zip(self.source[hits], self.position[hits], strict=True)
+        ]
+
+
 class Writer:
     def __init__(self, prep: Prepared) -> None:
         self.prep = prep
         self._w: dict[tuple[Span, int, int], str] = {}
         self._b: dict[tuple[Span, int, int], str] = {}
+        self._pairs: dict[Span, _Index] = {}
+        self._wraps: dict[Span, _Index] = {}
+
+    def _pair_index(self, span: Span) -> _Index:
+        if span not in self._pairs:
+            self._pairs[span] = _Index([p.values for p in self.prep.tables[span].pairs])
+        return self._pairs[span]
+
+    def _wrap_index(self, span: Span) -> _Index:
+        if span not in self._wraps:
+            self._wraps[span] = _Index([f.values for f in self.prep.tables[span].wraps])
+        return self._wraps[span]
 
     def w_text(self, span: Span, index: int, ctx: int) -> str:
         memo = (span, index, ctx)
@@ -63,10 +102,9 @@ class Writer:
         bi = int(b.index_of(v)[0])
         if bi >= 0 and int(b.lens[bi, ctx]) == need:
             options.append(self.b_text(span, bi, ctx))
-        for form in rng.wraps:
-            for k in np.flatnonzero(
-                V.identical(form.values, _repeat(v, len(form.values))) & (form.length == need)
-            ):
+        for number, k in self._wrap_index(span).find(v):
+            form = rng.wraps[number]
+            if int(form.length[k]) == need:
                 inner = self.b_text(span, int(form.source[k]), form.wrap.inner_context)
                 options.append(form.wrap.render(inner))
         return smallest(options)
@@ -88,19 +126,18 @@ class Writer:
         if lit is not None and V.identical(lit, v)[0] and len(text) == need:
             options.append(text)
         i, j = span
-        for p in rng.pairs:
-            matches = np.flatnonzero(V.identical(p.values, _repeat(v, len(p.values))))
-            for k in matches:
-                length = int(p.length[k])
-                fits = p.op.level >= ctx and length == need
-                if not fits and length + 2 != need:
-                    continue
-                cl, cr = p.op.contexts()
-                natural = p.op.render(
-                    self.w_text((i, p.split), int(p.left[k]), cl),
-                    self.w_text((p.split, j), int(p.right[k]), cr),
-                )
-                options.append(natural if fits else f"({natural})")
+        for number, k in self._pair_index(span).find(v):
+            p = rng.pairs[number]
+            length = int(p.length[k])
+            fits = p.op.level >= ctx and length == need
+            if not fits and length + 2 != need:
+                continue
+            cl, cr = p.op.contexts()
+            natural = p.op.render(
+                self.w_text((i, p.split), int(p.left[k]), cl),
+                self.w_text((p.split, j), int(p.right[k]), cr),
+            )
+            options.append(natural if fits else f"({natural})")
         return smallest(options)
 
     # --- the whole Digits ---
