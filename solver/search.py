@@ -12,11 +12,13 @@ the cheaper forms leave room for them to matter (`_text_forms_needed`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver import inverse
 from solver import values as V
 from solver.grammar import NEG, Func, Grammar, Level, Op, Shape, Wrap
 from solver.objective import Intervals, Objective, widen
@@ -32,7 +34,6 @@ from solver.tables import (
     literal_value,
 )
 
-INVERTED: frozenset[Op] = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.DIV})
 PLAIN: Wrap | None = None
 Form = Wrap | None
 
@@ -102,19 +103,20 @@ def _reduce_block(
 
 
 def derive(
-    a: Table, c: Table, op: Op, rows: Index | None, rows_left: bool
+    a: Table,
+    c: Table,
+    op: Op,
+    rows: Index | None,
+    rows_left: bool,
+    columns: Index | None = None,
 ) -> tuple[V.Values, Index, Index]:
-    """op over every pair (or only `rows` of one side): results, lengths, pair numbers
-    (left * len(c) + right); PHP errors dropped."""
-    if rows is None:
-        left = np.repeat(np.arange(len(a)), len(c))
-        right = np.tile(np.arange(len(c)), len(a))
-    elif rows_left:
-        left = np.repeat(rows, len(c))
-        right = np.tile(np.arange(len(c)), len(rows))
-    else:
-        left = np.repeat(np.arange(len(a)), len(rows))
-        right = np.tile(rows, len(a))
+    """op over every pair, or over `rows` of one side (and `columns` of the other): results,
+    lengths, pair numbers (left * len(c) + right); PHP errors dropped."""
+    side = np.arange(len(a) if rows_left else len(c)) if rows is None else rows
+    other = np.arange(len(c) if rows_left else len(a)) if columns is None else columns
+    first = np.repeat(side, len(other))
+    second = np.tile(other, len(side))
+    left, right = (first, second) if rows_left else (second, first)
     out, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
     keep = np.flatnonzero(ok)
     cl, cr = op.contexts()
@@ -129,12 +131,40 @@ def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, In
     )
 
 
-def _special_rows(table: Table, op: Op) -> V.Bools:
-    """Rows the inversion cannot use: NAN, ±INF and (for * and /) zero."""
-    special = ~V.is_finite(table.values)
-    if op in (Op.MUL, Op.DIV):
-        special |= table.values.f == 0
-    return special
+def _plan_blocks(
+    op: Op, split: int, a: Table, c: Table, blocks: list[Block], inverted: list[Inverted]
+) -> None:
+    """Add what searches op over this split: listed blocks and inverted rows (inverse.py)."""
+    how = inverse.plan(op, a.values, c.values)
+    if how is None:
+        vals, length, pair = derive(a, c, op, None, True)
+        blocks.append(_reduce_block(op, split, vals, length, pair, None))
+        return
+    rows_left = how.rows_left
+    other = c if rows_left else a
+    invert = how.rows(inverse.RowKind.INVERT)
+    if len(invert):
+        inverted.append(Inverted(op, split, rows_left, invert))
+        odd = inverse.odd_columns(op, other.values)
+        if len(odd):
+            vals, length, pair = derive(a, c, op, odd, not rows_left)
+            blocks.append(_reduce_block(op, split, vals, length, pair, odd, not rows_left))
+    listed = how.rows(inverse.RowKind.LIST)
+    if len(listed):
+        vals, length, pair = derive(a, c, op, listed, rows_left)
+        blocks.append(_reduce_block(op, split, vals, length, pair, listed, rows_left))
+    bucketed = how.rows(inverse.RowKind.BUCKET)
+    if len(bucketed):
+        ctx = op.contexts()[1 if rows_left else 0]
+        keys = inverse.bucket_keys(op, rows_left, other.values)
+        order = np.lexsort((other.lens[:, ctx], keys))
+        first = np.ones(len(order), np.bool_)
+        first[1:] = keys[order][1:] != keys[order][:-1]
+        representatives = order[first]
+        vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives)
+        block = _reduce_block(op, split, vals, length, pair, bucketed, rows_left)
+        # a bucket hides its other members: texts re-derive these rows in full
+        blocks.append(dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_)))
 
 
 def prepare(digits: str, grammar: Grammar) -> Prepared:
@@ -150,18 +180,7 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
     for split in range(1, n):
         a, c = tables[(0, split)].w, tables[(split, n)].w
         for op in grammar.ops:
-            if op not in INVERTED:
-                vals, length, pair = derive(a, c, op, None, True)
-                blocks.append(_reduce_block(op, split, vals, length, pair, None))
-                continue
-            rows_left = len(a) <= len(c)
-            special = _special_rows(a if rows_left else c, op)
-            regular = np.flatnonzero(~special)
-            inverted.append(Inverted(op, split, rows_left, regular))
-            odd = np.flatnonzero(special)
-            if len(odd):
-                vals, length, pair = derive(a, c, op, odd, rows_left)
-                blocks.append(_reduce_block(op, split, vals, length, pair, odd, rows_left))
+            _plan_blocks(op, split, a, c, blocks, inverted)
     merged = _merge(blocks)
     return Prepared(digits, grammar, tables, blocks, merged, inverted)
 
@@ -284,47 +303,15 @@ def _merged_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
     )
 
 
-def _inverse_bounds(
-    op: Op, rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Floats
-) -> list[Intervals]:
-    """For row values r (column) and x intervals (row): intervals of the other operand."""
-    r = r[:, None]
-    lo, hi = lo[None, :], hi[None, :]
-    if op is Op.ADD:
-        return [(lo - r, hi - r)]
-    if op is Op.SUB:
-        return [(r - hi, r - lo)] if rows_left else [(lo + r, hi + r)]
-    if op is Op.MUL:
-        a, b = lo / r, hi / r
-        return [(np.minimum(a, b), np.maximum(a, b))]
-    if not rows_left:  # x = other / r
-        a, b = lo * r, hi * r
-        return [(np.minimum(a, b), np.maximum(a, b))]
-    # x = r / other: other = r / x, monotone on each side of 0
-    lo_eff = np.where(lo == 0, -0.0, lo)
-    hi_eff = np.where(hi == 0, 0.0, hi)
-    a, b = r / lo_eff, r / hi_eff
-    straddles = (lo <= 0) & (hi >= 0)
-    inf = np.inf
-    neg_part = (np.where(r > 0, -inf, a), np.where(r > 0, a, inf))
-    pos_part = (np.where(r > 0, b, -inf), np.where(r > 0, inf, b))
-    whole = (np.minimum(a, b), np.maximum(a, b))
-    first = (np.where(straddles, neg_part[0], whole[0]), np.where(straddles, neg_part[1], whole[1]))
-    second = (np.where(straddles, pos_part[0], inf), np.where(straddles, pos_part[1], -inf))
-    return [first, second]
-
-
 def inverted_pairs(
     prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int = 0
 ) -> Index:
     """Pair numbers (left * len(right) + right) whose result may lie in the intervals."""
     a, c = prep.left(inv.split), prep.right(inv.split)
     rows_table, other = (a, c) if inv.rows_left else (c, a)
-    rv = rows_table.values.f[inv.rows]
     found_rows: list[Index] = []
     found_other: list[Index] = []
-    with np.errstate(all="ignore"):
-        bounds = _inverse_bounds(inv.op, inv.rows_left, rv, lo, hi)
+    bounds = inverse.bounds(inv.op, inv.rows_left, rows_table.values.take(inv.rows), lo, hi)
     for raw_lo, raw_hi in bounds:
         blo, bhi = widen(raw_lo.ravel(), raw_hi.ravel())
         keep = np.flatnonzero(blo <= bhi)
@@ -415,7 +402,7 @@ def collect(prep: Prepared, objective: Objective, bound: float, forms: list[Form
 
 
 def distinct_count(found: Found) -> int:
-    return len(np.unique(found.r.keys() * 2 + found.r.isint))
+    return len(np.unique(V.identity_codes(found.r)))
 
 
 def seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int) -> float:
@@ -427,7 +414,7 @@ def seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int
     if not ok.any():
         return math.inf
     score = near.score[ok]
-    key = (near.r.keys() * 2 + near.r.isint)[ok]
+    key = V.identity_codes(near.r)[ok]
     order = np.argsort(score, kind="stable")
     _, first = np.unique(key[order], return_index=True)
     distinct = np.sort(score[order][first])
@@ -453,7 +440,7 @@ def exhaustive(prep: Prepared) -> Exhaustive:
     n = len(prep.digits)
     for inv in prep.inverted:
         a, c = prep.left(inv.split), prep.right(inv.split)
-        vals, length, _ = derive(a, c, inv.op, None, True)
+        vals, length, _ = derive(a, c, inv.op, inv.rows, inv.rows_left)
         parts.append(vals)
         lens.append(contributions(int(inv.op.level), length))
     del n

@@ -654,6 +654,18 @@ def identical(a: Values, b: Values) -> Bools:
     return same
 
 
+def identity_codes(a: Values) -> Ints:
+    """A small int per element, equal exactly for PHP-identical values (for counting and
+    grouping; keys alone collide between an int and a float)."""
+    keys = a.keys()
+    order = np.lexsort((keys, a.isint))
+    change = np.ones(len(order), np.bool_)
+    change[1:] = (keys[order][1:] != keys[order][:-1]) | (a.isint[order][1:] != a.isint[order][:-1])
+    codes = np.empty(len(order), np.int64)
+    codes[order] = np.cumsum(change) - 1
+    return codes
+
+
 def is_nan(a: Values) -> Bools:
     return ~a.isint & np.isnan(a.f)
 
