@@ -73,6 +73,8 @@ class Prepared:
     merged: Table
     inverted: list[Inverted]
     exhaustive: Exhaustive | None = None
+    by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
+    text_bands: dict[tuple[int, int], TextBand] = field(default_factory=dict)
 
     def left(self, split: int) -> Table:
         return self.tables[(0, split)].w
@@ -485,9 +487,13 @@ def min_text_form_length(prep: Prepared) -> int:
 # --- short top-level values, for text forms that can only compete by length -----------------
 
 
-def _by_length(table: Table, ctx: int) -> tuple[Index, V.Ints]:
-    order = np.argsort(table.lens[:, ctx], kind="stable")
-    return order, table.lens[order, ctx].astype(np.int64)
+def _by_length(prep: Prepared, table: Table, ctx: int) -> tuple[Index, V.Ints]:
+    """Entries of a table sorted by their length in a context (cached per Digits)."""
+    memo = (id(table), ctx)
+    if memo not in prep.by_length:
+        order = np.argsort(table.lens[:, ctx], kind="stable")
+        prep.by_length[memo] = order, table.lens[order, ctx].astype(np.int64)
+    return prep.by_length[memo]
 
 
 def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, Index]:
@@ -504,8 +510,8 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
         for op in prep.grammar.ops:
             cl, cr = op.contexts()
             budget = longest - op.length
-            a_order, a_len = _by_length(a, cl)
-            c_order, c_len = _by_length(c, cr)
+            a_order, a_len = _by_length(prep, a, cl)
+            c_order, c_len = _by_length(prep, c, cr)
             usable = np.flatnonzero(a_len + (c_len[0] if len(c_len) else budget + 1) <= budget)
             if len(usable) == 0:
                 continue
@@ -527,6 +533,28 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
     return V.concat(parts), np.concatenate(lengths)
 
 
+@dataclass(frozen=True, slots=True)
+class TextBand:
+    """The distinct x of one band of lengths, with hexdec/octdec/bindec of each (cached)."""
+
+    x: V.Values
+    length: Index
+    reads: dict[Func, V.Values]
+
+
+def text_band(prep: Prepared, shortest: int, longest: int) -> TextBand:
+    memo = (shortest, longest)
+    if memo not in prep.text_bands:
+        funcs = [f for f in prep.grammar.funcs if f.reads_text]
+        x, length = short_x(prep, longest, shortest)
+        if len(x):
+            order, starts, _, _ = group(x)
+            length = np.minimum.reduceat(length[order], starts)
+            x = x.take(order[starts])
+        prep.text_bands[memo] = TextBand(x, length, V.apply_funcs(funcs, x) if len(x) else {})
+    return prep.text_bands[memo]
+
+
 def short_text_found(
     prep: Prepared, objective: Objective, bound: float, shortest: int, longest: int
 ) -> Found:
@@ -535,16 +563,9 @@ def short_text_found(
     An x may have a shorter derivation outside the band (then it was seen in an
     earlier band): its length here is only the band's best, which the ranking
     corrects by taking the shortest over all."""
-    funcs = [f for f in prep.grammar.funcs if f.reads_text]
-    x, length = short_x(prep, longest, shortest)
-    if not funcs or len(x) == 0:
-        return Found.concat([])
-    order, starts, _, _ = group(x)
-    best = np.minimum.reduceat(length[order], starts)
-    x = x.take(order[starts])
-    reads = V.apply_funcs(funcs, x)
+    band = text_band(prep, shortest, longest)
     parts = []
-    for func, read in reads.items():
+    for func, read in band.reads.items():
         for shape in (Shape.F, Shape.NEG_F):
             form = Wrap(func, shape)
             r = V.neg(read) if shape.outer else read
@@ -554,9 +575,9 @@ def short_text_found(
                 Found(
                     r.take(keep),
                     score[keep],
-                    best[keep] + form.length,
+                    band.length[keep] + form.length,
                     [form] * len(keep),
-                    x.take(keep),
+                    band.x.take(keep),
                 )
             )
     return Found.concat(parts)

@@ -210,14 +210,12 @@ def _add_short_text_forms(
     """Text forms can only shorten answers here: look at ever longer x while they can."""
     funcs = [f for f in prep.grammar.funcs if f.reads_text]
     form = min(len(f.value) for f in funcs) + 2
-    done = 0  # x lengths up to `done` are in
-    step = len(prep.digits) + 2
+    done = 0  # x lengths up to `done` are in; bands are fixed so their reads are cached
+    upto = len(prep.digits) + 2
     before = objective.score_before if isinstance(objective, NewScore) else 0
     while done + 1 + form <= _cap(found, top, before):
-        upto = min(done + step, _cap(found, top, before) - form)
         found = Found.concat([found, short_text_found(prep, objective, bound, done + 1, upto)])
-        done = upto
-        step = 3
+        done, upto = upto, upto + 3
     return found
 
 
