@@ -149,15 +149,6 @@ class Writer:
         cl, cr = op.contexts()
         return op.render(self.w_text((0, split), left, cl), self.w_text((split, n), right, cr))
 
-    def x_texts(self, x: V.Values, ctx: int, need: int) -> list[str]:
-        """Texts of every top-level derivation of x whose length in `ctx` is `need`."""
-        texts: list[str] = []
-        for block in self.prep.blocks:
-            texts += self._block_texts(block, x, ctx, need)
-        for inv in self.prep.inverted:
-            texts += self._inverted_texts(inv, x, ctx, need)
-        return texts
-
     def _wrap_level(self, op: Op | None, text: str, ctx: int) -> str:
         level = Level.ATOM if op is None else op.level
         return f"({text})" if level < ctx else text
@@ -180,26 +171,52 @@ class Writer:
             self._wrap_level(block.op, self.pair_text(block.op, block.split, p), ctx) for p in pairs
         ]
 
-    def _inverted_texts(self, inv: Inverted, x: V.Values, ctx: int, need: int) -> list[str]:
-        value = np.array([float(x.f[0])])
-        pair = inverted_pairs(self.prep, inv, value, value)
+    def _inverted_texts(
+        self, inv: Inverted, xs: V.Values, needs: list[tuple[int, int]]
+    ) -> list[list[str]]:
+        """For each x (one query for all of them): texts of its derivations by `inv`."""
+        pair = inverted_pairs(self.prep, inv, xs.f, xs.f)
         vals, length, kept = pair_values(self.prep, inv.op, inv.split, pair)
-        length = length + 2 * (inv.op.level < ctx)
-        same = V.identical(vals, _repeat(x, len(vals))) & (length == need)
-        return [
-            self._wrap_level(inv.op, self.pair_text(inv.op, inv.split, int(p)), ctx)
-            for p in pair[kept[same]]
-        ]
+        out: list[list[str]] = []
+        for k, (ctx, need) in enumerate(needs):
+            total = length + 2 * (inv.op.level < ctx)
+            same = V.identical(vals, _repeat(xs.take(np.array([k])), len(vals))) & (total == need)
+            out.append(
+                [
+                    self._wrap_level(inv.op, self.pair_text(inv.op, inv.split, int(p)), ctx)
+                    for p in pair[kept[same]]
+                ]
+            )
+        return out
 
     def result_text(self, forms: list[Form], xs: V.Values, lengths: list[int]) -> str:
         """The smallest text over the given (form, x, total length) derivations of one Result."""
-        texts = []
+        unique: dict[tuple[Form, bool, int, int], int] = {}
+        keys = xs.keys()
         for k, form in enumerate(forms):
+            unique.setdefault((form, bool(xs.isint[k]), int(keys[k]), lengths[k]), k)
+        picked = list(unique.values())
+        forms = [forms[k] for k in picked]
+        xs = xs.take(np.array(picked, np.int64))
+        needs = [
+            (form_context(form), lengths[k] - form_length(form))
+            for form, k in zip(forms, picked, strict=True)
+        ]
+        found: list[list[str]] = [[] for _ in picked]
+        for k, (ctx, need) in enumerate(needs):
             x = xs.take(np.array([k]))
-            inner_need = lengths[k] - form_length(form)
-            for text in self.x_texts(x, form_context(form), inner_need):
-                texts.append(text if form is None else form.render(text))
-        return smallest(texts)
+            for block in self.prep.blocks:
+                found[k] += self._block_texts(block, x, ctx, need)
+        for inv in self.prep.inverted:
+            for k, texts in enumerate(self._inverted_texts(inv, xs, needs)):
+                found[k] += texts
+        return smallest(
+            [
+                text if form is None else form.render(text)
+                for form, texts in zip(forms, found, strict=True)
+                for text in texts
+            ]
+        )
 
 
 def _repeat(v: V.Values, n: int) -> V.Values:
