@@ -2,7 +2,8 @@
 
 The whole-Digits range is never materialised. Operations without a simple
 inverse (`% & | ^ << >>`, pow, ...) are materialised per split, reduced to
-distinct values and merged into one sorted table; `+ - * /` are inverted row
+distinct values; `+ - * /` (and, along a single digit, bit operations and
+pow) are inverted row
 by row over the smaller operand table, so a query reads only the few pairs
 whose result can land in the objective's intervals. hexdec, octdec and
 bindec around the whole formula read its text, which no interval inverts:
@@ -70,7 +71,6 @@ class Prepared:
     grammar: Grammar
     tables: dict[Span, RangeTables]
     blocks: list[Block]
-    merged: Table
     inverted: list[Inverted]
     exhaustive: Exhaustive | None = None
     by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
@@ -183,19 +183,7 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
         a, c = tables[(0, split)].w, tables[(split, n)].w
         for op in grammar.ops:
             _plan_blocks(op, split, a, c, blocks, inverted)
-    merged = _merge(blocks)
-    return Prepared(digits, grammar, tables, blocks, merged, inverted)
-
-
-def _merge(blocks: list[Block]) -> Table:
-    if not blocks:
-        empty = V.of_ints(np.zeros(0, np.int64))
-        return Table(empty, np.zeros(0, np.int64), 0, np.zeros((0, 7), np.int16))
-    vals = V.concat([b.table.values for b in blocks])
-    lens = np.concatenate([b.table.lens for b in blocks])
-    order, starts, keys, n_int = group(vals)
-    merged = np.minimum.reduceat(lens[order], starts, axis=0).astype(np.int16)
-    return Table(vals.take(order[starts]), keys, n_int, merged)
+    return Prepared(digits, grammar, tables, blocks, inverted)
 
 
 # --- forms around the whole formula ---------------------------------------------------------
@@ -293,13 +281,13 @@ def _padded_spans(table: Table, lo: V.Floats, hi: V.Floats, pad: int) -> tuple[I
     return starts, stops
 
 
-def _merged_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
-    starts, stops = _padded_spans(prep.merged, lo, hi, pad)
+def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
+    starts, stops = _padded_spans(block.table, lo, hi, pad)
     index, _ = expand(starts, stops)
     index = np.unique(index)
-    lens = prep.merged.lens
+    lens = block.table.lens
     return Hits(
-        prep.merged.values.take(index),
+        block.table.values.take(index),
         lens[index, 0].astype(np.int64),
         lens[index, int(Level.ATOM)].astype(np.int64),
     )
@@ -349,7 +337,7 @@ def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
     """Every top-level x in the intervals (with `pad` neighbours around each, per table)."""
     if len(lo) == 0:
         return Hits.concat([])
-    parts = [_merged_hits(prep, lo, hi, pad)]
+    parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
     parts += [_inverted_hits(prep, inv, lo, hi, pad) for inv in prep.inverted]
     return Hits.concat(parts)
 
@@ -437,8 +425,8 @@ class Exhaustive:
 def exhaustive(prep: Prepared) -> Exhaustive:
     if prep.exhaustive is not None:
         return prep.exhaustive
-    parts = [prep.merged.values]
-    lens = [prep.merged.lens]
+    parts = [block.table.values for block in prep.blocks]
+    lens = [block.table.lens for block in prep.blocks]
     n = len(prep.digits)
     for inv in prep.inverted:
         a, c = prep.left(inv.split), prep.right(inv.split)

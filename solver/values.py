@@ -262,39 +262,37 @@ def pow_(a: Values, b: Values) -> tuple[Values, Bools]:
 
 def _pow_by_squaring(base: Ints, exponent: Ints) -> Values:
     """PHP's int pow: square and multiply; at the first step that overflows, the rest
-    is C's pow in doubles, exactly as pow_function_base computes it."""
+    is C's pow in doubles, exactly as pow_function_base computes it. Each step works
+    on the elements still running only."""
     n = len(base)
-    l1 = np.ones(n, np.int64)
-    l2 = base.copy()
-    i = exponent.copy()
-    done = np.zeros(n, np.bool_)
-    result = np.zeros(n, np.float64)
-    while True:
-        live = ~done & (i >= 1)
-        if not live.any():
-            break
-        odd = live & (i % 2 == 1)
+    out_int = np.ones(n, np.int64)
+    out_float = np.zeros(n, np.float64)
+    floating = np.zeros(n, np.bool_)
+    live = np.arange(n)
+    l1, l2, i = np.ones(n, np.int64), base.copy(), exponent.copy()
+    while len(live):
+        odd = i % 2 == 1
         product, fits = _mul_fits(l1, l2)
-        over = odd & ~fits
-        rest = np.power(l2.astype(np.float64), (i - 1).astype(np.float64))
-        result = np.where(over, l1.astype(np.float64) * l2.astype(np.float64) * rest, result)
-        done |= over
-        step = odd & fits
-        l1 = np.where(step, product, l1)
-        i = np.where(step, i - 1, i)
-        even = live & ~odd
-        half = i // 2
-        square, fits = _mul_fits(l2, l2)
-        over = even & ~fits
-        sq_f = l2.astype(np.float64) * l2.astype(np.float64)
-        result = np.where(
-            over, l1.astype(np.float64) * np.power(sq_f, half.astype(np.float64)), result
-        )
-        done |= over
-        step = even & fits
-        l2 = np.where(step, square, l2)
-        i = np.where(even, half, i)
-    return _mixed(~done, l1, result)
+        square, square_fits = _mul_fits(l2, l2)
+        over = np.where(odd, ~fits, ~square_fits)
+        if over.any():
+            k = np.flatnonzero(over)
+            f1, f2 = l1[k].astype(np.float64), l2[k].astype(np.float64)
+            rest = np.where(
+                odd[k],
+                f1 * f2 * np.power(f2, (i[k] - 1).astype(np.float64)),
+                f1 * np.power(f2 * f2, (i[k] // 2).astype(np.float64)),
+            )
+            out_float[live[k]] = rest
+            floating[live[k]] = True
+        l1 = np.where(odd, product, l1)
+        l2 = np.where(odd, l2, square)
+        i = np.where(odd, i - 1, i // 2)
+        going = ~over & (i >= 1)
+        finished = np.flatnonzero(~over & (i < 1))
+        out_int[live[finished]] = l1[finished]
+        live, l1, l2, i = live[going], l1[going], l2[going], i[going]
+    return _mixed(~floating, out_int, out_float)
 
 
 def _int_param(v: Values) -> tuple[Ints, Bools]:

@@ -20,7 +20,7 @@ from rules.sets import ALLOWED_FUNCTIONS, DEFAULT_FUNCTIONS
 from solver import values as V
 from solver.formula import Writer
 from solver.grammar import Grammar, Level, Wrap
-from solver.search import Prepared, Table
+from solver.search import Prepared
 from solver.tables import build_tables
 from tests.solver.php_batch import agree, outcome_of, php_outcomes
 
@@ -36,9 +36,7 @@ def _digits(rng: random.Random) -> str:
 
 def _writer(digits: str, grammar: Grammar) -> Writer:
     """A writer over the tables alone (the top-level search structures are not needed)."""
-    empty = V.of_ints(np.zeros(0, np.int64))
-    nothing = Table(empty, np.zeros(0, np.int64), 0, np.zeros((0, 7), np.int16))
-    return Writer(Prepared(digits, grammar, build_tables(digits, grammar), [], nothing, []))
+    return Writer(Prepared(digits, grammar, build_tables(digits, grammar), [], []))
 
 
 def _sample(rng: random.Random, writer: Writer) -> tuple[str, V.Values | None]:
