@@ -366,29 +366,65 @@ class Found:
         )
 
 
-def _preimages(forms: list[Form], lo: V.Floats, hi: V.Floats) -> Intervals:
-    parts = [form_preimage(form, lo, hi) for form in forms]
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+def union(lo: V.Floats, hi: V.Floats) -> Intervals:
+    """The same set as sorted, disjoint intervals (so no pair is found twice)."""
+    if len(lo) == 0:
+        return lo, hi
+    order = np.argsort(lo, kind="stable")
+    lo, hi = lo[order], hi[order]
+    reach = np.maximum.accumulate(hi)
+    starts = np.ones(len(lo), np.bool_)
+    starts[1:] = lo[1:] > reach[:-1]
+    first = np.flatnonzero(starts)
+    last = np.append(first[1:], len(lo)) - 1
+    return lo[first], reach[last]
 
 
-def _apply_forms(forms: list[Form], hits: Hits, objective: Objective, bound: float) -> Found:
+def _inside(x: V.Floats, intervals: Intervals) -> V.Bools:
+    lo, hi = intervals
+    if len(lo) == 0:
+        return np.zeros(len(x), np.bool_)
+    k = np.searchsorted(lo, x, "right") - 1
+    ok: V.Bools = (k >= 0) & (x <= hi[np.maximum(k, 0)])
+    return ok
+
+
+def _preimages(forms: list[Form], lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+    return [union(*form_preimage(form, lo, hi)) for form in forms]
+
+
+def _all(parts: list[Intervals]) -> Intervals:
+    return union(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+
+
+def _apply_forms(
+    forms: list[Form], own: list[Intervals] | None, hits: Hits, objective: Objective, bound: float
+) -> Found:
+    """Each form on the hits inside its own preimage (all hits when `own` is None)."""
     parts = []
-    for form in forms:
-        r = apply_form(form, hits.x)
-        score = objective.score(r)
-        keep = np.flatnonzero(score <= bound)
-        length = hits.length(form_context(form))[keep] + form_length(form)
-        parts.append(
-            Found(r.take(keep), score[keep], length, [form] * len(keep), hits.x.take(keep))
-        )
+    for n, form in enumerate(forms):
+        if own is not None:
+            mine = np.flatnonzero(_inside(hits.x.f, own[n]))
+            hits_form = Hits(hits.x.take(mine), hits.length_any[mine], hits.length_atom[mine])
+        else:
+            hits_form = hits
+        parts.append(_form_found(form, hits_form, objective, bound))
     return Found.concat(parts)
+
+
+def _form_found(form: Form, hits: Hits, objective: Objective, bound: float) -> Found:
+    r = apply_form(form, hits.x)
+    score = objective.score(r)
+    keep = np.flatnonzero(score <= bound)
+    length = hits.length(form_context(form))[keep] + form_length(form)
+    return Found(r.take(keep), score[keep], length, [form] * len(keep), hits.x.take(keep))
 
 
 def collect(prep: Prepared, objective: Objective, bound: float, forms: list[Form]) -> Found:
     """Every candidate of the given forms scoring at most `bound` (nothing missed)."""
     lo, hi = objective.sublevel(bound)
-    xlo, xhi = _preimages(forms, lo, hi)
-    return _apply_forms(forms, x_hits(prep, xlo, xhi), objective, bound)
+    own = _preimages(forms, lo, hi)
+    return _apply_forms(forms, own, x_hits(prep, *_all(own)), objective, bound)
 
 
 def distinct_count(found: Found) -> int:
@@ -398,8 +434,9 @@ def distinct_count(found: Found) -> int:
 def seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int) -> float:
     """An upper bound on the top-th best score, from the values next to the exact hits."""
     lo, hi = objective.sublevel(0.0)
-    xlo, xhi = _preimages(forms, lo, hi)
-    near = _apply_forms(forms, x_hits(prep, xlo, xhi, pad=1), objective, math.inf)
+    near = _apply_forms(
+        forms, None, x_hits(prep, *_all(_preimages(forms, lo, hi)), pad=1), objective, math.inf
+    )
     ok = np.isfinite(near.score)
     if not ok.any():
         return math.inf
