@@ -32,9 +32,10 @@ from evaluator import EvaluatorSettings, open_evaluator
 from rules.sets import CLASSIC
 from solver import Solution, SolverProcess
 from solver.grammar import Grammar
-from solver.search import exhaustive, prepare
+from solver.search import prepare
 from solver.solve import Solver
 from solver.tables import RangeTables, build_tables
+from solver.textforms import exhaustive
 from tests.solver.test_solver_optimality import slice_formulas
 
 

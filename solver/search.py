@@ -14,15 +14,15 @@ the cheaper forms leave room for them to matter (`_text_forms_needed`).
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver import inverse
 from solver import values as V
 from solver.grammar import NEG, Func, Grammar, Level, Op, Shape, Wrap
-from solver.objective import Intervals, Objective, widen
+from solver.objective import Intervals, widen
 from solver.tables import (
     Index,
     RangeTables,
@@ -34,6 +34,9 @@ from solver.tables import (
     group,
     literal_value,
 )
+
+if TYPE_CHECKING:
+    from solver.textforms import Exhaustive, TextBand
 
 PLAIN: Wrap | None = None
 Form = Wrap | None
@@ -72,6 +75,7 @@ class Prepared:
     tables: dict[Span, RangeTables]
     blocks: list[Block]
     inverted: list[Inverted]
+    # caches of the text forms (textforms.py), filled on demand
     exhaustive: Exhaustive | None = None
     by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
     text_bands: dict[tuple[int, int], TextBand] = field(default_factory=dict)
@@ -340,269 +344,3 @@ def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
     parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
     parts += [_inverted_hits(prep, inv, lo, hi, pad) for inv in prep.inverted]
     return Hits.concat(parts)
-
-
-# --- candidates -----------------------------------------------------------------------------
-
-
-@dataclass
-class Found:
-    """Candidate Results: value, score, shortest length, and the form and x behind each."""
-
-    r: V.Values
-    score: V.Floats
-    length: Index
-    form: list[Form]
-    x: V.Values
-
-    @staticmethod
-    def concat(parts: list[Found]) -> Found:
-        return Found(
-            V.concat([p.r for p in parts]),
-            np.concatenate([p.score for p in parts]) if parts else np.zeros(0),
-            np.concatenate([p.length for p in parts]) if parts else np.zeros(0, np.int64),
-            [f for p in parts for f in p.form],
-            V.concat([p.x for p in parts]),
-        )
-
-
-def union(lo: V.Floats, hi: V.Floats) -> Intervals:
-    """The same set as sorted, disjoint intervals (so no pair is found twice)."""
-    if len(lo) == 0:
-        return lo, hi
-    order = np.argsort(lo, kind="stable")
-    lo, hi = lo[order], hi[order]
-    reach = np.maximum.accumulate(hi)
-    starts = np.ones(len(lo), np.bool_)
-    starts[1:] = lo[1:] > reach[:-1]
-    first = np.flatnonzero(starts)
-    last = np.append(first[1:], len(lo)) - 1
-    return lo[first], reach[last]
-
-
-def _inside(x: V.Floats, intervals: Intervals) -> V.Bools:
-    lo, hi = intervals
-    if len(lo) == 0:
-        return np.zeros(len(x), np.bool_)
-    k = np.searchsorted(lo, x, "right") - 1
-    ok: V.Bools = (k >= 0) & (x <= hi[np.maximum(k, 0)])
-    return ok
-
-
-def _preimages(forms: list[Form], lo: V.Floats, hi: V.Floats) -> list[Intervals]:
-    return [union(*form_preimage(form, lo, hi)) for form in forms]
-
-
-def _all(parts: list[Intervals]) -> Intervals:
-    return union(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
-
-
-def _apply_forms(
-    forms: list[Form], own: list[Intervals] | None, hits: Hits, objective: Objective, bound: float
-) -> Found:
-    """Each form on the hits inside its own preimage (all hits when `own` is None)."""
-    parts = []
-    for n, form in enumerate(forms):
-        if own is not None:
-            mine = np.flatnonzero(_inside(hits.x.f, own[n]))
-            hits_form = Hits(hits.x.take(mine), hits.length_any[mine], hits.length_atom[mine])
-        else:
-            hits_form = hits
-        parts.append(_form_found(form, hits_form, objective, bound))
-    return Found.concat(parts)
-
-
-def _form_found(form: Form, hits: Hits, objective: Objective, bound: float) -> Found:
-    r = apply_form(form, hits.x)
-    score = objective.score(r)
-    keep = np.flatnonzero(score <= bound)
-    length = hits.length(form_context(form))[keep] + form_length(form)
-    return Found(r.take(keep), score[keep], length, [form] * len(keep), hits.x.take(keep))
-
-
-def collect(prep: Prepared, objective: Objective, bound: float, forms: list[Form]) -> Found:
-    """Every candidate of the given forms scoring at most `bound` (nothing missed)."""
-    lo, hi = objective.sublevel(bound)
-    own = _preimages(forms, lo, hi)
-    return _apply_forms(forms, own, x_hits(prep, *_all(own)), objective, bound)
-
-
-def distinct_count(found: Found) -> int:
-    return len(np.unique(V.identity_codes(found.r)))
-
-
-def seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int) -> float:
-    """An upper bound on the top-th best score, from the values next to the exact hits."""
-    lo, hi = objective.sublevel(0.0)
-    near = _apply_forms(
-        forms, None, x_hits(prep, *_all(_preimages(forms, lo, hi)), pad=1), objective, math.inf
-    )
-    ok = np.isfinite(near.score)
-    if not ok.any():
-        return math.inf
-    score = near.score[ok]
-    key = V.identity_codes(near.r)[ok]
-    order = np.argsort(score, kind="stable")
-    _, first = np.unique(key[order], return_index=True)
-    distinct = np.sort(score[order][first])
-    return float(distinct[top - 1]) if len(distinct) >= top else math.inf
-
-
-# --- hexdec, octdec, bindec around the whole formula ----------------------------------------
-
-
-@dataclass
-class Exhaustive:
-    """Every distinct top-level x with its shortest lengths, and each text function of it."""
-
-    x: Table
-    reads: dict[Func, V.Values] = field(default_factory=dict)
-
-
-def exhaustive(prep: Prepared) -> Exhaustive:
-    if prep.exhaustive is not None:
-        return prep.exhaustive
-    parts = [block.table.values for block in prep.blocks]
-    lens = [block.table.lens for block in prep.blocks]
-    n = len(prep.digits)
-    for inv in prep.inverted:
-        a, c = prep.left(inv.split), prep.right(inv.split)
-        vals, length, _ = derive(a, c, inv.op, inv.rows, inv.rows_left)
-        parts.append(vals)
-        lens.append(contributions(int(inv.op.level), length))
-    del n
-    vals = V.concat(parts)
-    contrib = np.concatenate(lens)
-    order, starts, keys, n_int = group(vals)
-    table = Table(
-        vals.take(order[starts]), keys, n_int, np.minimum.reduceat(contrib[order], starts, axis=0)
-    )
-    funcs = [f for f in prep.grammar.funcs if f.reads_text]
-    prep.exhaustive = Exhaustive(table, V.apply_funcs(funcs, table.values))
-    return prep.exhaustive
-
-
-def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
-    """hexdec/octdec/bindec (and their minus forms) of every top-level x scoring <= bound."""
-    ex = exhaustive(prep)
-    parts = []
-    everything = np.arange(len(ex.x))
-    int_min = np.flatnonzero(ex.x.values.isint & (ex.x.values.i == np.int64(-(2**63))))
-    for func, read in ex.reads.items():
-        for shape in Shape:
-            form = Wrap(func, shape)
-            rows = int_min if shape.inner else everything
-            x = ex.x.values.take(rows)
-            r = V.apply_wrap(form, x) if shape.inner else (V.neg(read) if shape.outer else read)
-            score = objective.score(r)
-            keep = np.flatnonzero(score <= bound)
-            length = ex.x.lens[rows[keep], form.inner_context].astype(np.int64) + form.length
-            parts.append(Found(r.take(keep), score[keep], length, [form] * len(keep), x.take(keep)))
-    return Found.concat(parts)
-
-
-def min_text_form_length(prep: Prepared) -> int:
-    funcs = [f for f in prep.grammar.funcs if f.reads_text]
-    if not funcs:
-        return 1 << 30
-    # the literal of all four digits is the shortest formula (a binary operation adds a sign)
-    return min(len(f.value) for f in funcs) + 2 + len(prep.digits)
-
-
-# --- short top-level values, for text forms that can only compete by length -----------------
-
-
-def _by_length(prep: Prepared, table: Table, ctx: int) -> tuple[Index, V.Ints]:
-    """Entries of a table sorted by their length in a context (cached per Digits)."""
-    memo = (id(table), ctx)
-    if memo not in prep.by_length:
-        order = np.argsort(table.lens[:, ctx], kind="stable")
-        prep.by_length[memo] = order, table.lens[order, ctx].astype(np.int64)
-    return prep.by_length[memo]
-
-
-def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, Index]:
-    """Every top-level x with a formula of shortest..longest characters, and that length."""
-    n = len(prep.digits)
-    parts: list[V.Values] = []
-    lengths: list[Index] = []
-    lit = literal_value(prep.digits)
-    if lit is not None and shortest <= n <= longest:
-        parts.append(lit)
-        lengths.append(np.array([n], np.int64))
-    for split in range(1, n):
-        a, c = prep.left(split), prep.right(split)
-        for op in prep.grammar.ops:
-            cl, cr = op.contexts()
-            budget = longest - op.length
-            a_order, a_len = _by_length(prep, a, cl)
-            c_order, c_len = _by_length(prep, c, cr)
-            usable = np.flatnonzero(a_len + (c_len[0] if len(c_len) else budget + 1) <= budget)
-            if len(usable) == 0:
-                continue
-            stops = np.searchsorted(c_len, budget - a_len[usable], "right")
-            starts = np.searchsorted(c_len, shortest - op.length - a_len[usable], "left")
-            index, owner = expand(
-                starts.astype(np.int64), np.maximum(stops, starts).astype(np.int64)
-            )
-            left = a_order[usable[owner]]
-            right = c_order[index]
-            x, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
-            keep = np.flatnonzero(ok)
-            parts.append(x.take(keep))
-            lengths.append(
-                op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
-            )
-    if not parts:
-        return V.of_ints(np.zeros(0, np.int64)), np.zeros(0, np.int64)
-    return V.concat(parts), np.concatenate(lengths)
-
-
-@dataclass(frozen=True, slots=True)
-class TextBand:
-    """The distinct x of one band of lengths, with hexdec/octdec/bindec of each (cached)."""
-
-    x: V.Values
-    length: Index
-    reads: dict[Func, V.Values]
-
-
-def text_band(prep: Prepared, shortest: int, longest: int) -> TextBand:
-    memo = (shortest, longest)
-    if memo not in prep.text_bands:
-        funcs = [f for f in prep.grammar.funcs if f.reads_text]
-        x, length = short_x(prep, longest, shortest)
-        if len(x):
-            order, starts, _, _ = group(x)
-            length = np.minimum.reduceat(length[order], starts)
-            x = x.take(order[starts])
-        prep.text_bands[memo] = TextBand(x, length, V.apply_funcs(funcs, x) if len(x) else {})
-    return prep.text_bands[memo]
-
-
-def short_text_found(
-    prep: Prepared, objective: Objective, bound: float, shortest: int, longest: int
-) -> Found:
-    """Text forms (f(x), -f(x)) of every x whose formula has shortest..longest characters.
-
-    An x may have a shorter derivation outside the band (then it was seen in an
-    earlier band): its length here is only the band's best, which the ranking
-    corrects by taking the shortest over all."""
-    band = text_band(prep, shortest, longest)
-    parts = []
-    for func, read in band.reads.items():
-        for shape in (Shape.F, Shape.NEG_F):
-            form = Wrap(func, shape)
-            r = V.neg(read) if shape.outer else read
-            score = objective.score(r)
-            keep = np.flatnonzero(score <= bound)
-            parts.append(
-                Found(
-                    r.take(keep),
-                    score[keep],
-                    band.length[keep] + form.length,
-                    [form] * len(keep),
-                    band.x.take(keep),
-                )
-            )
-    return Found.concat(parts)

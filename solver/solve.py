@@ -13,28 +13,19 @@ from rules.digits import valid_digits
 from rules.scoring import apply_points
 from rules.sets import GameSet
 from solver import values as V
+from solver.candidates import Found, collect, distinct_count, seed_bound
 from solver.formula import Writer, canonical
 from solver.grammar import Grammar
 from solver.objective import Distance, NewScore, Objective
 from solver.php import Number
 from solver.result import Candidate, Solution
-from solver.search import (
-    Found,
-    Prepared,
-    collect,
-    distinct_count,
-    invertible_forms,
-    min_text_form_length,
-    prepare,
-    seed_bound,
-    short_text_found,
-    text_found,
-)
+from solver.search import Prepared, invertible_forms, prepare
+from solver.textforms import min_text_form_length, short_text_found, text_found
 
 _MAX_INTS_CHECKED = 200_000
 
 
-class Prepared_:
+class _Entry:
     """A prepared Digits for one grammar, with the text writer its queries share."""
 
     def __init__(self, prep: Prepared) -> None:
@@ -90,7 +81,7 @@ class Solver:
         if cache_size < 1:
             raise ValueError("the cache holds at least one Digits")
         self.cache_size = cache_size
-        self._cache: OrderedDict[tuple[str, Grammar], Prepared_] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, Grammar], _Entry] = OrderedDict()
 
     def prepare(self, digits: str, game_set: GameSet) -> None:
         self._prepared(digits, _grammar(game_set))
@@ -98,13 +89,13 @@ class Solver:
     def is_prepared(self, digits: str, game_set: GameSet) -> bool:
         return (digits, _grammar(game_set)) in self._cache
 
-    def _prepared(self, digits: str, grammar: Grammar) -> Prepared_:
+    def _prepared(self, digits: str, grammar: Grammar) -> _Entry:
         if not valid_digits(digits):
             raise ValueError(f"Digits are four digits from 1000 to 9999, got {digits!r}")
         key = (digits, grammar)
         entry = self._cache.get(key)
         if entry is None:
-            entry = Prepared_(prepare(digits, grammar))
+            entry = _Entry(prepare(digits, grammar))
             self._cache[key] = entry
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
@@ -143,7 +134,7 @@ class Solver:
         return self._candidate(entry, r, game_set.start_score, game_set)
 
     def _candidate(
-        self, entry: Prepared_, r: _Texted, score: Number, game_set: GameSet
+        self, entry: _Entry, r: _Texted, score: Number, game_set: GameSet
     ) -> Candidate:
         value = r.ranked.r.scalar(0)
         points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
@@ -156,7 +147,7 @@ class _Texted:
     text: str
 
 
-def _search(entry: Prepared_, objective: Objective, top: int) -> list[_Texted]:
+def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
     prep = entry.prep
     forms = invertible_forms(prep.grammar)
     found = collect(prep, objective, 0.0, forms)
