@@ -62,7 +62,7 @@ def union(lo: V.Floats, hi: V.Floats) -> Intervals:
     return lo[first], reach[last]
 
 
-def _inside(x: V.Floats, intervals: Intervals) -> V.Bools:
+def inside(x: V.Floats, intervals: Intervals) -> V.Bools:
     lo, hi = intervals
     if len(lo) == 0:
         return np.zeros(len(x), np.bool_)
@@ -86,7 +86,7 @@ def _apply_forms(
     parts = []
     for n, form in enumerate(forms):
         if own is not None:
-            mine = np.flatnonzero(_inside(hits.x.f, own[n]))
+            mine = np.flatnonzero(inside(hits.x.f, own[n]))
             hits_form = Hits(hits.x.take(mine), hits.length_any[mine], hits.length_atom[mine])
         else:
             hits_form = hits

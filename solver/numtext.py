@@ -46,12 +46,15 @@ def _read_digits(n: Ints, base: int) -> tuple[Ints, Ints]:
     values, counts = _TABLES[base]
     acc = np.zeros(len(n), np.int64)
     shift = np.zeros(len(n), np.int64)
-    rest = n.copy()
-    while np.any(rest > 0):
+    live = np.flatnonzero(n > 0)
+    rest = n[live]
+    while len(live):
         chunk = rest % _CHUNK
-        acc += values[chunk] << (shift * _BITS[base])
-        shift += counts[chunk]
+        acc[live] += values[chunk] << (shift[live] * _BITS[base])
+        shift[live] += counts[chunk]
         rest //= _CHUNK
+        going = rest > 0
+        live, rest = live[going], rest[going]
     return acc, shift
 
 

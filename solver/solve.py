@@ -45,33 +45,34 @@ class _Ranked:
     members: np.ndarray  # indices into the Found
 
 
-def _rank(found: Found) -> list[_Ranked]:
-    """Distinct Results by (score, shortest length)."""
+def _rank(found: Found, top: int) -> list[_Ranked]:
+    """The best distinct Results by (score, shortest length): the first `top` and every
+    Result tied with the last of them (the text decides among those)."""
     ok = np.flatnonzero(np.isfinite(found.score))
     if len(ok) == 0:
         return []
-    key_type = found.r.isint[ok]
-    keys = found.r.keys()[ok]
-    order = np.lexsort((found.length[ok], keys, key_type))
-    sorted_keys, sorted_types = keys[order], key_type[order]
-    first = np.ones(len(order), np.bool_)
-    first[1:] = (sorted_keys[1:] != sorted_keys[:-1]) | (sorted_types[1:] != sorted_types[:-1])
-    starts = np.flatnonzero(first)
-    bounds = np.append(starts, len(order))
-    groups = []
-    for g in range(len(starts)):
-        members = ok[order[bounds[g] : bounds[g + 1]]]
-        best = members[0]
-        groups.append(
-            _Ranked(
-                found.r.take(np.array([best])),
-                float(found.score[best]),
-                int(found.length[best]),
-                members,
-            )
+    codes = V.identity_codes(found.r.take(ok))
+    count = int(codes.max()) + 1
+    length = np.full(count, np.iinfo(np.int64).max)
+    np.minimum.at(length, codes, found.length[ok])
+    first = np.zeros(count, np.int64)
+    first[codes[::-1]] = ok[::-1]  # any member: a Result has one score
+    score = found.score[first]
+    order = np.lexsort((length, score))
+    cut = order[min(top, count) - 1]
+    chosen = order[
+        (score[order] < score[cut])
+        | ((score[order] == score[cut]) & (length[order] <= length[cut]))
+    ]
+    return [
+        _Ranked(
+            found.r.take(np.array([first[g]])),
+            float(score[g]),
+            int(length[g]),
+            ok[codes == g],
         )
-    groups.sort(key=lambda g: (g.score, g.length))
-    return groups
+        for g in chosen
+    ]
 
 
 class Solver:
@@ -133,9 +134,7 @@ class Solver:
         (r,) = _search(entry, Distance(game_set.goal), 1)
         return self._candidate(entry, r, game_set.start_score, game_set)
 
-    def _candidate(
-        self, entry: _Entry, r: _Texted, score: Number, game_set: GameSet
-    ) -> Candidate:
+    def _candidate(self, entry: _Entry, r: _Texted, score: Number, game_set: GameSet) -> Candidate:
         value = r.ranked.r.scalar(0)
         points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
         return Candidate(r.text, value, points, new_score, r.ranked.length)
@@ -160,13 +159,8 @@ def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
         found = Found.concat([found, text_found(prep, objective, bound)])
     elif need is _Need.SHORT:
         found = _add_short_text_forms(prep, objective, found, top, bound)
-    ranked = _rank(found)
-    if not ranked:
-        return []
-    cut = ranked[min(top, len(ranked)) - 1]
-    contenders = [g for g in ranked if (g.score, g.length) <= (cut.score, cut.length)]
     texted = []
-    for g in contenders:
+    for g in _rank(found, top):
         members = [int(m) for m in g.members if found.length[m] == g.length]
         text = entry.writer.result_text(
             [found.form[m] for m in members],
@@ -187,7 +181,7 @@ class _Need(Enum):
 def _cap(found: Found, top: int, score_before: Number) -> int:
     """The longest text form that could still change the answer: as long as its longest
     int entry (a text form gives ints), or as its last entry if an int can tie it."""
-    head = _rank(found)[:top]
+    head = _rank(found, top)[:top]
     cap = max((g.length for g in head if g.r.isint[0]), default=0)
     last = head[-1]
     if not (float(score_before).is_integer() and not float(last.score).is_integer()):
@@ -221,7 +215,7 @@ def _text_forms_needed(prep: Prepared, objective: Objective, found: Found, top: 
     shortest = min_text_form_length(prep)
     if shortest >= 1 << 30:
         return _Need.NONE
-    ranked = _rank(found)
+    ranked = _rank(found, top)
     if len(ranked) < top:
         return _Need.ALL
     head = ranked[:top]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver import values as V
-from solver.candidates import Found
+from solver.candidates import Found, inside, union
 from solver.grammar import Func, Shape, Wrap
 from solver.objective import Objective
 from solver.search import Prepared, derive
@@ -55,6 +55,7 @@ def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
     """hexdec/octdec/bindec (and their minus forms) of every top-level x scoring <= bound."""
     ex = exhaustive(prep)
     parts = []
+    wanted = union(*objective.sublevel(bound))
     everything = np.arange(len(ex.x))
     int_min = np.flatnonzero(ex.x.values.isint & (ex.x.values.i == np.int64(-(2**63))))
     for func, read in ex.reads.items():
@@ -63,10 +64,12 @@ def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
             rows = int_min if shape.inner else everything
             x = ex.x.values.take(rows)
             r = V.apply_wrap(form, x) if shape.inner else (V.neg(read) if shape.outer else read)
-            score = objective.score(r)
-            keep = np.flatnonzero(score <= bound)
+            near = np.flatnonzero(inside(r.f, wanted))  # score only what can score <= bound
+            score = objective.score(r.take(near))
+            keep = near[score <= bound]
+            score = score[score <= bound]
             length = ex.x.lens[rows[keep], form.inner_context].astype(np.int64) + form.length
-            parts.append(Found(r.take(keep), score[keep], length, [form] * len(keep), x.take(keep)))
+            parts.append(Found(r.take(keep), score, length, [form] * len(keep), x.take(keep)))
     return Found.concat(parts)
 
 
