@@ -63,3 +63,21 @@ def test_no_import_circle_in_bot() -> None:
                     seen.add(nxt)
                     stack.append((nxt, [*trail, nxt]))
     assert circles == []
+
+
+def test_the_solver_imports_nothing_of_the_bot_the_evaluator_or_storage() -> None:
+    code = (
+        "import sys, solver, solver.solve, solver.search, solver.process, solver.practice\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'discord', 'sqlmodel', 'sqlalchemy', 'docker', 'bot', 'evaluator'})\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_holding_solver_results_does_not_load_numpy() -> None:
+    """The bot keeps Solutions and talks to SolverProcess; the engine stays in its process."""
+    code = "import sys, solver, solver.result, solver.process\nprint('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,180 @@
+"""`formula-darts solve`: the best formulas for Digits and a Score, or a JSONL stream of them.
+
+The solver runs in this process (no PHP, no database, no Discord). The stream
+mode answers one line per input line, in order, and never a traceback: a bad
+line gets `{"ok": false, "error": {...}}`. Prepared Digits and answers are
+cached, so a stream that repeats Digits runs at table-lookup speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import OrderedDict
+from pathlib import Path
+from typing import IO, Any
+
+from rules.digits import valid_digits
+from rules.scoring import php_text
+from rules.sets import CLASSIC, GameSet, SetsError, load_sets
+
+_ANSWERS = 65536
+
+
+def register(sub: Any) -> None:  # argparse._SubParsersAction
+    parser = sub.add_parser(
+        "solve",
+        help="the best formulas for Digits and a Score",
+        description="Search every formula of the Set's grammar for the smallest new Score.",
+    )
+    parser.add_argument("digits", nargs="?", help="the round's four digits, e.g. 3489")
+    parser.add_argument("--score", type=float, help="Score before the round (the Set's start)")
+    parser.add_argument("--set", dest="set_name", default=CLASSIC.name, help="Set name (darts)")
+    parser.add_argument("--top", type=int, default=5, help="how many distinct Results (5)")
+    parser.add_argument("--sets-file", type=Path, help="a Sets file instead of sets.yaml")
+    parser.add_argument(
+        "--jsonl", action="store_true", help="read JSON lines on stdin, write one per line"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        sets = load_sets(args.sets_file)
+    except SetsError as exc:
+        print(f"formula-darts solve: {exc}", file=sys.stderr)
+        return 2
+    from solver.solve import Solver
+
+    solver = Solver(cache_size=64)
+    if args.jsonl:
+        if args.digits is not None:
+            print("formula-darts solve: --jsonl reads Digits from stdin only", file=sys.stderr)
+            return 2
+        return _stream(solver, sets, sys.stdin, sys.stdout)
+    problem = _check_args(args, sets)
+    if problem:
+        print(f"formula-darts solve: {problem}", file=sys.stderr)
+        return 2
+    game_set = sets[args.set_name]
+    score = game_set.start_score if args.score is None else _as_number(args.score)
+    solution = solver.solve(args.digits, score, game_set, top=args.top)
+    print(f"{args.digits}, Score {php_text(score, zero_fraction=False)}, Set {game_set.name}:")
+    for rank, c in enumerate(solution.candidates, 1):
+        print(
+            f"{rank}. {c.formula} = {php_text(c.value)} ({c.php_type}), "
+            f"points {php_text(c.points)}, new Score {php_text(c.score)}"
+        )
+    return 0
+
+
+def _check_args(args: argparse.Namespace, sets: dict[str, GameSet]) -> str | None:
+    if args.digits is None:
+        return "give the Digits (e.g. 3489) or --jsonl"
+    if not valid_digits(args.digits):
+        return f"Digits are four digits from 1000 to 9999, got {args.digits!r}"
+    if args.set_name not in sets:
+        return f"no Set named {args.set_name!r}"
+    if args.score is not None and not (math.isfinite(args.score) and args.score >= 0):
+        return "--score must be a finite number, 0 or more"
+    if args.top < 1:
+        return "--top must be at least 1"
+    return None
+
+
+def _as_number(value: float) -> int | float:
+    return int(value) if value.is_integer() and abs(value) < 2**63 else value
+
+
+class _InputError(ValueError):
+    pass
+
+
+def _parse(line: str, sets: dict[str, GameSet]) -> tuple[str, int | float, GameSet]:
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        raise _InputError(f"not a JSON line: {exc}") from None
+    if not isinstance(data, dict):
+        raise _InputError("expected a JSON object")
+    digits = data.get("digits")
+    if isinstance(digits, int) and not isinstance(digits, bool):
+        digits = str(digits)
+    if not isinstance(digits, str) or not valid_digits(digits):
+        raise _InputError(f'"digits" must be four digits from 1000 to 9999, got {digits!r}')
+    name = data.get("set", CLASSIC.name)
+    game_set = sets.get(name) if isinstance(name, str) else None
+    if game_set is None:
+        raise _InputError(f"no Set named {name!r}")
+    score = data.get("score", game_set.start_score)
+    if (
+        isinstance(score, bool)
+        or not isinstance(score, int | float)
+        or not math.isfinite(score)
+        or score < 0
+        or (isinstance(score, int) and score >= 2**63)
+    ):
+        raise _InputError('"score" must be a finite number, 0 or more')
+    return digits, score, game_set
+
+
+def _error_line(code: str, message: str) -> str:
+    return json.dumps({"ok": False, "error": {"code": code, "message": message}})
+
+
+def _answer(solver: Any, line: str, sets: dict[str, GameSet], memo: OrderedDict[Any, str]) -> str:
+    if not line.strip():
+        return _error_line("input", "empty line")
+    try:
+        digits, score, game_set = _parse(line, sets)
+    except _InputError as exc:
+        return _error_line("input", str(exc))
+    key = (digits, type(score), score, game_set)
+    cached = memo.get(key)
+    if cached is not None:
+        memo.move_to_end(key)
+        return cached
+    best = solver.solve(digits, score, game_set).best
+    out = json.dumps(
+        {
+            "ok": True,
+            "formula": best.formula,
+            "type": best.php_type,
+            "value": best.value,
+            "points": best.points,
+            "score": best.score,
+        }
+    )
+    memo[key] = out
+    if len(memo) > _ANSWERS:
+        memo.popitem(last=False)
+    return out
+
+
+def _stream(solver: Any, sets: dict[str, GameSet], source: IO[str], sink: IO[str]) -> int:
+    """One output line per input line, each flushed (a tool may wait for it); `| head` ends
+    quietly."""
+    memo: OrderedDict[Any, str] = OrderedDict()
+    try:
+        for line in source:
+            try:
+                out = _answer(solver, line, sets, memo)
+            except Exception as exc:  # a solver bug answers this line and keeps the stream
+                out = _error_line("internal", f"{type(exc).__name__}: {exc}")
+            sink.write(out + "\n")
+            sink.flush()
+    except BrokenPipeError:
+        _silence(sink)
+    return 0
+
+
+def _silence(sink: IO[str]) -> None:
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sink.fileno())
+        os.close(devnull)

@@ -1,0 +1,67 @@
+"""The solver's formulas, confirmed by real PHP before anyone sees them.
+
+The solver computes in its own copy of PHP's arithmetic; what a player is
+shown is what the real sandbox returns. A candidate whose PHP Result differs
+(type or value) is logged and skipped for the next one.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from evaluator import Evaluation, Evaluator
+from rules.scoring import Number
+from rules.sets import GameSet
+from solver.php import same
+from solver.process import SolverProcess
+from solver.result import Candidate, Solution, SolveFailure
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmed:
+    """A candidate real PHP agrees with, and how many better ones it disagreed with."""
+
+    candidate: Candidate
+    evaluation: Evaluation
+    mismatches: int
+
+
+async def confirm(evaluator: Evaluator, solution: Solution, game_set: GameSet) -> Confirmed | None:
+    """The first candidate (best first) whose PHP Result equals the solver's, or None."""
+    items = [(c.formula, solution.digits, game_set) for c in solution.candidates]
+    verdicts = await evaluator.evaluate_many(items)
+    for mismatches, (candidate, verdict) in enumerate(
+        zip(solution.candidates, verdicts, strict=True)
+    ):
+        if isinstance(verdict, Evaluation) and same(verdict.value, candidate.value):
+            return Confirmed(candidate, verdict, mismatches)
+        log.warning(
+            "solver and PHP disagree on %s for %s: solver %r (%s), PHP %r",
+            candidate.formula,
+            solution.digits,
+            candidate.value,
+            candidate.php_type,
+            verdict,
+        )
+    return None
+
+
+async def best_confirmed(
+    solver: SolverProcess,
+    evaluator: Evaluator,
+    digits: str,
+    score: Number,
+    game_set: GameSet,
+    *,
+    top: int = 3,
+    aim: int = 0,
+    timeout_s: float | None = None,
+) -> Confirmed | SolveFailure | None:
+    """Solve off the event loop, then confirm with real PHP. None: PHP refused every candidate."""
+    solution = await solver.best(digits, score, game_set, top=top, aim=aim, timeout_s=timeout_s)
+    if isinstance(solution, SolveFailure):
+        return solution
+    return await confirm(evaluator, solution, game_set)

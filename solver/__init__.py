@@ -1,0 +1,36 @@
+"""The solver: the best formula a round allows, in PHP's own number semantics.
+
+Pure (numpy and `rules` only): nothing of discord, the database, Docker or
+the evaluator; the bot confirms every shown formula with real PHP
+(`bot/solving.py`).
+
+The grammar it is optimal over:
+- the Digits, in order, split into integer literals (a leading 0 is octal,
+  `08` does not parse);
+- every node is a literal or a binary operation: an operator `+ - * / % & |
+  ^ << >>` or a two-argument function of the Set (`pow`, `intdiv`, `fmod`,
+  `max`, `min`; `max`/`min` with two arguments, `round` only with one);
+- each node may be wrapped once: `x`, `-x`, `f(x)`, `-f(x)`, `f(-x)` or
+  `-f(-x)` with `f` a one-argument function of the Set (`sqrt`, `hexdec`,
+  `octdec`, `bindec`, `abs`, `floor`, `ceil`, `round`). So a function goes
+  around any literal or any subexpression, the whole formula included, but
+  functions do not nest directly (`f(g(x))` is not in the grammar, while
+  `f(g(x)+y)` is); `- -x` is never useful and left out.
+Length counts characters without spaces, with the fewest parentheses PHP
+needs; ties go to the first formula in plain string order (without spaces).
+"""
+
+from solver.practice import Level, PracticeMove, practice_move
+from solver.process import SolverProcess
+from solver.result import Candidate, FailureReason, Solution, SolveFailure
+
+__all__ = [
+    "Candidate",
+    "FailureReason",
+    "Level",
+    "PracticeMove",
+    "Solution",
+    "SolveFailure",
+    "SolverProcess",
+    "practice_move",
+]

@@ -1,0 +1,130 @@
+"""Candidates: every Result of the whole Digits scoring at most a bound, and that bound.
+
+The sublevel set of the objective, mapped through each wrap form around the
+whole formula, is a set of intervals of top-level values; `search.x_hits`
+reads them, each form scores the hits inside its own intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver import values as V
+from solver.objective import Intervals, Objective
+from solver.search import (
+    Form,
+    Hits,
+    Prepared,
+    apply_form,
+    form_context,
+    form_length,
+    form_preimage,
+    x_hits,
+)
+from solver.tables import Index
+
+
+@dataclass
+class Found:
+    """Candidate Results: value, score, shortest length, and the form and x behind each."""
+
+    r: V.Values
+    score: V.Floats
+    length: Index
+    form: list[Form]
+    x: V.Values
+
+    @staticmethod
+    def concat(parts: list[Found]) -> Found:
+        return Found(
+            V.concat([p.r for p in parts]),
+            np.concatenate([p.score for p in parts]) if parts else np.zeros(0),
+            np.concatenate([p.length for p in parts]) if parts else np.zeros(0, np.int64),
+            [f for p in parts for f in p.form],
+            V.concat([p.x for p in parts]),
+        )
+
+
+def union(lo: V.Floats, hi: V.Floats) -> Intervals:
+    """The same set as sorted, disjoint intervals (so no pair is found twice)."""
+    if len(lo) == 0:
+        return lo, hi
+    order = np.argsort(lo, kind="stable")
+    lo, hi = lo[order], hi[order]
+    reach = np.maximum.accumulate(hi)
+    starts = np.ones(len(lo), np.bool_)
+    starts[1:] = lo[1:] > reach[:-1]
+    first = np.flatnonzero(starts)
+    last = np.append(first[1:], len(lo)) - 1
+    return lo[first], reach[last]
+
+
+def inside(x: V.Floats, intervals: Intervals) -> V.Bools:
+    lo, hi = intervals
+    if len(lo) == 0:
+        return np.zeros(len(x), np.bool_)
+    k = np.searchsorted(lo, x, "right") - 1
+    ok: V.Bools = (k >= 0) & (x <= hi[np.maximum(k, 0)])
+    return ok
+
+
+def _preimages(forms: list[Form], lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+    return [union(*form_preimage(form, lo, hi)) for form in forms]
+
+
+def _all(parts: list[Intervals]) -> Intervals:
+    return union(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+
+
+def _apply_forms(
+    forms: list[Form], own: list[Intervals] | None, hits: Hits, objective: Objective, bound: float
+) -> Found:
+    """Each form on the hits inside its own preimage (all hits when `own` is None)."""
+    parts = []
+    for n, form in enumerate(forms):
+        if own is not None:
+            mine = np.flatnonzero(inside(hits.x.f, own[n]))
+            hits_form = Hits(hits.x.take(mine), hits.length_any[mine], hits.length_atom[mine])
+        else:
+            hits_form = hits
+        parts.append(_form_found(form, hits_form, objective, bound))
+    return Found.concat(parts)
+
+
+def _form_found(form: Form, hits: Hits, objective: Objective, bound: float) -> Found:
+    r = apply_form(form, hits.x)
+    score = objective.score(r)
+    keep = np.flatnonzero(score <= bound)
+    length = hits.length(form_context(form))[keep] + form_length(form)
+    return Found(r.take(keep), score[keep], length, [form] * len(keep), hits.x.take(keep))
+
+
+def collect(prep: Prepared, objective: Objective, bound: float, forms: list[Form]) -> Found:
+    """Every candidate of the given forms scoring at most `bound` (nothing missed)."""
+    lo, hi = objective.sublevel(bound)
+    own = _preimages(forms, lo, hi)
+    return _apply_forms(forms, own, x_hits(prep, *_all(own)), objective, bound)
+
+
+def distinct_count(found: Found) -> int:
+    return len(np.unique(V.identity_codes(found.r)))
+
+
+def seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int) -> float:
+    """An upper bound on the top-th best score, from the values next to the exact hits."""
+    lo, hi = objective.sublevel(0.0)
+    near = _apply_forms(
+        forms, None, x_hits(prep, *_all(_preimages(forms, lo, hi)), pad=1), objective, math.inf
+    )
+    ok = np.isfinite(near.score)
+    if not ok.any():
+        return math.inf
+    score = near.score[ok]
+    key = V.identity_codes(near.r)[ok]
+    order = np.argsort(score, kind="stable")
+    _, first = np.unique(key[order], return_index=True)
+    distinct = np.sort(score[order][first])
+    return float(distinct[top - 1]) if len(distinct) >= top else math.inf

@@ -1,0 +1,192 @@
+"""The solver in a process of its own, for asyncio callers: never on the event loop, never in
+the PHP pool.
+
+One worker process (forkserver) keeps a bounded cache of prepared Digits and
+watches its own resident memory: past `memory_mb` it drops the cache. Every
+call has a timeout and answers a `SolveFailure` instead of waiting longer or
+raising: a reveal that is not ready is shown later or skipped, the game goes
+on. A call that timed out keeps running in the worker, so its tables are
+cached for the next call on the same Digits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from types import TracebackType
+from typing import TYPE_CHECKING, TypeVar
+
+from rules.scoring import Number
+from rules.sets import GameSet
+from solver.result import Candidate, FailureReason, Solution, SolveFailure
+
+if TYPE_CHECKING:
+    from solver.solve import Solver
+
+T = TypeVar("T")
+
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+class _Worker:
+    """What the solver process keeps between calls."""
+
+    solver: Solver | None = None
+    memory_limit = 0
+
+
+_state = _Worker()
+
+
+def resident_bytes() -> int:
+    """This process's resident set size (Linux /proc)."""
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[1]) * _PAGE
+
+
+def _init(cache_size: int, memory_mb: int) -> None:
+    # One thread per solver process: the machine's cores belong to the game.
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[name] = "1"
+    from solver.solve import Solver
+
+    _state.solver = Solver(cache_size)
+    _state.memory_limit = memory_mb << 20
+
+
+def _solver() -> Solver:
+    assert _state.solver is not None, "the solver process was not initialised"
+    return _state.solver
+
+
+def _trim() -> None:
+    if resident_bytes() > _state.memory_limit:
+        _solver().clear()
+
+
+def _prepare(digits: str, game_set: GameSet) -> None:
+    _solver().prepare(digits, game_set)
+    _trim()
+
+
+def _best(digits: str, score: Number, game_set: GameSet, top: int, aim: int) -> Solution:
+    try:
+        return _solver().solve(digits, score, game_set, top=top, aim=aim)
+    finally:
+        _trim()
+
+
+def _closest(digits: str, game_set: GameSet) -> Candidate:
+    try:
+        return _solver().closest(digits, game_set)
+    finally:
+        _trim()
+
+
+def _status() -> tuple[int, int]:
+    return os.getpid(), resident_bytes()
+
+
+class SolverProcess:
+    """An asyncio front to one solver process."""
+
+    def __init__(
+        self,
+        *,
+        cache_size: int = 6,
+        memory_mb: int = 200,
+        timeout_s: float = 5.0,
+        queue_limit: int = 32,
+    ) -> None:
+        self.cache_size = cache_size
+        self.memory_mb = memory_mb
+        self.timeout_s = timeout_s
+        self.queue_limit = queue_limit
+        self._pending = 0
+        self._closed = False
+        self._executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=_init,
+            initargs=(self.cache_size, self.memory_mb),
+        )
+
+    async def _call(self, timeout_s: float | None, fn: object, *args: object) -> T | SolveFailure:
+        if self._closed:
+            return SolveFailure(FailureReason.CLOSED, "the solver is closed")
+        if self._pending >= self.queue_limit:
+            return SolveFailure(FailureReason.BUSY, "the solver has too many requests waiting")
+        self._pending += 1
+        try:
+            # run_in_executor, not submit + wrap_future: the same future, and an event
+            # loop that tracks executor work (simcord) knows what it is waiting for.
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[T] = loop.run_in_executor(self._executor, fn, *args)  # type: ignore[arg-type]
+            return await asyncio.wait_for(
+                asyncio.shield(future), self.timeout_s if timeout_s is None else timeout_s
+            )
+        except TimeoutError:
+            return SolveFailure(FailureReason.TIMEOUT, "the solve is not ready in time")
+        except BrokenProcessPool as exc:
+            self._executor = self._start()
+            return SolveFailure(FailureReason.CRASHED, f"the solver process died: {exc}")
+        except ValueError as exc:
+            return SolveFailure(FailureReason.INVALID, str(exc))
+        finally:
+            self._pending -= 1
+
+    async def prepare(
+        self, digits: str, game_set: GameSet, *, timeout_s: float | None = None
+    ) -> SolveFailure | None:
+        """Build the tables of `digits` ahead (e.g. Qualification Digits)."""
+        outcome: SolveFailure | None = await self._call(timeout_s, _prepare, digits, game_set)
+        return outcome
+
+    async def best(
+        self,
+        digits: str,
+        score: Number,
+        game_set: GameSet,
+        *,
+        top: int = 1,
+        aim: int = 0,
+        timeout_s: float | None = None,
+    ) -> Solution | SolveFailure:
+        """The best `top` distinct Results for a Score (or new Scores nearest `aim`)."""
+        outcome: Solution | SolveFailure = await self._call(
+            timeout_s, _best, digits, score, game_set, top, aim
+        )
+        return outcome
+
+    async def closest(
+        self, digits: str, game_set: GameSet, *, timeout_s: float | None = None
+    ) -> Candidate | SolveFailure:
+        """The formula whose Result is nearest the Goal."""
+        outcome: Candidate | SolveFailure = await self._call(timeout_s, _closest, digits, game_set)
+        return outcome
+
+    async def status(self) -> tuple[int, int] | SolveFailure:
+        """(pid, resident bytes) of the solver process."""
+        outcome: tuple[int, int] | SolveFailure = await self._call(None, _status)
+        return outcome
+
+    async def close(self) -> None:
+        self._closed = True
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    async def __aenter__(self) -> SolverProcess:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()

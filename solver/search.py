@@ -1,0 +1,346 @@
+"""The top level: every formula of all the Digits, searched near the objective's best values.
+
+The whole-Digits range is never materialised. Operations without a simple
+inverse (`% & | ^ << >>`, pow, ...) are materialised per split, reduced to
+distinct values; `+ - * /` (and, along a single digit, bit operations and
+pow) are inverted row
+by row over the smaller operand table, so a query reads only the few pairs
+whose result can land in the objective's intervals. hexdec, octdec and
+bindec around the whole formula read its text, which no interval inverts:
+they are evaluated over every top-level value (`Exhaustive`), and only when
+the cheaper forms leave room for them to matter (`_text_forms_needed`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from solver import inverse
+from solver import values as V
+from solver.grammar import NEG, Func, Grammar, Level, Op, Shape, Wrap
+from solver.objective import Intervals, widen
+from solver.tables import (
+    Index,
+    RangeTables,
+    Span,
+    Table,
+    build_tables,
+    contributions,
+    expand,
+    group,
+    literal_value,
+)
+
+if TYPE_CHECKING:
+    from solver.textforms import Exhaustive, TextBand
+
+PLAIN: Wrap | None = None
+Form = Wrap | None
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Distinct results of one operation over one split (or of the whole literal).
+
+    `rows` restricts the left operands (None: all); `witness` is a shortest pair
+    (left * len(right) + right) per value and `tied` says another pair is as short."""
+
+    op: Op | None
+    split: int
+    table: Table
+    witness: Index
+    tied: V.Bools
+    rows: Index | None = None
+    rows_left: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Inverted:
+    """`+ - * /` over one split, searched by inverting along the smaller side."""
+
+    op: Op
+    split: int
+    rows_left: bool
+    rows: Index  # rows of the smaller side that are finite and (for * and /) nonzero
+
+
+@dataclass
+class Prepared:
+    digits: str
+    grammar: Grammar
+    tables: dict[Span, RangeTables]
+    blocks: list[Block]
+    inverted: list[Inverted]
+    # caches of the text forms (textforms.py), filled on demand
+    exhaustive: Exhaustive | None = None
+    by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
+    text_bands: dict[tuple[int, int], TextBand] = field(default_factory=dict)
+
+    def left(self, split: int) -> Table:
+        return self.tables[(0, split)].w
+
+    def right(self, split: int) -> Table:
+        return self.tables[(split, len(self.digits))].w
+
+
+def _reduce_block(
+    op: Op | None,
+    split: int,
+    vals: V.Values,
+    length: Index,
+    pair: Index,
+    rows: Index | None,
+    rows_left: bool = True,
+) -> Block:
+    level = int(op.level) if op is not None else int(Level.ATOM)
+    order, starts, keys, n_int = group(vals)
+    sorted_len = length[order]
+    best = np.minimum.reduceat(sorted_len, starts)
+    is_best = sorted_len == np.repeat(best, np.diff(np.append(starts, len(order))))
+    position = np.where(is_best, np.arange(len(order)), len(order))
+    first = np.minimum.reduceat(position, starts)
+    count = np.add.reduceat(is_best.astype(np.int64), starts)
+    table = Table(vals.take(order[starts]), keys, n_int, contributions(level, best))
+    return Block(op, split, table, pair[order[first]], count > 1, rows, rows_left)
+
+
+def derive(
+    a: Table,
+    c: Table,
+    op: Op,
+    rows: Index | None,
+    rows_left: bool,
+    columns: Index | None = None,
+) -> tuple[V.Values, Index, Index]:
+    """op over every pair, or over `rows` of one side (and `columns` of the other): results,
+    lengths, pair numbers (left * len(c) + right); PHP errors dropped."""
+    side = np.arange(len(a) if rows_left else len(c)) if rows is None else rows
+    other = np.arange(len(c) if rows_left else len(a)) if columns is None else columns
+    first = np.repeat(side, len(other))
+    second = np.tile(other, len(side))
+    left, right = (first, second) if rows_left else (second, first)
+    out, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
+    keep = np.flatnonzero(ok)
+    cl, cr = op.contexts()
+    length = op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
+    return out.take(keep), length, left[keep] * len(c) + right[keep]
+
+
+def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, Index]:
+    assert block.op is not None
+    return derive(
+        prep.left(block.split), prep.right(block.split), block.op, block.rows, block.rows_left
+    )
+
+
+def _plan_blocks(
+    op: Op, split: int, a: Table, c: Table, blocks: list[Block], inverted: list[Inverted]
+) -> None:
+    """Add what searches op over this split: listed blocks and inverted rows (inverse.py)."""
+    how = inverse.plan(op, a.values, c.values)
+    if how is None:
+        vals, length, pair = derive(a, c, op, None, True)
+        blocks.append(_reduce_block(op, split, vals, length, pair, None))
+        return
+    rows_left = how.rows_left
+    other = c if rows_left else a
+    invert = how.rows(inverse.RowKind.INVERT)
+    if len(invert):
+        inverted.append(Inverted(op, split, rows_left, invert))
+        odd = inverse.odd_columns(op, other.values)
+        if len(odd):
+            vals, length, pair = derive(a, c, op, odd, not rows_left)
+            blocks.append(_reduce_block(op, split, vals, length, pair, odd, not rows_left))
+    listed = how.rows(inverse.RowKind.LIST)
+    if len(listed):
+        vals, length, pair = derive(a, c, op, listed, rows_left)
+        blocks.append(_reduce_block(op, split, vals, length, pair, listed, rows_left))
+    bucketed = how.rows(inverse.RowKind.BUCKET)
+    if len(bucketed):
+        ctx = op.contexts()[1 if rows_left else 0]
+        keys = inverse.bucket_keys(op, rows_left, other.values)
+        order = np.lexsort((other.lens[:, ctx], keys))
+        first = np.ones(len(order), np.bool_)
+        first[1:] = keys[order][1:] != keys[order][:-1]
+        representatives = order[first]
+        vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives)
+        block = _reduce_block(op, split, vals, length, pair, bucketed, rows_left)
+        # a bucket hides its other members: texts re-derive these rows in full
+        blocks.append(dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_)))
+
+
+def prepare(digits: str, grammar: Grammar) -> Prepared:
+    tables = build_tables(digits, grammar)
+    n = len(digits)
+    blocks: list[Block] = []
+    lit = literal_value(digits)
+    if lit is not None:
+        blocks.append(
+            _reduce_block(None, 0, lit, np.array([n], np.int64), np.zeros(1, np.int64), None)
+        )
+    inverted: list[Inverted] = []
+    for split in range(1, n):
+        a, c = tables[(0, split)].w, tables[(split, n)].w
+        for op in grammar.ops:
+            _plan_blocks(op, split, a, c, blocks, inverted)
+    return Prepared(digits, grammar, tables, blocks, inverted)
+
+
+# --- forms around the whole formula ---------------------------------------------------------
+
+
+def invertible_forms(grammar: Grammar) -> list[Form]:
+    forms: list[Form] = [PLAIN, NEG]
+    for func in grammar.funcs:
+        if not func.reads_text:
+            forms += [Wrap(func, shape) for shape in Shape]
+    return forms
+
+
+def _func_preimage(func: Func, lo: V.Floats, hi: V.Floats) -> Intervals:
+    """Intervals of x holding every x with func(x) in [lo, hi] (maybe wider)."""
+    if func is Func.SQRT:
+        ok = hi >= 0
+        low = np.maximum(lo, 0.0)
+        return np.where(ok, low * low, np.inf), np.where(ok, hi * hi, -np.inf)
+    if func is Func.ABS:
+        ok = hi >= 0
+        low = np.maximum(lo, 0.0)
+        return (
+            np.concatenate([np.where(ok, low, np.inf), np.where(ok, -hi, np.inf)]),
+            np.concatenate([np.where(ok, hi, -np.inf), np.where(ok, -low, -np.inf)]),
+        )
+    if func is Func.FLOOR:
+        return np.ceil(lo), np.floor(hi) + 1
+    if func is Func.CEIL:
+        return np.ceil(lo) - 1, np.floor(hi)
+    if func is Func.ROUND:
+        return lo - 1, hi + 1
+    raise ValueError(f"{func.value} has no interval inverse")
+
+
+def form_preimage(form: Form, lo: V.Floats, hi: V.Floats) -> Intervals:
+    if form is None:
+        return lo, hi
+    if form.func is None:
+        return -hi, -lo
+    if form.shape.outer:
+        lo, hi = -hi, -lo
+    lo, hi = _func_preimage(form.func, lo, hi)
+    if form.shape.inner:
+        lo, hi = -hi, -lo
+    keep = lo <= hi
+    return widen(lo[keep], hi[keep])
+
+
+def apply_form(form: Form, x: V.Values) -> V.Values:
+    return x if form is None else V.apply_wrap(form, x)
+
+
+def form_length(form: Form) -> int:
+    return 0 if form is None else form.length
+
+
+def form_context(form: Form) -> int:
+    return 0 if form is None else form.inner_context
+
+
+# --- hits -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Hits:
+    """Top-level x values found, with their shortest lengths anywhere and as an atom."""
+
+    x: V.Values
+    length_any: Index
+    length_atom: Index
+
+    @staticmethod
+    def concat(parts: list[Hits]) -> Hits:
+        if not parts:
+            z = np.zeros(0, np.int64)
+            return Hits(V.of_ints(z), z, z)
+        return Hits(
+            V.concat([p.x for p in parts]),
+            np.concatenate([p.length_any for p in parts]),
+            np.concatenate([p.length_atom for p in parts]),
+        )
+
+    def length(self, ctx: int) -> Index:
+        return self.length_atom if ctx == int(Level.ATOM) else self.length_any
+
+
+def _padded_spans(table: Table, lo: V.Floats, hi: V.Floats, pad: int) -> tuple[Index, Index]:
+    starts, stops = table.spans(lo, hi)
+    if pad:
+        part_lo = np.tile(np.array([0, table.n_int], np.int64), len(starts) // 2)
+        part_hi = np.tile(np.array([table.n_int, len(table)], np.int64), len(starts) // 2)
+        starts = np.maximum(starts - pad, part_lo)
+        stops = np.maximum(np.minimum(stops + pad, part_hi), starts)
+    return starts, stops
+
+
+def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
+    starts, stops = _padded_spans(block.table, lo, hi, pad)
+    index, _ = expand(starts, stops)
+    index = np.unique(index)
+    lens = block.table.lens
+    return Hits(
+        block.table.values.take(index),
+        lens[index, 0].astype(np.int64),
+        lens[index, int(Level.ATOM)].astype(np.int64),
+    )
+
+
+def inverted_pairs(
+    prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int = 0
+) -> Index:
+    """Pair numbers (left * len(right) + right) whose result may lie in the intervals."""
+    a, c = prep.left(inv.split), prep.right(inv.split)
+    rows_table, other = (a, c) if inv.rows_left else (c, a)
+    found_rows: list[Index] = []
+    found_other: list[Index] = []
+    bounds = inverse.bounds(inv.op, inv.rows_left, rows_table.values.take(inv.rows), lo, hi)
+    for raw_lo, raw_hi in bounds:
+        blo, bhi = widen(raw_lo.ravel(), raw_hi.ravel())
+        keep = np.flatnonzero(blo <= bhi)
+        owner = keep // len(lo)
+        starts, stops = _padded_spans(other, blo[keep], bhi[keep], pad)
+        index, which = expand(starts, stops)
+        found_rows.append(inv.rows[owner[which // 2]])
+        found_other.append(index)
+    rows_i = np.concatenate(found_rows)
+    other_i = np.concatenate(found_other)
+    left_i, right_i = (rows_i, other_i) if inv.rows_left else (other_i, rows_i)
+    return np.unique(left_i * len(c) + right_i)
+
+
+def pair_values(prep: Prepared, op: Op, split: int, pair: Index) -> tuple[V.Values, Index, Index]:
+    """op over the given pairs: results, shortest length, and which pairs PHP accepted."""
+    a, c = prep.left(split), prep.right(split)
+    left_i, right_i = pair // len(c), pair % len(c)
+    x, ok = V.BINARY[op](a.values.take(left_i), c.values.take(right_i))
+    keep = np.flatnonzero(ok)
+    cl, cr = op.contexts()
+    length = op.length + a.lens[left_i[keep], cl].astype(np.int64) + c.lens[right_i[keep], cr]
+    return x.take(keep), length, keep
+
+
+def _inverted_hits(prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
+    pair = inverted_pairs(prep, inv, lo, hi, pad)
+    x, length, _ = pair_values(prep, inv.op, inv.split, pair)
+    return Hits(x, length, length + 2 * (inv.op.level < Level.ATOM))
+
+
+def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
+    """Every top-level x in the intervals (with `pad` neighbours around each, per table)."""
+    if len(lo) == 0:
+        return Hits.concat([])
+    parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
+    parts += [_inverted_hits(prep, inv, lo, hi, pad) for inv in prep.inverted]
+    return Hits.concat(parts)

@@ -1,0 +1,249 @@
+"""Entry points: the best formulas for a Score, weaker ones for an aim, the closest to the Goal."""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from rules.digits import valid_digits
+from rules.scoring import apply_points
+from rules.sets import GameSet
+from solver import values as V
+from solver.candidates import Found, collect, distinct_count, seed_bound
+from solver.formula import Writer, canonical
+from solver.grammar import Grammar
+from solver.objective import Distance, NewScore, Objective
+from solver.php import Number
+from solver.result import Candidate, Solution
+from solver.search import Prepared, invertible_forms, prepare
+from solver.textforms import min_text_form_length, short_text_found, text_found
+
+_MAX_INTS_CHECKED = 200_000
+
+
+class _Entry:
+    """A prepared Digits for one grammar, with the text writer its queries share."""
+
+    def __init__(self, prep: Prepared) -> None:
+        self.prep = prep
+        self.writer = Writer(prep)
+
+
+def _grammar(game_set: GameSet) -> Grammar:
+    return Grammar.for_functions(game_set.functions)
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    r: V.Values
+    score: float
+    length: int
+    members: np.ndarray  # indices into the Found
+
+
+def _rank(found: Found, top: int) -> list[_Ranked]:
+    """The best distinct Results by (score, shortest length): the first `top` and every
+    Result tied with the last of them (the text decides among those)."""
+    ok = np.flatnonzero(np.isfinite(found.score))
+    if len(ok) == 0:
+        return []
+    codes = V.identity_codes(found.r.take(ok))
+    count = int(codes.max()) + 1
+    length = np.full(count, np.iinfo(np.int64).max)
+    np.minimum.at(length, codes, found.length[ok])
+    first = np.zeros(count, np.int64)
+    first[codes[::-1]] = ok[::-1]  # any member: a Result has one score
+    score = found.score[first]
+    order = np.lexsort((length, score))
+    cut = order[min(top, count) - 1]
+    chosen = order[
+        (score[order] < score[cut])
+        | ((score[order] == score[cut]) & (length[order] <= length[cut]))
+    ]
+    return [
+        _Ranked(
+            found.r.take(np.array([first[g]])),
+            float(score[g]),
+            int(length[g]),
+            ok[codes == g],
+        )
+        for g in chosen
+    ]
+
+
+class Solver:
+    """Solves in the calling thread; keeps the last `cache_size` prepared Digits."""
+
+    def __init__(self, cache_size: int = 8) -> None:
+        if cache_size < 1:
+            raise ValueError("the cache holds at least one Digits")
+        self.cache_size = cache_size
+        self._cache: OrderedDict[tuple[str, Grammar], _Entry] = OrderedDict()
+
+    def prepare(self, digits: str, game_set: GameSet) -> None:
+        self._prepared(digits, _grammar(game_set))
+
+    def is_prepared(self, digits: str, game_set: GameSet) -> bool:
+        return (digits, _grammar(game_set)) in self._cache
+
+    def _prepared(self, digits: str, grammar: Grammar) -> _Entry:
+        if not valid_digits(digits):
+            raise ValueError(f"Digits are four digits from 1000 to 9999, got {digits!r}")
+        key = (digits, grammar)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = _Entry(prepare(digits, grammar))
+            self._cache[key] = entry
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return entry
+
+    def clear(self) -> None:
+        self._cache.clear()
+
+    def solve(
+        self, digits: str, score: Number, game_set: GameSet, *, top: int = 1, aim: int = 0
+    ) -> Solution:
+        """The `top` best distinct Results for a Score (or for new Scores near `aim`)."""
+        if top < 1:
+            raise ValueError("top is at least 1")
+        if (
+            isinstance(score, bool)
+            or not isinstance(score, int | float)
+            or not math.isfinite(score)
+            or score < 0
+        ):
+            raise ValueError(f"a Score is a finite number, 0 or more, got {score!r}")
+        if aim < 0:
+            raise ValueError("the aim is a new Score, 0 or more")
+        entry = self._prepared(digits, _grammar(game_set))
+        objective = NewScore(score, game_set.goal, game_set.bonus, aim)
+        ranked = _search(entry, objective, top)
+        candidates = tuple(self._candidate(entry, r, score, game_set) for r in ranked)
+        return Solution(digits, score, game_set.name, aim, candidates)
+
+    def closest(self, digits: str, game_set: GameSet) -> Candidate:
+        """The formula whose Result is nearest the Goal (the daily post's)."""
+        entry = self._prepared(digits, _grammar(game_set))
+        (r,) = _search(entry, Distance(game_set.goal), 1)
+        return self._candidate(entry, r, game_set.start_score, game_set)
+
+    def _candidate(self, entry: _Entry, r: _Texted, score: Number, game_set: GameSet) -> Candidate:
+        value = r.ranked.r.scalar(0)
+        points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
+        return Candidate(r.text, value, points, new_score, r.ranked.length)
+
+
+@dataclass(frozen=True, slots=True)
+class _Texted:
+    ranked: _Ranked
+    text: str
+
+
+def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
+    prep = entry.prep
+    forms = invertible_forms(prep.grammar)
+    found = collect(prep, objective, 0.0, forms)
+    bound = 0.0
+    if distinct_count(found) < top:  # not enough exact hits: bound by their neighbours
+        bound = seed_bound(prep, objective, forms, top)
+        found = collect(prep, objective, bound, forms)
+    need = _text_forms_needed(prep, objective, found, top)
+    if need is _Need.ALL:
+        found = Found.concat([found, text_found(prep, objective, bound)])
+    elif need is _Need.SHORT:
+        found = _add_short_text_forms(prep, objective, found, top, bound)
+    texted = []
+    for g in _rank(found, top):
+        members = [int(m) for m in g.members if found.length[m] == g.length]
+        text = entry.writer.result_text(
+            [found.form[m] for m in members],
+            found.x.take(np.array(members)),
+            [g.length] * len(members),
+        )
+        texted.append(_Texted(g, text))
+    texted.sort(key=lambda t: (t.ranked.score, t.ranked.length, canonical(t.text)))
+    return texted[:top]
+
+
+class _Need(Enum):
+    NONE = "none"
+    SHORT = "short"
+    ALL = "all"
+
+
+def _cap(found: Found, top: int, score_before: Number) -> int:
+    """The longest text form that could still change the answer: as long as its longest
+    int entry (a text form gives ints), or as its last entry if an int can tie it."""
+    head = _rank(found, top)[:top]
+    cap = max((g.length for g in head if g.r.isint[0]), default=0)
+    last = head[-1]
+    if not (float(score_before).is_integer() and not float(last.score).is_integer()):
+        cap = max(cap, last.length)
+    return cap
+
+
+def _add_short_text_forms(
+    prep: Prepared, objective: Objective, found: Found, top: int, bound: float
+) -> Found:
+    """Text forms can only shorten answers here: look at ever longer x while they can."""
+    funcs = [f for f in prep.grammar.funcs if f.reads_text]
+    form = min(len(f.value) for f in funcs) + 2
+    done = 0  # x lengths up to `done` are in; bands are fixed so their reads are cached
+    upto = len(prep.digits) + 2
+    before = objective.score_before if isinstance(objective, NewScore) else 0
+    while done + 1 + form <= _cap(found, top, before):
+        found = Found.concat([found, short_text_found(prep, objective, bound, done + 1, upto)])
+        done, upto = upto, upto + 3
+    return found
+
+
+def _text_forms_needed(prep: Prepared, objective: Objective, found: Found, top: int) -> _Need:
+    """Whether hexdec/octdec/bindec around the whole formula could change the answer.
+
+    They give ints only (in any range that matters) and are at least
+    `min_text_form_length` long. So they matter if some entry of the answer is
+    at least that long, or if an int scoring better than the answer's last
+    entry was not found (it could come from them).
+    """
+    shortest = min_text_form_length(prep)
+    if shortest >= 1 << 30:
+        return _Need.NONE
+    ranked = _rank(found, top)
+    if len(ranked) < top:
+        return _Need.ALL
+    head = ranked[:top]
+    last = head[-1].score
+    if _better_int_missing(objective, found, last):
+        return _Need.ALL
+    return _Need.SHORT if max(g.length for g in head) >= shortest else _Need.NONE
+
+
+def _better_int_missing(objective: Objective, found: Found, last: float) -> bool:
+    """Whether some int scoring below `last` is not among the found Results."""
+    lo, hi = objective.sublevel(last)
+    lo, hi = np.ceil(lo), np.floor(hi)
+    span = np.maximum(hi - lo + 1, 0)
+    if not np.all(np.isfinite(span)) or span.sum() > _MAX_INTS_CHECKED:
+        return True
+    ints = np.unique(
+        np.concatenate(
+            [np.arange(a, b + 1) for a, b in zip(lo, hi, strict=True) if a <= b] or [np.zeros(0)]
+        )
+    )
+    if len(ints) == 0:
+        return False
+    if np.abs(ints).max() >= 2**62:
+        return True
+    candidates = V.of_ints(ints.astype(np.int64))
+    better = ints[objective.score(candidates) < last].astype(np.int64)
+    if len(better) == 0:
+        return False
+    found_ints = np.unique(found.r.i[found.r.isint & np.isfinite(found.score)])
+    return not np.all(np.isin(better, found_ints))

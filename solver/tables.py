@@ -1,0 +1,240 @@
+"""Distinct values per digit range, with the shortest formula length per context.
+
+PHP evaluates a formula compositionally, so the values one digit range can
+produce are exactly its table, however they were written: keeping each value
+once (with its shortest length in every context) loses nothing. A table holds
+ints sorted by value, then floats sorted by `float_keys`, so a numeric
+interval is two binary searches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solver import values as V
+from solver.grammar import CONTEXTS, NEG, Grammar, Level, Op, Shape, Wrap, literal_text_ok
+from solver.php import literal
+
+Lens = NDArray[np.int16]
+Index = NDArray[np.int64]
+Span = tuple[int, int]
+
+_CTX = np.arange(CONTEXTS)
+_I_LO, _I_HI = -9.2e18, 9.2e18
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Distinct values (ints first), each with its shortest length per context."""
+
+    values: V.Values
+    keys: V.Ints
+    n_int: int
+    lens: Lens  # (n, CONTEXTS); lens[k, c]: shortest text of value k where level >= c is needed
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def find(self, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]:
+        """Flat indices of values numerically in [lo[k], hi[k]], and which k each came from."""
+        starts, stops = self.spans(lo, hi)
+        return expand(starts, stops)
+
+    def spans(self, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]:
+        """Index spans [start, stop) per bound pair: ints then floats, 2 spans per pair."""
+        ints, fkeys = self.keys[: self.n_int], self.keys[self.n_int :]
+        ilo = np.clip(np.ceil(lo), _I_LO, _I_HI).astype(np.int64)
+        ihi = np.clip(np.floor(hi), _I_LO, _I_HI).astype(np.int64)
+        i_start = np.searchsorted(ints, ilo, "left")
+        i_stop = np.searchsorted(ints, ihi, "right")
+        flo = V.float_keys(np.where(lo == 0, -0.0, lo))
+        fhi = V.float_keys(np.where(hi == 0, 0.0, hi))
+        f_start = np.searchsorted(fkeys, flo, "left") + self.n_int
+        f_stop = np.searchsorted(fkeys, fhi, "right") + self.n_int
+        starts = np.stack([i_start, f_start], axis=1).ravel()
+        stops = np.maximum(np.stack([i_stop, f_stop], axis=1).ravel(), starts)
+        return starts.astype(np.int64), stops.astype(np.int64)
+
+    def index_of(self, value: V.Values) -> Index:
+        """Flat index of each given value in this table, or -1."""
+        out = np.full(len(value), -1, np.int64)
+        keys = value.keys()
+        for is_int, lo, hi in ((True, 0, self.n_int), (False, self.n_int, len(self.keys))):
+            sel = np.flatnonzero(value.isint == is_int)
+            part = self.keys[lo:hi]
+            if len(part) == 0:
+                continue
+            pos = np.searchsorted(part, keys[sel])
+            found = (pos < len(part)) & (part[np.minimum(pos, len(part) - 1)] == keys[sel])
+            out[sel[found]] = pos[found] + lo
+        return out
+
+
+def expand(starts: Index, stops: Index) -> tuple[Index, Index]:
+    """Concatenate the ranges [starts[k], stops[k]); also return k for every index."""
+    lengths = stops - starts
+    total = int(lengths.sum())
+    owner = np.repeat(np.arange(len(starts)), lengths)
+    offsets = np.cumsum(lengths) - lengths
+    index = np.arange(total) - np.repeat(offsets, lengths) + np.repeat(starts, lengths)
+    return index.astype(np.int64), owner
+
+
+def group(values: V.Values) -> tuple[Index, Index, V.Ints, int]:
+    """Sort values by identity: (order, group starts in that order, group keys, ints count)."""
+    keys = values.keys()
+    int_sel = np.flatnonzero(values.isint)
+    float_sel = np.flatnonzero(~values.isint)
+    int_order = int_sel[np.argsort(keys[int_sel], kind="quicksort")]
+    float_order = float_sel[np.argsort(keys[float_sel], kind="quicksort")]
+    order = np.concatenate([int_order, float_order])
+    sorted_keys = keys[order]
+    boundary = np.ones(len(order), np.bool_)
+    boundary[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    if len(int_order) < len(order):
+        boundary[len(int_order)] = True
+    starts = np.flatnonzero(boundary)
+    n_int = int(np.searchsorted(starts, len(int_order)))
+    return order, starts, sorted_keys[starts], n_int
+
+
+def reduce(values: V.Values, contrib: Lens) -> Table:
+    """One entry per distinct value with the shortest length per context."""
+    if len(values) == 0:
+        return Table(values, np.zeros(0, np.int64), 0, np.zeros((0, CONTEXTS), np.int16))
+    order, starts, keys, n_int = group(values)
+    lens = np.minimum.reduceat(contrib[order], starts, axis=0).astype(np.int16)
+    return Table(values.take(order[starts]), keys, n_int, lens)
+
+
+def contributions(level: int, length: NDArray[np.int64]) -> Lens:
+    """Per context: the length itself if the level suffices, else two more for parentheses."""
+    return (length[:, None] + 2 * (level < _CTX[None, :])).astype(np.int16)
+
+
+@dataclass(frozen=True, slots=True)
+class Pairs:
+    """Every binary derivation over one split: operand indices, results, lengths."""
+
+    op: Op
+    split: int
+    left: Index
+    right: Index
+    values: V.Values
+    length: NDArray[np.int64]
+
+
+def binary_pairs(op: Op, split: int, a: Table, c: Table) -> Pairs:
+    """op(a, c) for every pair (PHP errors dropped)."""
+    left = np.repeat(np.arange(len(a)), len(c))
+    right = np.tile(np.arange(len(c)), len(a))
+    out, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
+    keep = np.flatnonzero(ok)
+    cl, cr = op.contexts()
+    length = op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
+    return Pairs(op, split, left[keep], right[keep], out.take(keep), length)
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapped:
+    """A wrap form applied to every entry of a B table."""
+
+    wrap: Wrap
+    source: Index
+    values: V.Values
+    length: NDArray[np.int64]
+
+
+def wrapped(wrap: Wrap, b: Table) -> Wrapped:
+    source = np.arange(len(b))
+    if wrap.func is not None and wrap.func.reads_text and wrap.shape.inner:
+        source = np.flatnonzero(b.values.isint & (b.values.i == np.int64(-(2**63))))
+    out = V.apply_wrap(wrap, b.values.take(source))
+    length = wrap.length + b.lens[source, wrap.inner_context].astype(np.int64)
+    return Wrapped(wrap, source, out, length)
+
+
+@dataclass(frozen=True, slots=True)
+class RangeTables:
+    """A digit range [i, j): its B table (literal and binary operations) and W table (wrapped)."""
+
+    span: Span
+    text: str
+    b: Table
+    w: Table
+    pairs: list[Pairs]
+    wraps: list[Wrapped]
+
+
+def literal_value(text: str) -> V.Values | None:
+    if not literal_text_ok(text):
+        return None
+    return V.of_ints(np.array([literal(text)], np.int64))
+
+
+def build_b(
+    span: Span, digits: str, grammar: Grammar, tables: dict[Span, RangeTables]
+) -> tuple[list[Pairs], Table]:
+    i, j = span
+    parts: list[V.Values] = []
+    contribs: list[Lens] = []
+    lit = literal_value(digits[i:j])
+    if lit is not None:
+        parts.append(lit)
+        contribs.append(contributions(int(Level.ATOM), np.array([j - i], np.int64)))
+    pairs = [
+        binary_pairs(op, k, tables[(i, k)].w, tables[(k, j)].w)
+        for k in range(i + 1, j)
+        for op in grammar.ops
+    ]
+    for p in pairs:
+        parts.append(p.values)
+        contribs.append(contributions(int(p.op.level), p.length))
+    return pairs, reduce(V.concat(parts), np.concatenate(contribs))
+
+
+def wrap_all(b: Table, grammar: Grammar) -> list[Wrapped]:
+    """Every wrap form of every B entry, each function evaluated once per sign of x."""
+    x = b.values
+    minus = V.neg(x)
+    plain = V.apply_funcs(grammar.funcs, x)
+    negated = V.apply_funcs(grammar.funcs, minus)
+    int_min = np.flatnonzero(x.isint & (x.i == np.int64(-(2**63))))
+    everything = np.arange(len(b))
+    forms = [_form(NEG, everything, minus, b)]
+    for func in grammar.funcs:
+        for shape in Shape:
+            source = int_min if func.reads_text and shape.inner else everything
+            y = (negated if shape.inner else plain)[func].take(source)
+            forms.append(_form(Wrap(func, shape), source, V.neg(y) if shape.outer else y, b))
+    return forms
+
+
+def _form(wrap: Wrap, source: Index, out: V.Values, b: Table) -> Wrapped:
+    if len(out) != len(source):
+        out = out.take(source)
+    length = wrap.length + b.lens[source, wrap.inner_context].astype(np.int64)
+    return Wrapped(wrap, source, out, length)
+
+
+def build_w(b: Table, grammar: Grammar) -> tuple[list[Wrapped], Table]:
+    forms = wrap_all(b, grammar)
+    parts = [b.values, *(f.values for f in forms)]
+    contribs = [b.lens, *(contributions(int(Level.ATOM), f.length) for f in forms)]
+    return forms, reduce(V.concat(parts), np.concatenate(contribs))
+
+
+def build_tables(digits: str, grammar: Grammar, longest: int = 3) -> dict[Span, RangeTables]:
+    """Tables of every range of at most `longest` digits, shortest ranges first."""
+    tables: dict[Span, RangeTables] = {}
+    n = len(digits)
+    for size in range(1, min(longest, n) + 1):
+        for i in range(n - size + 1):
+            span = (i, i + size)
+            pairs, b = build_b(span, digits, grammar, tables)
+            wraps, w = build_w(b, grammar)
+            tables[span] = RangeTables(span, digits[i : i + size], b, w, pairs, wraps)
+    return tables

@@ -1,0 +1,77 @@
+"""SolverProcess: the solve runs in another process, never on the event loop's thread; slow
+or bad calls come back as a SolveFailure, and memory stays bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+import solver.solve
+from rules.sets import CLASSIC
+from solver import FailureReason, Solution, SolveFailure, SolverProcess
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+MEMORY_MB = 256
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def process() -> AsyncIterator[SolverProcess]:
+    async with SolverProcess(cache_size=4, memory_mb=200, timeout_s=120) as opened:
+        yield opened
+
+
+def _refuse(*args: object, **kwargs: object) -> object:
+    raise AssertionError("the solver ran in the event loop's process")
+
+
+async def test_no_solver_code_runs_in_the_event_loops_process(
+    process: SolverProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solver.solve.Solver, "solve", _refuse)
+    monkeypatch.setattr(solver.solve.Solver, "prepare", _refuse)
+    status = await process.status()
+    assert not isinstance(status, SolveFailure)
+    pid, _ = status
+    assert pid != os.getpid()
+    assert await process.prepare("3489", CLASSIC) is None
+    solution = await process.best("3489", 501, CLASSIC, top=2)
+    assert isinstance(solution, Solution)
+    assert solution.best.score == 0 and len(solution.candidates) == 2
+
+
+async def test_a_solve_not_ready_in_time_is_a_failure_not_a_wait(process: SolverProcess) -> None:
+    outcome = await process.best("9876", 501, CLASSIC, timeout_s=0)
+    assert isinstance(outcome, SolveFailure) and outcome.reason is FailureReason.TIMEOUT
+    # the work goes on in the solver process: the tables are there for the next call
+    later = await process.best("9876", 300, CLASSIC)
+    assert isinstance(later, Solution)
+
+
+async def test_bad_input_is_a_failure_with_the_reason(process: SolverProcess) -> None:
+    outcome = await process.best("0999", 501, CLASSIC)
+    assert isinstance(outcome, SolveFailure) and outcome.reason is FailureReason.INVALID
+    assert "four digits" in outcome.message
+
+
+async def test_a_full_queue_answers_busy_at_once() -> None:
+    async with SolverProcess(queue_limit=1, timeout_s=120) as small:
+        first = asyncio.ensure_future(small.best("1357", 501, CLASSIC))
+        await asyncio.sleep(0)
+        second = await small.best("2468", 501, CLASSIC)
+        assert isinstance(second, SolveFailure) and second.reason is FailureReason.BUSY
+        assert isinstance(await first, Solution)
+    closed = await small.best("2468", 501, CLASSIC)
+    assert isinstance(closed, SolveFailure) and closed.reason is FailureReason.CLOSED
+
+
+async def test_memory_stays_bounded_over_many_digits(process: SolverProcess) -> None:
+    for digits in ("2957", "9999", "4711", "5555", "6789", "3141", "2718"):
+        assert isinstance(await process.best(digits, 501, CLASSIC), Solution)
+    status = await process.status()
+    assert not isinstance(status, SolveFailure)
+    _, resident = status
+    assert resident < MEMORY_MB << 20
