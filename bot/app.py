@@ -35,6 +35,7 @@ from bot.games import (
     GamesCog,
     GameService,
     RestBudget,
+    Revealer,
 )
 from bot.i18n import CatalogTranslator, locale_of, t, use_synced_commands
 from bot.leaderboards import LeaderboardsCog, PageButton
@@ -42,9 +43,11 @@ from bot.moderation import AdminCog, Moderation
 from bot.observability import Metrics, readiness_checks, serve_observability
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
+from bot.solving import ConfirmedSolver
 from bot.storage import Store, open_store
 from evaluator import open_evaluator
 from evaluator.sandbox.stats import RestartReason
+from solver.process import SolverProcess
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +115,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         digits_source: DigitsSource | None = None,
         features: Sequence[Feature] = FEATURES,
         metrics: Metrics | None = None,
+        revealer: Revealer | None = None,
     ) -> None:
         shards = settings.shards
         sharding: dict[str, Any] = {"shard_count": shards.count}
@@ -143,6 +147,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             rules.load_sets(settings.sets_file),
             self.announcer,
             presence=self.announcer,
+            revealer=revealer,
             owns=shards.owns,
             clock=discord_clock,
             digits_source=digits_source,
@@ -228,6 +233,7 @@ def create_bot(
     digits_source: DigitsSource | None = None,
     features: Sequence[Feature] = FEATURES,
     metrics: Metrics | None = None,
+    revealer: Revealer | None = None,
 ) -> FormulaDartsBot:
     """The configured bot; settings come from the environment (and `.env`) when None.
 
@@ -240,6 +246,7 @@ def create_bot(
         digits_source=digits_source,
         features=features,
         metrics=metrics,
+        revealer=revealer,
     )
 
 
@@ -265,15 +272,22 @@ def active_games_by_mode(service: GameService) -> dict[str, int]:
 
 
 async def run_discord(settings: BotSettings, token: str) -> None:
-    """Open the store and the PHP sandbox, run the bot (with its metrics and /healthz on
-    METRICS_PORT) until it stops, close them."""
+    """Open the store, the PHP sandbox and the solver's process, run the bot (with its
+    metrics and /healthz on METRICS_PORT) until it stops, close them."""
     metrics = Metrics()
     async with (
         await open_store(settings.database_url) as store,
         await open_evaluator(
             settings.evaluator_settings, observer=PhpObserver(metrics)
         ) as evaluator,
-        create_bot(settings, store=store, evaluator=evaluator, metrics=metrics) as bot,
+        SolverProcess() as solver,
+        create_bot(
+            settings,
+            store=store,
+            evaluator=evaluator,
+            metrics=metrics,
+            revealer=ConfirmedSolver(solver, evaluator),
+        ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
     ):
         metrics.bind_shards(lambda: dict(bot.latencies))

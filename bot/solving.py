@@ -65,3 +65,30 @@ async def best_confirmed(
     if isinstance(solution, SolveFailure):
         return solution
     return await confirm(evaluator, solution, game_set)
+
+
+class ConfirmedSolver:
+    """The games' `Revealer`: the solver's best answer for a Score, confirmed by real PHP.
+
+    A solve that fails (late, busy, crashed) or that PHP disagrees with in every
+    candidate is no answer: it is logged and the game goes on without the reveal.
+    """
+
+    def __init__(
+        self, solver: SolverProcess, evaluator: Evaluator, *, timeout_s: float = 30.0
+    ) -> None:
+        self.solver = solver
+        self.evaluator = evaluator
+        self.timeout_s = timeout_s
+
+    async def best(
+        self, digits: str, score: Number, game_set: GameSet, *, aim: int = 0
+    ) -> Candidate | None:
+        found = await best_confirmed(
+            self.solver, self.evaluator, digits, score, game_set, aim=aim, timeout_s=self.timeout_s
+        )
+        if isinstance(found, Confirmed):
+            return found.candidate
+        if isinstance(found, SolveFailure):
+            log.warning("no best answer for %s at Score %s: %s", digits, score, found.message)
+        return None

@@ -176,11 +176,22 @@ class SolverProcess:
         outcome: tuple[int, int] | SolveFailure = await self._call(None, _status)
         return outcome
 
+    def spawn(self) -> None:
+        """Start the solver process now rather than at the first request.
+
+        Its start costs about a second, which a first request would pay inside a round's
+        deadline. It also has to happen outside a virtual clock (simcord's tests): starting
+        a process polls earlier children with a timeout of 0 that never runs out when
+        time.monotonic stands still.
+        """
+        self._executor.submit(_status).result()
+
     async def close(self) -> None:
         self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     async def __aenter__(self) -> SolverProcess:
+        await self.status()  # the process starts now, not inside the first round's deadline
         return self
 
     async def __aexit__(

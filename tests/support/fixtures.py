@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import contextlib
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import pytest_asyncio
 import simcord
 
@@ -68,3 +69,18 @@ async def simulated(bot: Any, **options: Any) -> AsyncIterator[simcord.Env]:
         await env.shutdown()
         if env.check_errors:
             env._raise_errors_since(env._errors_acknowledged)
+
+
+@pytest.fixture(scope="session")
+def solver() -> Iterator[Any]:
+    """The solver in its own process, once for the session (its start costs a second).
+
+    A plain fixture: SolverProcess holds no event loop (each call asks for the running
+    one), so every test's own loop can use it; a session-loop fixture made tests on
+    function loops wait forever."""
+    from solver.process import SolverProcess
+
+    opened = SolverProcess(timeout_s=120)
+    opened.spawn()
+    yield opened
+    opened._executor.shutdown(wait=True, cancel_futures=True)
