@@ -239,7 +239,7 @@ def _expire(state: GameState, action: Expire) -> None:
     rnd = _open_round(state)
     if action.now < rnd.answer_deadline:
         raise RoundStillOpen(f"round {rnd.number} is open until its deadline")
-    if state.mode is not Mode.DUEL:
+    if not state.mode.is_duel:
         rnd.resolved = True
         state.outcome = Outcome(Termination.TIMEOUT, None, rnd.number)
         return
@@ -284,7 +284,7 @@ def _resolve(state: GameState, rnd: Round) -> None:
     elif len(zeros) > 1:
         state.outcome = Outcome(Termination.CHECKOUT, None, rnd.number, perfect)
     elif rnd.number >= state.game_set.max_rounds:
-        winner = 0 if state.mode is not Mode.DUEL else None
+        winner = None if state.mode.is_duel else 0
         state.outcome = Outcome(Termination.MAX_ROUNDS, winner, rnd.number)
 
 
@@ -294,7 +294,7 @@ def _resign(state: GameState, action: Resign) -> None:
     if state.current_round is not None:
         state.rounds[-1].resolved = True
     state.resigned = index
-    winner = 1 - index if state.mode is Mode.DUEL else None
+    winner = 1 - index if state.mode.is_duel else None
     state.outcome = Outcome(Termination.RESIGN, winner, rounds)
 
 

@@ -20,10 +20,17 @@ class Mode(StrEnum):
     TRAINING = "training"
     QUALIFICATION = "qualification"
     DUEL = "duel"
+    PRACTICE = "practice"
+    """A duel against the bot itself at a chosen level: a duel's rules, unranked."""
+
+    @property
+    def is_duel(self) -> bool:
+        """Two players answering the same Digits each round (an Online Duel or Practice)."""
+        return self in (Mode.DUEL, Mode.PRACTICE)
 
     @property
     def players(self) -> int:
-        return 2 if self is Mode.DUEL else 1
+        return 2 if self.is_duel else 1
 
 
 class Termination(StrEnum):

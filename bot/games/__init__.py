@@ -23,6 +23,7 @@ from bot.games._types import (
     GameError,
     GameEvents,
     NoEvents,
+    Revealer,
     SubmitResult,
 )
 from bot.games._views import DYNAMIC_ITEMS
@@ -42,6 +43,7 @@ __all__ = [
     "GamesCog",
     "NoEvents",
     "RestBudget",
+    "Revealer",
     "SubmitResult",
     "outcome_text",
     "round_line",

@@ -137,7 +137,7 @@ class Announcer:
                 kwargs["content"] = self._players(record)
             else:
                 kwargs["allowed_mentions"] = NO_PINGS
-            if index == len(pages) - 1 and record.state.mode is Mode.DUEL:
+            if index == len(pages) - 1 and record.state.mode is Mode.DUEL:  # Rematch
                 kwargs["view"] = rematch_view(record.state.id, locale)
             await self._send(record, f"summary {index + 1}/{len(pages)}", **kwargs)
 

@@ -19,18 +19,24 @@ from bot.games import _render as render
 from bot.games._announce import USERS_ONLY, Announcer
 from bot.games._controls import GameControlsCog
 from bot.games._places import NEEDED, private_thread, public_thread, require
+from bot.games._practice import DEFAULT_LEVEL
 from bot.games._service import GameService
 from bot.games._types import GameError
 from bot.games._views import challenge_view
 from bot.i18n import cmd, locale_of, t
 from bot.rules_text import rules_pages
 from rules import GameSet, Mode
+from solver.practice import Level
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
 SET_OPTION = cmd("option.set", "the Set (variant) to play; darts by default")
+LEVEL_CHOICES = [
+    app_commands.Choice(name=cmd(f"practice.level.{level.value}", level.value), value=level.value)
+    for level in Level
+]
 
 
 class GamesCog(commands.Cog, name="Games"):
@@ -72,6 +78,29 @@ class GamesCog(commands.Cog, name="Games"):
     @app_commands.guild_only()
     async def qualification(self, interaction: Interaction, set_name: str = "darts") -> None:
         await self._start_single(interaction, Mode.QUALIFICATION, set_name)
+
+    @app_commands.command(
+        name=cmd("practice.name", "practice"),
+        description=cmd("practice.description", "A duel against Formula Darts itself (unranked)"),
+    )
+    @app_commands.rename(
+        level=cmd("option.level.name", "level"), set_name=cmd("option.set.name", "set")
+    )
+    @app_commands.describe(
+        level=cmd("option.level", "how well the bot plays; skilled by default"),
+        set_name=SET_OPTION,
+    )
+    @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.autocomplete(set_name=autocomplete_set)
+    @app_commands.guild_only()
+    async def practice(
+        self,
+        interaction: Interaction,
+        level: app_commands.Choice[str] | None = None,
+        set_name: str = "darts",
+    ) -> None:
+        chosen = Level(level.value) if level is not None else DEFAULT_LEVEL
+        await self._start_single(interaction, Mode.PRACTICE, set_name, chosen)
 
     @app_commands.command(
         name=cmd("duel.name", "duel"),
@@ -173,7 +202,9 @@ class GamesCog(commands.Cog, name="Games"):
 
     # -------------------------------------------------------------- handlers
 
-    async def _start_single(self, interaction: Interaction, mode: Mode, set_name: str) -> None:
+    async def _start_single(
+        self, interaction: Interaction, mode: Mode, set_name: str, level: Level = DEFAULT_LEVEL
+    ) -> None:
         """Permissions first, then the acknowledgement, then the game. Training plays in a
         public thread on a public notice; Qualification in a private thread only its
         player sees (the day's Digits must not leak before the day ends)."""
@@ -189,13 +220,17 @@ class GamesCog(commands.Cog, name="Games"):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         player = interaction.user
+        me = interaction.client.user
         budget = self.announcer.budget
 
         async def open_thread(game_set: GameSet) -> int:
             """The first edit completes the private "thinking" reply, so the public notice
             after it is a message of its own; all of these are webhook calls, outside
             the bot token's global limit."""
-            name = render.thread_name(mode, [player.display_name], game_set.name, locale)
+            names = [player.display_name]
+            if mode is Mode.PRACTICE and me is not None:
+                names.append(me.display_name)
+            name = render.thread_name(mode, names, game_set.name, locale)
             if mode is Mode.QUALIFICATION:
                 thread_id = await private_thread(channel, name, player, budget)
                 text = t(
@@ -222,9 +257,16 @@ class GamesCog(commands.Cog, name="Games"):
             )
             return thread_id
 
+        guild_id = interaction.guild_id or 0
         try:
-            await self.service.start_single(
-                mode, interaction.guild_id or 0, player.id, set_name, locale, open_thread
-            )
+            if mode is Mode.PRACTICE:
+                bot_id = me.id if me is not None else 0
+                await self.service.start_practice(
+                    guild_id, player.id, bot_id, level, set_name, locale, open_thread
+                )
+            else:
+                await self.service.start_single(
+                    mode, guild_id, player.id, set_name, locale, open_thread
+                )
         except UserError as error:
             await refuse(interaction, error)

@@ -17,6 +17,8 @@ from dataclasses import replace
 import rules
 from bot.games._active import ActiveGames
 from bot.games._in_flight import AnswersInFlight
+from bot.games._practice import PracticeOpponent
+from bot.games._reveals import Reveals
 from bot.games._timers import RoundTimers, Timers
 from bot.games._types import (
     ChannelLost,
@@ -53,6 +55,8 @@ class RoundFlow:
         in_flight: AnswersInFlight,
         events: GameEvents,
         presence: Presence,
+        reveals: Reveals,
+        practice: PracticeOpponent,
         *,
         owns: Callable[[int], bool],
         clock: Clock,
@@ -64,6 +68,8 @@ class RoundFlow:
         self.in_flight = in_flight
         self.events = events
         self.presence = presence
+        self.reveals = reveals
+        self.practice = practice
         self.owns = owns
         self.clock = clock
         self.digits = digits
@@ -165,11 +171,16 @@ class RoundFlow:
         state = rules.apply(record.state, rules.StartRound(digits, self.clock()))
         record = await self.commit(record, state)
         self._arm(record)
+        self.reveals.start(record)
         return await self._post_round(record, replayed=False)
 
     async def _post_round(self, record: GameRecord, *, replayed: bool) -> GameRecord:
-        """Announce the open round, then keep where and when it appeared."""
+        """Announce the open round (with the last round's best answers), then keep where
+        and when it appeared."""
         number = len(record.state.rounds)
+        if not replayed and number > 1 and not record.meta.best_of(number - 1):
+            found = await self.reveals.take(record, number - 1)
+            record = replace(record, meta=replace(record.meta, best=[*record.meta.best, *found]))
         try:
             posted = await announce(
                 f"game {record.state.id} round {number}",
@@ -185,11 +196,14 @@ class RoundFlow:
         state = rules.apply(record.state, rules.RoundShown(posted.at))
         record = await self.commit(replace(record, meta=meta), state)
         self._arm(record)  # answers count until the deadline plus the post's delay
+        self.practice.play(record)
         return record
 
     async def finish(self, record: GameRecord) -> None:
         game_id = record.state.id
         self.timers.cancel(game_id)
+        self.practice.forget(game_id)
+        record = await self._keep_last_reveal(record)
         ratings: list[RatingChange] = []
         result = record.state.outcome
         rated = result is not None and result.termination is not Termination.VOID
@@ -203,6 +217,25 @@ class RoundFlow:
             await announce(f"game {game_id} over", self.events.game_over(record, ratings))
         except ChannelLost as lost:
             log.info("game %s: over, but its channel is gone (%s)", game_id, lost.reason)
+
+    async def _keep_last_reveal(self, record: GameRecord) -> GameRecord:
+        """The last round's best answers, for the summary, kept with the game."""
+        number = len(record.state.rounds)
+        played = number and any(a is not None for a in record.state.rounds[-1].answers)
+        if not played or record.meta.best_of(number) or not self.reveals.wanted(record):
+            self.reveals.forget(record.state.id)
+            return record
+        found = await self.reveals.take(record, number)
+        self.reveals.forget(record.state.id)
+        if not found:
+            return record
+        kept = replace(record, meta=replace(record.meta, best=[*record.meta.best, *found]))
+        try:
+            await self.store.save_game(kept, now=self.clock())  # the same state: meta only
+        except Exception:
+            log.exception("game %s: keeping the last round's best answers failed", record.state.id)
+            return record
+        return kept
 
     async def void(self, record: GameRecord, reason: str) -> GameRecord:
         """End the game without a result: Discord took its place away, or an admin said so."""
@@ -300,6 +333,7 @@ class RoundFlow:
                 return
             if rnd.answer_deadline > self.clock():
                 self._arm(record)
+                self.practice.play(record)
                 return
             state = rules.apply(record.state, rules.ReplayRound(self.clock()))
             record = await self.commit(record, state)
@@ -352,6 +386,7 @@ class RoundFlow:
     def close(self) -> None:
         self.timers.close()
         self._sweeps.close()
+        self.practice.close()
 
     def _arm(self, record: GameRecord) -> None:
         rnd = record.state.current_round

@@ -31,6 +31,7 @@ NEEDED: dict[Mode, tuple[str, ...]] = {
     Mode.TRAINING: (*PLAYING, "create_public_threads"),
     Mode.QUALIFICATION: (*PLAYING, "create_private_threads"),
     Mode.DUEL: (*PLAYING, "create_public_threads"),
+    Mode.PRACTICE: (*PLAYING, "create_public_threads"),
 }
 POSTING = ("view_channel", "send_messages", "embed_links")
 """What a post in a channel (a Rematch challenge) needs."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import discord
 
 from bot.common import fmt, mention, timestamp
+from bot.games._best import best_field
 from bot.i18n import t
 from bot.storage import Challenge, ChallengeStatus, GameRecord
 from rules import GameState, Mode, Termination
@@ -44,7 +45,7 @@ def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> d
         description=t("games.round.replayed", locale) if replayed else None,
         colour=COLOR_ROUND,
     )
-    if state.mode is Mode.DUEL and not rnd.resolved:
+    if state.mode.is_duel and not rnd.resolved:
         answered = [
             t("duel.answered", locale, player=mention(player))
             for player, answer in zip(state.players, rnd.answers, strict=True)
@@ -53,7 +54,7 @@ def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> d
         if answered:
             embed.description = "\n".join([*filter(None, [embed.description]), *answered])
     embed.add_field(name=t("games.field.digits", locale), value=f"**{rnd.digits}**")
-    if state.mode is Mode.DUEL:
+    if state.mode.is_duel:
         scores = "\n".join(
             f"{mention(p)}: **{fmt(s)}**" for p, s in zip(state.players, state.scores, strict=True)
         )
@@ -66,7 +67,10 @@ def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> d
         + t("games.seconds", locale, seconds=state.game_set.time_limit)
         + ")",
     )
-    how = "games.round.how_duel" if state.mode is Mode.DUEL else "games.round.how"
+    best = best_field(record, rnd.number - 1, locale) if rnd.number > 1 else None
+    if best is not None:
+        embed.add_field(name=best[0], value=best[1][:1024], inline=False)
+    how = "games.round.how_duel" if state.mode.is_duel else "games.round.how"
     embed.set_footer(
         text=t(how, locale, goal=state.game_set.goal, bonus=state.game_set.bonus)
         + f" · {state.game_set.name}"
@@ -96,7 +100,7 @@ def result_embed(record: GameRecord, number: int, locale: str) -> discord.Embed:
         title=t("games.result.title", locale, number=number, digits=rnd.digits),
         colour=COLOR_RESULT,
     )
-    if state.mode is Mode.DUEL:
+    if state.mode.is_duel:
         for index, player in enumerate(state.players):
             embed.add_field(
                 name=t("duel.player", locale, number=index + 1),
@@ -115,7 +119,7 @@ def outcome_text(state: GameState, locale: str) -> str:
     players = state.players
     if result.termination is Termination.VOID:
         return t("games.outcome.void", locale)
-    if state.mode is Mode.DUEL:
+    if state.mode.is_duel:
         if result.termination is Termination.RESIGN:
             loser = players[state.resigned or 0]
             winner = players[result.winner if result.winner is not None else 0]

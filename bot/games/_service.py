@@ -20,6 +20,8 @@ from bot.games._active import ActiveGames
 from bot.games._challenges import Challenges
 from bot.games._flow import RoundFlow
 from bot.games._in_flight import AnswersInFlight
+from bot.games._practice import PracticeOpponent
+from bot.games._reveals import Reveals
 from bot.games._seats import Seats
 from bot.games._types import (
     Clock,
@@ -31,6 +33,7 @@ from bot.games._types import (
     OpenChannel,
     OpenDuelChannel,
     Presence,
+    Revealer,
     SubmitResult,
     announce,
     answer_grace,
@@ -39,6 +42,7 @@ from bot.games._types import (
 from bot.storage import AttemptsUsed, Challenge, GameMeta, GameRecord, StaleGame, Store
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, Mode
+from solver.practice import Level
 
 
 class GameService:
@@ -50,6 +54,7 @@ class GameService:
         events: GameEvents | None = None,
         *,
         presence: Presence | None = None,
+        revealer: Revealer | None = None,
         owns: Callable[[int], bool] = lambda guild_id: True,
         clock: Clock = time.time,
         digits_source: DigitsSource | None = None,
@@ -71,6 +76,8 @@ class GameService:
             self.in_flight,
             self.events,
             presence or NoEvents(),
+            Reveals(revealer),
+            PracticeOpponent(revealer, clock, self._bot_answer),
             owns=owns,
             clock=clock,
             digits=digits_source or random_digits_source,
@@ -183,6 +190,28 @@ class GameService:
             await self.store.save_game(record, now=self.clock())
             self.active.remember(record)
         return await self.flow.first_round(record)
+
+    async def start_practice(
+        self, guild_id: int, user_id: int, bot_id: int, level: Level, set_name: str | None,
+        locale: str, open_channel: OpenChannel,
+    ) -> GameRecord:  # fmt: skip
+        """A duel against the bot itself, unranked: the same checks as any start."""
+        game_set = await self.sets.resolve(guild_id, set_name)
+        async with self.seats.reserve(guild_id, [user_id]):
+            await self.seats.ensure_free(guild_id, user_id, "busy")
+            await self.challenges.ensure_none_pending(guild_id, user_id)
+            await self.seats.ensure_can_start(guild_id, user_id)
+            players = [str(user_id), str(bot_id)]
+            state = rules.new_game(uuid.uuid4().hex, Mode.PRACTICE, game_set, players)
+            channel_id = await open_channel(game_set)
+            meta = GameMeta(locale=locale, practice_level=level.value)
+            record = GameRecord(state, guild_id, channel_id, None, None, meta, self.clock())
+            await self.store.save_game(record, now=self.clock())
+            self.active.remember(record)
+        return await self.flow.first_round(record)
+
+    async def _bot_answer(self, game_id: str, player: int, formula: str, number: int) -> None:
+        await self.submit(game_id, player, formula, number)
 
     async def rematch(self, game_id: str, user_id: int, locale: str = "en") -> Challenge:
         record = await self.load(game_id)

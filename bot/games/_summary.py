@@ -9,13 +9,16 @@ formula too long for one line is shortened with an ellipsis.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.common import fmt, mention, shorten
+from bot.games._best import accuracy, summary_best
 from bot.games._render import COLOR_LOSS, COLOR_WIN, mode_name, outcome_text
 from bot.i18n import t
 from bot.storage import GameRecord, RatingChange
-from rules import Answer, GameState, Mode, Round, Termination
+from rules import Answer, GameState, Round, Termination
 
 FIELD_MAX = 1024
 FIELDS_MAX = 25
@@ -36,12 +39,17 @@ def _part(answer: Answer | None, formula: str, locale: str) -> str:
     )
 
 
-def round_line(rnd: Round, players: int, locale: str, limit: int = FIELD_MAX) -> str:
-    """One round on one line of at most `limit` characters; long formulas get an ellipsis."""
+def round_line(
+    rnd: Round, players: int, locale: str, limit: int = FIELD_MAX, suffixes: Sequence[str] = ()
+) -> str:
+    """One round on one line of at most `limit` characters; long formulas get an ellipsis.
+
+    `suffixes` follow each player's part (the best answer the round allowed)."""
     formulas = [answer.formula if answer else "" for answer in rnd.answers[:players]]
+    after = [suffixes[i] if i < len(suffixes) else "" for i in range(players)]
 
     def render() -> str:
-        parts = [_part(rnd.answers[i], formulas[i], locale) for i in range(players)]
+        parts = [_part(rnd.answers[i], formulas[i], locale) + after[i] for i in range(players)]
         return f"`{rnd.number}` **{rnd.digits}** · " + " | ".join(parts)
 
     line = render()
@@ -57,12 +65,15 @@ def round_line(rnd: Round, players: int, locale: str, limit: int = FIELD_MAX) ->
     return line
 
 
-def _round_fields(state: GameState, locale: str) -> list[tuple[str, str]]:
+def _round_fields(record: GameRecord, locale: str) -> list[tuple[str, str]]:
     """(name, value) pairs of whole lines, each value at most FIELD_MAX characters."""
+    state = record.state
+    seats = range(len(state.players))
     groups: list[list[tuple[int, str]]] = [[]]
     used = 0
     for rnd in state.rounds:
-        line = round_line(rnd, len(state.players), locale)
+        suffixes = [summary_best(record, rnd.number, seat, locale) for seat in seats]
+        line = round_line(rnd, len(state.players), locale, suffixes=suffixes)
         if groups[-1] and used + 1 + len(line) > FIELD_MAX:
             groups.append([])
             used = 0
@@ -79,6 +90,23 @@ def _round_fields(state: GameState, locale: str) -> list[tuple[str, str]]:
         )
         for group in groups
     ]
+
+
+def _accuracy_lines(record: GameRecord, locale: str) -> list[str]:
+    """How close each player came to the best answers the rounds allowed (when found)."""
+    lines = []
+    for seat, player in enumerate(record.state.players):
+        value = accuracy(record, seat)
+        if value is None:
+            continue
+        percent = round(value * 100)
+        if record.state.mode.is_duel:
+            lines.append(
+                t("games.summary.accuracy_of", locale, player=mention(player), percent=percent)
+            )
+        else:
+            lines.append(t("games.summary.accuracy", locale, percent=percent))
+    return lines
 
 
 def _rating_field(ratings: list[RatingChange], locale: str) -> tuple[str, str]:
@@ -102,7 +130,7 @@ def _won(state: GameState) -> bool:
         result is not None
         and not (
             result.termination in (Termination.TIMEOUT, Termination.RESIGN)
-            and state.mode is not Mode.DUEL
+            and not state.mode.is_duel
         )
         and result.termination is not Termination.VOID
     )
@@ -116,12 +144,12 @@ def summary_messages(
     colour = COLOR_WIN if _won(state) else COLOR_LOSS
     first = discord.Embed(
         title=t("games.summary.title", locale, mode=mode_name(state.mode, locale)),
-        description=outcome_text(state, locale),
+        description="\n".join([outcome_text(state, locale), *_accuracy_lines(record, locale)]),
         colour=colour,
     )
     first.set_footer(text=f"{state.game_set.name} · {state.id[:8]}")
     messages: list[list[discord.Embed]] = [[first]]
-    fields = _round_fields(state, locale) if state.rounds else []
+    fields = _round_fields(record, locale) if state.rounds else []
     if ratings:
         fields.append(_rating_field(ratings, locale))
     for name, value in fields:

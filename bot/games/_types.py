@@ -14,6 +14,7 @@ from bot.i18n import t
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, GameState
+from solver.result import Candidate
 
 log = logging.getLogger(__name__)
 
@@ -183,3 +184,12 @@ async def announce(what: str, call: Awaitable[T]) -> T | None:
     except Exception:
         log.exception("announcing %s failed", what)
         return None
+
+
+class Revealer(Protocol):
+    """The best answer a round allowed, found off the event loop and confirmed by real PHP
+    (`bot.solving.ConfirmedSolver`); None when none could be had in time."""
+
+    async def best(
+        self, digits: str, score: rules.Number, game_set: GameSet, *, aim: int = 0
+    ) -> Candidate | None: ...

@@ -123,9 +123,10 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         self, interaction: Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
         who = user or interaction.user
+        await interaction.response.defer(ephemeral=True, thinking=True)
         stats = await self.store.player_stats(interaction.guild_id or 0, who.id)
         embed = _render.stats_embed(stats, who.display_name, locale_of(interaction))
-        await interaction.response.send_message(embed=embed)
+        await publish(interaction, embed=embed)
 
     @app_commands.command(
         name=cmd("leaderboards.history.name", "history"),

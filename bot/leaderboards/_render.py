@@ -14,7 +14,7 @@ from bot.common import fmt, mention
 from bot.games import FIELD_MAX, outcome_text, round_line
 from bot.i18n import decimal_text, normalize_locale, t
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
-from rules import Mode, Termination
+from rules import Termination
 
 COLOUR = discord.Colour.gold()
 ROUNDS_PER_PAGE = 10
@@ -112,7 +112,7 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
     embed = discord.Embed(title=t("leaderboards.stats.title", locale, user=name), colour=COLOUR)
     embed.description = user
     none = t("leaderboards.stats.none", locale)
-    if stats.games == 0 and stats.duel is None:
+    if stats.games == 0 and stats.duel is None and not stats.practice:
         embed.description = t("leaderboards.stats.empty", locale, user=user)
         return embed
     embed.add_field(
@@ -121,6 +121,16 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
     )
     embed.add_field(name=t("leaderboards.stats.checkouts", locale), value=str(stats.checkouts))
     embed.add_field(name=t("leaderboards.stats.perfects", locale), value=str(stats.perfects))
+    if stats.practice:
+        embed.add_field(
+            name=t("leaderboards.stats.practice", locale),
+            value=t(
+                "leaderboards.stats.games_value",
+                locale,
+                games=stats.practice,
+                wins=stats.practice_wins,
+            ),
+        )
     average = none
     if stats.avg_points is not None:
         average = t(
@@ -175,7 +185,7 @@ def game_result(record: GameRecord, player: str, locale: str) -> str:
     seat = state.players.index(player) if player in state.players else 0
     if result.termination is Termination.VOID:
         return t("leaderboards.history.void", locale)
-    if state.mode is Mode.DUEL:
+    if state.mode.is_duel:
         if result.winner is None:
             return t("leaderboards.history.draw", locale)
         won = result.winner == seat

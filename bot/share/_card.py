@@ -29,7 +29,7 @@ from babel.dates import format_date
 from bot.common import fmt
 from bot.i18n import normalize_locale, t
 from bot.storage import GameRecord
-from rules import Answer, GameSet, GameState, Mode, Termination, is_zero, round_points
+from rules import Answer, GameSet, GameState, Termination, is_zero, round_points
 from rules.scoring import php_equal
 
 
@@ -118,7 +118,7 @@ def _outcome(state: GameState, index: int, locale: str) -> str:
     if result is None:
         return t("share.outcome.playing", locale)
     rounds, score = result.rounds, fmt(state.scores[index])
-    duel = state.mode is Mode.DUEL
+    duel = state.mode.is_duel
     if result.termination is Termination.RESIGN:
         if state.resigned == index:
             return t("share.outcome.lost_resign", locale, rounds=rounds)

@@ -39,6 +39,7 @@ from bot.storage._records import (
     RatingChange,
     RatingRow,
     RematchTaken,
+    Reveal,
     StaleGame,
     TooManySets,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "RatingChange",
     "RatingRow",
     "RematchTaken",
+    "Reveal",
     "StaleGame",
     "Store",
     "TooManySets",

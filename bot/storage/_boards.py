@@ -172,7 +172,22 @@ async def stats(conn: AsyncConnection, guild_id: int, user_id: int) -> PlayerSta
                 _count(gp.perfect).label("perfects"),
                 sa.func.coalesce(sa.func.sum(gp.answered), 0).label("rounds"),
                 sa.func.coalesce(sa.func.sum(gp.points_total), 0.0).label("points"),
-            ).where(gp.guild_id == guild_id, gp.player == player, gp.status == "finished")
+            ).where(
+                gp.guild_id == guild_id,
+                gp.player == player,
+                gp.status == "finished",
+                gp.mode != Mode.PRACTICE.value,
+            )
+        )
+    ).one()
+    practice = (
+        await conn.execute(
+            sa.select(sa.func.count().label("games"), _count(gp.won).label("wins")).where(
+                gp.guild_id == guild_id,
+                gp.player == player,
+                gp.status == "finished",
+                gp.mode == Mode.PRACTICE.value,
+            )
         )
     ).one()
     best_row = (
@@ -209,6 +224,8 @@ async def stats(conn: AsyncConnection, guild_id: int, user_id: int) -> PlayerSta
         user_id=user_id,
         games=int(totals.games),
         wins=int(totals.wins),
+        practice=int(practice.games),
+        practice_wins=int(practice.wins),
         checkouts=int(totals.checkouts),
         perfects=int(totals.perfects),
         rounds=rounds,

@@ -11,7 +11,7 @@ from typing import Any
 
 import rules
 from bot.storage._records import GameMeta
-from rules import GameState, Mode, Termination
+from rules import GameState, Termination
 
 Row = dict[str, Any]
 FORMULA_COPY = 512
@@ -130,7 +130,7 @@ def game_row(
     """The `games` row, with the ranking fields of RULES.md for single-player games."""
     result = state.outcome
     rank: tuple[int, float, float] | None = None
-    if result is not None and state.mode is not Mode.DUEL:
+    if result is not None and not state.mode.is_duel:
         rank = rules.ranking_key(state)
     return {
         "id": state.id,

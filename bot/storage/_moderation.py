@@ -103,7 +103,7 @@ async def unvoid(
         return False
     meta = json.loads(row.meta)
     meta.pop("void_reason", None)
-    rank = rules.ranking_key(state) if state.mode is not Mode.DUEL else None
+    rank = None if state.mode.is_duel else rules.ranking_key(state)
     await conn.execute(
         games.update()
         .where(games.c.id == game_id)

@@ -34,6 +34,22 @@ class AttemptsUsed(ValueError):
     """
 
 
+@dataclass(frozen=True)
+class Reveal:
+    """The best answer a round allowed a player (seat), found by the solver and confirmed
+    by real PHP: shown after the round (after the period for a Qualification)."""
+
+    round: int
+    seat: int
+    formula: str
+    result: rules.Number
+    points: rules.Number
+    score: rules.Number
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 @dataclass
 class GameMeta:
     """What the bot keeps with a game beyond the rules state, so a restart loses none of it.
@@ -52,14 +68,26 @@ class GameMeta:
     """When a round last pinged the players (a crash loop must not ping them every start)."""
     void_reason: str | None = None
     """Why the game was voided, when it was."""
+    practice_level: str | None = None
+    """A Practice game's level (solver.practice.Level): how the bot plays."""
+    best: list[Reveal] = field(default_factory=list)
+    """The best answers of the rounds played so far, as far as they were found in time."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        data = {k: v for k, v in asdict(self).items() if v is not None}
+        if not self.best:
+            data.pop("best", None)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameMeta:
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        values = {k: v for k, v in data.items() if k in known}
+        values["best"] = [Reveal(**b) for b in values.get("best", [])]
+        return cls(**values)
+
+    def best_of(self, round_number: int) -> list[Reveal]:
+        return [b for b in self.best if b.round == round_number]
 
 
 @dataclass
@@ -147,7 +175,8 @@ class RatingRow:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """Finished games only; `duel` is None before the first rated duel."""
+    """Finished games only; Practice (against the bot, unranked) is counted apart and in
+    nothing else. `duel` is None before the first rated duel."""
 
     user_id: int
     games: int = 0
@@ -158,6 +187,9 @@ class PlayerStats:
     avg_points: float | None = None
     best: LeaderRow | None = None
     duel: RatingRow | None = None
+    practice: int = 0
+    """Practice games against the bot."""
+    practice_wins: int = 0
 
 
 class ModerationAction(StrEnum):
