@@ -135,6 +135,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self.features = tuple(features)
         self.store = store
         self.evaluator = evaluator
+        self.revealer = revealer
         self.metrics = metrics or Metrics()
         self.shard_plan = shards
         budget = RestBudget(
@@ -163,7 +164,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             return [SetsAdminCog(SetsManager(self.sets))]
         if feature is Feature.ADMIN:
             return [AdminCog(Moderation(self.store, self.service))]
-        return [LeaderboardsCog(self.store, self.sets)]
+        return [LeaderboardsCog(self.store, self.sets, self.revealer)]
 
     async def setup_hook(self) -> None:
         for feature in self.features:

@@ -9,11 +9,13 @@ translate Discord interactions into service calls; `_announce`, `_render` and
 from __future__ import annotations
 
 from bot.games._announce import Announcer
+from bot.games._best import summary_best
 from bot.games._cog import GamesCog
 from bot.games._controls import GameControlsCog
 from bot.games._discord import RestBudget
 from bot.games._places import INVITE
 from bot.games._render import outcome_text
+from bot.games._reveals import reveal_played
 from bot.games._service import GameService
 from bot.games._summary import FIELD_MAX, round_line
 from bot.games._types import (
@@ -46,5 +48,7 @@ __all__ = [
     "Revealer",
     "SubmitResult",
     "outcome_text",
+    "reveal_played",
     "round_line",
+    "summary_best",
 ]

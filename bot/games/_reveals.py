@@ -106,3 +106,41 @@ class Reveals:
     def forget(self, game_id: str) -> None:
         for key in [k for k in self._solves if k[0] == game_id]:
             self._solves.pop(key).cancel()
+
+
+async def reveal_played(revealer: Revealer, record: GameRecord, timeout_s: float) -> list[Reveal]:
+    """Every played round's best answers, solved now: a Qualification's `/game` after its
+    period (nothing was solved while it ran). Rounds not solved within `timeout_s` are left
+    out: a slow solver shortens the replay, never blocks it."""
+
+    async def one(number: int, seat: int) -> Reveal | None:
+        state = record.state
+        found = await revealer.best(
+            state.rounds[number - 1].digits, score_before(state, number, seat), state.game_set
+        )
+        if found is None:
+            return None
+        return Reveal(number, seat, found.formula, found.value, found.points, found.score)
+
+    tasks = [
+        asyncio.create_task(one(rnd.number, seat))
+        for rnd in record.state.rounds
+        if rnd.resolved
+        for seat in range(len(record.state.players))
+    ]
+    if not tasks:
+        return []
+    _done, pending = await asyncio.wait(tasks, timeout=timeout_s)
+    for task in pending:
+        task.cancel()
+    found = []
+    for task in tasks:
+        if task in pending or task.cancelled():
+            continue
+        if task.exception() is not None:
+            log.error("game %s: a best answer failed: %r", record.state.id, task.exception())
+            continue
+        reveal = task.result()
+        if reveal is not None:
+            found.append(reveal)
+    return found

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.common import SetsDirectory, UnknownSet, refuse, set_choices
+from bot.games import Revealer
 from bot.i18n import cmd, locale_of, t
 from bot.leaderboards import _pages, _render
 from bot.leaderboards._pages import COG_NAME, PageKind, PageRequest
@@ -47,9 +48,10 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         guild_only=True,
     )
 
-    def __init__(self, store: Store, sets: SetsDirectory) -> None:
+    def __init__(self, store: Store, sets: SetsDirectory, revealer: Revealer | None = None) -> None:
         self.store = store
         self.sets = sets
+        self.revealer = revealer
 
     async def autocomplete_set(
         self, interaction: Interaction, current: str
@@ -62,7 +64,9 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         page is posted publicly (`publish`)."""
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        page = await _pages.build(self.store, interaction.guild_id or 0, request, locale, name)
+        page = await _pages.build(
+            self.store, interaction.guild_id or 0, request, locale, name, self.revealer
+        )
         if page.private:
             await interaction.edit_original_response(embed=page.embed)
             return
@@ -166,7 +170,9 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
             request = replace(request, owner=interaction.user.id)
-        page = await _pages.build(self.store, interaction.guild_id or 0, request, locale, "")
+        page = await _pages.build(
+            self.store, interaction.guild_id or 0, request, locale, "", self.revealer
+        )
         view = _pages.view_for(page, locale)
         kwargs: dict[str, Any] = {"embed": page.embed}
         if view is not None:

@@ -17,12 +17,15 @@ import discord
 
 import rules
 from bot.common import loaded_cog
+from bot.games import Revealer, reveal_played
 from bot.i18n import t
 from bot.leaderboards import _render
 from bot.storage import GameRecord, Store
 
 COG_NAME = "Leaderboards"
 PAGE_SIZE = 10
+REVEAL_TIMEOUT_S = 10.0
+"""How long `/game` waits for a finished Qualification's best answers (the page is deferred)."""
 _TEMPLATE = r"fd:pg:(?P<kind>[qdhg]):(?P<owner>\d+):(?P<page>\d+):(?P<arg>[\w:-]*)"
 
 
@@ -83,8 +86,18 @@ def page_count(total: int) -> int:
     return max(1, -(-total // PAGE_SIZE))
 
 
-async def build(store: Store, guild_id: int, request: PageRequest, locale: str, name: str) -> Page:
-    """Fetch one page and the list's size (a count on the same index), for "Page 1 of N"."""
+async def build(
+    store: Store,
+    guild_id: int,
+    request: PageRequest,
+    locale: str,
+    name: str,
+    revealer: Revealer | None = None,
+) -> Page:
+    """Fetch one page and the list's size (a count on the same index), for "Page 1 of N".
+
+    `revealer` finds a finished Qualification's best answers for `/game` once its period
+    has ended (nothing is solved while it runs: everyone plays those Digits)."""
     offset = request.page * PAGE_SIZE
     if request.kind is PageKind.QUALIFICATION:
         period, _, set_name = request.arg.partition(":")
@@ -116,6 +129,13 @@ async def build(store: Store, guild_id: int, request: PageRequest, locale: str, 
     sealed = sealed_until(record, discord.utils.utcnow())
     if sealed is not None:
         return Page(_render.game_embed(record, 0, locale, sealed), False, request)
+    if (
+        revealer is not None
+        and record.state.mode is rules.Mode.QUALIFICATION
+        and not record.meta.best
+    ):
+        best = await reveal_played(revealer, record, REVEAL_TIMEOUT_S)
+        record = replace(record, meta=replace(record.meta, best=best))
     pages = _render.round_pages(record)
     page = min(request.page, pages - 1)
     return Page(

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import discord
 
 from bot.common import fmt, mention
-from bot.games import FIELD_MAX, outcome_text, round_line
+from bot.games import FIELD_MAX, outcome_text, round_line, summary_best
 from bot.i18n import decimal_text, normalize_locale, t
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
 from rules import Termination
@@ -290,7 +290,13 @@ def game_embed(
     first = page * ROUNDS_PER_PAGE
     shown = state.rounds[first : first + ROUNDS_PER_PAGE]
     lines = [
-        round_line(rnd, len(state.players), locale, ROUND_LINE_MAX)
+        round_line(
+            rnd,
+            len(state.players),
+            locale,
+            ROUND_LINE_MAX,
+            [summary_best(record, rnd.number, seat, locale) for seat in range(len(state.players))],
+        )
         if rnd.resolved
         else f"`{rnd.number}` **{rnd.digits}** · "
         + t("leaderboards.game.secret", locale, number=rnd.number)

@@ -74,6 +74,15 @@ async def test_a_qualification_reveals_nothing_while_the_day_runs(revealing) -> 
     assert "Best possible" not in shown and "Accuracy" not in shown
     stored = await env.bot.store.load_game(record.state.id)
     assert stored.meta.best == []
+    await carol.slash(thread, "resign")
+    dave = guild.add_member(env.create_user("dave"))
+    replay = await dave.slash(channel, "game", id=record.state.id[:8])
+    assert "best `" not in message_text(public_message(replay))
+    await env.advance_time(24 * 3600)  # the period is over: its best answers are public
+    replay = await dave.slash(channel, "game", id=record.state.id[:8])
+    assert "best `" in message_text(public_message(replay)) or "🎯" in message_text(
+        public_message(replay)
+    )
 
 
 async def test_a_duel_shows_each_players_best(revealing) -> None:
