@@ -17,14 +17,19 @@ from collections.abc import Awaitable, Callable
 from typing import TextIO
 
 import rules
+from bot.solving import ConfirmedSolver
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, GameState, Mode
+from solver.process import SolverProcess
+from solver.result import Candidate
 
 Evaluate = Callable[[str, str, tuple[str, ...]], Awaitable[Evaluation | EvalError]]
 ReadLine = Callable[[float], Awaitable[str | None]]
 
 RESIGN = ":q"
 RESIGN_WORDS = {RESIGN, "quit", "resign", "exit"}
+REVEAL_WAIT_S = 2.0
+"""How long a round's result waits for its best answer (solved while the round ran)."""
 
 
 def _fmt(value: rules.Number) -> str:
@@ -108,8 +113,12 @@ async def play(
     *,
     digits_source: Callable[[], str] = rules.random_digits,
     clock: Callable[[], float] = time.time,
+    revealer: ConfirmedSolver | None = None,
 ) -> GameState:
-    """Play one Training game; the I/O is injected so tests can drive it."""
+    """Play one Training game; the I/O is injected so tests can drive it.
+
+    With a `revealer`, each round's best answer is solved while the round is played and
+    shown after it (waited for at most REVEAL_WAIT_S: a slow solve is skipped)."""
     state = rules.new_game(uuid.uuid4().hex, Mode.TRAINING, game_set, ["you"])
     print(
         f"Formula Darts — {game_set.name}: Score {game_set.start_score}, Goal {game_set.goal}, "
@@ -122,6 +131,11 @@ async def play(
         state = rules.apply(state, rules.StartRound(digits_source(), clock()))
         rnd = state.current_round
         assert rnd is not None
+        best = (
+            None
+            if revealer is None
+            else asyncio.ensure_future(revealer.best(rnd.digits, state.scores[0], game_set))
+        )
         print(
             f"\nRound {rnd.number}/{game_set.max_rounds} · Score {_fmt(state.scores[0])} · "
             f"Digits {rnd.digits} · {game_set.time_limit} s",
@@ -160,8 +174,22 @@ async def play(
                 f"{_fmt(answer.points)} points, score {_fmt(answer.score)}",
                 file=out,
             )
+        if best is not None:
+            await _show_best(best, out)
     print("\n" + summary(state), file=out)
     return state
+
+
+async def _show_best(best: asyncio.Future[Candidate | None], out: TextIO) -> None:
+    try:
+        found = await asyncio.wait_for(best, REVEAL_WAIT_S)
+    except TimeoutError:
+        return
+    if found is not None:
+        print(
+            f"  best possible: {found.formula} = {_fmt(found.value)} → score {_fmt(found.score)}",
+            file=out,
+        )
 
 
 async def _stdin_reader(out: TextIO) -> ReadLine:
@@ -228,8 +256,10 @@ async def play_terminal(set_name: str | None = None, sets_file: str | None = Non
         print(f"Cannot start the PHP sandbox: {exc}", file=sys.stderr)
         return 1
     try:
-        read_line = await _stdin_reader(sys.stdout)
-        await play(sets[name], evaluator.evaluate, read_line, sys.stdout)
+        async with SolverProcess() as solver:
+            read_line = await _stdin_reader(sys.stdout)
+            revealer = ConfirmedSolver(solver, evaluator)
+            await play(sets[name], evaluator.evaluate, read_line, sys.stdout, revealer=revealer)
     finally:
         with contextlib.suppress(Exception):
             await evaluator.close()

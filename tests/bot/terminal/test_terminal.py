@@ -13,7 +13,8 @@ import pytest
 
 import rules
 from bot.terminal import play
-from evaluator import Evaluator, open_evaluator
+from evaluator import Evaluation, Evaluator, open_evaluator
+from tests.support.fixtures import solver  # noqa: F401 (fixture)
 from tests.support.paths import ROOT
 
 CLASSIC = rules.load_sets()["darts"]
@@ -186,3 +187,26 @@ def test_cli_play_ends_at_end_of_input_even_from_dev_null() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "input ended" in proc.stdout
     assert "You resigned" in proc.stdout
+
+
+async def test_each_round_shows_the_best_possible_answer(evaluator: Evaluator, solver) -> None:  # type: ignore[no-untyped-def]
+    from bot.solving import ConfirmedSolver
+
+    clock, out = Clock(), io.StringIO()
+    await play(
+        CLASSIC,
+        evaluator.evaluate,
+        scripted(["34+89", ":q"], clock),
+        out,
+        digits_source=lambda: "3489",
+        clock=clock,
+        revealer=ConfirmedSolver(solver, evaluator),
+    )
+    text = out.getvalue()
+    shown = text.split("best possible: ", 1)[1].splitlines()[0]
+    formula, _, rest = shown.partition(" = ")
+    verdict = await evaluator.evaluate(formula, "3489", CLASSIC.functions)
+    assert isinstance(verdict, Evaluation)  # real PHP computes what is shown
+    _points, score = rules.apply_points(501, verdict.value, CLASSIC.goal, CLASSIC.bonus)
+    assert rest.endswith(f"score {rules.php_text(score, zero_fraction=False)}")
+    assert float(score) <= 424  # no worse than what the player found
