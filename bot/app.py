@@ -36,6 +36,7 @@ from bot.games import (
     GameService,
     RestBudget,
     Revealer,
+    ThreadCloser,
 )
 from bot.i18n import CatalogTranslator, locale_of, t, use_synced_commands
 from bot.leaderboards import LeaderboardsCog, PageButton
@@ -141,7 +142,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
         budget = RestBudget(
             discord_clock, processes=shards.processes, on_error=self.metrics.rest_error
         )
-        self.announcer = Announcer(self, budget)
+        self.closer = ThreadCloser(self, budget, discord_clock, shards.owns)
+        self.announcer = Announcer(self, budget, self.closer)
         self.service = GameService(
             store,
             evaluator,
@@ -182,6 +184,10 @@ class FormulaDartsBot(commands.AutoShardedBot):
         recovered = await self.service.recover()
         if recovered:
             log.info("recovered %d active game(s)", recovered)
+        try:
+            await self.closer.recover(self.store)
+        except Exception:  # threads auto-archive anyway: never a reason to stop the bot
+            log.exception("scheduling the finished games' threads to archive failed")
 
     async def _sync(self) -> None:
         """Sync the command tree only when its payload changed since the last sync (global
@@ -223,6 +229,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         if self._recovery is not None:
             self._recovery.cancel()
         await self.service.close()
+        self.closer.close()
         await super().close()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.games._announce import Announcer
 from bot.games._best import summary_best
+from bot.games._closing import ThreadCloser
 from bot.games._cog import GamesCog
 from bot.games._controls import GameControlsCog
 from bot.games._discord import RestBudget
@@ -47,6 +48,7 @@ __all__ = [
     "RestBudget",
     "Revealer",
     "SubmitResult",
+    "ThreadCloser",
     "outcome_text",
     "reveal_played",
     "round_line",

@@ -18,6 +18,7 @@ import discord
 
 from bot.common import mention
 from bot.games import _render as render
+from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, with_retry
 from bot.games._summary import summary_messages
 from bot.games._types import ChannelLost, Posted
@@ -50,9 +51,12 @@ def _lost(error: discord.HTTPException) -> ChannelLost | None:
 class Announcer:
     """Posts rounds, edits them into results, posts summaries; implements `Presence` too."""
 
-    def __init__(self, client: discord.Client, budget: RestBudget) -> None:
+    def __init__(
+        self, client: discord.Client, budget: RestBudget, closer: ThreadCloser | None = None
+    ) -> None:
         self.client = client
         self.budget = budget
+        self.closer = closer
 
     def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -140,6 +144,8 @@ class Announcer:
             if index == len(pages) - 1 and record.state.mode is Mode.DUEL:  # Rematch
                 kwargs["view"] = rematch_view(record.state.id, locale)
             await self._send(record, f"summary {index + 1}/{len(pages)}", **kwargs)
+        if self.closer is not None:
+            self.closer.game_over(record)
 
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:
         challenge.status = status

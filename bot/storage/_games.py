@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
-from bot.storage._records import AttemptsUsed, GameMeta, GameRecord, StaleGame
+from bot.storage._records import AttemptsUsed, FinishedThread, GameMeta, GameRecord, StaleGame
 from rules import GameState, Mode
 
 games = table(Game)
@@ -335,3 +335,13 @@ async def find(conn: AsyncConnection, guild_id: int, id_or_prefix: str) -> GameR
     if exact:
         return record_from_row(exact[0])
     return record_from_row(rows[0]) if len(rows) == 1 else None
+
+
+async def finished_since(conn: AsyncConnection, since: float) -> list[FinishedThread]:
+    """The threads of the games that finished after `since`, to archive after a restart."""
+    result = await conn.execute(
+        sa.select(games.c.guild_id, games.c.channel_id, games.c.finished_at)
+        .where(games.c.finished_at > since)
+        .order_by(games.c.finished_at)
+    )
+    return [FinishedThread(row.guild_id, row.channel_id, row.finished_at) for row in result]

@@ -107,6 +107,15 @@ class GameRecord:
         return self.state.outcome is None
 
 
+@dataclass(frozen=True)
+class FinishedThread:
+    """Where a finished game was played, and when it ended (to archive its thread)."""
+
+    guild_id: int
+    thread_id: int
+    finished_at: float
+
+
 class ChallengeStatus(StrEnum):
     """A challenge waits (`PENDING`) until it is accepted, declined or expires."""
 

@@ -28,6 +28,7 @@ from bot.storage._models import BotState, ChallengeRow, InstallSecret, ServerSet
 from bot.storage._records import (
     Challenge,
     ChallengeStatus,
+    FinishedThread,
     GameRecord,
     LeaderRow,
     ModerationEntry,
@@ -151,6 +152,11 @@ class Store:
         """Active games whose open round's deadline passed before `before`."""
         async with self._read() as conn:
             return await _games.overdue(conn, before)
+
+    async def finished_since(self, since: float) -> list[FinishedThread]:
+        """The threads of the games that finished after `since`."""
+        async with self._read() as conn:
+            return await _games.finished_since(conn, since)
 
     async def history(
         self, guild_id: int, user_id: int, *, limit: int = 10, offset: int = 0

@@ -10,6 +10,7 @@ import discord
 import pytest
 
 import rules
+from bot.games._closing import END_BUTTONS_S
 from tests.support.sim import answer, message_text, public_message, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -327,3 +328,31 @@ async def test_the_bot_asks_only_for_the_guilds_intent_and_ignores_mentions(worl
 async def test_commands_are_installed_on_servers_only(world) -> None:
     registered = world.env.backend.commands[None].values()
     assert registered and all(c.get("integration_types") == [0] for c in registered)
+
+
+def _archived(world, thread) -> bool:  # type: ignore[no-untyped-def]
+    return bool(world.env.backend.channels[thread.id].thread_metadata.archived)
+
+
+async def test_a_finished_games_thread_is_archived_when_its_buttons_lapse(world) -> None:
+    world.digits.extend("7001")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    await answer(world.alice, thread.last_message, "700+1")  # a checkout: the game is over
+    await world.env.advance_time(END_BUTTONS_S - 5)
+    assert not _archived(world, thread)  # Rematch and Share have their minutes
+    await world.env.advance_time(10)
+    assert _archived(world, thread)
+    patch = [r for r in world.env.http_requests if r.method == "PATCH" and r.json]
+    assert any(r.path.endswith(f"/channels/{thread.id}") for r in patch)
+
+
+async def test_a_thread_is_archived_on_time_across_a_restart(world, make_bot) -> None:
+    world.digits.extend("7001")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    await answer(world.alice, thread.last_message, "700+1")
+    await world.env.advance_time(60)
+    await world.env.restart_bot(make_bot())  # the schedule was in the old process only
+    await world.env.advance_time(END_BUTTONS_S)
+    assert _archived(world, thread)
