@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.storage import AttemptsUsed, RatingChange, Store, open_store
-from bot.storage import _boards
+from bot.storage import AttemptsUsed, RatingChange, Store, _boards, open_store
 from tests.bot.storage.builders import CHECKOUT_4, CHECKOUT_5, DAY, GUILD, duel, record, single
 
 ONCE = rules.CLASSIC
