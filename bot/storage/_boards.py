@@ -95,16 +95,21 @@ async def qualification_count(
     return int(count or 0)
 
 
-async def set_versions(conn: AsyncConnection, guild_id: int, set_name: str) -> list[str]:
-    """Versions with Qualification games, the one played most recently first."""
+async def set_versions(
+    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None
+) -> list[str]:
+    """Versions with Qualification games (from period `since` on), latest played first."""
     latest = sa.func.max(games.c.created_at)
+    conditions = [
+        games.c.guild_id == guild_id,
+        games.c.mode == Mode.QUALIFICATION.value,
+        games.c.set_name == set_name,
+    ]
+    if since is not None:
+        conditions.append(games.c.period >= since)
     result = await conn.execute(
         sa.select(games.c.set_version)
-        .where(
-            games.c.guild_id == guild_id,
-            games.c.mode == Mode.QUALIFICATION.value,
-            games.c.set_name == set_name,
-        )
+        .where(*conditions)
         .group_by(games.c.set_version)
         .order_by(latest.desc(), games.c.set_version)
     )

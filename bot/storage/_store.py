@@ -215,10 +215,13 @@ class Store:
         async with self._read() as conn:
             return await _boards.qualification_count(conn, guild_id, set_name, since, version)
 
-    async def set_versions(self, guild_id: int, set_name: str) -> list[str]:
-        """The versions of a Set that have Qualification games here, latest played first."""
+    async def set_versions(
+        self, guild_id: int, set_name: str, *, since: str | None = None
+    ) -> list[str]:
+        """The versions of a Set with Qualification games here (from period `since` on),
+        latest played first; "" stands for games stored before versions were."""
         async with self._read() as conn:
-            return await _boards.set_versions(conn, guild_id, set_name)
+            return await _boards.set_versions(conn, guild_id, set_name, since)
 
     async def duel_leaderboard(
         self, guild_id: int, *, limit: int = 10, offset: int = 0
