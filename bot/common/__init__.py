@@ -9,10 +9,19 @@ lets a persistent button reach its cog (then checked against a typed Protocol).
 from bot.common._controls import loaded_cog
 from bot.common._errors import UnknownSet, UserError
 from bot.common._replies import refusal_text, refuse, reply
-from bot.common._sets import ListedSet, SetsDirectory, clean_name, set_choices
+from bot.common._sets import (
+    CHOICE_NAME_MAX,
+    CHOICES_MAX,
+    ListedSet,
+    SetsDirectory,
+    clean_name,
+    set_choices,
+)
 from bot.common._text import code, fmt, mention, shorten, timestamp
 
 __all__ = [
+    "CHOICES_MAX",
+    "CHOICE_NAME_MAX",
     "ListedSet",
     "SetsDirectory",
     "UnknownSet",

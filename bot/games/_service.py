@@ -133,7 +133,9 @@ class GameService:
             if mode is Mode.QUALIFICATION:
                 await self.seats.ensure_may_rank(guild_id, user_id)
                 period = rules.utc_day(datetime.fromtimestamp(self.clock(), UTC))
-                used = await self.store.count_attempts(guild_id, user_id, game_set.name, period)
+                used = await self.store.count_attempts(
+                    guild_id, user_id, game_set.name, period, version=game_set.version
+                )
                 if used >= game_set.attempts:
                     raise GameError(
                         "qualification_used", set=game_set.name, attempts=game_set.attempts

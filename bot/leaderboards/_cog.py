@@ -14,16 +14,34 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.common import SetsDirectory, UnknownSet, refuse, set_choices
+from bot.common import (
+    CHOICE_NAME_MAX,
+    CHOICES_MAX,
+    SetsDirectory,
+    UnknownSet,
+    UserError,
+    refuse,
+    set_choices,
+)
 from bot.games import Revealer
 from bot.i18n import cmd, locale_of, t
 from bot.leaderboards import _pages, _render
 from bot.leaderboards._pages import COG_NAME, PageKind, PageRequest
 from bot.storage import Store
+from rules import GameSet
 
 Interaction = discord.Interaction[Any]
 ID_MAX = 40
 """Game ids are 32 characters; the cap keeps the paging custom_id under Discord's 100."""
+LEGACY_CHOICE = "old"
+"""What the version option says for games stored before versions (stored as "")."""
+
+
+class UnknownVersion(UserError):
+    def __init__(self, set_name: str, version: str) -> None:
+        super().__init__("unknown_version", set=set_name, version=version)
+
+
 PERIOD_CHOICES = [
     app_commands.Choice(name=cmd("leaderboards.leaderboard.period.today", "today"), value="today"),
     app_commands.Choice(name=cmd("leaderboards.leaderboard.period.week", "week"), value="week"),
@@ -59,6 +77,40 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         playable = await self.sets.playable(interaction.guild_id or 0)
         return set_choices((s.game_set for s in playable), current, locale_of(interaction))
 
+    async def autocomplete_version(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The versions of the chosen Set that have games here, the current one first."""
+        guild_id = interaction.guild_id or 0
+        try:
+            game_set = await self.sets.resolve(guild_id, interaction.namespace.set)
+        except UnknownSet:
+            return []
+        played = await self.store.set_versions(guild_id, game_set.name)
+        listed = [game_set.version, *(v for v in played if v != game_set.version)]
+        locale = locale_of(interaction)
+        needle = current.strip().lower()
+        return [
+            app_commands.Choice(
+                name=_render.version_label(v, v == game_set.version, locale)[:CHOICE_NAME_MAX],
+                value=v or LEGACY_CHOICE,
+            )
+            for v in listed
+            if needle in (v or LEGACY_CHOICE)
+        ][:CHOICES_MAX]
+
+    async def _version(self, guild_id: int, game_set: GameSet, chosen: str | None) -> str:
+        """The version a board ranks: the Set's current one unless one with games is chosen."""
+        if chosen is None or not chosen.strip():
+            return game_set.version
+        wanted = chosen.strip().lower()
+        wanted = "" if wanted == LEGACY_CHOICE else wanted
+        if wanted == game_set.version or wanted in await self.store.set_versions(
+            guild_id, game_set.name
+        ):
+            return wanted
+        raise UnknownVersion(game_set.name, chosen.strip())
+
     async def _show(self, interaction: Interaction, request: PageRequest, name: str = "") -> None:
         """Acknowledged privately before the database is read; an error stays private, a
         page is posted publicly (`publish`)."""
@@ -83,26 +135,34 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     @app_commands.rename(
         set_name=cmd("option.set.name", "set"),
         period=cmd("leaderboards.leaderboard.option.period.name", "period"),
+        version=cmd("leaderboards.leaderboard.option.version.name", "version"),
     )
     @app_commands.describe(
         set_name=cmd("leaderboards.leaderboard.option.set", "the Set; darts by default"),
         period=cmd("leaderboards.leaderboard.option.period", "today, the last 7 days, or all time"),
+        version=cmd(
+            "leaderboards.leaderboard.option.version",
+            "which version of the Set; the current one by default",
+        ),
     )
-    @app_commands.autocomplete(set_name=autocomplete_set)
+    @app_commands.autocomplete(set_name=autocomplete_set, version=autocomplete_version)
     @app_commands.choices(period=PERIOD_CHOICES)
     async def qualification(
         self,
         interaction: Interaction,
         set_name: str = "darts",
         period: app_commands.Choice[str] | None = None,
+        version: str | None = None,
     ) -> None:
         chosen = period.value if period is not None else "today"
+        guild_id = interaction.guild_id or 0
         try:
-            game_set = await self.sets.resolve(interaction.guild_id or 0, set_name)
-        except UnknownSet as error:
+            game_set = await self.sets.resolve(guild_id, set_name)
+            ranked = await self._version(guild_id, game_set, version)
+        except UserError as error:
             await refuse(interaction, error)
             return
-        arg = f"{chosen}:{game_set.name}"
+        arg = f"{chosen}:{game_set.name}:{ranked}"
         await self._show(
             interaction, PageRequest(PageKind.QUALIFICATION, interaction.user.id, 0, arg)
         )

@@ -40,7 +40,8 @@ class PageKind(StrEnum):
 
 @dataclass(frozen=True)
 class PageRequest:
-    """`arg`: 'period:set' for qualification, a user id for history, a game id for a game."""
+    """`arg`: 'period:set:version' for qualification, a user id for history, a game id
+    for a game."""
 
     kind: PageKind
     owner: int
@@ -59,6 +60,14 @@ class PageTurner(Protocol):
     async def turn_page(
         self, interaction: discord.Interaction[Any], request: PageRequest
     ) -> None: ...
+
+
+def qualification_arg(arg: str) -> tuple[str, str, str | None]:
+    """'period:set:version' (the version may be "", games from before versions); a
+    button posted before versions says 'period:set' and shows every version, as then."""
+    period, _, rest = arg.partition(":")
+    set_name, has_version, version = rest.partition(":")
+    return period, set_name, version if has_version else None
 
 
 def since(period: str, now: datetime | None = None) -> str | None:
@@ -100,13 +109,16 @@ async def build(
     has ended (nothing is solved while it runs: everyone plays those Digits)."""
     offset = request.page * PAGE_SIZE
     if request.kind is PageKind.QUALIFICATION:
-        period, _, set_name = request.arg.partition(":")
+        period, set_name, version = qualification_arg(request.arg)
         first = since(period)
         rows = await store.qualification_leaderboard(
-            guild_id, set_name, first, limit=PAGE_SIZE, offset=offset
+            guild_id, set_name, first, limit=PAGE_SIZE, offset=offset, version=version
         )
-        pages = page_count(await store.qualification_count(guild_id, set_name, first))
-        embed = _render.qualification_embed(rows, set_name, period, request.page, locale, pages)
+        count = await store.qualification_count(guild_id, set_name, first, version=version)
+        pages = page_count(count)
+        embed = _render.qualification_embed(
+            rows, set_name, period, request.page, locale, pages, version
+        )
         return Page(embed, request.page + 1 < pages, request, pages)
     if request.kind is PageKind.DUEL:
         ratings = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=offset)

@@ -58,9 +58,24 @@ def _page_footer(embed: discord.Embed, page: int, pages: int, locale: str, extra
     embed.set_footer(text=f"{text} · {extra}" if extra else text)
 
 
+def version_label(version: str, current: bool, locale: str) -> str:
+    """How a Set version reads: its ten hex digits, or what "" stands for."""
+    if not version:
+        return t("leaderboards_extra.qualification.version_legacy", locale)
+    key = "version_current" if current else "version"
+    return t(f"leaderboards_extra.qualification.{key}", locale, version=version)
+
+
 def qualification_embed(
-    rows: list[LeaderRow], set_name: str, period: str, page: int, locale: str, pages: int = 1
+    rows: list[LeaderRow],
+    set_name: str,
+    period: str,
+    page: int,
+    locale: str,
+    pages: int = 1,
+    version: str | None = None,
 ) -> discord.Embed:
+    """`version` (when known) goes in the footer: a board ranks one version of the Set."""
     period_name = t(f"leaderboards.period.{period}", locale)
     embed = discord.Embed(
         title=t("leaderboards.qualification.title", locale, set=set_name, period=period_name),
@@ -82,7 +97,8 @@ def qualification_embed(
     embed.description = "\n".join(lines) or t(
         "leaderboards.qualification.empty", locale, set=set_name
     )
-    _page_footer(embed, page, pages, locale)
+    extra = "" if version is None else version_label(version, False, locale)
+    _page_footer(embed, page, pages, locale, extra)
     return embed
 
 

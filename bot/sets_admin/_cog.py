@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import rules
 from bot.common import ListedSet, refuse, reply, set_choices
 from bot.i18n import cmd, locale_of, t
 from bot.sets_admin import _render as render
@@ -192,15 +193,18 @@ class SetsAdminCog(commands.Cog, name="Sets"):
             time_limit=time_limit, min_rounds=min_rounds, functions=functions,
             attempts=attempts, description=description,
         )  # fmt: skip
-        edited = await self._run(
-            interaction, lambda: self.manager.edit(_guild(interaction), name, changes)
+        day = rules.utc_day(interaction.created_at)
+        result = await self._run(
+            interaction, lambda: self.manager.edit_on(_guild(interaction), name, changes, day)
         )
-        if edited is not None:
+        if result is not None:
             locale = locale_of(interaction)
+            edited = result.game_set
+            text = t("sets_admin.edited", locale, name=edited.name)
+            if result.board_restarts:
+                text += "\n" + t("sets_admin.board_restarts", locale, name=edited.name)
             await reply(
-                interaction,
-                t("sets_admin.edited", locale, name=edited.name),
-                embed=render.show_embed(ListedSet(edited, False), locale),
+                interaction, text, embed=render.show_embed(ListedSet(edited, False), locale)
             )
 
     @sets.command(

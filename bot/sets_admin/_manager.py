@@ -39,6 +39,15 @@ class SetsAdminError(UserError):
 
 
 @dataclass(frozen=True, slots=True)
+class Edited:
+    """An edited Set; `board_restarts` when its numbers changed while the day's
+    Qualification board already had games (the new version starts a board of its own)."""
+
+    game_set: GameSet
+    board_restarts: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ImportResult:
     added: tuple[str, ...]
     updated: tuple[str, ...]
@@ -104,6 +113,17 @@ class SetsManager:
         game_set = rules.validate_set(current.name, data, "edit")
         await self.store.save_server_set(guild_id, game_set)
         return game_set
+
+    async def edit_on(
+        self, guild_id: int, name: str, changes: Mapping[str, Any], day: str
+    ) -> Edited:
+        """`edit` on the UTC day `day`, telling whether it starts that day's board over."""
+        before = await self._own(guild_id, name)
+        after = await self.edit(guild_id, name, changes)
+        if after.version == before.version:  # words only: the same Qualification
+            return Edited(after, False)
+        played = await self.store.set_versions(guild_id, before.name, since=day)
+        return Edited(after, before.version in played)
 
     async def remove(self, guild_id: int, name: str) -> GameSet:
         current = await self._own(guild_id, name)

@@ -17,10 +17,13 @@ How a game is written (why a round is resolved exactly once):
 - The game row is locked while deciding (FOR UPDATE on PostgreSQL; on SQLite the
   Store queues its writers), and answers are insert-only under the key (game,
   round, seat), so a second resolution cannot be stored even by a buggy caller.
-- `record_duel_result` rates a duel once per game (key (game, user) on
-  `rating_events`); calling it again returns the same changes.
-- A new Qualification game beyond the Set's attempts for that player and period
-  raises `AttemptsUsed`, counted inside the insert's transaction.
+- The save that ends a rated duel applies its Elo in the same transaction, so the
+  end and the rating change land together or not at all. `record_duel_result`
+  rates a duel once per game (key (game, user) on `rating_events`); calling it
+  again returns the same changes.
+- A new Qualification game beyond the Set's attempts for that player, period and
+  Set version (`games.set_version`) raises `AttemptsUsed`, counted inside the
+  insert's transaction. Boards rank one version at a time.
 
 One bot process per SQLite file; PostgreSQL may be shared by several.
 """

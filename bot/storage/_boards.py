@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot import elo
-from bot.storage._codec import finished_moment
+from bot.storage._codec import finished_moment, status
 from bot.storage._games import dialect_insert, game_players, games
 from bot.storage._models import Rating, RatingEvent, table
 from bot.storage._records import GameRecord, LeaderRow, PlayerStats, RatingChange, RatingRow
@@ -66,28 +66,54 @@ RANKED_CLASSES = (0, 1)
 """rank_class of a checkout and of a game played to maxRound; 2 (a loss) is not ranked."""
 
 
-def _board_conditions(guild_id: int, set_name: str, since: str | None) -> list[Any]:
+def _board_conditions(
+    guild_id: int, set_name: str, since: str | None, version: str | None
+) -> list[Any]:
+    """A board ranks one version of a Set: games under other numbers are another contest."""
     conditions = [
         games.c.guild_id == guild_id,
         games.c.mode == Mode.QUALIFICATION.value,
         games.c.set_name == set_name,
         games.c.rank_class.in_(RANKED_CLASSES),
     ]
+    if version is not None:
+        conditions.append(games.c.set_version == version)
     if since is not None:
         conditions.append(games.c.period >= since)
     return conditions
 
 
 async def qualification_count(
-    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None
+    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None, version: str | None
 ) -> int:
     """Players on the board: a range of the board's index, like the board itself."""
     count = await conn.scalar(
         sa.select(sa.func.count(sa.distinct(games.c.player))).where(
-            *_board_conditions(guild_id, set_name, since)
+            *_board_conditions(guild_id, set_name, since, version)
         )
     )
     return int(count or 0)
+
+
+async def set_versions(
+    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None
+) -> list[str]:
+    """Versions with Qualification games (from period `since` on), latest played first."""
+    latest = sa.func.max(games.c.created_at)
+    conditions = [
+        games.c.guild_id == guild_id,
+        games.c.mode == Mode.QUALIFICATION.value,
+        games.c.set_name == set_name,
+    ]
+    if since is not None:
+        conditions.append(games.c.period >= since)
+    result = await conn.execute(
+        sa.select(games.c.set_version)
+        .where(*conditions)
+        .group_by(games.c.set_version)
+        .order_by(latest.desc(), games.c.set_version)
+    )
+    return [str(v) for v in result.scalars()]
 
 
 async def qualification(
@@ -97,8 +123,9 @@ async def qualification(
     since: str | None,
     limit: int,
     offset: int,
+    version: str | None = None,
 ) -> list[LeaderRow]:
-    conditions = _board_conditions(guild_id, set_name, since)
+    conditions = _board_conditions(guild_id, set_name, since, version)
     ranked = (
         sa.select(
             games.c.id,
@@ -233,6 +260,16 @@ async def stats(conn: AsyncConnection, guild_id: int, user_id: int) -> PlayerSta
         best=None if best_row is None else _leader_row(0, best_row),
         duel=duel_row,
     )
+
+
+async def ends_rated_duel(conn: AsyncConnection, record: GameRecord) -> bool:
+    """Whether saving `record` ends a rated duel: a duel finished with a result whose
+    stored row is not finished yet (a game voided by an admin is never re-rated here)."""
+    state = record.state
+    if state.mode is not Mode.DUEL or status(state) != "finished":
+        return False
+    stored = await conn.scalar(sa.select(games.c.status).where(games.c.id == state.id))
+    return stored is None or stored == "active"
 
 
 async def record_duel(conn: AsyncConnection, record: GameRecord) -> list[RatingChange]:

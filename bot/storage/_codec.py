@@ -139,6 +139,7 @@ def game_row(
         "mode": state.mode.value,
         "set_name": state.game_set.name,
         "set_snapshot": dumps(state.game_set.to_dict()),
+        "set_version": state.game_set.version,
         "seed": seed,
         "period": period,
         "status": status(state),

@@ -164,8 +164,9 @@ async def _check_attempts(conn: AsyncConnection, record: GameRecord) -> None:
         key = f"attempts/{record.guild_id}/{state.game_set.name}/{period}/{state.players[0]}"
         await conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
     used = await count_attempts(
-        conn, record.guild_id, state.players[0], state.game_set.name, period
-    )
+        conn, record.guild_id, state.players[0], state.game_set.name, period,
+        version=state.game_set.version,
+    )  # fmt: skip
     if used >= state.game_set.attempts:
         raise AttemptsUsed(
             f"{state.players[0]} has used {used} of {state.game_set.attempts} "
@@ -247,20 +248,22 @@ async def active_of(conn: AsyncConnection, guild_id: int, user_id: int) -> GameR
 
 
 async def count_attempts(
-    conn: AsyncConnection, guild_id: int, user_id: int | str, set_name: str, period: str
-) -> int:
-    count = await conn.scalar(
-        sa.select(sa.func.count())
-        .select_from(games)
-        .where(
-            games.c.guild_id == guild_id,
-            games.c.mode == "qualification",
-            games.c.set_name == set_name,
-            games.c.period == period,
-            games.c.player == str(user_id),
-            games.c.status != "void",  # a void game uses no attempt (RULES.md)
-        )
-    )
+    conn: AsyncConnection, guild_id: int, user_id: int | str, set_name: str, period: str,
+    *, version: str | None = None,
+) -> int:  # fmt: skip
+    """Attempts in the period; with `version`, only that version's (an edited Set's
+    numbers make a new Qualification, with attempts of its own)."""
+    conditions = [
+        games.c.guild_id == guild_id,
+        games.c.mode == "qualification",
+        games.c.set_name == set_name,
+        games.c.period == period,
+        games.c.player == str(user_id),
+        games.c.status != "void",  # a void game uses no attempt (RULES.md)
+    ]
+    if version is not None:
+        conditions.append(games.c.set_version == version)
+    count = await conn.scalar(sa.select(sa.func.count()).select_from(games).where(*conditions))
     return int(count or 0)
 
 

@@ -52,13 +52,14 @@ class Game(SQLModel, table=True):
 
     __tablename__ = "games"
     __table_args__ = (
-        # Qualification leaderboard and attempts: one range per (server, Set, period),
-        # holding every column the board's window reads (an index-only scan).
+        # Qualification leaderboard and attempts: one range per (server, Set, version,
+        # period), holding every column the board's window reads (an index-only scan).
         sa.Index(
             "ix_games_qualification",
             "guild_id",
             "mode",
             "set_name",
+            "set_version",
             "period",
             "player",
             "rank_class",
@@ -76,6 +77,11 @@ class Game(SQLModel, table=True):
     mode: str = Field(sa_type=sa.String(16))
     set_name: str = Field(sa_type=sa.String(NAME))
     set_snapshot: str = Field(sa_type=sa.Text)
+    set_version: str = Field(
+        default="", sa_type=sa.String(16), sa_column_kwargs={"server_default": ""}
+    )
+    """`GameSet.version` as played: attempts and boards count one version at a time.
+    "" for a game stored before versions whose Set could not be read back."""
     seed: str | None = Field(default=None, sa_type=sa.String(NAME * 2), nullable=True)
     period: str | None = Field(default=None, sa_type=sa.String(16), nullable=True)
     status: str = Field(sa_type=sa.String(16))

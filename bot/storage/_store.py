@@ -111,11 +111,18 @@ class Store:
 
         Two new games with one id racing on PostgreSQL: the loser's insert fails on
         the key, and its retry goes through the normal "does it extend" check.
+
+        The save that ends a rated duel applies its Elo in the same transaction: the
+        end and the rating change land together or not at all (a failed save is
+        retried like any other), so no duel ends unrated.
         """
         for attempt in range(2):
             try:
                 async with self._write() as conn:
+                    rate = await _boards.ends_rated_duel(conn, record)
                     await _games.save(conn, record, now)
+                    if rate:
+                        await _boards.record_duel(conn, record)
                 return
             except IntegrityError as exc:
                 if attempt:
@@ -138,10 +145,16 @@ class Store:
         async with self._read() as conn:
             return await _games.active_of(conn, guild_id, user_id)
 
-    async def count_attempts(self, guild_id: int, user_id: int, set_name: str, period: str) -> int:
-        """Qualification games started (finished or not) by the player in that period."""
+    async def count_attempts(
+        self, guild_id: int, user_id: int, set_name: str, period: str, *,
+        version: str | None = None,
+    ) -> int:  # fmt: skip
+        """Qualification games started (finished or not) by the player in that period,
+        of the Set's `version` only when given."""
         async with self._read() as conn:
-            return await _games.count_attempts(conn, guild_id, user_id, set_name, period)
+            return await _games.count_attempts(
+                conn, guild_id, user_id, set_name, period, version=version
+            )
 
     async def recent_starts(self, guild_id: int, user_id: int, since: float) -> list[float]:
         """When the player's games here started, from `since` on, newest first."""
@@ -172,7 +185,9 @@ class Store:
     # ratings and boards
 
     async def record_duel_result(self, record: GameRecord) -> list[RatingChange]:
-        """Elo update for a finished, saved duel; in player order; idempotent."""
+        """Elo of a finished, saved duel, in player order; idempotent. `save_game`
+        already applied it with the duel's end, so this returns those changes (and
+        still rates a duel stored finished before that was so)."""
         for attempt in range(2):
             try:
                 async with self._write() as conn:
@@ -190,15 +205,29 @@ class Store:
         *,
         limit: int = 10,
         offset: int = 0,
+        version: str | None = None,
     ) -> list[LeaderRow]:
-        """Best ranked game per player (losses left out); `since` is the first period included."""
+        """Best ranked game per player (losses left out); `since` is the first period
+        included; `version` the Set's version ranked (the bot always names one)."""
         async with self._read() as conn:
-            return await _boards.qualification(conn, guild_id, set_name, since, limit, offset)
+            return await _boards.qualification(
+                conn, guild_id, set_name, since, limit, offset, version
+            )
 
-    async def qualification_count(self, guild_id: int, set_name: str, since: str | None) -> int:
+    async def qualification_count(
+        self, guild_id: int, set_name: str, since: str | None, *, version: str | None = None
+    ) -> int:
         """How many players `qualification_leaderboard` ranks, for "page 1 of N"."""
         async with self._read() as conn:
-            return await _boards.qualification_count(conn, guild_id, set_name, since)
+            return await _boards.qualification_count(conn, guild_id, set_name, since, version)
+
+    async def set_versions(
+        self, guild_id: int, set_name: str, *, since: str | None = None
+    ) -> list[str]:
+        """The versions of a Set with Qualification games here (from period `since` on),
+        latest played first; "" stands for games stored before versions were."""
+        async with self._read() as conn:
+            return await _boards.set_versions(conn, guild_id, set_name, since)
 
     async def duel_leaderboard(
         self, guild_id: int, *, limit: int = 10, offset: int = 0

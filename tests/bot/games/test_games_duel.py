@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import rules
+from bot.storage import _boards
 from tests.support.sim import answer, answer_id, button_id, message_text, public_message, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -123,3 +126,37 @@ async def test_decline_expiry_and_refused_opponents(world) -> None:
     await world.env.advance_time(301)
     assert "expired" in world.channel.history()[-1].content
     assert not world.channel.threads
+
+
+async def test_a_failed_elo_write_is_retried_with_the_duels_end_and_counts_once(
+    world, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The save that ends the duel carries its Elo: when that write fails, the deadline's
+    retry ends the duel again from the store, and both ratings move exactly once."""
+    original, calls = _boards.record_duel, []
+
+    async def flaky(conn: Any, record: Any) -> Any:
+        calls.append(record.state.id)
+        if len(calls) == 1:
+            raise ConnectionError("the database went away mid-write")
+        return await original(conn, record)
+
+    monkeypatch.setattr(_boards, "record_duel", flaky)
+    one_round = rules.validate_set(
+        "oneshot", {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 1, "time_limit": 30}
+    )
+    await world.store.save_server_set(world.guild.id, one_round)
+    world.digits.extend("7001")
+    thread = await start_duel(world, "oneshot")
+    await answer(world.alice, thread.last_message, "700+1")  # Score 0
+    await world.env.advance_time(31)  # bob's auto-move ends it; the Elo write fails
+    await world.env.advance_time(120)  # the deadline's retry
+    summary = message_text(thread.last_message)
+    assert f"<@{world.alice.id}> wins" in summary
+    assert "1000 → **1016** (+16)" in summary and "1000 → **984** (-16)" in summary
+    board = await world.store.duel_leaderboard(world.guild.id)
+    assert [(r.user_id, r.rating, r.games) for r in board] == [
+        (world.alice.id, 1016, 1),
+        (world.bob.id, 984, 1),
+    ]
+    assert len(calls) >= 2

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 import rules
 from bot.storage import GameRecord, Store
 
-DARTS = dataclasses.replace(rules.CLASSIC, attempts=100)
+DARTS = rules.CLASSIC
+"""The global darts Set as sets.yaml has it (the same version): a board ranks one version."""
 TODAY = "2026-01-01"  # simcord's virtual clock starts on this UTC day
 CHECKOUT_4 = [100, 100, 100, 51]
 CHECKOUT_5 = [100, 100, 100, 100, 99]
@@ -24,8 +24,9 @@ async def qualification(
     *,
     period: str = TODAY,
     seconds: float = 10.0,
+    game_set: rules.GameSet = DARTS,
 ) -> GameRecord:
-    state = rules.new_game(game_id, rules.Mode.QUALIFICATION, DARTS, [str(player)])
+    state = rules.new_game(game_id, rules.Mode.QUALIFICATION, game_set, [str(player)])
     for number, result in enumerate(results):
         state = rules.apply(state, rules.StartRound("1234", 1000.0 * number))
         state = rules.apply(

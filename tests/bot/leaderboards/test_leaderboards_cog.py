@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -13,6 +14,7 @@ from bot.leaderboards._cog import LeaderboardsCog
 from tests.bot.leaderboards.games_played import (
     CHECKOUT_4,
     CHECKOUT_5,
+    DARTS,
     NO_CHECKOUT,
     duel,
     qualification,
@@ -63,6 +65,26 @@ async def test_qualification_board_order_and_periods(board) -> None:
 
     empty = text(await a.slash(board.channel, "leaderboard qualification", set="sprint"))
     assert "Nobody has finished a Qualification of sprint" in empty
+
+
+async def test_a_board_ranks_one_version_the_current_one_unless_chosen(board) -> None:
+    """darts played by other numbers earlier today is another board, offered by `version`."""
+    guild, a, b = board.guild.id, board.alice, board.bob
+    before = dataclasses.replace(DARTS, time_limit=90)
+    await qualification(board.store, guild, "old-v", a.id, CHECKOUT_4, game_set=before)
+    await qualification(board.store, guild, "new-v", b.id, CHECKOUT_5)
+    current = text(await a.slash(board.channel, "leaderboard qualification"))
+    assert b.mention in current and a.mention not in current
+    assert f"version {DARTS.version}" in current
+    offered = await a.autocomplete(board.channel, "leaderboard qualification", "version", "")
+    assert [c["value"] for c in offered] == [DARTS.version, before.version]
+    assert offered[0]["name"] == f"version {DARTS.version} (current)"
+    chosen = text(await a.slash(board.channel, "leaderboard qualification", version=before.version))
+    assert a.mention in chosen and b.mention not in chosen
+    assert f"version {before.version}" in chosen
+    wrong = await a.slash(board.channel, "leaderboard qualification", version="abc")
+    assert wrong.ephemeral
+    assert "`darts` has no Qualification games of version `abc` here" in text(wrong)
 
 
 async def test_pages_turn_for_the_asker_and_privately_for_others(board) -> None:
@@ -161,7 +183,8 @@ async def test_an_unknown_set_is_named_as_such(board) -> None:
 async def test_history_pages_name_the_player_without_the_member_cache(board) -> None:
     a = board.alice
     for index in range(12):
-        await qualification(board.store, board.guild.id, f"h{index:02d}", a.id, NO_CHECKOUT)
+        await qualification(board.store, board.guild.id, f"h{index:02d}", a.id, NO_CHECKOUT,
+                            period=f"2025-12-{index + 1:02d}")  # one attempt a day  # fmt: skip
     first = await board.bob.slash(board.channel, "history", user=a)
     assert shown(first).embeds[0].title == "Games of alice"
     assert "Page 1 of 2" in shown(first).embeds[0].footer.text
@@ -197,6 +220,6 @@ async def test_command_names_have_valid_ukrainian_translations() -> None:
         await translator.translate(name, discord.Locale.ukrainian, None)  # type: ignore[arg-type]
         for name in names
     ]
-    assert len(translated) == 11  # 6 commands, 5 options
+    assert len(translated) == 12  # 6 commands, 6 options
     valid = re.compile(r"^[-_\w]{1,32}$")
     assert all(name and valid.match(name) and name == name.lower() for name in translated)

@@ -107,3 +107,27 @@ async def test_editing_or_removing_a_set_leaves_a_running_game_unchanged(world) 
 
     gone = await world.a.player.slash(world.a.channel, "training", set="quick")
     assert "There is no Set called `quick` here" in reply_text(gone)
+
+
+async def test_new_numbers_after_todays_qualification_start_its_board_over(world) -> None:
+    """An edit of the words keeps today's Qualification; new numbers make a new version:
+    the admin is told the board starts over, and the player has an attempt again."""
+    await world.a.admin.slash(world.a.channel, "sets add", **QUICK)
+    calm = await world.a.admin.slash(world.a.channel, "sets edit", name="quick", time_limit=45)
+    assert "board starts over" not in reply_text(calm)  # nobody has played it today
+    await world.a.player.slash(world.a.channel, "qualification", set="quick")
+    await world.a.player.slash(world.a.thread(), "resign")
+    used = await world.a.player.slash(world.a.channel, "qualification", set="quick")
+    assert "You have used today's Qualification attempt for `quick`" in reply_text(used)
+
+    words = await world.a.admin.slash(
+        world.a.channel, "sets edit", name="quick", description="Even faster"
+    )
+    assert "Set `quick` updated" in reply_text(words)
+    assert "board starts over" not in reply_text(words)
+    numbers = await world.a.admin.slash(world.a.channel, "sets edit", name="quick", time_limit=30)
+    assert "new version: today's Qualification board starts over" in reply_text(numbers)
+
+    again = await world.a.player.slash(world.a.channel, "qualification", set="quick")
+    assert "used" not in reply_text(again)
+    assert await world.store.active_game_of(world.a.guild.id, world.a.player.id) is not None
