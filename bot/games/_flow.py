@@ -346,8 +346,7 @@ class RoundFlow:
         This process's own games are looked at every time (no database work while
         idle); `from_store` also asks the store for overdue games this process does not
         hold (one whose recovery failed), which a sweep does now and then. Only its own
-        shards' games: another shard's overdue game belongs to a process that is down,
-        and its recovery replays the round; resolving it here would time it twice.
+        shards': another's overdue game waits for its down owner's recovery (timed once).
         """
         before = self.clock() - SWEEP_MARGIN_S
         overdue = [r for r in self.active if _overdue(r, before)]
