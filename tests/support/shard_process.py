@@ -36,6 +36,7 @@ import asyncio
 import json
 import logging
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ from bot.settings import BotSettings
 from bot.sharding import shard_of
 from bot.storage import Store, open_store
 from evaluator import EvaluatorSettings, open_evaluator
-from tests.support.sim import public_message
+from tests.support.sim import button_id, public_message
 
 PLAYERS = ("alice", "bob", "carol")
 
@@ -158,7 +159,7 @@ class Driver:
             if op == "stop":
                 reply({"ok": True})
                 return
-            handlers = {
+            handlers: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
                 "world": self.op_world,
                 "training": self.op_training,
                 "duel": self.op_duel,
@@ -205,9 +206,7 @@ class Driver:
             self.world.channels[shard], "duel", opponent=accepting, set=set
         )
         message = public_message(sent)
-        yes = next(
-            c.custom_id for row in message.components for c in row.children if "yes" in c.custom_id
-        )
+        yes = button_id(message, "fd:duel:yes:")
         await accepting.click(message, custom_id=yes)
         return await self._game(shard, player)
 
