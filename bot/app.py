@@ -46,7 +46,7 @@ from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
 from bot.solving import ConfirmedSolver
 from bot.storage import Store, open_store
-from evaluator import open_evaluator
+from evaluator import Evaluator, open_evaluator
 from evaluator.sandbox.stats import RestartReason
 from solver.process import SolverProcess
 
@@ -298,7 +298,12 @@ async def run_discord(settings: BotSettings, token: str) -> None:
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
     ):
-        metrics.bind_shards(lambda: dict(bot.latencies))
-        metrics.bind_games(lambda: active_games_by_mode(bot.service))
-        metrics.bind_pool(evaluator.stats)
+        observe(metrics, bot, evaluator)
         await bot.start(token)
+
+
+def observe(metrics: Metrics, bot: FormulaDartsBot, evaluator: Evaluator) -> None:
+    """What a scrape reads live: the shards' latencies, the games, the PHP pool."""
+    metrics.bind_shards(lambda: dict(bot.latencies))
+    metrics.bind_games(lambda: active_games_by_mode(bot.service))
+    metrics.bind_pool(evaluator.stats)

@@ -345,14 +345,17 @@ class RoundFlow:
 
         This process's own games are looked at every time (no database work while
         idle); `from_store` also asks the store for overdue games this process does not
-        hold (one whose recovery failed), which a sweep does now and then.
+        hold (one whose recovery failed), which a sweep does now and then. Only its own
+        shards': another's overdue game waits for its down owner's recovery (timed once).
         """
         before = self.clock() - SWEEP_MARGIN_S
         overdue = [r for r in self.active if _overdue(r, before)]
         if from_store:
             known = {r.state.id for r in overdue}
             overdue += [
-                r for r in await self.store.overdue_games(before) if r.state.id not in known
+                r
+                for r in await self.store.overdue_games(before)
+                if r.state.id not in known and self.owns(r.guild_id)
             ]
         found = 0
         for record in overdue:

@@ -1,0 +1,155 @@
+"""Memory of one bot process: resident set idle, and what 1,000 active games add.
+
+Run: `python -m bench.bench_memory [--games 1000] [--no-write]`. Writes the "memory"
+section of docs/BENCHMARKS.md (docs/scaling.md quotes it).
+
+The number is `process_resident_memory_bytes` from the bot's own `Metrics` registry
+(prometheus-client's process collector, as `/metrics` shows it), after a full GC.
+Each phase runs in a fresh process, so memory freed by one phase cannot be reused by
+the next and hide its cost:
+
+- idle: the real bot (`create_bot`, every cog) logged in on simcord with one server,
+  a SQLite store and the local PHP pool of 2 (the PHP workers are processes of their
+  own and not counted here);
+- games: the game service without Discord (`GameService`, `NoEvents`) on a SQLite
+  store and the same pool, before and after starting N Training games, each with its
+  round open and its deadline timer armed. What Discord adds per game in the real bot
+  (discord.py's thread object; its message cache is capped at 1,000 messages) is not
+  in this number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bench._report import write_section
+
+MIB = 1024 * 1024
+
+
+def resident(metrics: Any) -> float:
+    gc.collect()
+    value = metrics.registry.get_sample_value("process_resident_memory_bytes")
+    return float(value) / MIB
+
+
+async def idle(tmp: Path) -> dict[str, float]:
+    import simcord
+
+    from bot.app import create_bot
+    from bot.observability import Metrics
+    from bot.settings import BotSettings
+    from bot.storage import open_store
+    from evaluator import EvaluatorSettings, open_evaluator
+
+    metrics = Metrics()
+    settings = BotSettings(discord_token=None, database_url=f"sqlite+aiosqlite:///{tmp}/m.db")
+    pool = EvaluatorSettings(evaluator="local", pool_size=2)
+    async with await open_store(settings.database_url) as store, await open_evaluator(
+        pool
+    ) as evaluator:  # fmt: skip
+        bot = create_bot(settings, store=store, evaluator=evaluator, metrics=metrics)
+        env = simcord.Env(bot, shard_count=1)
+        await env.start()
+        guild = env.create_guild("Memory Club")
+        guild.create_text_channel("games")
+        await env.advance_time(1)
+        measured = resident(metrics)
+        await env.shutdown()
+    return {"idle_mib": measured}
+
+
+async def games(tmp: Path, count: int) -> dict[str, float]:
+    import rules
+    from bot.games import GameService, NoEvents
+    from bot.observability import Metrics
+    from bot.storage import open_store
+    from evaluator import EvaluatorSettings, open_evaluator
+
+    metrics = Metrics()
+    pool = EvaluatorSettings(evaluator="local", pool_size=2)
+    async with await open_store(f"sqlite+aiosqlite:///{tmp}/g.db") as store, await open_evaluator(
+        pool
+    ) as evaluator:  # fmt: skip
+        service = GameService(store, evaluator, rules.load_sets(), NoEvents())
+
+        async def thread(_set: rules.GameSet) -> int:
+            return 1
+
+        # one game warms every code path and cache before the baseline
+        await service.start_single(rules.Mode.TRAINING, 1, 1, None, "en", thread)
+        before = resident(metrics)
+        for player in range(2, count + 2):
+            await service.start_single(rules.Mode.TRAINING, 1, player, None, "en", thread)
+        after = resident(metrics)
+        held = len(service.active)
+        await service.close()
+    return {"before_mib": before, "after_mib": after, "held": held}
+
+
+def phase(name: str, count: int) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.bench_memory", "--phase", name, "--games", str(count)],
+        capture_output=True, text=True, check=False, cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    if out.returncode != 0:
+        raise SystemExit(f"phase {name} failed:\n{out.stderr[-3000:]}")
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def listed(values: list[float]) -> str:
+    return ", ".join(f"{v:.1f}" for v in values)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=3, help="fresh processes per phase")
+    parser.add_argument("--phase", choices=["idle", "games"], help=argparse.SUPPRESS)
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+    if args.phase:
+        with tempfile.TemporaryDirectory(prefix="fd-mem-") as tmp:
+            work = idle(Path(tmp)) if args.phase == "idle" else games(Path(tmp), args.games)
+            print(json.dumps(asyncio.run(work)))
+        return
+
+    idles = sorted(phase("idle", args.games)["idle_mib"] for _ in range(args.runs))
+    runs = [phase("games", args.games) for _ in range(args.runs)]
+    assert all(r["held"] == args.games + 1 for r in runs), runs
+    per_k = sorted((r["after_mib"] - r["before_mib"]) / args.games * 1000 for r in runs)
+    bases = sorted(r["before_mib"] for r in runs)
+    mid = args.runs // 2
+    body = "\n".join(
+        [
+            "## Memory of one bot process\n",
+            f"`python -m bench.bench_memory`: `process_resident_memory_bytes` after a full GC, "
+            f"each phase in a fresh process, {args.runs} runs (median; all runs in brackets).\n",
+            "| what | MiB |",
+            "|---|---:|",
+            "| the bot idle on simcord, simcord included (every cog, one server, SQLite, "
+            f"PHP pool of 2 outside it) | {idles[mid]:.1f} ({listed(idles)}) |",
+            f"| the game service alone, one game running | {bases[mid]:.1f} ({listed(bases)}) |",
+            f"| added by {args.games:,} more active Training games (round open, timer armed), "
+            f"per 1,000 | {per_k[mid]:.1f} ({listed(per_k)}) |",
+            "",
+            "Not counted: the PHP workers (their own processes, each capped by MEMORY_MB) and "
+            "what Discord adds per game in the real bot (discord.py's thread object).",
+        ]
+    )
+    print(body)
+    if not args.no_write:
+        write_section("memory", body)
+
+
+if __name__ == "__main__":
+    main()
