@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import rules
 from bot.common import SetsDirectory, UnknownSet, refuse, set_choices
 from bot.i18n import cmd, locale_of, t
 from bot.leaderboards import _pages, _render
@@ -124,8 +125,11 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     ) -> None:
         who = user or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
-        stats = await self.store.player_stats(interaction.guild_id or 0, who.id)
-        embed = _render.stats_embed(stats, who.display_name, locale_of(interaction))
+        guild_id = interaction.guild_id or 0
+        stats = await self.store.player_stats(guild_id, who.id)
+        today = rules.utc_day(discord.utils.utcnow())
+        streaks = await self.store.player_streaks(guild_id, who.id, today)
+        embed = _render.stats_embed(stats, who.display_name, locale_of(interaction), streaks)
         await publish(interaction, embed=embed)
 
     @app_commands.command(

@@ -93,7 +93,12 @@ async def build(store: Store, guild_id: int, request: PageRequest, locale: str, 
             guild_id, set_name, first, limit=PAGE_SIZE, offset=offset
         )
         pages = page_count(await store.qualification_count(guild_id, set_name, first))
-        embed = _render.qualification_embed(rows, set_name, period, request.page, locale, pages)
+        today = rules.utc_day(discord.utils.utcnow())
+        users = [row.user_id for row in rows]
+        streaks = await store.board_streaks(guild_id, set_name, users, today)
+        embed = _render.qualification_embed(
+            rows, set_name, period, request.page, locale, pages, streaks
+        )
         return Page(embed, request.page + 1 < pages, request, pages)
     if request.kind is PageKind.DUEL:
         ratings = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=offset)

@@ -6,6 +6,7 @@ from hand-made rows in both languages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import discord
@@ -14,12 +15,16 @@ from bot.common import fmt, mention
 from bot.games import FIELD_MAX, outcome_text, round_line
 from bot.i18n import decimal_text, normalize_locale, t
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
-from rules import Termination
+from rules import Streak, Termination
 
 COLOUR = discord.Colour.gold()
 ROUNDS_PER_PAGE = 10
 ROUND_LINE_MAX = 500
 """Ten lines of 500 stay within an embed's 6,000 characters with the header fields."""
+
+
+STREAK_SETS_MAX = 5
+"""/stats lists this many Sets' streaks (the longest current ones); the rest are counted."""
 
 
 AVERAGE_PLAIN = 1e15
@@ -58,8 +63,22 @@ def _page_footer(embed: discord.Embed, page: int, pages: int, locale: str, extra
     embed.set_footer(text=f"{text} · {extra}" if extra else text)
 
 
+def _with_streak(user: str, streaks: Mapping[int, Streak], user_id: int, locale: str) -> str:
+    """A name with its current streak beside it, when it has one."""
+    found = streaks.get(user_id)
+    if found is None or found.current == 0:
+        return user
+    return f"{user} {t('streaks.board.mark', locale, count=found.current)}"
+
+
 def qualification_embed(
-    rows: list[LeaderRow], set_name: str, period: str, page: int, locale: str, pages: int = 1
+    rows: list[LeaderRow],
+    set_name: str,
+    period: str,
+    page: int,
+    locale: str,
+    pages: int = 1,
+    streaks: Mapping[int, Streak] | None = None,
 ) -> discord.Embed:
     period_name = t(f"leaderboards.period.{period}", locale)
     embed = discord.Embed(
@@ -71,7 +90,7 @@ def qualification_embed(
             "leaderboards.qualification.line",
             locale,
             rank=row.rank,
-            user=mention(row.user_id),
+            user=_with_streak(mention(row.user_id), streaks or {}, row.user_id, locale),
             result=ranking_result(
                 row.rank_class, row.rounds, row.score, row.perfect, locale, row.termination
             ),
@@ -107,7 +126,27 @@ def duel_embed(rows: list[RatingRow], page: int, locale: str, pages: int = 1) ->
     return embed
 
 
-def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
+def _streaks_field(embed: discord.Embed, streaks: Mapping[str, Streak], locale: str) -> None:
+    """One line per Set, the longest current streaks first."""
+    ranked = sorted(streaks.items(), key=lambda item: (-item[1].current, -item[1].longest))
+    lines = [
+        t(
+            "streaks.stats.line",
+            locale,
+            set=name,
+            current=t("streaks.days", locale, count=streak.current),
+            longest=t("streaks.days", locale, count=streak.longest),
+        )
+        for name, streak in ranked[:STREAK_SETS_MAX]
+    ]
+    if len(ranked) > STREAK_SETS_MAX:
+        lines.append(t("streaks.stats.more", locale, count=len(ranked) - STREAK_SETS_MAX))
+    embed.add_field(name=t("streaks.stats.title", locale), value="\n".join(lines), inline=False)
+
+
+def stats_embed(
+    stats: PlayerStats, name: str, locale: str, streaks: Mapping[str, Streak] | None = None
+) -> discord.Embed:
     user = mention(stats.user_id)
     embed = discord.Embed(title=t("leaderboards.stats.title", locale, user=name), colour=COLOUR)
     embed.description = user
@@ -173,6 +212,8 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
         ),
         inline=False,
     )
+    if streaks:
+        _streaks_field(embed, streaks, locale)
     return embed
 
 
