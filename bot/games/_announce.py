@@ -21,7 +21,7 @@ from bot.games import _render as render
 from bot.games._discord import RestBudget, with_retry
 from bot.games._summary import summary_messages
 from bot.games._types import ChannelLost, Posted
-from bot.games._views import answer_view, rematch_view
+from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from rules import Mode
@@ -137,8 +137,10 @@ class Announcer:
                 kwargs["content"] = self._players(record)
             else:
                 kwargs["allowed_mentions"] = NO_PINGS
-            if index == len(pages) - 1 and record.state.mode is Mode.DUEL:  # Rematch
-                kwargs["view"] = rematch_view(record.state.id, locale)
+            if index == len(pages) - 1:  # Share, and a duel's Rematch
+                duel = record.state.mode is Mode.DUEL
+                view = rematch_view if duel else summary_view
+                kwargs["view"] = view(record.state.id, locale)
             await self._send(record, f"summary {index + 1}/{len(pages)}", **kwargs)
 
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:

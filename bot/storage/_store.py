@@ -391,6 +391,10 @@ class Store:
             )
         return bool(result.rowcount)
 
+    async def drop_state(self, name: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(state_t.delete().where(state_t.c.name == name))
+
     async def set_state(self, name: str, value: str) -> None:
         async with self._write() as conn:
             await conn.execute(
