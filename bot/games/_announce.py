@@ -161,7 +161,8 @@ class Announcer:
 
     async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
         """The summary, in as many messages as Discord needs; the end pings the players,
-        and a duel's Rematch button goes on the last message. A round that ended without
+        the first message shows the Score chart (when the renderer drew it), and the last
+        carries Share (and a duel's Rematch). A round that ended without
         answers (a timeout, a resignation) loses its Answer button first."""
         locale = record_locale(record)
         last = record.state.rounds[-1] if record.state.rounds else None
