@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.support.sim import answer, button_id, message_text, public_message, reply_text
+from tests.support.sim import answer, button_id, message_text, public_message, reply_text, speak
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -71,3 +71,20 @@ async def test_duel_summary_shares_each_players_own_card(world) -> None:
     won = await world.alice.click(summary, custom_id=button_id(summary, "fd:share:"))
     assert "Shared in" in reply_text(won)
     assert "🏆 Won: checkout in 1\u00a0round" in world.channel.last_message.content
+
+
+async def test_practice_share_in_ukrainian(world) -> None:
+    """A Practice game has its Share too; the card speaks the game's language."""
+    speak(world.env, world.alice, "uk")
+    world.digits.extend("3489")
+    await world.alice.slash(world.channel, "practice")
+    thread = world.thread()
+    await world.alice.slash(thread, "resign")
+    summary = thread.last_message
+    shared = await world.alice.click(summary, custom_id=button_id(summary, "fd:share:"))
+    assert f"Опубліковано в <#{world.channel.id}>" in reply_text(shared)
+    card = world.channel.last_message.content
+    assert f"<@{world.alice.id}> ділиться грою:" in card
+    assert "darts · Практика · 1 січня 2026\u202fр." in card
+    assert "🏳️ Поразка: гру здано в раунді 1" in card
+    assert_spoiler_free(card, "3489")
