@@ -1,13 +1,13 @@
 """The bot: `create_bot(settings, store=..., evaluator=...)` returns a configured `commands.Bot`,
 and `run_discord(settings, token)` opens what the bot needs and runs it.
 
-Resources (the store, the PHP evaluator) are opened by `run_discord` with `async with`
-and passed in, as discord.py's `advanced_startup` example does: whoever opens a
-resource closes it, and the bot never guesses what it owns. `setup_hook` adds the
-cogs with typed dependencies, registers the persistent buttons and syncs the command
-tree when it changed; the games that were running are resumed once the gateway is
-ready (`_recover_when_ready`), so a replayed round's clock starts when players can
-see it.
+Resources (the store, the PHP evaluator, the solver, the chart worker) are opened by
+`run_discord` with `async with` and passed in, as discord.py's `advanced_startup`
+example does: whoever opens a resource closes it, and the bot never guesses what it
+owns. `setup_hook` adds the cogs with typed dependencies, registers the persistent
+buttons and syncs the command tree when it changed; the games that were running are
+resumed once the gateway is ready (`_recover_when_ready`), so a replayed round's
+clock starts when players can see it.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
+from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.games import (
     DYNAMIC_ITEMS,
@@ -117,6 +118,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         features: Sequence[Feature] = FEATURES,
         metrics: Metrics | None = None,
         revealer: Revealer | None = None,
+        charts: ChartRenderer | None = None,
     ) -> None:
         shards = settings.shards
         sharding: dict[str, Any] = {"shard_count": shards.count}
@@ -142,8 +144,9 @@ class FormulaDartsBot(commands.AutoShardedBot):
         budget = RestBudget(
             discord_clock, processes=shards.processes, on_error=self.metrics.rest_error
         )
+        self.charts = charts
         self.closer = ThreadCloser(self, budget, discord_clock, shards.owns)
-        self.announcer = Announcer(self, budget, self.closer)
+        self.announcer = Announcer(self, budget, charts, self.closer)
         self.service = GameService(
             store,
             evaluator,
@@ -166,7 +169,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             return [SetsAdminCog(SetsManager(self.sets))]
         if feature is Feature.ADMIN:
             return [AdminCog(Moderation(self.store, self.service))]
-        return [LeaderboardsCog(self.store, self.sets, self.revealer)]
+        return [LeaderboardsCog(self.store, self.sets, self.revealer, self.charts)]
 
     async def setup_hook(self) -> None:
         for feature in self.features:
@@ -242,6 +245,7 @@ def create_bot(
     features: Sequence[Feature] = FEATURES,
     metrics: Metrics | None = None,
     revealer: Revealer | None = None,
+    charts: ChartRenderer | None = None,
 ) -> FormulaDartsBot:
     """The configured bot; settings come from the environment (and `.env`) when None.
 
@@ -255,6 +259,7 @@ def create_bot(
         features=features,
         metrics=metrics,
         revealer=revealer,
+        charts=charts,
     )
 
 
@@ -280,8 +285,8 @@ def active_games_by_mode(service: GameService) -> dict[str, int]:
 
 
 async def run_discord(settings: BotSettings, token: str) -> None:
-    """Open the store, the PHP sandbox and the solver's process, run the bot (with its
-    metrics and /healthz on METRICS_PORT) until it stops, close them."""
+    """Open the store, the PHP sandbox, the solver's process and the chart worker, run the
+    bot (with its metrics and /healthz on METRICS_PORT) until it stops, close them."""
     metrics = Metrics()
     async with (
         await open_store(settings.database_url) as store,
@@ -289,12 +294,14 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             settings.evaluator_settings, observer=PhpObserver(metrics)
         ) as evaluator,
         SolverProcess() as solver,
+        ChartRenderer() as charts,
         create_bot(
             settings,
             store=store,
             evaluator=evaluator,
             metrics=metrics,
             revealer=ConfirmedSolver(solver, evaluator),
+            charts=charts,
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
     ):

@@ -55,6 +55,7 @@ from rules.sets import (
     validate_set,
 )
 from rules.state import Answer, GameState, Mode, Outcome, Round, Termination
+from rules.streaks import Streak, streak
 
 __all__ = [
     "ALLOWED_FUNCTIONS",
@@ -84,6 +85,7 @@ __all__ = [
     "SetProblem",
     "SetsError",
     "StartRound",
+    "Streak",
     "Submit",
     "Termination",
     "Void",
@@ -105,6 +107,7 @@ __all__ = [
     "ranking_key",
     "round_points",
     "seeded_digits",
+    "streak",
     "submit_problem",
     "utc_day",
     "valid_digits",

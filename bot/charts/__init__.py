@@ -8,6 +8,7 @@ runs them in a worker process through `ChartRenderer.render`, which never raises
 from bot.charts._game import build_game_figure, game_chart, score_series
 from bot.charts._renderer import ChartRenderer
 from bot.charts._stats import (
+    GAMES_MAX,
     GameKind,
     StatsChartInput,
     StatsGame,
@@ -17,6 +18,7 @@ from bot.charts._stats import (
 )
 
 __all__ = [
+    "GAMES_MAX",
     "ChartRenderer",
     "GameKind",
     "StatsChartInput",

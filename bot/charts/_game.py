@@ -20,7 +20,7 @@ from rules import GameState, Termination
 
 WIDTH, HEIGHT = 8.0, 4.5
 """Inches at 100 dpi: 800 × 450 px, which Discord shows whole in an embed."""
-MARGINS = style.Margins(left=0.1, right=0.98, top=0.91, bottom=0.22)
+MARGINS = style.Margins(left=0.1, right=0.98, top=0.9, bottom=0.25)
 """The legend under the Round axis; the left margin follows the longest Score."""
 
 

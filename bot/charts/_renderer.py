@@ -41,7 +41,8 @@ def _warm() -> None:
 
 
 class ChartRenderer:
-    """A small pool of chart workers, opened in `main()` and closed at shutdown."""
+    """A small pool of chart workers, opened by `run_discord` (`async with`) and closed at
+    shutdown."""
 
     def __init__(self, workers: int = 1, *, timeout_s: float = TIMEOUT_S) -> None:
         self.workers = workers
@@ -54,6 +55,13 @@ class ChartRenderer:
                 self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm
             )
         return self._executor
+
+    async def __aenter__(self) -> ChartRenderer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
 
     async def start(self) -> None:
         """Start the workers now rather than on the first chart."""

@@ -28,8 +28,8 @@ from rules import GameState, Termination, is_zero
 GAMES_MAX = 30
 SLOTS_MIN = 10
 """The x axis has room for at least this many games, so three games are not three slabs."""
-DATE_TICKS = 6
-MARGINS = style.Margins(left=0.1, right=0.95, top=0.92, bottom=0.2, hspace=0.45)
+DATE_TICKS = 5
+MARGINS = style.Margins(left=0.1, right=0.95, top=0.91, bottom=0.23, hspace=0.5)
 WIDTH, HEIGHT = 6.4, 3.6
 """640 × 360 px: small beside the /stats embed, still legible when Discord scales it."""
 

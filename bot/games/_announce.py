@@ -10,20 +10,22 @@ after a restart. A 403 or 404 on the game's channel is `ChannelLost`: the game i
 
 from __future__ import annotations
 
+import io
 import logging
 import secrets
 from typing import Any
 
 import discord
 
+from bot.charts import ChartRenderer, game_chart
 from bot.common import mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, with_retry
 from bot.games._summary import summary_messages
 from bot.games._types import ChannelLost, Posted
-from bot.games._views import answer_view, rematch_view
-from bot.i18n import DEFAULT_LOCALE
+from bot.games._views import answer_view, rematch_view, summary_view
+from bot.i18n import DEFAULT_LOCALE, t
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from rules import Mode
 
@@ -31,6 +33,7 @@ log = logging.getLogger(__name__)
 
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
+CHART_FILE = "score.png"
 REPING_AFTER_S = 600.0
 """A replayed round pings its players again only if nothing pinged them this recently,
 so a bot in a crash loop does not ping every player on every start."""
@@ -52,10 +55,15 @@ class Announcer:
     """Posts rounds, edits them into results, posts summaries; implements `Presence` too."""
 
     def __init__(
-        self, client: discord.Client, budget: RestBudget, closer: ThreadCloser | None = None
+        self,
+        client: discord.Client,
+        budget: RestBudget,
+        charts: ChartRenderer | None = None,
+        closer: ThreadCloser | None = None,
     ) -> None:
         self.client = client
         self.budget = budget
+        self.charts = charts
         self.closer = closer
 
     def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
@@ -70,14 +78,47 @@ class Announcer:
                 raise lost from error
             raise
 
-    async def _send(self, record: GameRecord, what: str, **kwargs: Any) -> discord.Message:
+    async def _send(
+        self, record: GameRecord, what: str, png: bytes | None = None, **kwargs: Any
+    ) -> discord.Message:
         """Post once: a retry after a 5xx that in fact went through carries the same nonce,
-        so Discord does not post it twice (discord.py sets enforce_nonce with a nonce)."""
+        so Discord does not post it twice (discord.py sets enforce_nonce with a nonce).
+        `png` goes as CHART_FILE, a new File per try (a sent File is closed)."""
         channel = self._channel(record.channel_id, record.guild_id)
         kwargs.setdefault("allowed_mentions", USERS_ONLY)
         kwargs.setdefault("nonce", secrets.token_hex(12))
-        message: discord.Message = await self._call(record, what, lambda: channel.send(**kwargs))
+
+        def send() -> Any:
+            if png is None:
+                return channel.send(**kwargs)
+            return channel.send(**kwargs, file=discord.File(io.BytesIO(png), CHART_FILE))
+
+        message: discord.Message = await self._call(record, what, send)
         return message
+
+    def _names(self, record: GameRecord, locale: str) -> dict[str, str]:
+        """The players' names the client already knows (no REST call for a picture);
+        "Player N" for the others, never a raw id."""
+        guild = self.client.get_guild(record.guild_id)
+        names = {}
+        for index, player in enumerate(record.state.players):
+            known = None
+            if player.isdigit():
+                user_id = int(player)
+                known = (guild.get_member(user_id) if guild else None) or self.client.get_user(
+                    user_id
+                )
+            names[player] = (
+                known.display_name if known else t("charts.player", locale, number=index + 1)
+            )
+        return names
+
+    async def _chart(self, record: GameRecord, locale: str) -> bytes | None:
+        """The Score chart, or None: a chart that fails or is late is logged by the
+        renderer, and the summary goes without it."""
+        if self.charts is None or not record.state.rounds:
+            return None
+        return await self.charts.render(game_chart, record, locale, self._names(record, locale))
 
     async def _edit_round(self, record: GameRecord, what: str, **kwargs: Any) -> bool:
         """Edit the live round's message; False when there is none to edit."""
@@ -126,7 +167,8 @@ class Announcer:
 
     async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
         """The summary, in as many messages as Discord needs; the end pings the players,
-        and a duel's Rematch button goes on the last message. A round that ended without
+        the first message shows the Score chart (when the renderer drew it), and the last
+        carries Share (and a duel's Rematch). A round that ended without
         answers (a timeout, a resignation) loses its Answer button first."""
         locale = record_locale(record)
         last = record.state.rounds[-1] if record.state.rounds else None
@@ -135,14 +177,20 @@ class Announcer:
                 record, "end of the round", embed=render.round_embed(record, locale), view=None
             )
         pages = summary_messages(record, ratings, locale)
+        png = await self._chart(record, locale)
         for index, embeds in enumerate(pages):
             kwargs: dict[str, Any] = {"embeds": embeds}
             if index == 0:
                 kwargs["content"] = self._players(record)
+                if png is not None:
+                    embeds[0].set_image(url=f"attachment://{CHART_FILE}")
+                    kwargs["png"] = png
             else:
                 kwargs["allowed_mentions"] = NO_PINGS
-            if index == len(pages) - 1 and record.state.mode is Mode.DUEL:  # Rematch
-                kwargs["view"] = rematch_view(record.state.id, locale)
+            if index == len(pages) - 1:  # Share, and a duel's Rematch
+                duel = record.state.mode is Mode.DUEL
+                view = rematch_view if duel else summary_view
+                kwargs["view"] = view(record.state.id, locale)
             await self._send(record, f"summary {index + 1}/{len(pages)}", **kwargs)
         if self.closer is not None:
             self.closer.game_over(record)

@@ -262,11 +262,13 @@ class GamesCog(commands.Cog, name="Games"):
             if mode is Mode.PRACTICE:
                 bot_id = me.id if me is not None else 0
                 await self.service.start_practice(
-                    guild_id, player.id, bot_id, level, set_name, locale, open_thread
-                )
+                    guild_id, player.id, bot_id, level, set_name, locale, open_thread,
+                    parent_channel_id=channel.id,
+                )  # fmt: skip
             else:
                 await self.service.start_single(
-                    mode, guild_id, player.id, set_name, locale, open_thread
-                )
+                    mode, guild_id, player.id, set_name, locale, open_thread,
+                    parent_channel_id=channel.id,
+                )  # fmt: skip
         except UserError as error:
             await refuse(interaction, error)

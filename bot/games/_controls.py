@@ -22,6 +22,7 @@ from bot.games._announce import Announcer
 from bot.games._discord import with_retry
 from bot.games._places import POSTING, missing, public_thread
 from bot.games._service import GameService
+from bot.games._sharing import claim_share, share_key, share_target
 from bot.games._types import GameError
 from bot.games._views import (
     COG_NAME,
@@ -227,6 +228,36 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         )
         await self.service.challenges.attach_message(challenge, message.id)
         return challenge
+
+    async def share(self, interaction: Interaction, game_id: str) -> None:
+        """The presser's card, posted once in the channel the game's thread hangs off, in
+        the game's language; the presser alone hears back."""
+        locale = locale_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.service.load(game_id)
+        user_id = interaction.user.id
+        card_locale = record.meta.locale if record is not None else locale
+        try:
+            card = await claim_share(
+                self.service.store, record, user_id, card_locale, self.service.clock()
+            )
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        assert record is not None
+        target = share_target(record)
+        channel = self.bot.get_partial_messageable(target, guild_id=record.guild_id)
+        text = t("share.posted", card_locale, user=interaction.user.mention) + "\n" + card.text()
+        try:
+            await with_retry(
+                lambda: channel.send(text, allowed_mentions=discord.AllowedMentions.none()),
+                f"game {game_id}: share",
+                self.announcer.budget,
+            )
+        except discord.HTTPException:
+            await self.service.store.drop_state(share_key(game_id, user_id))
+            raise
+        await reply(interaction, t("share.sent", locale, channel=f"<#{target}>"))
 
     @staticmethod
     async def _display_name(interaction: Interaction, user_id: int) -> str:

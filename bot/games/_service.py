@@ -121,9 +121,11 @@ class GameService:
 
     async def start_single(
         self, mode: Mode, guild_id: int, user_id: int, set_name: str | None, locale: str,
-        open_channel: OpenChannel,
+        open_channel: OpenChannel, *, parent_channel_id: int | None = None,
     ) -> GameRecord:  # fmt: skip
-        """Check, open the game's channel (the caller's thread), save, start round 1."""
+        """Check, open the game's channel (the caller's thread), save, start round 1.
+
+        `parent_channel_id`: the channel the thread hangs off, where a Share is posted."""
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [user_id]):
             await self.seats.ensure_free(guild_id, user_id, "busy")
@@ -147,8 +149,9 @@ class GameService:
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
             channel_id = await open_channel(game_set)
             record = GameRecord(
-                state, guild_id, channel_id, period, seed, GameMeta(locale=locale), self.clock()
-            )
+                state, guild_id, channel_id, period, seed,
+                GameMeta(locale=locale, parent_channel_id=parent_channel_id), self.clock(),
+            )  # fmt: skip
             try:
                 await self.store.save_game(record, now=self.clock())
             except AttemptsUsed as exc:  # another bot process started one meanwhile
@@ -195,7 +198,7 @@ class GameService:
 
     async def start_practice(
         self, guild_id: int, user_id: int, bot_id: int, level: Level, set_name: str | None,
-        locale: str, open_channel: OpenChannel,
+        locale: str, open_channel: OpenChannel, *, parent_channel_id: int | None = None,
     ) -> GameRecord:  # fmt: skip
         """A duel against the bot itself, unranked: the same checks as any start."""
         game_set = await self.sets.resolve(guild_id, set_name)
@@ -206,7 +209,9 @@ class GameService:
             players = [str(user_id), str(bot_id)]
             state = rules.new_game(uuid.uuid4().hex, Mode.PRACTICE, game_set, players)
             channel_id = await open_channel(game_set)
-            meta = GameMeta(locale=locale, practice_level=level.value)
+            meta = GameMeta(
+                locale=locale, practice_level=level.value, parent_channel_id=parent_channel_id
+            )
             record = GameRecord(state, guild_id, channel_id, None, None, meta, self.clock())
             await self.store.save_game(record, now=self.clock())
             self.active.remember(record)

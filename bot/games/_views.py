@@ -41,6 +41,8 @@ class GameControls(Protocol):
 
     async def rematch(self, interaction: Interaction, game_id: str) -> None: ...
 
+    async def share(self, interaction: Interaction, game_id: str) -> None: ...
+
     async def report_error(self, interaction: Interaction, error: BaseException) -> None: ...
 
 
@@ -232,10 +234,40 @@ class RematchButton(
         await _guarded(interaction, lambda c: c.rematch(interaction, self.game_id))
 
 
+class ShareButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"fd:share:(?P<game>[0-9a-f]{32})",
+):
+    """Posts the presser's spoiler-free share card of a finished game to its channel."""
+
+    def __init__(self, game_id: str, label: str = "Share") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, emoji="📣", style=discord.ButtonStyle.secondary,
+                custom_id=f"fd:share:{game_id}",
+            )
+        )  # fmt: skip
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: Any,
+        /,
+    ) -> ShareButton:
+        return cls(match["game"], _label(item, "Share"))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _guarded(interaction, lambda c: c.share(interaction, self.game_id))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     AnswerButton,
     ChallengeButton,
     RematchButton,
+    ShareButton,
 )
 
 
@@ -253,7 +285,16 @@ def challenge_view(challenge_id: str, locale: str) -> discord.ui.View:
     return view
 
 
+def summary_view(game_id: str, locale: str) -> discord.ui.View:
+    """Under the last summary message of every game: Share."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShareButton(game_id, t("share.button", locale)))
+    return view
+
+
 def rematch_view(game_id: str, locale: str, *, disabled: bool = False) -> discord.ui.View:
+    """A duel's summary: Rematch, then Share (kept when Rematch is disabled)."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, t("duel.button.rematch", locale), disabled=disabled))
+    view.add_item(ShareButton(game_id, t("share.button", locale)))
     return view

@@ -7,6 +7,7 @@ only the asker turns a message's pages; others get their own private copy.
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 from typing import Any
 
@@ -14,6 +15,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import rules
+from bot.charts import GAMES_MAX, ChartRenderer, stats_chart, stats_input
 from bot.common import (
     CHOICE_NAME_MAX,
     CHOICES_MAX,
@@ -27,8 +30,8 @@ from bot.games import Revealer
 from bot.i18n import cmd, locale_of, t
 from bot.leaderboards import _pages, _render
 from bot.leaderboards._pages import COG_NAME, PageKind, PageRequest
-from bot.storage import Store
-from rules import GameSet
+from bot.storage import GameRecord, Store
+from rules import GameSet, Mode, Termination
 
 Interaction = discord.Interaction[Any]
 ID_MAX = 40
@@ -49,6 +52,16 @@ PERIOD_CHOICES = [
 ]
 
 
+STATS_FILE = "stats.png"
+
+
+def _counts(record: GameRecord) -> bool:
+    """Finished and not voided (by the game, or later by an admin): what /stats counts."""
+    outcome = record.state.outcome
+    voided = record.meta.void_reason is not None
+    return outcome is not None and outcome.termination is not Termination.VOID and not voided
+
+
 async def publish(interaction: Interaction, **message: Any) -> None:
     """A public message after a private deferral: the first edit completes the private
     "thinking" reply (a followup would take its visibility), the page follows as a
@@ -66,10 +79,17 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         guild_only=True,
     )
 
-    def __init__(self, store: Store, sets: SetsDirectory, revealer: Revealer | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        sets: SetsDirectory,
+        revealer: Revealer | None = None,
+        charts: ChartRenderer | None = None,
+    ) -> None:
         self.store = store
         self.sets = sets
         self.revealer = revealer
+        self.charts = charts
 
     async def autocomplete_set(
         self, interaction: Interaction, current: str
@@ -188,9 +208,29 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     ) -> None:
         who = user or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
-        stats = await self.store.player_stats(interaction.guild_id or 0, who.id)
-        embed = _render.stats_embed(stats, who.display_name, locale_of(interaction))
-        await publish(interaction, embed=embed)
+        guild_id = interaction.guild_id or 0
+        stats = await self.store.player_stats(guild_id, who.id)
+        today = rules.utc_day(discord.utils.utcnow())
+        streaks = await self.store.player_streaks(guild_id, who.id, today)
+        locale = locale_of(interaction)
+        embed = _render.stats_embed(stats, who.display_name, locale, streaks)
+        png = await self._stats_chart(guild_id, who.id, locale)
+        if png is None:
+            await publish(interaction, embed=embed)
+            return
+        embed.set_image(url=f"attachment://{STATS_FILE}")
+        await publish(interaction, embed=embed, file=discord.File(io.BytesIO(png), STATS_FILE))
+
+    async def _stats_chart(self, guild_id: int, user_id: int, locale: str) -> bytes | None:
+        """The last GAMES_MAX finished games that count in stats (no practice, no void), or
+        None: no renderer, nothing to draw, or the chart failed (the renderer logs why)."""
+        if self.charts is None:
+            return None
+        records = await self.store.history(guild_id, user_id, limit=GAMES_MAX)
+        counted = [r for r in records if r.state.mode is not Mode.PRACTICE and _counts(r)]
+        if not counted:
+            return None
+        return await self.charts.render(stats_chart, stats_input(counted, user_id), locale)
 
     @app_commands.command(
         name=cmd("leaderboards.history.name", "history"),

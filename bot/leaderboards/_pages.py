@@ -116,8 +116,11 @@ async def build(
         )
         count = await store.qualification_count(guild_id, set_name, first, version=version)
         pages = page_count(count)
+        today = rules.utc_day(discord.utils.utcnow())
+        users = [row.user_id for row in rows]
+        streaks = await store.board_streaks(guild_id, set_name, users, today)
         embed = _render.qualification_embed(
-            rows, set_name, period, request.page, locale, pages, version
+            rows, set_name, period, request.page, locale, pages, version, streaks
         )
         return Page(embed, request.page + 1 < pages, request, pages)
     if request.kind is PageKind.DUEL:

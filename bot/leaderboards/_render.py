@@ -6,6 +6,7 @@ from hand-made rows in both languages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import discord
@@ -14,12 +15,16 @@ from bot.common import fmt, mention
 from bot.games import FIELD_MAX, outcome_text, round_line, summary_best
 from bot.i18n import decimal_text, normalize_locale, t
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
-from rules import Termination
+from rules import Streak, Termination
 
 COLOUR = discord.Colour.gold()
 ROUNDS_PER_PAGE = 10
 ROUND_LINE_MAX = 500
 """Ten lines of 500 stay within an embed's 6,000 characters with the header fields."""
+
+
+STREAK_SETS_MAX = 5
+"""/stats lists this many Sets' streaks (the longest current ones); the rest are counted."""
 
 
 AVERAGE_PLAIN = 1e15
@@ -66,6 +71,14 @@ def version_label(version: str, current: bool, locale: str) -> str:
     return t(f"leaderboards_extra.qualification.{key}", locale, version=version)
 
 
+def _with_streak(user: str, streaks: Mapping[int, Streak], user_id: int, locale: str) -> str:
+    """A name with its current streak beside it, when it has one."""
+    found = streaks.get(user_id)
+    if found is None or found.current == 0:
+        return user
+    return f"{user} {t('streaks.board.mark', locale, count=found.current)}"
+
+
 def qualification_embed(
     rows: list[LeaderRow],
     set_name: str,
@@ -74,6 +87,7 @@ def qualification_embed(
     locale: str,
     pages: int = 1,
     version: str | None = None,
+    streaks: Mapping[int, Streak] | None = None,
 ) -> discord.Embed:
     """`version` (when known) goes in the footer: a board ranks one version of the Set."""
     period_name = t(f"leaderboards.period.{period}", locale)
@@ -86,7 +100,7 @@ def qualification_embed(
             "leaderboards.qualification.line",
             locale,
             rank=row.rank,
-            user=mention(row.user_id),
+            user=_with_streak(mention(row.user_id), streaks or {}, row.user_id, locale),
             result=ranking_result(
                 row.rank_class, row.rounds, row.score, row.perfect, locale, row.termination
             ),
@@ -123,7 +137,27 @@ def duel_embed(rows: list[RatingRow], page: int, locale: str, pages: int = 1) ->
     return embed
 
 
-def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
+def _streaks_field(embed: discord.Embed, streaks: Mapping[str, Streak], locale: str) -> None:
+    """One line per Set, the longest current streaks first."""
+    ranked = sorted(streaks.items(), key=lambda item: (-item[1].current, -item[1].longest))
+    lines = [
+        t(
+            "streaks.stats.line",
+            locale,
+            set=name,
+            current=t("streaks.days", locale, count=streak.current),
+            longest=t("streaks.days", locale, count=streak.longest),
+        )
+        for name, streak in ranked[:STREAK_SETS_MAX]
+    ]
+    if len(ranked) > STREAK_SETS_MAX:
+        lines.append(t("streaks.stats.more", locale, count=len(ranked) - STREAK_SETS_MAX))
+    embed.add_field(name=t("streaks.stats.title", locale), value="\n".join(lines), inline=False)
+
+
+def stats_embed(
+    stats: PlayerStats, name: str, locale: str, streaks: Mapping[str, Streak] | None = None
+) -> discord.Embed:
     user = mention(stats.user_id)
     embed = discord.Embed(title=t("leaderboards.stats.title", locale, user=name), colour=COLOUR)
     embed.description = user
@@ -189,6 +223,8 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
         ),
         inline=False,
     )
+    if streaks:
+        _streaks_field(embed, streaks, locale)
     return embed
 
 

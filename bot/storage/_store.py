@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 import rules
-from bot.storage import _boards, _games, _moderation
+from bot.storage import _boards, _games, _moderation, _streaks
 from bot.storage._codec import dumps
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._models import BotState, ChallengeRow, InstallSecret, ServerSet, table
@@ -243,6 +243,19 @@ class Store:
         async with self._read() as conn:
             return await _boards.stats(conn, guild_id, user_id)
 
+    async def player_streaks(
+        self, guild_id: int, user_id: int, today: str
+    ) -> dict[str, rules.Streak]:
+        """The player's Qualification streak per Set; `today` is the current period."""
+        async with self._read() as conn:
+            return await _streaks.player_streaks(conn, guild_id, user_id, today)
+
+    async def board_streaks(
+        self, guild_id: int, set_name: str, user_ids: Collection[int], today: str
+    ) -> dict[int, rules.Streak]:
+        async with self._read() as conn:
+            return await _streaks.board_streaks(conn, guild_id, set_name, user_ids, today)
+
     # challenges
 
     async def save_challenge(self, challenge: Challenge) -> None:
@@ -402,6 +415,20 @@ class Store:
         async with self._read() as conn:
             value = await conn.scalar(sa.select(state_t.c.value).where(state_t.c.name == name))
         return None if value is None else str(value)
+
+    async def claim_state(self, name: str, value: str) -> bool:
+        """Set `name` only if it is unset: True for the one caller that set it."""
+        async with self._write() as conn:
+            result = await conn.execute(
+                _games.dialect_insert(conn, state_t)
+                .values(name=name, value=value)
+                .on_conflict_do_nothing(index_elements=["name"])
+            )
+        return bool(result.rowcount)
+
+    async def drop_state(self, name: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(state_t.delete().where(state_t.c.name == name))
 
     async def set_state(self, name: str, value: str) -> None:
         async with self._write() as conn:

@@ -62,7 +62,8 @@ async def test_rematch_once_and_only_by_the_players(world) -> None:
     assert len(challenges_in(world.channel)) == before + 1
     refreshed = next(m for m in thread.history() if m.id == summary.id)
     buttons = [c for row in refreshed.components for c in row.children]
-    assert [b.disabled for b in buttons] == [True]
+    disabled = {b.custom_id.split(":")[1]: b.disabled for b in buttons}
+    assert disabled == {"rematch": True, "share": False}  # Share stays usable
     assert refreshed.embeds == summary.embeds
 
     game_id = rematch_id.rsplit(":", 1)[1]
