@@ -26,6 +26,7 @@ from discord.ext import commands
 
 import rules
 from bot.common import SetsDirectory
+from bot.config import ConfigCog, ServerConfig
 from bot.games import (
     DYNAMIC_ITEMS,
     Announcer,
@@ -59,6 +60,7 @@ class Feature(StrEnum):
     SETS = "sets"
     LEADERBOARDS = "leaderboards"
     ADMIN = "admin"
+    CONFIG = "config"
 
 
 FEATURES: tuple[Feature, ...] = tuple(Feature)
@@ -163,6 +165,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
             return [SetsAdminCog(SetsManager(self.sets))]
         if feature is Feature.ADMIN:
             return [AdminCog(Moderation(self.store, self.service))]
+        if feature is Feature.CONFIG:
+            return [ConfigCog(ServerConfig(self.store, discord_clock))]
         return [LeaderboardsCog(self.store, self.sets)]
 
     async def setup_hook(self) -> None:

@@ -66,7 +66,9 @@ RANKED_CLASSES = (0, 1)
 """rank_class of a checkout and of a game played to maxRound; 2 (a loss) is not ranked."""
 
 
-def _board_conditions(guild_id: int, set_name: str, since: str | None) -> list[Any]:
+def _board_conditions(
+    guild_id: int, set_name: str, since: str | None, until: str | None = None
+) -> list[Any]:
     conditions = [
         games.c.guild_id == guild_id,
         games.c.mode == Mode.QUALIFICATION.value,
@@ -75,16 +77,19 @@ def _board_conditions(guild_id: int, set_name: str, since: str | None) -> list[A
     ]
     if since is not None:
         conditions.append(games.c.period >= since)
+    if until is not None:
+        conditions.append(games.c.period <= until)
     return conditions
 
 
 async def qualification_count(
-    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None
-) -> int:
+    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None,
+    until: str | None = None,
+) -> int:  # fmt: skip
     """Players on the board: a range of the board's index, like the board itself."""
     count = await conn.scalar(
         sa.select(sa.func.count(sa.distinct(games.c.player))).where(
-            *_board_conditions(guild_id, set_name, since)
+            *_board_conditions(guild_id, set_name, since, until)
         )
     )
     return int(count or 0)
@@ -97,8 +102,9 @@ async def qualification(
     since: str | None,
     limit: int,
     offset: int,
+    until: str | None = None,
 ) -> list[LeaderRow]:
-    conditions = _board_conditions(guild_id, set_name, since)
+    conditions = _board_conditions(guild_id, set_name, since, until)
     ranked = (
         sa.select(
             games.c.id,
