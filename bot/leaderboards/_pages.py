@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
@@ -58,13 +58,14 @@ class PageTurner(Protocol):
     ) -> None: ...
 
 
-def since(period: str, now: datetime | None = None) -> str | None:
-    """The first Qualification period (UTC day) a board includes."""
+def since(period: str, now: datetime | None = None, tz: tzinfo = UTC) -> str | None:
+    """The first Qualification period (a day in the server's timezone) a board includes."""
     moment = now or discord.utils.utcnow()
     if period == "today":
-        return rules.utc_day(moment)
+        return rules.period_of(moment, tz)
     if period == "week":
-        return rules.utc_day(moment.astimezone(UTC) - timedelta(days=6))
+        today = datetime.strptime(rules.period_of(moment, tz), "%Y-%m-%d")
+        return (today - timedelta(days=6)).strftime("%Y-%m-%d")
     return None
 
 
@@ -86,9 +87,10 @@ def page_count(total: int) -> int:
 async def build(store: Store, guild_id: int, request: PageRequest, locale: str, name: str) -> Page:
     """Fetch one page and the list's size (a count on the same index), for "Page 1 of N"."""
     offset = request.page * PAGE_SIZE
+    zone = (await store.servers.settings(guild_id)).zone
     if request.kind is PageKind.QUALIFICATION:
         period, _, set_name = request.arg.partition(":")
-        first = since(period)
+        first = since(period, tz=zone)
         rows = await store.qualification_leaderboard(
             guild_id, set_name, first, limit=PAGE_SIZE, offset=offset
         )
@@ -113,7 +115,7 @@ async def build(store: Store, guild_id: int, request: PageRequest, locale: str, 
     if record is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=request.arg))
         return Page(embed, False, request, private=True)
-    sealed = sealed_until(record, discord.utils.utcnow())
+    sealed = sealed_until(record, discord.utils.utcnow(), zone)
     if sealed is not None:
         return Page(_render.game_embed(record, 0, locale, sealed), False, request)
     pages = _render.round_pages(record)
@@ -126,11 +128,12 @@ async def build(store: Store, guild_id: int, request: PageRequest, locale: str, 
     )
 
 
-def sealed_until(record: GameRecord, now: datetime) -> float | None:
-    """When a Qualification game's Digits and formulas become public, if not yet."""
+def sealed_until(record: GameRecord, now: datetime, tz: tzinfo = UTC) -> float | None:
+    """When a Qualification game's Digits and formulas become public, if not yet: the end
+    of its period in the server's timezone."""
     if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
         return None
-    ends = rules.period_end(record.period)
+    ends = rules.period_end(record.period, tz)
     return ends.timestamp() if now < ends else None
 
 

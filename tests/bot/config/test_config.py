@@ -3,10 +3,12 @@ cannot post in named by its missing permission, timezones checked, a Kyiv day.""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import discord
 import pytest
 
-from tests.support.sim import reply_text, speak
+from tests.support.sim import message_text, reply_text, shown, speak
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -50,3 +52,29 @@ async def test_timezones_are_checked_and_completed(world, admin) -> None:
     assert (await world.store.servers.settings(world.guild.id)).timezone == "Europe/Kyiv"
     language = reply_text(await admin.slash(world.channel, "config language", language="uk"))
     assert "Language of public messages: Ukrainian" in language
+
+
+async def test_a_kyiv_server_starts_its_qualification_day_at_kyiv_midnight(world, admin) -> None:
+    """simcord's clock starts at 2026-01-01 00:00 UTC, 02:00 in Kyiv (UTC+2 in winter)."""
+    await admin.slash(world.channel, "config timezone", timezone="Europe/Kyiv")
+    await world.alice.slash(world.channel, "qualification")
+    first = await world.store.active_game_of(world.guild.id, world.alice.id)
+    assert first.period == "2026-01-01"
+    await world.alice.slash(world.channel, "resign")
+    game = shown(await world.bob.slash(world.channel, "game", id=first.state.id[:8]))
+    kyiv_midnight = int(datetime(2026, 1, 1, 22, tzinfo=UTC).timestamp())
+    assert f"<t:{kyiv_midnight}:R>" in message_text(game)
+    await world.env.advance_time(21.9 * 3600)  # 23:54 in Kyiv: the day's attempt is used
+    assert "Qualification" in reply_text(await world.alice.slash(world.channel, "qualification"))
+    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    await world.env.advance_time(0.2 * 3600)  # 00:06 on 2 January in Kyiv, 22:06 UTC
+    await world.alice.slash(world.channel, "qualification")
+    second = await world.store.active_game_of(world.guild.id, world.alice.id)
+    assert second is not None and second.period == "2026-01-02"
+
+
+async def test_a_server_language_is_the_language_of_its_public_game_messages(world, admin) -> None:
+    await admin.slash(world.channel, "config language", language="uk")
+    started = reply_text(await world.alice.slash(world.channel, "training"))
+    assert "Your game is in" in started  # her own reply stays in her language
+    assert "раунд 1 з" in message_text(world.thread().last_message)
