@@ -27,6 +27,7 @@ from discord.ext import commands
 import rules
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
+from bot.daily import Closest, DailyPosts, DiscordChannel
 from bot.games import (
     DYNAMIC_ITEMS,
     Announcer,
@@ -118,6 +119,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         features: Sequence[Feature] = FEATURES,
         metrics: Metrics | None = None,
         revealer: Revealer | None = None,
+        closest: Closest | None = None,
     ) -> None:
         shards = settings.shards
         sharding: dict[str, Any] = {"shard_count": shards.count}
@@ -155,7 +157,16 @@ class FormulaDartsBot(commands.AutoShardedBot):
             digits_source=digits_source,
         )
         self.sets: SetsDirectory = self.service.sets
+        self.daily = DailyPosts(
+            store,
+            self.sets,
+            DiscordChannel(self),
+            clock=discord_clock,
+            owns=shards.owns,
+            closest=closest,
+        )
         self._recovery: asyncio.Task[None] | None = None
+        self._daily: asyncio.Task[None] | None = None
 
     def _cogs(self, feature: Feature) -> list[commands.Cog]:
         if feature is Feature.GAMES:
@@ -166,7 +177,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         if feature is Feature.ADMIN:
             return [AdminCog(Moderation(self.store, self.service))]
         if feature is Feature.CONFIG:
-            return [ConfigCog(ServerConfig(self.store, discord_clock))]
+            return [ConfigCog(ServerConfig(self.store, discord_clock, on_change=self.daily.poke))]
         return [LeaderboardsCog(self.store, self.sets)]
 
     async def setup_hook(self) -> None:
@@ -177,6 +188,13 @@ class FormulaDartsBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         await self._sync()
         self._recovery = asyncio.create_task(self._recover_when_ready(), name="recovery")
+        self._daily = asyncio.create_task(self._daily_when_ready(), name="daily-posts")
+
+    async def _daily_when_ready(self) -> None:
+        """The daily posts once the gateway is up (the channels are known then); the
+        first round at once, so a post missed while the bot was down is made now."""
+        await self.wait_until_ready()
+        self.daily.start()
 
     async def _recover_when_ready(self) -> None:
         """Resume games once players can see the bot: a replayed round posted before the
@@ -223,8 +241,10 @@ class FormulaDartsBot(commands.AutoShardedBot):
         await self.service.void_where("channel_deleted", channel_id=channel.id)
 
     async def close(self) -> None:
-        if self._recovery is not None:
-            self._recovery.cancel()
+        for task in (self._recovery, self._daily):
+            if task is not None:
+                task.cancel()
+        self.daily.stop()
         await self.service.close()
         await super().close()
 
@@ -238,6 +258,7 @@ def create_bot(
     features: Sequence[Feature] = FEATURES,
     metrics: Metrics | None = None,
     revealer: Revealer | None = None,
+    closest: Closest | None = None,
 ) -> FormulaDartsBot:
     """The configured bot; settings come from the environment (and `.env`) when None.
 
@@ -251,6 +272,7 @@ def create_bot(
         features=features,
         metrics=metrics,
         revealer=revealer,
+        closest=closest,
     )
 
 
@@ -291,6 +313,7 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             evaluator=evaluator,
             metrics=metrics,
             revealer=ConfirmedSolver(solver, evaluator),
+            closest=ConfirmedSolver(solver, evaluator),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
     ):

@@ -65,9 +65,21 @@ def missing_permissions(granted: discord.Permissions) -> list[str]:
 
 
 class ServerConfig:
-    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float],
+        on_change: Callable[[], None] = lambda: None,
+    ) -> None:
+        """`on_change`: told after a change (the daily posts look at their times again)."""
         self.store = store
         self.clock = clock
+        self.on_change = on_change
+
+    async def _update(self, guild_id: int, **changes: Any) -> ServerSettings:
+        settings = await self.store.servers.update(guild_id, self.clock(), **changes)
+        self.on_change()
+        return settings
 
     async def show(self, guild_id: int) -> ServerSettings:
         return await self.store.servers.settings(guild_id)
@@ -80,15 +92,15 @@ class ServerConfig:
             missing = missing_permissions(granted)
             if missing:
                 raise ConfigError("missing_permission", permission=missing[0])
-        return await self.store.servers.update(guild_id, self.clock(), channel_id=channel_id)
+        return await self._update(guild_id, channel_id=channel_id)
 
     async def set_language(self, guild_id: int, language: str | None) -> ServerSettings:
         if language is not None and language not in LANGUAGES:
             raise ConfigError("unknown_language", language=language)
-        return await self.store.servers.update(guild_id, self.clock(), language=language)
+        return await self._update(guild_id, language=language)
 
     async def set_timezone(self, guild_id: int, name: str) -> ServerSettings:
         chosen = name.strip()
         if chosen not in _zones():
             raise ConfigError("unknown_timezone", timezone=chosen[:64])
-        return await self.store.servers.update(guild_id, self.clock(), timezone=chosen)
+        return await self._update(guild_id, timezone=chosen)

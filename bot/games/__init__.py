@@ -26,7 +26,7 @@ from bot.games._types import (
     Revealer,
     SubmitResult,
 )
-from bot.games._views import DYNAMIC_ITEMS
+from bot.games._views import DYNAMIC_ITEMS, QualificationButton
 
 __all__ = [
     "CHALLENGE_TTL",
@@ -42,6 +42,7 @@ __all__ = [
     "GameService",
     "GamesCog",
     "NoEvents",
+    "QualificationButton",
     "RestBudget",
     "Revealer",
     "SubmitResult",

@@ -58,15 +58,9 @@ def _page_footer(embed: discord.Embed, page: int, pages: int, locale: str, extra
     embed.set_footer(text=f"{text} · {extra}" if extra else text)
 
 
-def qualification_embed(
-    rows: list[LeaderRow], set_name: str, period: str, page: int, locale: str, pages: int = 1
-) -> discord.Embed:
-    period_name = t(f"leaderboards.period.{period}", locale)
-    embed = discord.Embed(
-        title=t("leaderboards.qualification.title", locale, set=set_name, period=period_name),
-        colour=COLOUR,
-    )
-    lines = [
+def board_lines(rows: list[LeaderRow], locale: str) -> list[str]:
+    """A Qualification board's lines, as /leaderboard and the daily post show them."""
+    return [
         t(
             "leaderboards.qualification.line",
             locale,
@@ -79,6 +73,17 @@ def qualification_embed(
         )
         for row in rows
     ]
+
+
+def qualification_embed(
+    rows: list[LeaderRow], set_name: str, period: str, page: int, locale: str, pages: int = 1
+) -> discord.Embed:
+    period_name = t(f"leaderboards.period.{period}", locale)
+    embed = discord.Embed(
+        title=t("leaderboards.qualification.title", locale, set=set_name, period=period_name),
+        colour=COLOUR,
+    )
+    lines = board_lines(rows, locale)
     embed.description = "\n".join(lines) or t(
         "leaderboards.qualification.empty", locale, set=set_name
     )

@@ -141,7 +141,7 @@ def _period_games(guild_id: int, period: str) -> list[Any]:
 
 async def sets_played(conn: AsyncConnection, guild_id: int, period: str) -> list[str]:
     result = await conn.execute(
-        sa.select(sa.distinct(games.c.set_name)).where(*_period_games(guild_id, period))
+        sa.select(games.c.set_name).distinct().where(*_period_games(guild_id, period))
     )
     return sorted(str(name) for name in result.scalars())
 

@@ -1,0 +1,39 @@
+"""Finished Qualification games made through the rules engine and saved to a store:
+each player's formulas and Results chosen by the test, one per round."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import rules
+from bot.storage import GameRecord, Store
+
+DARTS = dataclasses.replace(rules.CLASSIC, attempts=100)
+DAY = "2026-01-01"  # simcord's virtual clock starts at 00:00 UTC on this day
+
+
+async def played(
+    store: Store,
+    guild: int,
+    game_id: str,
+    player: int,
+    answers: Sequence[tuple[str, rules.Number]],
+    *,
+    digits: str = "1234",
+    period: str = DAY,
+    seconds: float = 10.0,
+) -> GameRecord:
+    """A Qualification of `answers` (formula, Result) on `digits`; it ends as the rules say
+    (a checkout, or maxRound played), else it is resigned."""
+    state = rules.new_game(game_id, rules.Mode.QUALIFICATION, DARTS, [str(player)])
+    for number, (formula, result) in enumerate(answers):
+        state = rules.apply(state, rules.StartRound(digits, 1000.0 * number))
+        state = rules.apply(
+            state, rules.Submit(str(player), formula, result, 1000.0 * number + seconds)
+        )
+    if state.outcome is None:
+        state = rules.apply(state, rules.Resign(str(player)))
+    record = GameRecord(state, guild, 1, period=period, seed="s", created_at=1_767_225_600.0)
+    await store.save_game(record)
+    return record
