@@ -45,7 +45,7 @@ async def test_two_processes_on_one_postgres_post_each_day_once(store: Store, db
             str(start_at),
             stdout=asyncio.subprocess.PIPE,
             cwd=HERE.parents[2],
-        )  # fmt: skip
+        )
         for owner in ("one", "two")
     ]
     outputs = [await run.communicate() for run in runs]
