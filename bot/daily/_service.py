@@ -164,10 +164,8 @@ class DailyPosts:
             game_set = await self.sets.resolve(guild_id, set_name)
         except UserError:
             return None
-        return {
-            best.digits: await self.closest.closest(best.digits, game_set)
-            for best in summary.rounds
-        }
+        digits = dict.fromkeys(best.digits for best in summary.rounds)
+        return {d: await self.closest.closest(d, game_set) for d in digits}
 
     def wait_s(self, servers: list[ServerSettings], deferred: bool) -> float:
         """Until just past the next midnight of a server with a channel; `RETRY_S` while a

@@ -37,3 +37,11 @@ async def played(
     record = GameRecord(state, guild, 1, period=period, seed="s", created_at=1_767_225_600.0)
     await store.save_game(record)
     return record
+
+
+async def seed_day(world) -> None:
+    alice, bob = world.alice.id, world.bob.id
+    perfect = [("(1+2)*34-2", 100), ("1*2*34+32", 100), ("12*3+64", 100), ("1+2+3+45", 51)]
+    await played(world.store, world.guild.id, "a" * 32, alice, perfect)
+    five = [("12+34+54", 100), ("1*2*3*4", 100), ("1+2*34+31", 100), ("1+2+3+44", 50), ("1", 1)]
+    await played(world.store, world.guild.id, "b" * 32, bob, five, seconds=5.0)

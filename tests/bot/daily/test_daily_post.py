@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.daily._service import LEASE_S
-from tests.bot.daily.seeds import played
+from tests.bot.daily.seeds import seed_day
 from tests.support.sim import button_id, message_text, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -17,14 +17,6 @@ DAY_S = 24 * 3600
 
 def posts(channel) -> list:
     return [m for m in channel.history() if m.embeds and "final board" in m.embeds[0].title]
-
-
-async def seed_day(world) -> None:
-    alice, bob = world.alice.id, world.bob.id
-    perfect = [("(1+2)*34-2", 100), ("1*2*34+32", 100), ("12*3+64", 100), ("1+2+3+45", 51)]
-    await played(world.store, world.guild.id, "a" * 32, alice, perfect)
-    five = [("12+34+54", 100), ("1*2*3*4", 100), ("1+2*34+31", 100), ("1+2+3+44", 50), ("1", 1)]
-    await played(world.store, world.guild.id, "b" * 32, bob, five, seconds=5.0)
 
 
 async def test_the_day_is_posted_once_when_it_ends_with_its_board_and_best_answers(
