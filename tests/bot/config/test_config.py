@@ -78,3 +78,21 @@ async def test_a_server_language_is_the_language_of_its_public_game_messages(wor
     started = reply_text(await world.alice.slash(world.channel, "training"))
     assert "Your game is in" in started  # her own reply stays in her language
     assert "раунд 1 з" in message_text(world.thread().last_message)
+
+
+@pytest.mark.parametrize(
+    ("denied", "named"),
+    [
+        ("view_channel", "View Channel"),
+        ("send_messages", "Send Messages"),
+        ("attach_files", "Attach Files"),
+    ],
+)
+async def test_each_permission_the_post_needs_is_named_when_missing(
+    world, admin, denied, named
+) -> None:
+    closed = world.guild.create_text_channel(
+        "closed", overwrites={world.guild.me: discord.PermissionOverwrite(**{denied: False})}
+    )
+    refused = reply_text(await admin.slash(world.channel, "config channel", channel=closed))
+    assert f"I lack the “{named}” permission in that channel" in refused
