@@ -31,6 +31,9 @@ LEASE_S = 300.0
 RETRY_S = 60.0
 """How soon a post that had to wait (a game of that day still running, a claim held by
 another process) is tried again."""
+RUNNING_GRACE_S = 3600.0
+"""How long after midnight a post waits for the day's last games (a darts game lasts at
+most 7 rounds of 2 minutes); a game still "running" after that is stuck, not played."""
 IDLE_S = 3600.0
 """The longest sleep with nothing due (a /config change in this process wakes the loop
 at once; one made in another process is seen within this)."""
@@ -112,8 +115,9 @@ class DailyPosts:
             ended = rules.period_end(period, settings.zone).timestamp()
             if settings.channel_since is None or settings.channel_since >= ended:
                 continue  # the channel was set after that day ended
+            late = self.clock() - ended > RUNNING_GRACE_S
             for set_name in await self._sets_of(settings.guild_id, period):
-                outcome = await self._post(settings, set_name, period)
+                outcome = await self._post(settings, set_name, period, late)
                 due.made += max(outcome, 0)
                 due.waiting = due.waiting or outcome < 0
         return due
@@ -127,15 +131,15 @@ class DailyPosts:
             return played
         return played if default in played else [default, *played]
 
-    async def _post(self, settings: ServerSettings, set_name: str, period: str) -> int:
+    async def _post(self, settings: ServerSettings, set_name: str, period: str, late: bool) -> int:
         """1: posted; 0: posted before; -1: must wait (a game of that day is still being
-        played, or another process holds the claim)."""
+        played, unless `late`, or another process holds the claim)."""
         guild_id = settings.guild_id
         key: Key = (guild_id, set_name, period)
         servers = self.store.servers
         if await servers.post_done(key):
             return 0
-        if await servers.running(guild_id, set_name, period):
+        if not late and await servers.running(guild_id, set_name, period):
             return -1  # its Digits are still secret to whoever plays it
         if not await servers.claim_post(key, self.owner, self.clock(), LEASE_S):
             return -1

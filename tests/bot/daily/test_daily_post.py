@@ -8,7 +8,7 @@ import pytest
 
 from bot.daily._service import LEASE_S
 from tests.bot.daily.seeds import seed_day
-from tests.support.sim import button_id, message_text, reply_text
+from tests.support.sim import answer, button_id, message_text, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -75,3 +75,18 @@ async def test_the_play_button_starts_the_new_days_qualification(world, board) -
     assert "Your **Qualification**" in reply_text(clicked)
     record = await world.store.active_game_of(world.guild.id, world.carol.id)
     assert record is not None and record.period == "2026-01-02"
+
+
+async def test_the_post_waits_for_a_game_of_the_day_still_being_played(world, board) -> None:
+    await world.env.advance_time(DAY_S - 60)
+    await world.alice.slash(world.channel, "qualification")  # 23:59, the day's last game
+    await world.env.advance_time(50)
+    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    digits = record.state.rounds[0].digits
+    await answer(world.alice, world.thread().last_message, digits)  # round 2 until 00:01:50
+    await world.env.advance_time(60)
+    assert posts(board) == []  # 00:01: its Digits are still secret to her
+    await world.alice.slash(world.channel, "resign")
+    await world.env.advance_time(90)
+    [post] = posts(board)
+    assert f"Best answer: `{digits}` = {digits} (<@{world.alice.id}>)" in message_text(post)
