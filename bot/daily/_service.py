@@ -117,7 +117,11 @@ class DailyPosts:
                 continue  # the channel was set after that day ended
             late = self.clock() - ended > RUNNING_GRACE_S
             for set_name in await self._sets_of(settings.guild_id, period):
-                outcome = await self._post(settings, set_name, period, late)
+                try:
+                    outcome = await self._post(settings, set_name, period, late)
+                except Exception:  # one server's failure must not hold up the others
+                    log.exception("daily post of %s failed; retried after the lease", set_name)
+                    outcome = -1
                 due.made += max(outcome, 0)
                 due.waiting = due.waiting or outcome < 0
         return due
