@@ -87,9 +87,9 @@ class ConfigCog(commands.Cog, name="Config"):
         await reply(interaction, shown(settings, locale_of(interaction)))
 
     @config.command(
-        name=cmd("config.language_cmd.name", "language"),
+        name=cmd("config.language.name", "language"),
         description=cmd(
-            "config.language_cmd.description", "The language of the bot's public messages here"
+            "config.language.description", "The language of the bot's public messages here"
         ),
     )
     @app_commands.rename(language=cmd("config.option.language.name", "language"))
@@ -106,9 +106,9 @@ class ConfigCog(commands.Cog, name="Config"):
         await reply(interaction, shown(settings, locale_of(interaction)))
 
     @config.command(
-        name=cmd("config.timezone_cmd.name", "timezone"),
+        name=cmd("config.timezone.name", "timezone"),
         description=cmd(
-            "config.timezone_cmd.description",
+            "config.timezone.description",
             "The timezone whose midnight starts a new Qualification day",
         ),
     )
