@@ -96,3 +96,14 @@ async def test_each_permission_the_post_needs_is_named_when_missing(
     )
     refused = reply_text(await admin.slash(world.channel, "config channel", channel=closed))
     assert f"I lack the “{named}” permission in that channel" in refused
+
+
+async def test_a_member_granted_the_command_without_manage_server_is_refused(world) -> None:
+    [config] = [c for c in await world.bot.tree.fetch_commands() if c.name == "config"]
+    world.guild.set_command_permissions(config, {world.carol: True})
+    assert "config show" in world.carol.available_commands(world.channel)
+    refused = reply_text(
+        await world.carol.slash(world.channel, "config timezone", timezone="Europe/Kyiv")
+    )
+    assert "Only members with Manage Server can change these settings." in refused
+    assert (await world.store.servers.settings(world.guild.id)).timezone == "UTC"
