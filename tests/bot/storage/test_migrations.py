@@ -32,6 +32,8 @@ TABLES = {
     "rating_events",
     "challenges",
     "server_sets",
+    "server_config",
+    "daily_posts",
 }
 
 
