@@ -27,6 +27,8 @@ from discord.ext import commands
 import rules
 from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
+from bot.config import ConfigCog, ServerConfig
+from bot.daily import Closest, DailyPosts, DiscordChannel
 from bot.games import (
     DYNAMIC_ITEMS,
     Announcer,
@@ -61,6 +63,7 @@ class Feature(StrEnum):
     SETS = "sets"
     LEADERBOARDS = "leaderboards"
     ADMIN = "admin"
+    CONFIG = "config"
 
 
 FEATURES: tuple[Feature, ...] = tuple(Feature)
@@ -119,6 +122,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         metrics: Metrics | None = None,
         revealer: Revealer | None = None,
         charts: ChartRenderer | None = None,
+        closest: Closest | None = None,
     ) -> None:
         shards = settings.shards
         sharding: dict[str, Any] = {"shard_count": shards.count}
@@ -159,7 +163,16 @@ class FormulaDartsBot(commands.AutoShardedBot):
             digits_source=digits_source,
         )
         self.sets: SetsDirectory = self.service.sets
+        self.daily = DailyPosts(
+            store,
+            self.sets,
+            DiscordChannel(self),
+            clock=discord_clock,
+            owns=shards.owns,
+            closest=closest,
+        )
         self._recovery: asyncio.Task[None] | None = None
+        self._daily: asyncio.Task[None] | None = None
 
     def _cogs(self, feature: Feature) -> list[commands.Cog]:
         if feature is Feature.GAMES:
@@ -169,6 +182,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
             return [SetsAdminCog(SetsManager(self.sets))]
         if feature is Feature.ADMIN:
             return [AdminCog(Moderation(self.store, self.service))]
+        if feature is Feature.CONFIG:
+            return [ConfigCog(ServerConfig(self.store, discord_clock, on_change=self.daily.poke))]
         return [LeaderboardsCog(self.store, self.sets, self.revealer, self.charts)]
 
     async def setup_hook(self) -> None:
@@ -179,6 +194,13 @@ class FormulaDartsBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         await self._sync()
         self._recovery = asyncio.create_task(self._recover_when_ready(), name="recovery")
+        self._daily = asyncio.create_task(self._daily_when_ready(), name="daily-posts")
+
+    async def _daily_when_ready(self) -> None:
+        """The daily posts once the gateway is up (the channels are known then); the
+        first round at once, so a post missed while the bot was down is made now."""
+        await self.wait_until_ready()
+        self.daily.start()
 
     async def _recover_when_ready(self) -> None:
         """Resume games once players can see the bot: a replayed round posted before the
@@ -229,8 +251,10 @@ class FormulaDartsBot(commands.AutoShardedBot):
         await self.service.void_where("channel_deleted", channel_id=channel.id)
 
     async def close(self) -> None:
-        if self._recovery is not None:
-            self._recovery.cancel()
+        for task in (self._recovery, self._daily):
+            if task is not None:
+                task.cancel()
+        self.daily.stop()
         await self.service.close()
         self.closer.close()
         await super().close()
@@ -246,6 +270,7 @@ def create_bot(
     metrics: Metrics | None = None,
     revealer: Revealer | None = None,
     charts: ChartRenderer | None = None,
+    closest: Closest | None = None,
 ) -> FormulaDartsBot:
     """The configured bot; settings come from the environment (and `.env`) when None.
 
@@ -260,6 +285,7 @@ def create_bot(
         metrics=metrics,
         revealer=revealer,
         charts=charts,
+        closest=closest,
     )
 
 
@@ -302,6 +328,7 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             metrics=metrics,
             revealer=ConfirmedSolver(solver, evaluator),
             charts=charts,
+            closest=ConfirmedSolver(solver, evaluator),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
     ):

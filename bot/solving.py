@@ -92,3 +92,15 @@ class ConfirmedSolver:
         if isinstance(found, SolveFailure):
             log.warning("no best answer for %s at Score %s: %s", digits, score, found.message)
         return None
+
+    async def closest(self, digits: str, game_set: GameSet) -> Candidate | None:
+        """The formula whose Result is nearest the Goal (the daily post), if PHP agrees."""
+        found = await self.solver.closest(digits, game_set, timeout_s=self.timeout_s)
+        if isinstance(found, SolveFailure):
+            log.warning("no closest formula for %s: %s", digits, found.message)
+            return None
+        verdict = (await self.evaluator.evaluate_many([(found.formula, digits, game_set)]))[0]
+        if isinstance(verdict, Evaluation) and same(verdict.value, found.value):
+            return found
+        log.warning("solver and PHP disagree on %s for %s: %r", found.formula, digits, verdict)
+        return None

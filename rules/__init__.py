@@ -7,6 +7,7 @@ docker or the other packages, so the rules can be tested and replayed alone.
 from rules.digits import (
     auto_move,
     period_end,
+    period_of,
     qualification_seed,
     random_digits,
     seeded_digits,
@@ -101,6 +102,7 @@ __all__ = [
     "new_game",
     "parse_sets",
     "period_end",
+    "period_of",
     "php_text",
     "qualification_seed",
     "random_digits",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 
 LOW, HIGH = 1000, 9999
 
@@ -57,13 +57,22 @@ def seeded_digits(seed: str, round_number: int) -> str:
 
 def utc_day(moment: datetime | None = None) -> str:
     """The default Qualification period: the UTC date, e.g. 2026-11-29."""
-    return (moment or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%d")
+    return period_of(moment or datetime.now(UTC), UTC)
 
 
-def period_end(period: str) -> datetime:
-    """When a Qualification period (a UTC day, `utc_day`) ends: the next midnight, UTC."""
-    day = datetime.strptime(period, "%Y-%m-%d").replace(tzinfo=UTC)
-    return day + timedelta(days=1)
+def period_of(moment: datetime, tz: tzinfo = UTC) -> str:
+    """The Qualification period holding `moment` on a server whose day runs in `tz`:
+    the local date there (a Kyiv server's day changes at Kyiv midnight)."""
+    return moment.astimezone(tz).strftime("%Y-%m-%d")
+
+
+def period_end(period: str, tz: tzinfo = UTC) -> datetime:
+    """When a Qualification period (a local date in `tz`) ends, as an aware UTC moment:
+    the next local midnight. Where a DST jump skips midnight, the end is the jump's
+    instant, the first moment the next date is shown (`period_of` agrees)."""
+    day = datetime.strptime(period, "%Y-%m-%d")
+    local = (day + timedelta(days=1)).replace(tzinfo=tz)
+    return local.astimezone(UTC)
 
 
 def auto_move(digits: str) -> tuple[str, int]:

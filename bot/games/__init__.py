@@ -29,7 +29,7 @@ from bot.games._types import (
     Revealer,
     SubmitResult,
 )
-from bot.games._views import DYNAMIC_ITEMS
+from bot.games._views import DYNAMIC_ITEMS, QualificationButton
 
 __all__ = [
     "CHALLENGE_TTL",
@@ -45,6 +45,7 @@ __all__ = [
     "GameService",
     "GamesCog",
     "NoEvents",
+    "QualificationButton",
     "RestBudget",
     "Revealer",
     "SubmitResult",

@@ -202,6 +202,10 @@ class GamesCog(commands.Cog, name="Games"):
 
     # -------------------------------------------------------------- handlers
 
+    async def start_qualification(self, interaction: Interaction, set_name: str) -> None:
+        """The daily post's Play button: the new day's Qualification, as /qualification."""
+        await self._start_single(interaction, Mode.QUALIFICATION, set_name)
+
     async def _start_single(
         self, interaction: Interaction, mode: Mode, set_name: str, level: Level = DEFAULT_LEVEL
     ) -> None:

@@ -119,6 +119,12 @@ class GameService:
 
     # ----------------------------------------------------------- single modes
 
+    async def _ensure_may_start(self, guild_id: int, user_id: int) -> None:
+        """In no game, with no challenge waiting, and not starting too often."""
+        await self.seats.ensure_free(guild_id, user_id, "busy")
+        await self.challenges.ensure_none_pending(guild_id, user_id)
+        await self.seats.ensure_can_start(guild_id, user_id)
+
     async def start_single(
         self, mode: Mode, guild_id: int, user_id: int, set_name: str | None, locale: str,
         open_channel: OpenChannel, *, parent_channel_id: int | None = None,
@@ -128,13 +134,13 @@ class GameService:
         `parent_channel_id`: the channel the thread hangs off, where a Share is posted."""
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [user_id]):
-            await self.seats.ensure_free(guild_id, user_id, "busy")
-            await self.challenges.ensure_none_pending(guild_id, user_id)
-            await self.seats.ensure_can_start(guild_id, user_id)
+            await self._ensure_may_start(guild_id, user_id)
             period = seed = None
+            server = await self.store.servers.settings(guild_id)
             if mode is Mode.QUALIFICATION:
                 await self.seats.ensure_may_rank(guild_id, user_id)
-                period = rules.utc_day(datetime.fromtimestamp(self.clock(), UTC))
+                now = datetime.fromtimestamp(self.clock(), UTC)
+                period = rules.period_of(now, server.zone)
                 used = await self.store.count_attempts(
                     guild_id, user_id, game_set.name, period, version=game_set.version
                 )
@@ -150,7 +156,8 @@ class GameService:
             channel_id = await open_channel(game_set)
             record = GameRecord(
                 state, guild_id, channel_id, period, seed,
-                GameMeta(locale=locale, parent_channel_id=parent_channel_id), self.clock(),
+                GameMeta(locale=server.language or locale, parent_channel_id=parent_channel_id),
+                self.clock(),
             )  # fmt: skip
             try:
                 await self.store.save_game(record, now=self.clock())
@@ -167,9 +174,15 @@ class GameService:
         self, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int,
         opponent_is_bot: bool, set_name: str | None, locale: str = "en",
     ) -> Challenge:  # fmt: skip
+        public = await self.public_locale(guild_id, locale)
         return await self.challenges.create(
-            guild_id, channel_id, challenger_id, opponent_id, opponent_is_bot, set_name, locale
+            guild_id, channel_id, challenger_id, opponent_id, opponent_is_bot, set_name, public
         )
+
+    async def public_locale(self, guild_id: int, locale: str) -> str:
+        """The language of a game's public messages: the server's (`/config language`),
+        else the language of whoever started it."""
+        return (await self.store.servers.settings(guild_id)).language or locale
 
     async def accept_challenge(
         self, challenge_id: str, user_id: int, locale: str, open_channel: OpenDuelChannel
@@ -188,7 +201,10 @@ class GameService:
             await self.challenges.close_accepted(challenge)
             state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
             channel_id = await open_channel(challenge, game_set)
-            meta = GameMeta(locale=locale, parent_channel_id=challenge.channel_id)
+            server = await self.store.servers.settings(challenge.guild_id)
+            meta = GameMeta(
+                locale=server.language or locale, parent_channel_id=challenge.channel_id
+            )
             record = GameRecord(
                 state, challenge.guild_id, channel_id, None, None, meta, self.clock()
             )
@@ -203,14 +219,14 @@ class GameService:
         """A duel against the bot itself, unranked: the same checks as any start."""
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [user_id]):
-            await self.seats.ensure_free(guild_id, user_id, "busy")
-            await self.challenges.ensure_none_pending(guild_id, user_id)
-            await self.seats.ensure_can_start(guild_id, user_id)
+            await self._ensure_may_start(guild_id, user_id)
             players = [str(user_id), str(bot_id)]
             state = rules.new_game(uuid.uuid4().hex, Mode.PRACTICE, game_set, players)
             channel_id = await open_channel(game_set)
             meta = GameMeta(
-                locale=locale, practice_level=level.value, parent_channel_id=parent_channel_id
+                locale=await self.public_locale(guild_id, locale),
+                practice_level=level.value,
+                parent_channel_id=parent_channel_id,
             )
             record = GameRecord(state, guild_id, channel_id, None, None, meta, self.clock())
             await self.store.save_game(record, now=self.clock())

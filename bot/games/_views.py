@@ -263,11 +263,51 @@ class ShareButton(
         await _guarded(interaction, lambda c: c.share(interaction, self.game_id))
 
 
+@runtime_checkable
+class QualificationStarter(Protocol):
+    """What the daily post's Play button needs from the games cog."""
+
+    async def start_qualification(self, interaction: Interaction, set_name: str) -> None: ...
+
+
+GAMES_COG = "Games"
+
+
+class QualificationButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"fd:qual:(?P<set>[a-z0-9_-]{1,32})",
+):
+    """Starts the clicker's Qualification of a Set, as /qualification does (the daily post
+    carries it; its custom_id names the Set, so it works after a restart)."""
+
+    def __init__(self, set_name: str, label: str = "Play") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, custom_id=f"fd:qual:{set_name}", style=discord.ButtonStyle.primary
+            )
+        )
+        self.set_name = set_name
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> QualificationButton:
+        del interaction
+        return cls(match["set"], _label(item, "Play"))
+
+    async def callback(self, interaction: Interaction) -> None:
+        games = loaded_cog(interaction, GAMES_COG)
+        if not isinstance(games, QualificationStarter):
+            raise TypeError(f"the {GAMES_COG} cog does not start Qualifications")
+        await games.start_qualification(interaction, self.set_name)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     AnswerButton,
     ChallengeButton,
     RematchButton,
     ShareButton,
+    QualificationButton,
 )
 
 

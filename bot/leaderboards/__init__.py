@@ -8,5 +8,6 @@ from __future__ import annotations
 
 from bot.leaderboards._cog import LeaderboardsCog
 from bot.leaderboards._pages import PageButton
+from bot.leaderboards._render import board_lines
 
-__all__ = ["LeaderboardsCog", "PageButton"]
+__all__ = ["LeaderboardsCog", "PageButton", "board_lines"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
@@ -70,13 +70,14 @@ def qualification_arg(arg: str) -> tuple[str, str, str | None]:
     return period, set_name, version if has_version else None
 
 
-def since(period: str, now: datetime | None = None) -> str | None:
-    """The first Qualification period (UTC day) a board includes."""
+def since(period: str, now: datetime | None = None, tz: tzinfo = UTC) -> str | None:
+    """The first Qualification period (a day in the server's timezone) a board includes."""
     moment = now or discord.utils.utcnow()
     if period == "today":
-        return rules.utc_day(moment)
+        return rules.period_of(moment, tz)
     if period == "week":
-        return rules.utc_day(moment.astimezone(UTC) - timedelta(days=6))
+        today = datetime.strptime(rules.period_of(moment, tz), "%Y-%m-%d")
+        return (today - timedelta(days=6)).strftime("%Y-%m-%d")
     return None
 
 
@@ -108,15 +109,16 @@ async def build(
     `revealer` finds a finished Qualification's best answers for `/game` once its period
     has ended (nothing is solved while it runs: everyone plays those Digits)."""
     offset = request.page * PAGE_SIZE
+    zone = (await store.servers.settings(guild_id)).zone
     if request.kind is PageKind.QUALIFICATION:
         period, set_name, version = qualification_arg(request.arg)
-        first = since(period)
+        first = since(period, tz=zone)
         rows = await store.qualification_leaderboard(
             guild_id, set_name, first, limit=PAGE_SIZE, offset=offset, version=version
         )
         count = await store.qualification_count(guild_id, set_name, first, version=version)
         pages = page_count(count)
-        today = rules.utc_day(discord.utils.utcnow())
+        today = rules.period_of(discord.utils.utcnow(), zone)
         users = [row.user_id for row in rows]
         streaks = await store.board_streaks(guild_id, set_name, users, today)
         embed = _render.qualification_embed(
@@ -141,7 +143,7 @@ async def build(
     if record is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=request.arg))
         return Page(embed, False, request, private=True)
-    sealed = sealed_until(record, discord.utils.utcnow())
+    sealed = sealed_until(record, discord.utils.utcnow(), zone)
     if sealed is not None:
         return Page(_render.game_embed(record, 0, locale, sealed), False, request)
     if (
@@ -161,11 +163,12 @@ async def build(
     )
 
 
-def sealed_until(record: GameRecord, now: datetime) -> float | None:
-    """When a Qualification game's Digits and formulas become public, if not yet."""
+def sealed_until(record: GameRecord, now: datetime, tz: tzinfo = UTC) -> float | None:
+    """When a Qualification game's Digits and formulas become public, if not yet: the end
+    of its period in the server's timezone."""
     if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
         return None
-    ends = rules.period_end(record.period)
+    ends = rules.period_end(record.period, tz)
     return ends.timestamp() if now < ends else None
 
 

@@ -79,6 +79,25 @@ def _with_streak(user: str, streaks: Mapping[int, Streak], user_id: int, locale:
     return f"{user} {t('streaks.board.mark', locale, count=found.current)}"
 
 
+def board_lines(
+    rows: list[LeaderRow], locale: str, streaks: Mapping[int, Streak] | None = None
+) -> list[str]:
+    """A Qualification board's lines, as /leaderboard and the daily post show them."""
+    return [
+        t(
+            "leaderboards.qualification.line",
+            locale,
+            rank=row.rank,
+            user=_with_streak(mention(row.user_id), streaks or {}, row.user_id, locale),
+            result=ranking_result(
+                row.rank_class, row.rounds, row.score, row.perfect, locale, row.termination
+            ),
+            time=decimal_text(row.answer_time, normalize_locale(locale)),
+        )
+        for row in rows
+    ]
+
+
 def qualification_embed(
     rows: list[LeaderRow],
     set_name: str,
@@ -95,19 +114,7 @@ def qualification_embed(
         title=t("leaderboards.qualification.title", locale, set=set_name, period=period_name),
         colour=COLOUR,
     )
-    lines = [
-        t(
-            "leaderboards.qualification.line",
-            locale,
-            rank=row.rank,
-            user=_with_streak(mention(row.user_id), streaks or {}, row.user_id, locale),
-            result=ranking_result(
-                row.rank_class, row.rounds, row.score, row.perfect, locale, row.termination
-            ),
-            time=decimal_text(row.answer_time, normalize_locale(locale)),
-        )
-        for row in rows
-    ]
+    lines = board_lines(rows, locale, streaks)
     embed.description = "\n".join(lines) or t(
         "leaderboards.qualification.empty", locale, set=set_name
     )

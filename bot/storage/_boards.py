@@ -67,9 +67,10 @@ RANKED_CLASSES = (0, 1)
 
 
 def _board_conditions(
-    guild_id: int, set_name: str, since: str | None, version: str | None
+    guild_id: int, set_name: str, since: str | None, version: str | None, until: str | None = None
 ) -> list[Any]:
-    """A board ranks one version of a Set: games under other numbers are another contest."""
+    """A board ranks one version of a Set (games under other numbers are another contest),
+    over the periods from `since` to `until`."""
     conditions = [
         games.c.guild_id == guild_id,
         games.c.mode == Mode.QUALIFICATION.value,
@@ -80,16 +81,19 @@ def _board_conditions(
         conditions.append(games.c.set_version == version)
     if since is not None:
         conditions.append(games.c.period >= since)
+    if until is not None:
+        conditions.append(games.c.period <= until)
     return conditions
 
 
 async def qualification_count(
-    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None, version: str | None
-) -> int:
+    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None,
+    version: str | None = None, until: str | None = None,
+) -> int:  # fmt: skip
     """Players on the board: a range of the board's index, like the board itself."""
     count = await conn.scalar(
         sa.select(sa.func.count(sa.distinct(games.c.player))).where(
-            *_board_conditions(guild_id, set_name, since, version)
+            *_board_conditions(guild_id, set_name, since, version, until)
         )
     )
     return int(count or 0)
@@ -124,8 +128,9 @@ async def qualification(
     limit: int,
     offset: int,
     version: str | None = None,
+    until: str | None = None,
 ) -> list[LeaderRow]:
-    conditions = _board_conditions(guild_id, set_name, since, version)
+    conditions = _board_conditions(guild_id, set_name, since, version, until)
     ranked = (
         sa.select(
             games.c.id,

@@ -292,3 +292,39 @@ class ModerationLog(SQLModel, table=True):
     actor_id: int = Field(sa_type=sa.BigInteger)
     reason: str = Field(sa_type=sa.String(512))
     created_at: float = Field(sa_type=sa.Float)
+
+
+class ServerConfig(SQLModel, table=True):
+    """A server's own settings (`/config`): where the daily post goes, the language of the
+    bot's public messages there, and the timezone its Qualification days run in."""
+
+    __tablename__ = "server_config"
+
+    guild_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    channel_id: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)
+    language: str | None = Field(default=None, sa_type=sa.String(16), nullable=True)
+    timezone: str = Field(
+        default="UTC", sa_type=sa.String(NAME), sa_column_kwargs={"server_default": "UTC"}
+    )
+    channel_since: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
+    updated_at: float = Field(sa_type=sa.Float)
+
+
+class DailyPost(SQLModel, table=True):
+    """The claim on one daily post (server, Set, period): inserted before posting, so two
+    processes never both post; `done_at` once posted; a claim left without it past its
+    lease (`claimed_at`) was a crash mid-post and is taken again."""
+
+    __tablename__ = "daily_posts"
+
+    guild_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    set_name: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    period: str = Field(primary_key=True, sa_type=sa.String(16))
+    claimed_by: str = Field(sa_type=sa.String(NAME))
+    claimed_at: float = Field(sa_type=sa.Float)
+    done_at: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
+    message_id: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)

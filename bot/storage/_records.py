@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
+from datetime import UTC, tzinfo
 from enum import StrEnum
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import rules
 
@@ -217,3 +219,46 @@ class ModerationEntry:
     actor_id: int
     reason: str
     at: float
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """A server's `/config`: `channel_id` None means no daily post; `language` None means
+    each reader's own; `channel_since` is when the channel was set (no post for a period
+    that ended before)."""
+
+    guild_id: int
+    channel_id: int | None = None
+    language: str | None = None
+    timezone: str = "UTC"
+    channel_since: float | None = None
+
+    @property
+    def zone(self) -> tzinfo:
+        """The server's timezone; UTC if the stored name is no longer known here."""
+        try:
+            return ZoneInfo(self.timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            return UTC
+
+
+@dataclass(frozen=True)
+class RoundBest:
+    """The best answer players found to one round's Digits in a period (most points)."""
+
+    number: int
+    digits: str
+    user_id: int
+    formula: str
+    result: str
+    points: float
+
+
+@dataclass(frozen=True)
+class PeriodSummary:
+    """What a daily post shows of one (server, Set, period)."""
+
+    board: list[LeaderRow]
+    players: int
+    perfects: int
+    rounds: list[RoundBest]

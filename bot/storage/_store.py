@@ -39,6 +39,7 @@ from bot.storage._records import (
     StaleGame,
     TooManySets,
 )
+from bot.storage._servers import ServerStore
 
 challenges_t = table(ChallengeRow)
 
@@ -72,6 +73,7 @@ class Store:
         self.engine = engine
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self._secrets: dict[str, str] = {}
+        self.servers = ServerStore(self._write, self._read)
 
     @property
     def dialect(self) -> str:

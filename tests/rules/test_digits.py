@@ -76,3 +76,32 @@ def test_auto_move_formula_is_what_php_would_compute() -> None:
 def test_a_seed_cannot_be_made_without_the_secret() -> None:
     with pytest.raises(ValueError, match="secret"):
         qualification_seed(42, "darts", "2026-11-29", secret="", version=V)
+
+
+def test_a_kyiv_period_runs_from_kyiv_midnight_to_kyiv_midnight() -> None:
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from rules.digits import period_end, period_of
+
+    kyiv = ZoneInfo("Europe/Kyiv")
+    # 22:30 UTC on 1 December is 00:30 on 2 December in Kyiv (UTC+2 in winter)
+    late = datetime(2026, 12, 1, 22, 30, tzinfo=UTC)
+    assert period_of(late, kyiv) == "2026-12-02"
+    assert period_of(late) == "2026-12-01"
+    assert period_end("2026-12-01", kyiv) == datetime(2026, 12, 1, 22, 0, tzinfo=UTC)
+    assert period_end("2026-07-01", kyiv) == datetime(2026, 7, 1, 21, 0, tzinfo=UTC)  # summer
+    assert period_end("2026-12-01") == datetime(2026, 12, 2, tzinfo=UTC)
+
+
+def test_a_period_whose_midnight_a_dst_jump_skips_ends_at_the_jump() -> None:
+    from datetime import UTC, timedelta
+    from zoneinfo import ZoneInfo
+
+    from rules.digits import period_end, period_of
+
+    havana = ZoneInfo("America/Havana")  # clocks jump 00:00 -> 01:00 on 8 March 2026
+    end = period_end("2026-03-07", havana)
+    assert period_of(end, havana) == "2026-03-08"
+    assert period_of(end - timedelta(seconds=1), havana) == "2026-03-07"
+    assert end.tzinfo is UTC

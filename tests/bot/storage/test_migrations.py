@@ -36,6 +36,8 @@ TABLES = {
     "rating_events",
     "challenges",
     "server_sets",
+    "server_config",
+    "daily_posts",
 }
 
 

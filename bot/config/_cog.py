@@ -1,0 +1,142 @@
+"""`/config`: a server's daily-post channel, its language and timezone (Manage Server).
+
+A top-level group with `default_permissions`, so Discord hides it from everyone without
+Manage Server; each command checks the permission again, since a server may have
+granted the command to a role that lacks it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.common import UserError, refuse, reply
+from bot.config._service import LANGUAGES, ConfigError, ServerConfig, zone_choices
+from bot.i18n import cmd, locale_of, t
+from bot.storage import ServerSettings
+
+Interaction = discord.Interaction[Any]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=cmd(f"config.language.{code}", code), value=code) for code in LANGUAGES
+]
+
+
+def shown(settings: ServerSettings, locale: str) -> str:
+    channel = (
+        f"<#{settings.channel_id}>"
+        if settings.channel_id is not None
+        else t("config.show.no_channel", locale)
+    )
+    language = (
+        t(f"config.language_name.{settings.language}", locale)
+        if settings.language
+        else t("config.show.no_language", locale)
+    )
+    return t(
+        "config.show.text", locale, channel=channel, language=language, timezone=settings.timezone
+    )
+
+
+class ConfigCog(commands.Cog, name="Config"):
+    config = app_commands.Group(
+        name=cmd("config.name", "config"),
+        description=cmd("config.description", "This server's settings (Manage Server)"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    def __init__(self, service: ServerConfig) -> None:
+        self.service = service
+
+    async def _allowed(self, interaction: Interaction) -> bool:
+        if interaction.guild_id is not None and interaction.permissions.manage_guild:
+            return True
+        await refuse(interaction, ConfigError("not_allowed"))
+        return False
+
+    @config.command(
+        name=cmd("config.channel.name", "channel"),
+        description=cmd(
+            "config.channel.description", "Where the daily post goes (none: no daily post)"
+        ),
+    )
+    @app_commands.rename(channel=cmd("config.option.channel.name", "channel"))
+    @app_commands.describe(
+        channel=cmd("config.option.channel", "a text channel; leave out to stop")
+    )
+    async def channel(
+        self, interaction: Interaction, channel: discord.TextChannel | None = None
+    ) -> None:
+        if not await self._allowed(interaction):
+            return
+        guild = interaction.guild
+        granted = None
+        if channel is not None and guild is not None:
+            target = guild.get_channel(channel.id) or channel
+            granted = target.permissions_for(guild.me)
+        try:
+            settings = await self.service.set_channel(
+                interaction.guild_id or 0, None if channel is None else channel.id, granted
+            )
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        await reply(interaction, shown(settings, locale_of(interaction)))
+
+    @config.command(
+        name=cmd("config.language.name", "language"),
+        description=cmd(
+            "config.language.description", "The language of the bot's public messages here"
+        ),
+    )
+    @app_commands.rename(language=cmd("config.option.language.name", "language"))
+    @app_commands.describe(language=cmd("config.option.language", "leave out: each player's own"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(
+        self, interaction: Interaction, language: app_commands.Choice[str] | None = None
+    ) -> None:
+        if not await self._allowed(interaction):
+            return
+        settings = await self.service.set_language(
+            interaction.guild_id or 0, None if language is None else language.value
+        )
+        await reply(interaction, shown(settings, locale_of(interaction)))
+
+    @config.command(
+        name=cmd("config.timezone.name", "timezone"),
+        description=cmd(
+            "config.timezone.description",
+            "The timezone whose midnight starts a new Qualification day",
+        ),
+    )
+    @app_commands.rename(timezone=cmd("config.option.timezone.name", "timezone"))
+    @app_commands.describe(timezone=cmd("config.option.timezone", "an IANA name, e.g. Europe/Kyiv"))
+    async def timezone(self, interaction: Interaction, timezone: str) -> None:
+        if not await self._allowed(interaction):
+            return
+        try:
+            settings = await self.service.set_timezone(interaction.guild_id or 0, timezone)
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        await reply(interaction, shown(settings, locale_of(interaction)))
+
+    @timezone.autocomplete("timezone")
+    async def autocomplete_timezone(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        del interaction
+        return [app_commands.Choice(name=z, value=z) for z in zone_choices(current)]
+
+    @config.command(
+        name=cmd("config.show.name", "show"),
+        description=cmd("config.show.description", "This server's settings"),
+    )
+    async def show(self, interaction: Interaction) -> None:
+        if not await self._allowed(interaction):
+            return
+        settings = await self.service.show(interaction.guild_id or 0)
+        await reply(interaction, shown(settings, locale_of(interaction)))

@@ -1,0 +1,106 @@
+"""A server's settings, checked: a timezone zoneinfo knows, a language the catalog has,
+a channel the bot can actually post the daily board in. No Discord here but the
+permission names."""
+
+from __future__ import annotations
+
+import functools
+import zoneinfo
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.common import UserError
+from bot.i18n import t
+from bot.storage import ServerSettings, Store
+
+LANGUAGES = ("en", "uk")
+
+NEEDED: tuple[str, ...] = ("view_channel", "send_messages", "embed_links", "attach_files")
+"""What the daily post needs in its channel, in the order a missing one is named."""
+
+COMMON_ZONES = (
+    "UTC",
+    "Europe/Kyiv",
+    "Europe/London",
+    "Europe/Berlin",
+    "Europe/Warsaw",
+    "America/New_York",
+    "America/Chicago",
+    "America/Los_Angeles",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+)
+
+
+class ConfigError(UserError):
+    """A refused `/config`; a missing permission is named as Discord's settings name it."""
+
+    prefix = "config.errors."
+
+    def display_params(self, locale: str) -> dict[str, Any]:
+        shown = dict(self.params)
+        if "permission" in shown:
+            name = t(f"permissions.{shown['permission']}", locale)
+            shown["permission"] = t("permissions.quoted", locale, name=name)
+        return shown
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones()) | {"UTC"}
+
+
+def zone_choices(typed: str, limit: int = 25) -> list[str]:
+    """Timezone names for autocomplete: the common ones first, then any that match."""
+    needle = typed.strip().lower().replace(" ", "_")
+    common = [z for z in COMMON_ZONES if needle in z.lower()]
+    rest = sorted(z for z in _zones() if needle in z.lower() and z not in common)
+    return (common + rest)[:limit]
+
+
+def missing_permissions(granted: discord.Permissions) -> list[str]:
+    return [name for name in NEEDED if not getattr(granted, name)]
+
+
+class ServerConfig:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float],
+        on_change: Callable[[], None] = lambda: None,
+    ) -> None:
+        """`on_change`: told after a change (the daily posts look at their times again)."""
+        self.store = store
+        self.clock = clock
+        self.on_change = on_change
+
+    async def _update(self, guild_id: int, **changes: Any) -> ServerSettings:
+        settings = await self.store.servers.update(guild_id, self.clock(), **changes)
+        self.on_change()
+        return settings
+
+    async def show(self, guild_id: int) -> ServerSettings:
+        return await self.store.servers.settings(guild_id)
+
+    async def set_channel(
+        self, guild_id: int, channel_id: int | None, granted: discord.Permissions | None
+    ) -> ServerSettings:
+        """`granted`: the bot's permissions in that channel; refused if one is missing."""
+        if channel_id is not None and granted is not None:
+            missing = missing_permissions(granted)
+            if missing:
+                raise ConfigError("missing_permission", permission=missing[0])
+        return await self._update(guild_id, channel_id=channel_id)
+
+    async def set_language(self, guild_id: int, language: str | None) -> ServerSettings:
+        if language is not None and language not in LANGUAGES:
+            raise ConfigError("unknown_language", language=language)
+        return await self._update(guild_id, language=language)
+
+    async def set_timezone(self, guild_id: int, name: str) -> ServerSettings:
+        chosen = name.strip()
+        if chosen not in _zones():
+            raise ConfigError("unknown_timezone", timezone=chosen[:64])
+        return await self._update(guild_id, timezone=chosen)

@@ -1,0 +1,67 @@
+"""The daily post's embed and its Play button: pure functions of the stored summary."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.common import code, fmt, mention
+from bot.daily._service import DailyContent
+from bot.games import QualificationButton
+from bot.i18n import t
+from bot.leaderboards import board_lines
+
+COLOUR = discord.Colour.gold()
+FIELDS_MAX = 20
+FORMULA_MAX = 300
+"""Two formulas of 300 and their words stay within a field's 1,024 characters."""
+
+
+def _round_value(content: DailyContent, digits: str, index: int) -> str:
+    best = content.summary.rounds[index]
+    lines = [
+        t(
+            "daily.best",
+            content.locale,
+            formula=code(best.formula, FORMULA_MAX),
+            result=best.result,
+            user=mention(best.user_id),
+        )
+    ]
+    if content.closest is not None:
+        found = content.closest.get(digits)
+        if found is not None:
+            lines.append(
+                t(
+                    "daily.closest",
+                    content.locale,
+                    formula=code(found.formula, FORMULA_MAX),
+                    result=fmt(found.value),
+                )
+            )
+    return "\n".join(lines)
+
+
+def daily_embed(content: DailyContent) -> discord.Embed:
+    locale, summary = content.locale, content.summary
+    embed = discord.Embed(
+        title=t("daily.title", locale, set=content.set_name, period=content.period),
+        colour=COLOUR,
+    )
+    lines = board_lines(summary.board, locale) or [t("daily.empty", locale)]
+    lines.append(t("daily.players", locale, players=summary.players))
+    lines.append(t("daily.perfects", locale, perfects=summary.perfects))
+    embed.description = "\n".join(lines)
+    for index, best in enumerate(summary.rounds[:FIELDS_MAX]):
+        embed.add_field(
+            name=t("daily.round", locale, number=best.number, digits=best.digits),
+            value=_round_value(content, best.digits, index),
+            inline=False,
+        )
+    embed.set_footer(text=t("daily.footer", locale))
+    return embed
+
+
+def daily_view(content: DailyContent) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(QualificationButton(content.set_name, t("daily.play", content.locale)))
+    return view

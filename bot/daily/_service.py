@@ -1,0 +1,235 @@
+"""The daily post: at each server's midnight, the Qualification day that just ended.
+
+No Discord here: the service decides what is due and claims it, `PostChannel` sends it.
+Exactly once per (server, Set, period): the claim row is taken before anything is sent
+(`Store.servers.claim_post`) and marked done after. A process that died mid-post leaves
+its claim unfinished, and another process (or this one after a restart) takes it over
+once the lease has run out. Nothing is kept in memory: on start the loop looks at the
+day that ended last for every server, so a post missed during a downtime is made then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+import rules
+from bot.common import SetsDirectory, UserError
+from bot.storage import PeriodSummary, ServerSettings, Store
+from rules import GameSet
+from solver.result import Candidate
+
+log = logging.getLogger(__name__)
+
+LEASE_S = 300.0
+"""A claim older than this without its done mark was a crash mid-post."""
+RETRY_S = 60.0
+"""How soon a post that had to wait (a game of that day still running, a claim held by
+another process) is tried again."""
+RUNNING_GRACE_S = 3600.0
+"""How long after midnight a post waits for the day's last games (a darts game lasts at
+most 7 rounds of 2 minutes); a game still "running" after that is stuck, not played."""
+IDLE_S = 3600.0
+"""The longest sleep with nothing due (a /config change in this process wakes the loop
+at once; one made in another process is seen within this)."""
+
+Key = tuple[int, str, str]
+
+
+class Closest(Protocol):
+    """The formula nearest the Goal for some Digits (`bot.solving.ConfirmedSolver`)."""
+
+    async def closest(self, digits: str, game_set: GameSet) -> Candidate | None: ...
+
+
+@dataclass(frozen=True)
+class DailyContent:
+    """One post: `closest` maps Digits to the solver's formula; None when there is no
+    solver (its lines are left out)."""
+
+    guild_id: int
+    set_name: str
+    period: str
+    summary: PeriodSummary
+    closest: dict[str, Candidate | None] | None
+    locale: str
+
+
+@dataclass
+class Due:
+    """One look at what is due: posts made, and whether one had to wait."""
+
+    made: int = 0
+    waiting: bool = False
+
+
+class PostChannel(Protocol):
+    async def post(self, channel_id: int, content: DailyContent) -> int | None:
+        """Send the post; the message id, or None when the channel is gone or closed to
+        the bot (nothing to retry). A transient failure raises (retried after the lease)."""
+        ...
+
+
+def previous_period(now: datetime, settings: ServerSettings) -> str:
+    """The server's Qualification day that ended last before `now`."""
+    today = datetime.strptime(rules.period_of(now, settings.zone), "%Y-%m-%d")
+    return (today - timedelta(days=1)).strftime("%Y-%m-%d")
+
+
+class DailyPosts:
+    def __init__(
+        self,
+        store: Store,
+        sets: SetsDirectory,
+        channel: PostChannel,
+        *,
+        clock: Callable[[], float],
+        owns: Callable[[int], bool] = lambda guild_id: True,
+        closest: Closest | None = None,
+        owner: str | None = None,
+    ) -> None:
+        self.store = store
+        self.sets = sets
+        self.channel = channel
+        self.clock = clock
+        self.owns = owns
+        self.closest = closest
+        self.owner = owner or uuid.uuid4().hex
+        self._task: asyncio.Task[None] | None = None
+        self._sleeping = False
+        self._again = False
+
+    async def run_due(self) -> Due:
+        """Make every post that is due for this process's servers."""
+        due = Due()
+        now = datetime.fromtimestamp(self.clock(), UTC)
+        for settings in await self.store.servers.with_channel():
+            if not self.owns(settings.guild_id):
+                continue
+            period = previous_period(now, settings)
+            ended = rules.period_end(period, settings.zone).timestamp()
+            if settings.channel_since is None or settings.channel_since >= ended:
+                continue  # the channel was set after that day ended
+            late = self.clock() - ended > RUNNING_GRACE_S
+            for set_name in await self._sets_of(settings.guild_id, period):
+                try:
+                    outcome = await self._post(settings, set_name, period, late)
+                except Exception:  # one server's failure must not hold up the others
+                    log.exception("daily post of %s failed; retried after the lease", set_name)
+                    outcome = -1
+                due.made += max(outcome, 0)
+                due.waiting = due.waiting or outcome < 0
+        return due
+
+    async def _sets_of(self, guild_id: int, period: str) -> list[str]:
+        """The Sets played that day, and the server's default Set (its Play button)."""
+        played = await self.store.servers.sets_played(guild_id, period)
+        try:
+            default = (await self.sets.resolve(guild_id, None)).name
+        except UserError:
+            return played
+        return played if default in played else [default, *played]
+
+    async def _post(self, settings: ServerSettings, set_name: str, period: str, late: bool) -> int:
+        """1: posted; 0: posted before; -1: must wait (a game of that day is still being
+        played, unless `late`, or another process holds the claim)."""
+        guild_id = settings.guild_id
+        key: Key = (guild_id, set_name, period)
+        servers = self.store.servers
+        if await servers.post_done(key):
+            return 0
+        if not late and await servers.running(guild_id, set_name, period):
+            return -1  # its Digits are still secret to whoever plays it
+        if not await servers.claim_post(key, self.owner, self.clock(), LEASE_S):
+            return -1
+        summary = await servers.summary(
+            guild_id, set_name, period, version=await self._version(guild_id, set_name)
+        )
+        content = DailyContent(
+            guild_id,
+            set_name,
+            period,
+            summary,
+            await self._closest(guild_id, set_name, summary),
+            settings.language or "en",
+        )
+        assert settings.channel_id is not None
+        message_id = await self.channel.post(settings.channel_id, content)
+        await servers.finish_post(key, self.owner, message_id, self.clock())
+        if message_id is None:
+            log.warning("daily post %s: its channel is gone or closed to the bot", key)
+        return 1
+
+    async def _version(self, guild_id: int, set_name: str) -> str | None:
+        """The Set's version now: the board the post shows (None, every version, for a
+        Set removed since)."""
+        try:
+            return (await self.sets.resolve(guild_id, set_name)).version
+        except UserError:
+            return None
+
+    async def _closest(
+        self, guild_id: int, set_name: str, summary: PeriodSummary
+    ) -> dict[str, Candidate | None] | None:
+        if self.closest is None:
+            return None
+        try:
+            game_set = await self.sets.resolve(guild_id, set_name)
+        except UserError:
+            return None
+        digits = dict.fromkeys(best.digits for best in summary.rounds)
+        return {d: await self.closest.closest(d, game_set) for d in digits}
+
+    def wait_s(self, servers: list[ServerSettings], deferred: bool) -> float:
+        """Until just past the next midnight of a server with a channel; `RETRY_S` while a
+        post waits (a game still running, a claim held elsewhere); `IDLE_S` at most."""
+        now = self.clock()
+        moment = datetime.fromtimestamp(now, UTC)
+        ends = [
+            rules.period_end(rules.period_of(moment, s.zone), s.zone).timestamp() - now + 1.0
+            for s in servers
+            if self.owns(s.guild_id)
+        ]
+        return max(1.0, min([RETRY_S if deferred else IDLE_S, *ends]))
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="daily-posts")
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    def poke(self) -> None:
+        """Look again now (a server's channel or timezone changed): a sleeping loop is
+        restarted; a running one goes round once more before it sleeps."""
+        if self._task is None:
+            return
+        if self._sleeping:
+            self.stop()
+            self.start()
+        else:
+            self._again = True
+
+    async def _run(self) -> None:
+        while True:
+            self._again = False
+            deferred = True
+            servers: list[ServerSettings] = []
+            try:
+                deferred = (await self.run_due()).waiting
+                servers = await self.store.servers.with_channel()
+            except Exception:
+                log.exception("daily posts failed; trying again later")
+            if self._again:
+                continue
+            self._sleeping = True
+            try:
+                await asyncio.sleep(self.wait_s(servers, deferred))
+            finally:
+                self._sleeping = False
