@@ -109,7 +109,7 @@ async def test_a_member_granted_the_command_without_manage_server_is_refused(wor
     assert (await world.store.servers.settings(world.guild.id)).timezone == "UTC"
 
 
-def test_timezone_completion_puts_the_common_names_first() -> None:
+async def test_timezone_completion_puts_the_common_names_first() -> None:
     from bot.config import zone_choices
 
     assert zone_choices("kyiv") == ["Europe/Kyiv"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Store
+from bot.storage import Store, open_store
 
 HERE = Path(__file__).parent
 KEY = (7, "darts", "2026-01-01")
@@ -29,9 +29,13 @@ async def test_one_claim_wins_a_crashed_one_is_taken_over_after_its_lease(store:
 
 
 @pytest.mark.postgres
-async def test_two_processes_on_one_postgres_post_each_day_once(store: Store, db_url: str) -> None:
-    if store.dialect != "postgresql":
-        pytest.skip("one SQLite file serves one bot process")
+async def test_two_processes_on_one_postgres_post_each_day_once(postgres_url: str) -> None:
+    """PostgreSQL only: one SQLite file serves one bot process (SHARD_COUNT>1 is refused)."""
+    async with await open_store(postgres_url) as store:
+        await _race(store, postgres_url)
+
+
+async def _race(store: Store, db_url: str) -> None:
     guilds = range(1, 31)
     for guild in guilds:
         await store.servers.update(guild, 0.0, channel_id=guild)
