@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 import rules
 from bot.storage import _boards, _games, _moderation
+from bot.storage._advance import Known
 from bot.storage._codec import dumps
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._models import BotState, ChallengeRow, InstallSecret, ServerSet, table
@@ -71,6 +72,7 @@ class Store:
         self.engine = engine
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self._secrets: dict[str, str] = {}
+        self._known = Known()
 
     @property
     def dialect(self) -> str:
@@ -111,12 +113,18 @@ class Store:
         Two new games with one id racing on PostgreSQL: the loser's insert fails on
         the key, and its retry goes through the normal "does it extend" check.
         """
+        game_id = record.state.id
         for attempt in range(2):
             try:
                 async with self._write() as conn:
-                    await _games.save(conn, record, now)
+                    stored = await self._known.advance(conn, record, now)
+                    stored = stored or await _games.save(conn, record, now)
+                self._known.keep(game_id, stored)
                 return
-            except IntegrityError as exc:
+            except BaseException as exc:
+                self._known.forget(game_id)  # what landed is unknown: the next save reads it
+                if not isinstance(exc, IntegrityError):
+                    raise
                 if attempt:
                     raise StaleGame(f"game {record.state.id} conflicts with a stored one") from exc
 
