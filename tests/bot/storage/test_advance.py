@@ -13,7 +13,7 @@ import sqlalchemy as sa
 import rules
 from bot.storage import GameMeta, StaleGame, Store, open_store
 from bot.storage._models import AnswerRow, Game, GamePlayer, RoundRow, table
-from tests.bot.storage.builders import GUILD, duel, record
+from tests.bot.storage.builders import duel, record
 
 TABLES = [(table(Game), "id"), (table(GamePlayer), "game_id")]
 TABLES += [(table(RoundRow), "game_id"), (table(AnswerRow), "game_id")]
