@@ -171,7 +171,11 @@ async def offered(bench: Bench, rate: float, seconds: float) -> dict[str, Any]:
     while (now := time.perf_counter() - began) < seconds:
         while sent < now * rate:
             sent += 1
-            idle = [i for i in random.sample(range(len(bench.games)), 8) if i not in busy]
+            idle = [
+                i
+                for i in random.sample(range(len(bench.games)), min(8, len(bench.games)))
+                if i not in busy
+            ]
             if not idle:
                 dropped += 1
                 continue
