@@ -212,7 +212,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if profiler:
             profiler.disable()
             text = io.StringIO()
-            pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(45)
+            pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(45)
             print(text.getvalue(), file=sys.stderr)
         out["offered"] = []
         for rate in args.rates:
