@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
+from bot.storage._direct import direct
 from bot.storage._models import AnswerRow, Game, GamePlayer, RoundRow, table
 from bot.storage._records import GameRecord
 from rules import GameState
@@ -78,7 +79,8 @@ REPLAY = (
     .where(_rounds.c.game_id == sa.bindparam("b_game"), _rounds.c.number == sa.bindparam("b_n"))
     .values(started_at=sa.bindparam("started_at"), deadline=sa.bindparam("deadline"))
 )
-"""Statements built once: SQLAlchemy then finds them compiled in its cache."""
+NEW_ROUNDS, NEW_ANSWERS = _rounds.insert(), _answers.insert()
+"""Statements built once: compiled once (`_direct`, or SQLAlchemy's cache)."""
 
 
 class Known:
@@ -114,7 +116,7 @@ class Known:
             finished_at = _codec.finished_moment(state, known.created_at) if now is None else now
         row = _game_values(record, state_json, finished_at)
         row.update(b_id=state.id, b_old=known.state_json)
-        if (await conn.execute(STEP, row)).rowcount != 1:
+        if await direct.run(conn, STEP, row) != 1:
             return None  # another writer's state is stored: the full way decides
         if new == known.state:
             return Written(state_json, new, known.created_at, finished_at, known.seats)
@@ -125,7 +127,7 @@ class Known:
             if seat != before
         ]
         if changed:
-            await conn.execute(SEAT, changed)
+            await direct.run(conn, SEAT, changed)
         await write_rounds(conn, state, known.state)
         return Written(state_json, new, known.created_at, finished_at, tuple(seats))
 
@@ -156,13 +158,13 @@ async def write_rounds(conn: AsyncConnection, state: GameState, old: dict[str, A
                     _codec.answer_row(state.id, rnd, seat, state.players[seat], answer)
                 )
     if new_rounds:
-        await conn.execute(_rounds.insert(), new_rounds)
+        await direct.run(conn, NEW_ROUNDS, new_rounds)
     if replayed:
-        await conn.execute(REPLAY, replayed)
+        await direct.run(conn, REPLAY, replayed)
     if resolved:
-        await conn.execute(RESOLVE, resolved)
+        await direct.run(conn, RESOLVE, resolved)
     if new_answers:
-        await conn.execute(_answers.insert(), new_answers)
+        await direct.run(conn, NEW_ANSWERS, new_answers)
 
 
 def _game_values(record: GameRecord, state_json: str, finished_at: float | None) -> _codec.Row:

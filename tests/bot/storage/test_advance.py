@@ -98,3 +98,24 @@ async def test_another_processes_write_sends_the_shortcut_the_full_way(db_url: s
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_refused_row_undoes_the_whole_save(store: Store) -> None:
+    """An answer row already there (written around the state): the step is not half-kept."""
+    base = rules.apply(duel("dup", (1, 2), []), rules.StartRound("4589", 9000.0))
+    await store.save_game(record(base))
+    answered = rules.apply(base, rules.Submit("1", "45+89", 134, 9001.0))
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            table(AnswerRow).insert(),
+            {"game_id": "dup", "round_number": 1, "seat": 0, "player": "1", "formula": "x"}
+            | {"result": "1", "points": 1.0, "score": 500.0, "elapsed": 1.0, "auto": False},
+        )
+    with pytest.raises(StaleGame):
+        await store.save_game(record(answered))
+    loaded = await store.load_game("dup")
+    assert loaded is not None and loaded.state.to_dict() == base.to_dict()
+    seats = table(GamePlayer)
+    async with store.engine.connect() as conn:
+        answered = await conn.scalars(sa.select(seats.c.answered).where(seats.c.game_id == "dup"))
+        assert list(answered) == [0, 0]  # nobody's answer counted
