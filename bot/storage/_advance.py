@@ -89,8 +89,8 @@ class Known:
     def __init__(self) -> None:
         self._games: dict[str, Written] = {}
 
-    def keep(self, game_id: str, value: Written | None) -> None:
-        if value is None or value.state["outcome"] is not None:
+    def keep(self, game_id: str, value: Written) -> None:
+        if value.state["outcome"] is not None:
             self._games.pop(game_id, None)
         else:
             self._games[game_id] = value

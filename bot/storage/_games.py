@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
-from bot.storage._advance import Written, write_rounds, written
+from bot.storage._advance import Known, Written, write_rounds, written
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
 from bot.storage._records import AttemptsUsed, GameMeta, GameRecord, StaleGame
 from rules import GameState, Mode
+
+Writer = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
+"""The Store's write transaction (its SQLite writer lock taken)."""
 
 games = table(Game)
 game_players = table(GamePlayer)
@@ -106,6 +112,26 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
         )
     await write_rounds(conn, state, old)
     return written(record, state_json, new, finished_at)
+
+
+async def save_game(write: Writer, known: Known, record: GameRecord, now: float | None) -> None:
+    """`Store.save_game`: the shortcut (`_advance`) if it can, else the full way, in one
+    transaction. A key conflict (a rival's new game with this id) is retried once; then
+    it is StaleGame."""
+    game_id = record.state.id
+    for attempt in range(2):
+        try:
+            async with write() as conn:
+                stored = await known.advance(conn, record, now)
+                stored = stored or await save(conn, record, now)
+            known.keep(game_id, stored)
+            return
+        except BaseException as exc:
+            known.forget(game_id)  # what landed is unknown: the next save reads it back
+            if not isinstance(exc, IntegrityError):
+                raise
+            if attempt:
+                raise StaleGame(f"game {game_id} conflicts with a stored one") from exc
 
 
 def _row(record: GameRecord, state_json: str, finished_at: float | None) -> _codec.Row:

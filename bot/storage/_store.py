@@ -36,7 +36,6 @@ from bot.storage._records import (
     RatingChange,
     RatingRow,
     RematchTaken,
-    StaleGame,
     TooManySets,
 )
 
@@ -113,20 +112,7 @@ class Store:
         Two new games with one id racing on PostgreSQL: the loser's insert fails on
         the key, and its retry goes through the normal "does it extend" check.
         """
-        game_id = record.state.id
-        for attempt in range(2):
-            try:
-                async with self._write() as conn:
-                    stored = await self._known.advance(conn, record, now)
-                    stored = stored or await _games.save(conn, record, now)
-                self._known.keep(game_id, stored)
-                return
-            except BaseException as exc:
-                self._known.forget(game_id)  # what landed is unknown: the next save reads it
-                if not isinstance(exc, IntegrityError):
-                    raise
-                if attempt:
-                    raise StaleGame(f"game {record.state.id} conflicts with a stored one") from exc
+        await _games.save_game(self._write, self._known, record, now)
 
     async def load_game(self, game_id: str) -> GameRecord | None:
         async with self._read() as conn:
