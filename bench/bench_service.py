@@ -109,14 +109,14 @@ def compare(runs: dict[str, list[dict[str, Any]]], db: str) -> list[str]:
     return lines
 
 
-def capacity(run: dict[str, Any], limit_ms: float) -> list[str]:
+def capacity(label: str, run: dict[str, Any], limit_ms: float) -> list[str]:
     lines = []
     for step in run["offered"]:
         lat = step["lat"]
         p50, p99 = percentile(lat, 50), percentile(lat, 99)
         ok = "yes" if p99 < limit_ms and not step["dropped"] else "no"
         lines.append(
-            f"| {step['rate']:.0f} | {step['done']:.0f} | {p50:.1f} | {p99:.1f} | "
+            f"| {label} | {step['rate']:.0f} | {step['done']:.0f} | {p50:.1f} | {p99:.1f} | "
             f"{step['dropped']} | {ok} |"
         )
     return lines
@@ -126,8 +126,9 @@ def report(
     args: argparse.Namespace,
     sqlite: dict[str, list[dict[str, Any]]],
     pg: dict[str, list[dict[str, Any]]] | None,
-    held: dict[str, Any],
+    held: dict[str, dict[str, Any]],
 ) -> str:
+    """The section's Markdown; `held` is each tree's capacity run (offered rates, memory)."""
     base = f" against `{args.base_label}` (`{args.base}`)" if args.base else ""
     lines = [
         "## Service, headless (`bench/bench_service.py`)",
@@ -138,28 +139,31 @@ def report(
         "*Own* is the service's work per answer: `submit` from call to return (checks, "
         "locks, rules, every save, rendering the round and result embeds for a stand-in "
         "Discord that sends nothing) minus the wait for PHP. *DB* is the part of it spent "
-        "in `save_game`; *saves* per answer. Times in ms; the ratio is the baseline's "
-        "time over this tree's, from the same run on the same machine.",
+        "in `save_game` (per answer, which in Training is per round); *saves* per answer. "
+        "Times in ms; the ratio is the baseline's time over this tree's, from the same run "
+        "on the same machine.",
         "",
         "| database | code | own p50 | own p99 | DB p50 | DB p99 | PHP p50 | saves |",
         "|---|---|---|---|---|---|---|---|",
         *compare(sqlite, "SQLite"),
         *(compare(pg, "PostgreSQL") if pg else []),
         "",
-        f"Answers offered at a steady rate (open loop, this tree, SQLite, {args.seconds:.0f} s "
+        f"Answers offered at a steady rate (open loop, SQLite, {args.seconds:.0f} s "
         f"a step) to idle games among {args.games}; latency is the whole `submit`, PHP "
         f"included. The step passes while p99 < {args.limit_ms:.0f} ms and no answer "
         "found every game busy.",
         "",
-        "| offered /s | handled /s | p50 ms | p99 ms | no idle game | passes |",
-        "|---|---|---|---|---|---|",
-        *capacity(held, args.limit_ms),
+        "| code | offered /s | handled /s | p50 ms | p99 ms | no idle game | passes |",
+        "|---|---|---|---|---|---|---|",
+        *(row for label, run in held.items() for row in capacity(label, run, args.limit_ms)),
         "",
         f"Games per process: one held Training game (round open, posted) costs "
-        f"{held['kib_per_game']:.1f} KiB of Python memory (tracemalloc while opening "
-        f"{args.games}), so 100,000 held games need about "
-        f"{held['kib_per_game'] * 100_000 / 1024 / 1024:.1f} GiB; the count is bounded by "
-        "memory and by the answers per second above, not by a limit in the code.",
+        f"{held['this tree']['kib_per_game']:.1f} KiB of Python memory (tracemalloc while "
+        f"opening {args.games}; baseline "
+        f"{held.get('baseline', held['this tree'])['kib_per_game']:.1f} KiB), so 100,000 "
+        f"held games need about "
+        f"{held['this tree']['kib_per_game'] * 100_000 / 1024 / 1024:.1f} GiB; the count is "
+        "bounded by memory and by the answers per second above, not by a limit in the code.",
     ]
     return "\n".join(lines)
 
@@ -187,16 +191,19 @@ def main(argv: list[str] | None = None) -> int:
         *("--warmup", str(args.warmup), "--pool", str(args.pool)),
     ]
     sqlite = interleaved(trees, args.pairs, common)
-    held = run_worker(
-        ROOT,
-        [
-            *common,
-            "--rates",
-            *map(str, args.rates),
-            *("--seconds", str(args.seconds)),
-            *("--limit-ms", str(args.limit_ms)),
-        ],
-    )
+    held = {
+        label: run_worker(
+            tree,
+            [
+                *common,
+                "--rates",
+                *map(str, args.rates),
+                *("--seconds", str(args.seconds)),
+                *("--limit-ms", str(args.limit_ms)),
+            ],
+        )
+        for label, tree in trees.items()
+    }
     pg = None
     if not args.no_pg:
         with throwaway_postgres() as server:

@@ -25,6 +25,6 @@ def test_bench_service_measures_and_reports() -> None:
         seconds=0.3, limit_ms=50.0,
     )  # fmt: skip
     runs = {"this tree": [run], "baseline": [run]}
-    text = report(args, runs, None, run)
+    text = report(args, runs, None, {"this tree": run})
     assert "| SQLite | **baseline / this** | **1.00x** |" in text
-    assert "| 20 |" in text and "KiB of Python memory" in text
+    assert "| this tree | 20 |" in text and "KiB of Python memory" in text
