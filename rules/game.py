@@ -10,8 +10,7 @@ the epoch), the rules never read a clock.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.digits import auto_move, valid_digits
 from rules.errors import (
@@ -161,11 +160,26 @@ def submit_problem(
     return None
 
 
+def _copy(state: GameState) -> GameState:
+    """A copy that `apply` may change: what the rules change (the lists, the rounds, the
+    answers) is new, the frozen parts (the Set, the outcome) are shared. The same as
+    copy.deepcopy for this state, at a fraction of its cost on every answer."""
+    return replace(
+        state,
+        players=list(state.players),
+        scores=list(state.scores),
+        rounds=[
+            replace(r, answers=[None if a is None else replace(a) for a in r.answers])
+            for r in state.rounds
+        ],
+    )
+
+
 def apply(state: GameState, action: Action) -> GameState:
     """Return the state after `action`; raise a RulesError if it is not allowed."""
     if state.outcome is not None:
         raise GameOver(f"game {state.id} is over")
-    new = copy.deepcopy(state)
+    new = _copy(state)
     if isinstance(action, StartRound):
         _start_round(new, action)
     elif isinstance(action, Submit):

@@ -160,16 +160,28 @@ class RoundFlow:
         if record.state.outcome is not None:
             await self.finish(record)
             return record
+        if len(record.state.rounds) > number:  # saved with the round that resolved
+            return await self._opened(record)
         return await self.next_round(record)
 
-    async def next_round(self, record: GameRecord) -> GameRecord:
-        number = len(record.state.rounds) + 1
+    def going_on(self, record: GameRecord, state: GameState) -> GameState:
+        """`state` with its next round started, if the game goes on: a resolved round and
+        the next one are saved together, one write where there were two."""
+        if state.outcome is not None or state.current_round is not None:
+            return state
+        number = len(state.rounds) + 1
         if record.seed:
             digits = rules.seeded_digits(record.seed, number)
         else:
-            digits = self.digits(record.state, number)
-        state = rules.apply(record.state, rules.StartRound(digits, self.clock()))
-        record = await self.commit(record, state)
+            digits = self.digits(state, number)
+        return rules.apply(state, rules.StartRound(digits, self.clock()))
+
+    async def next_round(self, record: GameRecord) -> GameRecord:
+        record = await self.commit(record, self.going_on(record, record.state))
+        return await self._opened(record)
+
+    async def _opened(self, record: GameRecord) -> GameRecord:
+        """A round just saved open: its deadline armed, its best answer sought, posted."""
         self._arm(record)
         self.reveals.start(record)
         return await self._post_round(record, replayed=False)
@@ -275,7 +287,7 @@ class RoundFlow:
                     await self.void(record, "player_left")
                     return
             now = max(self.clock(), rnd.answer_deadline)
-            state = rules.apply(record.state, rules.Expire(now))
+            state = self.going_on(record, rules.apply(record.state, rules.Expire(now)))
             try:
                 record = await self.commit(record, state)
             except StaleGame:  # another bot process changed it first

@@ -281,7 +281,7 @@ class GameService:
                 raise GameError("no_game")
             self._problem(live, user_id, number, received)
             action = rules.Submit(str(user_id), verdict.formula, verdict.value, received)
-            state = rules.apply(live.state, action)
+            state = self.flow.going_on(live, rules.apply(live.state, action))
             try:
                 record = await self.flow.commit(live, state)
             except StaleGame as exc:  # another bot process resolved it first

@@ -57,7 +57,10 @@ def make_engine(url: str | None) -> AsyncEngine:
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(parsed)
+        # Every use of a connection is a Connection that ends its own transaction (a
+        # commit, or the rollback of its close), so the pool's extra rollback on return
+        # would only cost one more hop to SQLite's thread on every save.
+        engine = create_async_engine(parsed, pool_reset_on_return=None)
         sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(parsed, pool_pre_ping=True)

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
+from bot.storage._advance import Known, Written, write_rounds, written
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
 from bot.storage._records import AttemptsUsed, FinishedThread, GameMeta, GameRecord, StaleGame
 from rules import GameState, Mode
+
+Writer = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
+"""The Store's write transaction (its SQLite writer lock taken)."""
 
 games = table(Game)
 game_players = table(GamePlayer)
@@ -52,7 +59,7 @@ def record_from_row(row: Any) -> GameRecord:
     )
 
 
-async def save(conn: AsyncConnection, record: GameRecord, now: float | None = None) -> None:
+async def save(conn: AsyncConnection, record: GameRecord, now: float | None = None) -> Written:
     """Insert or advance one game inside the caller's transaction.
 
     The game row is locked first (FOR UPDATE on PostgreSQL; SQLite writers are
@@ -61,7 +68,8 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
     another history of the game and raises StaleGame.
 
     Times come from the caller's clock (`now`) or the state itself, not from this
-    machine's: a simulated clock and a restarted bot see the same history.
+    machine's: a simulated clock and a restarted bot see the same history. Returns
+    what is now stored, for the next save's shortcut (`_advance`).
     """
     state = record.state
     new = state.to_dict()
@@ -75,8 +83,8 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
     ).one_or_none()
     if stored is None:
         record.created_at = record.created_at or _started(state, now)
-        await _insert_new(conn, record, state_json, now)
-        return
+        finished = await _insert_new(conn, record, state_json, now)
+        return written(record, state_json, new, finished)
     record.created_at = stored.created_at
     old = json.loads(stored.state)
     if old == new:
@@ -85,7 +93,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
             .where(games.c.id == state.id)
             .values(meta=_codec.dumps(record.meta.to_dict()), channel_id=record.channel_id)
         )
-        return
+        return written(record, stored.state, old, stored.finished_at)
     if not _codec.extends(old, new):
         raise StaleGame(f"game {state.id} was changed by another writer; reload it")
     finished_at = stored.finished_at
@@ -102,7 +110,28 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
             .where(game_players.c.game_id == state.id, game_players.c.seat == seat_row["seat"])
             .values(**seat_row)
         )
-    await _write_rounds(conn, state, old)
+    await write_rounds(conn, state, old)
+    return written(record, state_json, new, finished_at)
+
+
+async def save_game(write: Writer, known: Known, record: GameRecord, now: float | None) -> None:
+    """`Store.save_game`: the shortcut (`_advance`) if it can, else the full way, in one
+    transaction. A key conflict (a rival's new game with this id) is retried once; then
+    it is StaleGame."""
+    game_id = record.state.id
+    for attempt in range(2):
+        try:
+            async with write() as conn:
+                stored = await known.advance(conn, record, now)
+                stored = stored or await save(conn, record, now)
+            known.keep(game_id, stored)
+            return
+        except BaseException as exc:
+            known.forget(game_id)  # what landed is unknown: the next save reads it back
+            if not isinstance(exc, IntegrityError):
+                raise
+            if attempt:
+                raise StaleGame(f"game {game_id} conflicts with a stored one") from exc
 
 
 def _row(record: GameRecord, state_json: str, finished_at: float | None) -> _codec.Row:
@@ -130,7 +159,7 @@ def _started(state: GameState, now: float | None) -> float:
 
 async def _insert_new(
     conn: AsyncConnection, record: GameRecord, state_json: str, now: float | None
-) -> None:
+) -> float | None:
     state = record.state
     seen = record.created_at
     if state.mode is Mode.QUALIFICATION and record.period is not None:
@@ -153,7 +182,8 @@ async def _insert_new(
         game_players.insert(),
         _codec.player_rows(state, guild_id=record.guild_id, created_at=record.created_at),
     )
-    await _write_rounds(conn, state, None)
+    await write_rounds(conn, state, None)
+    return finished_at
 
 
 async def _check_attempts(conn: AsyncConnection, record: GameRecord) -> None:
@@ -172,46 +202,6 @@ async def _check_attempts(conn: AsyncConnection, record: GameRecord) -> None:
             f"{state.players[0]} has used {used} of {state.game_set.attempts} "
             f"attempt(s) at {state.game_set.name} in {period}"
         )
-
-
-async def _write_rounds(
-    conn: AsyncConnection, state: GameState, old: dict[str, Any] | None
-) -> None:
-    """Write only what changed since `old`: new rounds, newly resolved ones, new answers.
-
-    Answers are insert-only; their primary key (game, round, seat) means a second
-    resolution of a round cannot slip in even if the checks above were bypassed.
-    """
-    old_rounds = old["rounds"] if old else []
-    new_rounds, resolved, new_answers = [], [], []
-    for index, rnd in enumerate(state.rounds):
-        before = old_rounds[index] if index < len(old_rounds) else None
-        if before is None:
-            new_rounds.append(_codec.round_row(state.id, rnd))
-        else:
-            if rnd.resolved and not before["resolved"]:
-                resolved.append(rnd.number)
-            if (rnd.started_at, rnd.deadline) != (before["started_at"], before["deadline"]):
-                await conn.execute(  # a round replayed after a restart
-                    rounds_t.update()
-                    .where(rounds_t.c.game_id == state.id, rounds_t.c.number == rnd.number)
-                    .values(started_at=rnd.started_at, deadline=rnd.deadline)
-                )
-        for seat, answer in enumerate(rnd.answers):
-            if answer is not None and (before is None or before["answers"][seat] is None):
-                new_answers.append(
-                    _codec.answer_row(state.id, rnd, seat, state.players[seat], answer)
-                )
-    if new_rounds:
-        await conn.execute(rounds_t.insert(), new_rounds)
-    if resolved:
-        await conn.execute(
-            rounds_t.update()
-            .where(rounds_t.c.game_id == state.id, rounds_t.c.number.in_(resolved))
-            .values(resolved=True)
-        )
-    if new_answers:
-        await conn.execute(answers_t.insert(), new_answers)
 
 
 async def load(conn: AsyncConnection, game_id: str) -> GameRecord | None:

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 import rules
 from bot.storage import _boards, _games, _moderation, _streaks
+from bot.storage._advance import Known
 from bot.storage._codec import dumps
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._models import BotState, ChallengeRow, InstallSecret, ServerSet, table
@@ -74,6 +75,7 @@ class Store:
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self._secrets: dict[str, str] = {}
         self.servers = ServerStore(self._write, self._read)
+        self._known = Known()
 
     @property
     def dialect(self) -> str:
@@ -118,6 +120,15 @@ class Store:
         end and the rating change land together or not at all (a failed save is
         retried like any other), so no duel ends unrated.
         """
+        if record.state.mode is rules.Mode.DUEL and record.state.outcome is not None:
+            await self._save_ending_duel(record, now)
+            return
+        await _games.save_game(self._write, self._known, record, now)
+
+    async def _save_ending_duel(self, record: GameRecord, now: float | None) -> None:
+        """The full way (a duel ends once, the shortcut is not worth it), its Elo in the
+        same transaction."""
+        self._known.forget(record.state.id)
         for attempt in range(2):
             try:
                 async with self._write() as conn:

@@ -339,3 +339,16 @@ def test_void_ends_a_game_without_a_result() -> None:
     with pytest.raises(GameOver):
         apply(state, StartRound("1234", T0 + 1))
     assert ranking_key(apply(apply(single(), StartRound("1234", T0)), rules.Void()))[0] == 2
+
+
+def test_apply_leaves_the_state_it_was_given_as_it_was() -> None:
+    """Each step is a new state: the service keeps the old one until the new one is saved."""
+    state = new_game("g", Mode.DUEL, CLASSIC, ["a", "b"])
+    state = apply(state, StartRound("1234", T0))
+    state = apply(state, Submit("a", "12+34", 46, T0 + 5))
+    before = json.dumps(state.to_dict())
+    after = apply(state, Submit("b", "1+2+3+4", 10, T0 + 6))
+    after = apply(after, StartRound("5678", T0 + 10))
+    after.rounds[0].answers[0].formula = "changed"  # nothing of `after` is shared with `state`
+    after.players[0], after.scores[0] = "x", 0
+    assert json.dumps(state.to_dict()) == before

@@ -1,0 +1,182 @@
+"""The common save made cheap: a game this Store wrote last, advanced by a step or two.
+
+Nearly every save advances an active game that this process saved a moment ago, so
+its stored state is known without reading it back. The game row is then updated
+only where it still holds exactly that state (a compare-and-set on the state text,
+atomic on SQLite and PostgreSQL alike), and only what changed is written, with
+statements built once (SQLAlchemy's compiled cache does the rest). Whatever this
+path cannot decide alone -- a game it never wrote, another writer's state found in
+the row, a state that does not extend the known one -- goes the full way
+(`_games.save`: read and lock the row, then decide), so exactly-once holds as before:
+the answers' primary key and the stale-write check are untouched.
+
+What is known is only a shortcut: losing it costs one full save, never a wrong one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.storage import _codec
+from bot.storage._direct import direct
+from bot.storage._models import AnswerRow, Game, GamePlayer, RoundRow, table
+from bot.storage._records import GameRecord
+from rules import GameState
+
+MUTABLE = (
+    "channel_id", "status", "termination", "winner", "rounds_played", "perfect", "final_score",
+    "rank_class", "rank_value", "answer_time", "version", "state", "meta", "finished_at",
+)  # fmt: skip
+"""The `games` columns a step can change; the rest are fixed when the game is created."""
+SEAT_MUTABLE = ("status", "score", "answered", "points_total", "won", "checkout", "perfect")
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A game as this Store last committed it: enough to write the next step alone."""
+
+    state_json: str
+    state: dict[str, Any]
+    created_at: float
+    finished_at: float | None
+    seats: tuple[_codec.Row, ...]
+
+
+def written(
+    record: GameRecord, state_json: str, state: dict[str, Any], finished_at: float | None
+) -> Written:
+    """What a full save left in the store (its seat rows are the state's, as written)."""
+    seats = _codec.player_rows(record.state, guild_id=record.guild_id, created_at=record.created_at)
+    return Written(state_json, state, record.created_at, finished_at, tuple(seats))
+
+
+_games, _seats = table(Game), table(GamePlayer)
+_rounds, _answers = table(RoundRow), table(AnswerRow)
+STEP = (
+    _games.update()
+    .where(_games.c.id == sa.bindparam("b_id"), _games.c.state == sa.bindparam("b_old"))
+    .values({name: sa.bindparam(name) for name in MUTABLE})
+)
+"""The game row's step, only where the row still holds the known state (compare-and-set)."""
+SEAT = (
+    _seats.update()
+    .where(_seats.c.game_id == sa.bindparam("b_game"), _seats.c.seat == sa.bindparam("b_seat"))
+    .values({name: sa.bindparam(name) for name in SEAT_MUTABLE})
+)
+
+
+RESOLVE = (
+    _rounds.update()
+    .where(_rounds.c.game_id == sa.bindparam("b_game"), _rounds.c.number == sa.bindparam("b_n"))
+    .values(resolved=True)
+)
+REPLAY = (
+    _rounds.update()
+    .where(_rounds.c.game_id == sa.bindparam("b_game"), _rounds.c.number == sa.bindparam("b_n"))
+    .values(started_at=sa.bindparam("started_at"), deadline=sa.bindparam("deadline"))
+)
+NEW_ROUNDS, NEW_ANSWERS = _rounds.insert(), _answers.insert()
+"""Statements built once: compiled once (`_direct`, or SQLAlchemy's cache)."""
+
+
+class Known:
+    """The last committed form of this process's active games (finished ones are let go)."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, Written] = {}
+
+    def keep(self, game_id: str, value: Written) -> None:
+        if value.state["outcome"] is not None:
+            self._games.pop(game_id, None)
+        else:
+            self._games[game_id] = value
+
+    def forget(self, game_id: str) -> None:
+        self._games.pop(game_id, None)
+
+    async def advance(
+        self, conn: AsyncConnection, record: GameRecord, now: float | None
+    ) -> Written | None:
+        """Write `record` as the next step of the known state; None: take the full way."""
+        state = record.state
+        known = self._games.get(state.id)
+        if known is None:
+            return None
+        new = state.to_dict()
+        if new != known.state and not _codec.extends(known.state, new):
+            return None
+        state_json = known.state_json if new == known.state else _codec.dumps(new)
+        record.created_at = known.created_at
+        finished_at = known.finished_at
+        if finished_at is None and state.outcome is not None:
+            finished_at = _codec.finished_moment(state, known.created_at) if now is None else now
+        row = _game_values(record, state_json, finished_at)
+        row.update(b_id=state.id, b_old=known.state_json)
+        if await direct.run(conn, STEP, row) != 1:
+            return None  # another writer's state is stored: the full way decides
+        if new == known.state:
+            return Written(state_json, new, known.created_at, finished_at, known.seats)
+        seats = _codec.player_rows(state, guild_id=record.guild_id, created_at=known.created_at)
+        changed = [
+            {"b_game": state.id, "b_seat": seat["seat"], **{k: seat[k] for k in SEAT_MUTABLE}}
+            for seat, before in zip(seats, known.seats, strict=True)
+            if seat != before
+        ]
+        if changed:
+            await direct.run(conn, SEAT, changed)
+        await write_rounds(conn, state, known.state)
+        return Written(state_json, new, known.created_at, finished_at, tuple(seats))
+
+
+async def write_rounds(conn: AsyncConnection, state: GameState, old: dict[str, Any] | None) -> None:
+    """Write only what changed since `old`: new rounds, newly resolved ones, new answers.
+
+    Answers are insert-only; their primary key (game, round, seat) means a second
+    resolution of a round cannot slip in even if the checks above were bypassed.
+    """
+    old_rounds = old["rounds"] if old else []
+    new_rounds, resolved, replayed, new_answers = [], [], [], []
+    for index, rnd in enumerate(state.rounds):
+        before = old_rounds[index] if index < len(old_rounds) else None
+        if before is None:
+            new_rounds.append(_codec.round_row(state.id, rnd))
+        else:
+            if rnd.resolved and not before["resolved"]:
+                resolved.append({"b_game": state.id, "b_n": rnd.number})
+            if (rnd.started_at, rnd.deadline) != (before["started_at"], before["deadline"]):
+                replayed.append(  # a round replayed after a restart
+                    {"b_game": state.id, "b_n": rnd.number}
+                    | {"started_at": rnd.started_at, "deadline": rnd.deadline}
+                )
+        for seat, answer in enumerate(rnd.answers):
+            if answer is not None and (before is None or before["answers"][seat] is None):
+                new_answers.append(
+                    _codec.answer_row(state.id, rnd, seat, state.players[seat], answer)
+                )
+    if new_rounds:
+        await direct.run(conn, NEW_ROUNDS, new_rounds)
+    if replayed:
+        await direct.run(conn, REPLAY, replayed)
+    if resolved:
+        await direct.run(conn, RESOLVE, resolved)
+    if new_answers:
+        await direct.run(conn, NEW_ANSWERS, new_answers)
+
+
+def _game_values(record: GameRecord, state_json: str, finished_at: float | None) -> _codec.Row:
+    row = _codec.game_row(
+        record.state,
+        guild_id=record.guild_id,
+        channel_id=record.channel_id,
+        period=record.period,
+        seed=record.seed,
+        meta=record.meta,
+        created_at=record.created_at,
+        finished_at=finished_at,
+        state_json=state_json,
+    )
+    return {name: row[name] for name in MUTABLE}

@@ -1,0 +1,68 @@
+"""The save's own statements, compiled once, sent to SQLite at one thread hop each.
+
+SQLAlchemy's aiosqlite adapter crosses between the event loop and SQLite's thread
+three times for every statement (open a cursor, execute, close it), and on a save
+of a few small statements those crossings are most of its time. So on SQLite the
+save's prebuilt statements (`_advance`) go straight to the driver's connection,
+inside the very transaction SQLAlchemy began on it (its commit or rollback ends
+them): the SQL is SQLAlchemy's own compilation of each statement, made once, and
+the values are bound by the driver as always (nothing is ever spliced into SQL).
+On PostgreSQL they go through `conn.execute` as usual.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+Params = dict[str, Any]
+Statement = sa.Insert | sa.Update
+
+
+class _Compiled:
+    """A statement's SQL and how to fill its `?`s from a row of named values."""
+
+    def __init__(self, conn: AsyncConnection, statement: Statement) -> None:
+        compiled = statement.compile(dialect=conn.dialect)
+        self.sql = compiled.string
+        self.names = tuple(compiled.positiontup or ())
+        self.fixed = {  # values written into the statement itself, e.g. `resolved=True`
+            name: bind.value for name, bind in compiled.binds.items() if not bind.required
+        }
+
+    def values(self, row: Params) -> tuple[Any, ...]:
+        return tuple(row[n] if n in row else self.fixed[n] for n in self.names)
+
+
+class Direct:
+    def __init__(self) -> None:
+        self._compiled: dict[int, _Compiled] = {}
+
+    async def run(
+        self, conn: AsyncConnection, statement: Statement, params: Params | Sequence[Params]
+    ) -> int:
+        """Execute (many, for a list of rows) within `conn`'s transaction; the row count."""
+        if conn.dialect.name != "sqlite":
+            return int((await conn.execute(statement, params)).rowcount)
+        key = id(statement)  # module-level statements, alive as long as the process
+        compiled = self._compiled.get(key) or self._compiled.setdefault(
+            key, _Compiled(conn, statement)
+        )
+        driver = (await conn.get_raw_connection()).driver_connection
+        assert driver is not None
+        try:
+            if isinstance(params, dict):
+                cursor = await driver.execute(compiled.sql, compiled.values(params))
+            else:
+                rows = [compiled.values(p) for p in params]
+                cursor = await driver.executemany(compiled.sql, rows)
+        except sqlite3.IntegrityError as error:  # as SQLAlchemy would say it: the Store retries
+            raise sa.exc.IntegrityError(compiled.sql, None, error) from error
+        return int(cursor.rowcount)
+
+
+direct = Direct()

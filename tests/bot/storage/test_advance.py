@@ -1,0 +1,121 @@
+"""The save's shortcut (a game this Store wrote last): the same rows as the full save,
+and another writer's state in the row sends it the full way, where it is refused."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+import rules
+from bot.storage import GameMeta, StaleGame, Store, open_store
+from bot.storage._models import AnswerRow, Game, GamePlayer, RoundRow, table
+from tests.bot.storage.builders import duel, record
+
+TABLES = [(table(Game), "id"), (table(GamePlayer), "game_id")]
+TABLES += [(table(RoundRow), "game_id"), (table(AnswerRow), "game_id")]
+
+
+def steps(game_id: str) -> list[rules.GameState]:
+    """Every state of a duel: rounds started, shown, answered, timed out, resigned."""
+    state = rules.new_game(game_id, rules.Mode.DUEL, rules.CLASSIC, ["1", "2"])
+    out = [state]
+    for number, (a, b) in enumerate([(100, 60), (100, None)]):
+        now = 1000.0 + 500 * number
+        for action in (
+            rules.StartRound("1234", now),
+            rules.RoundShown(now + 0.5),
+            rules.Submit("1", "1234", a, now + 3),
+            *([rules.Submit("2", "4321", b, now + 4)] if b is not None else []),
+            *([rules.Expire(now + 200)] if b is None else []),
+        ):
+            state = rules.apply(state, action)
+            out.append(state)
+    return [*out, rules.apply(state, rules.Resign("2"))]
+
+
+def _unnamed(value: Any, game_id: str) -> Any:
+    """A column's value without the game's id (the state JSON names it)."""
+    return value.replace(f'"{game_id}"', '"id"') if isinstance(value, str) else value
+
+
+async def rows(store: Store, game_id: str) -> list[Any]:
+    found = []
+    async with store.engine.connect() as conn:
+        for tbl, key in TABLES:
+            result = await conn.execute(sa.select(tbl).where(tbl.c[key] == game_id))
+            found.append(sorted(tuple(_unnamed(v, game_id) for v in r[1:]) for r in result))
+    return found
+
+
+async def test_the_shortcut_writes_what_the_full_save_writes(db_url: str) -> None:
+    quick = await open_store(db_url)
+    try:
+        for number, state in enumerate(steps("quick")):
+            meta = GameMeta(locale="uk", round_message_id=number)
+            await quick.save_game(
+                dataclasses.replace(record(state), meta=meta), now=5000.0 + number
+            )
+            full = await open_store(db_url, migrate=False)  # knows nothing: the full way
+            try:
+                slow = steps("full")[number]
+                await full.save_game(
+                    dataclasses.replace(record(slow), meta=meta), now=5000.0 + number
+                )
+            finally:
+                await full.close()
+            assert await rows(quick, "quick") == await rows(quick, "full")
+    finally:
+        await quick.close()
+
+
+async def test_another_processes_write_sends_the_shortcut_the_full_way(db_url: str) -> None:
+    """Two bot processes on one database, both holding the duel's open round."""
+    one, two = await open_store(db_url), await open_store(db_url, migrate=False)
+    try:
+        base = duel("race", (1, 2), [(100, 100)])
+        base = rules.apply(base, rules.StartRound("4589", 9000.0))
+        base = rules.apply(base, rules.Submit("1", "45+89", 134, 9001.0))
+        await one.save_game(record(base))
+        await two.save_game(record(base))  # both know it now
+        answered = rules.apply(base, rules.Submit("2", "4*5+89", 109, 9002.0))
+        expired = rules.apply(base, rules.Expire(99999.0))
+        outcomes = await asyncio.gather(
+            one.save_game(record(answered)), two.save_game(record(expired)), return_exceptions=True
+        )
+        assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StaleGame"]
+        winner = answered if outcomes[0] is None else expired
+        loaded = await two.load_game("race")
+        assert loaded is not None and loaded.state.to_dict() == winner.to_dict()
+        answers = (await rows(one, "race"))[3]
+        assert len([a for a in answers if a[0] == 2]) == 2  # round 2: one answer per seat
+        loser = two if outcomes[0] is None else one
+        with pytest.raises(StaleGame):  # and it stays refused
+            await loser.save_game(record(expired if loser is two else answered))
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_refused_row_undoes_the_whole_save(store: Store) -> None:
+    """An answer row already there (written around the state): the step is not half-kept."""
+    base = rules.apply(duel("dup", (1, 2), []), rules.StartRound("4589", 9000.0))
+    await store.save_game(record(base))
+    answered = rules.apply(base, rules.Submit("1", "45+89", 134, 9001.0))
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            table(AnswerRow).insert(),
+            {"game_id": "dup", "round_number": 1, "seat": 0, "player": "1", "formula": "x"}
+            | {"result": "1", "points": 1.0, "score": 500.0, "elapsed": 1.0, "auto": False},
+        )
+    with pytest.raises(StaleGame):
+        await store.save_game(record(answered))
+    loaded = await store.load_game("dup")
+    assert loaded is not None and loaded.state.to_dict() == base.to_dict()
+    seats = table(GamePlayer)
+    async with store.engine.connect() as conn:
+        answered = await conn.scalars(sa.select(seats.c.answered).where(seats.c.game_id == "dup"))
+        assert list(answered) == [0, 0]  # nobody's answer counted
