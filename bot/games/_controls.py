@@ -230,8 +230,8 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         return challenge
 
     async def share(self, interaction: Interaction, game_id: str) -> None:
-        """The presser's card, posted once in the channel the game's thread hangs off, in
-        the game's language; the presser alone hears back."""
+        """The presser's card, posted once in the server's channel (or the one the game's
+        thread hangs off), in the game's language; the presser alone hears back."""
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.service.load(game_id)
@@ -245,7 +245,8 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             await refuse(interaction, error)
             return
         assert record is not None
-        target = share_target(record)
+        settings = await self.service.store.servers.settings(record.guild_id)
+        target = share_target(record, settings.channel_id)
         channel = self.bot.get_partial_messageable(target, guild_id=record.guild_id)
         text = t("share.posted", card_locale, user=interaction.user.mention) + "\n" + card.text()
         try:

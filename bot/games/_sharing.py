@@ -19,9 +19,10 @@ def share_key(game_id: str, user_id: int) -> str:
     return f"share:{game_id}:{user_id}"
 
 
-def share_target(record: GameRecord) -> int:
-    """The channel the card goes to: the one the game's thread hangs off."""
-    return record.meta.parent_channel_id or record.channel_id
+def share_target(record: GameRecord, configured: int | None) -> int:
+    """The channel the card goes to: the server's (`/config channel`), else the one the
+    game's thread hangs off."""
+    return configured or record.meta.parent_channel_id or record.channel_id
 
 
 async def claim_share(

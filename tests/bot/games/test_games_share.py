@@ -88,3 +88,16 @@ async def test_practice_share_in_ukrainian(world) -> None:
     assert "darts · Практика · 1 січня 2026\u202fр." in card
     assert "🏳️ Поразка: гру здано в раунді 1" in card
     assert_spoiler_free(card, "3489")
+
+
+async def test_a_share_goes_to_the_servers_configured_channel(world) -> None:
+    daily = world.guild.create_text_channel("daily")
+    await world.store.servers.update(world.guild.id, 0.0, channel_id=daily.id)  # /config channel
+    world.digits.extend("7001")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    await answer(world.alice, thread.last_message, "700+1")
+    summary = thread.last_message
+    shared = await world.alice.click(summary, custom_id=button_id(summary, "fd:share:"))
+    assert f"Shared in <#{daily.id}>" in reply_text(shared)
+    assert f"<@{world.alice.id}> shares a game:" in daily.history()[-1].content
