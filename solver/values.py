@@ -178,8 +178,8 @@ def bxor(a: Values, b: Values) -> tuple[Values, Bools]:
 def pow_(a: Values, b: Values) -> tuple[Values, Bools]:
     """Ints whose power fits are exact by numpy's squaring; overflows go to the scalar loop."""
     ints = _both_ints(a, b) & (b.i >= 0)
-    estimate = np.power(np.abs(a.f), b.f)
-    floats = np.power(a.f, b.f)
+    estimate = np.float_power(np.abs(a.f), b.f)
+    floats = np.float_power(a.f, b.f)  # C's pow: np.power squares for whole exponents
     capped = np.where(b.i > 64, 64 + (b.i & 1), b.i)  # keeps the parity for a base of -1
     exact = np.power(a.i, np.where(ints, capped, 0))
     small = ints & ((np.abs(a.f) <= 1) | (b.i == 0) | (estimate < _TWO_62))
@@ -210,8 +210,8 @@ def _pow_by_squaring(base: Ints, exponent: Ints) -> Values:
             f1, f2 = l1[k].astype(np.float64), l2[k].astype(np.float64)
             rest = np.where(
                 odd[k],
-                f1 * f2 * np.power(f2, (i[k] - 1).astype(np.float64)),
-                f1 * np.power(f2 * f2, (i[k] // 2).astype(np.float64)),
+                f1 * f2 * np.float_power(f2, (i[k] - 1).astype(np.float64)),
+                f1 * np.float_power(f2 * f2, (i[k] // 2).astype(np.float64)),
             )
             out_float[live[k]] = rest
             floating[live[k]] = True
