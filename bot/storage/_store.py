@@ -9,23 +9,20 @@ locks and unique keys instead, so several bot processes could share it.
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 import rules
-from bot.storage import _boards, _games, _moderation, _streaks
+from bot.storage import _boards, _games, _moderation, _offers, _streaks
 from bot.storage._advance import Known
-from bot.storage._codec import dumps
 from bot.storage._engine import enable_wal, make_engine, upgrade
-from bot.storage._models import BotState, ChallengeRow, InstallSecret, ServerSet, table
+from bot.storage._models import BotState, InstallSecret, table
 from bot.storage._records import (
     Challenge,
     ChallengeStatus,
@@ -38,20 +35,9 @@ from bot.storage._records import (
     RatingRow,
     RematchTaken,
     StaleGame,
-    TooManySets,
 )
 from bot.storage._servers import ServerStore
 
-challenges_t = table(ChallengeRow)
-
-
-def _challenge(row: sa.Row[Any]) -> Challenge:
-    values = row._asdict()
-    values["status"] = ChallengeStatus(values["status"])
-    return Challenge(**values)
-
-
-server_sets_t = table(ServerSet)
 secrets_t = table(InstallSecret)
 state_t = table(BotState)
 
@@ -273,78 +259,37 @@ class Store:
 
     async def save_challenge(self, challenge: Challenge) -> None:
         """Insert or update; RematchTaken if it is a second Rematch of the same duel."""
-        values = {
-            "id": challenge.id,
-            "guild_id": challenge.guild_id,
-            "channel_id": challenge.channel_id,
-            "challenger_id": challenge.challenger_id,
-            "opponent_id": challenge.opponent_id,
-            "set_name": challenge.set_name,
-            "expires_at": challenge.expires_at,
-            "status": ChallengeStatus(challenge.status).value,
-            "message_id": challenge.message_id,
-            "locale": challenge.locale,
-            "rematch_of": challenge.rematch_of,
-        }
         try:
             async with self._write() as conn:
-                insert = _games.dialect_insert(conn, challenges_t).values(**values)
-                del values["id"]
-                await conn.execute(insert.on_conflict_do_update(index_elements=["id"], set_=values))
+                await _offers.save_challenge(conn, challenge)
         except IntegrityError as exc:  # only the rematch key can clash: the id is upserted
             raise RematchTaken(f"duel {challenge.rematch_of} already has its rematch") from exc
 
     async def load_challenge(self, challenge_id: str) -> Challenge | None:
         async with self._read() as conn:
-            row = (
-                await conn.execute(sa.select(challenges_t).where(challenges_t.c.id == challenge_id))
-            ).first()
-        return None if row is None else _challenge(row)
+            return await _offers.challenge_where(conn, _offers.challenges_t.c.id == challenge_id)
 
     async def rematch_of(self, game_id: str) -> Challenge | None:
         """The Rematch challenge asked for after the duel `game_id`, if any."""
         async with self._read() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(challenges_t).where(challenges_t.c.rematch_of == game_id)
-                )
-            ).first()
-        return None if row is None else _challenge(row)
+            return await _offers.challenge_where(conn, _offers.challenges_t.c.rematch_of == game_id)
 
     async def pending_challenges(self) -> list[Challenge]:
         async with self._read() as conn:
-            result = await conn.execute(
-                sa.select(challenges_t)
-                .where(challenges_t.c.status == ChallengeStatus.PENDING.value)
-                .order_by(challenges_t.c.expires_at, challenges_t.c.id)
-            )
-            return [_challenge(row) for row in result]
+            return await _offers.pending(conn)
 
     async def set_challenge_status(self, challenge_id: str, status: ChallengeStatus) -> bool:
         """Move a pending challenge on; False if someone else moved it first."""
         if ChallengeStatus(status) is ChallengeStatus.PENDING:
             raise ValueError("a challenge cannot become pending again")
         async with self._write() as conn:
-            result = await conn.execute(
-                challenges_t.update()
-                .where(
-                    challenges_t.c.id == challenge_id,
-                    challenges_t.c.status == ChallengeStatus.PENDING.value,
-                )
-                .values(status=ChallengeStatus(status).value)
-            )
-            return bool(result.rowcount == 1)
+            return await _offers.move_on(conn, challenge_id, status)
 
     # server Sets
 
     async def server_sets(self, guild_id: int) -> list[rules.GameSet]:
         async with self._read() as conn:
-            result = await conn.execute(
-                sa.select(server_sets_t.c.data)
-                .where(server_sets_t.c.guild_id == guild_id)
-                .order_by(server_sets_t.c.name)
-            )
-            return [rules.GameSet.from_dict(json.loads(row.data)) for row in result]
+            return await _offers.server_sets(conn, guild_id)
 
     async def save_server_set(self, guild_id: int, game_set: rules.GameSet) -> None:
         await self.save_server_sets(guild_id, [game_set])
@@ -363,42 +308,12 @@ class Store:
         global Sets shadow, do not count), checked inside the transaction: two imports
         at once cannot both squeeze under it. TooManySets saves nothing.
         """
-        now = time.time()
         async with self._write() as conn:
-            if conn.dialect.name == "postgresql":
-                key = f"server_sets/{guild_id}"
-                await conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
-            stored = {
-                str(name)
-                for name in (
-                    await conn.execute(
-                        sa.select(server_sets_t.c.name).where(server_sets_t.c.guild_id == guild_id)
-                    )
-                ).scalars()
-            }
-            added = [s.name for s in sets if s.name not in stored]
-            if cap is not None and len((stored - set(hidden)) | set(added)) > cap:
-                raise TooManySets(f"server {guild_id} may have at most {cap} Sets")
-            for game_set in sets:
-                data = dumps(game_set.to_dict())
-                await conn.execute(
-                    _games.dialect_insert(conn, server_sets_t)
-                    .values(guild_id=guild_id, name=game_set.name, data=data, updated_at=now)
-                    .on_conflict_do_update(
-                        index_elements=["guild_id", "name"],
-                        set_={"data": data, "updated_at": now},
-                    )
-                )
-        return added
+            return await _offers.save_server_sets(conn, guild_id, sets, cap, hidden, time.time())
 
     async def delete_server_set(self, guild_id: int, name: str) -> bool:
         async with self._write() as conn:
-            result = await conn.execute(
-                server_sets_t.delete().where(
-                    server_sets_t.c.guild_id == guild_id, server_sets_t.c.name == name
-                )
-            )
-            return bool(result.rowcount)
+            return await _offers.delete_server_set(conn, guild_id, name)
 
     # installation secrets
 
