@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import logging
 import secrets
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -35,6 +36,8 @@ USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
 CHART_FILE = "score.png"
 REPING_AFTER_S = 600.0
+SEEN_NAMES_MAX = 10_000
+"""Names kept for chart legends (about 1 MiB)."""
 """A replayed round pings its players again only if nothing pinged them this recently,
 so a bot in a crash loop does not ping every player on every start."""
 
@@ -65,6 +68,7 @@ class Announcer:
         self.budget = budget
         self.charts = charts
         self.closer = closer
+        self._seen: OrderedDict[int, str] = OrderedDict()
 
     def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -96,21 +100,28 @@ class Announcer:
         message: discord.Message = await self._call(record, what, send)
         return message
 
+    def saw(self, user: discord.abc.User) -> None:
+        """Remember the name of a user who just interacted (the bot has no member cache:
+        guilds intent only), for the chart's legend; the oldest are forgotten."""
+        self._seen.pop(user.id, None)
+        self._seen[user.id] = user.display_name
+        while len(self._seen) > SEEN_NAMES_MAX:
+            self._seen.popitem(last=False)
+
     def _names(self, record: GameRecord, locale: str) -> dict[str, str]:
-        """The players' names the client already knows (no REST call for a picture);
-        "Player N" for the others, never a raw id."""
+        """The players' names the client knows or saw interact lately (no REST call for a
+        picture); "Player N" for the others (a restart forgets), never a raw id."""
         guild = self.client.get_guild(record.guild_id)
         names = {}
         for index, player in enumerate(record.state.players):
-            known = None
+            known: str | None = None
             if player.isdigit():
                 user_id = int(player)
-                known = (guild.get_member(user_id) if guild else None) or self.client.get_user(
+                member = (guild.get_member(user_id) if guild else None) or self.client.get_user(
                     user_id
                 )
-            names[player] = (
-                known.display_name if known else t("charts.player", locale, number=index + 1)
-            )
+                known = member.display_name if member else self._seen.get(user_id)
+            names[player] = known or t("charts.player", locale, number=index + 1)
         return names
 
     async def _chart(self, record: GameRecord, locale: str) -> bytes | None:

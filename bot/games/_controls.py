@@ -75,6 +75,9 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
+        """Every interaction: its user's name for the charts; an answer modal's submit is
+        handled here by its custom_id (so one opened before a restart still counts)."""
+        self.announcer.saw(interaction.user)
         submitted = parse_answer_submit(interaction)
         if submitted is None:
             return

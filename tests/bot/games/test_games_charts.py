@@ -84,6 +84,7 @@ async def test_a_duels_summary_carries_both_players_lines(charted, recording, di
     ax = axes_of(build_game_figure(record, locale, names))
     assert len(line(ax, "score:0")) == 3 and len(line(ax, "score:1")) == 3
     assert line(ax, "score:0")[-1] == (2, 0)
+    assert names == {str(alice.id): "alice", str(bob.id): "bob"}  # seen in interactions
 
 
 async def test_a_failing_chart_leaves_the_summary_without_it(
