@@ -11,6 +11,7 @@ Discord takes the game's channel away (`ChannelLost`) the game ends as void.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -77,6 +78,9 @@ class RoundFlow:
         self.timers = RoundTimers(clock, self.expire, self.resume)
         self._sweeps = Timers(clock, "sweep")
         self._sweep_count = 0
+        self.writer = uuid.uuid4().hex[:12]
+        """This flow's name on what it saves: two processes that compute the same step
+        both find it stored, and only the one that wrote it goes on to announce it."""
 
     # ------------------------------------------------------------- records
 
@@ -87,14 +91,15 @@ class RoundFlow:
         store holds: a commit can land and still report an error, and this copy must
         never drift from the truth.
         """
-        new = replace(record, state=state)
+        new = replace(record, state=state, meta=replace(record.meta, writer=self.writer))
         try:
             await self.store.save_game(new, now=self.clock())
         except StaleGame:
             raise
         except Exception:
             stored = await self._reload_quietly(record.state.id)
-            if stored is not None and stored.state.to_dict() == state.to_dict():
+            mine = stored is not None and stored.meta.writer == self.writer
+            if stored is not None and mine and stored.state.to_dict() == state.to_dict():
                 log.warning("game %s: the save reported an error but landed", state.id)
                 return stored
             raise

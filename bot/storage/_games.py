@@ -76,7 +76,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
     state_json = _codec.dumps(new)
     stored = (
         await conn.execute(
-            sa.select(games.c.state, games.c.created_at, games.c.finished_at)
+            sa.select(games.c.state, games.c.meta, games.c.created_at, games.c.finished_at)
             .where(games.c.id == state.id)
             .with_for_update()
         )
@@ -88,6 +88,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
     record.created_at = stored.created_at
     old = json.loads(stored.state)
     if old == new:
+        _same_writer(state.id, stored.meta, record.meta)
         await conn.execute(
             games.update()
             .where(games.c.id == state.id)
@@ -132,6 +133,15 @@ async def save_game(write: Writer, known: Known, record: GameRecord, now: float 
                 raise
             if attempt:
                 raise StaleGame(f"game {game_id} conflicts with a stored one") from exc
+
+
+def _same_writer(game_id: str, stored_meta: str, meta: GameMeta) -> None:
+    """The same state saved again is a retry of this writer's own save, or another
+    process that computed the same step (two processes holding one game): that one is
+    stale, or both would announce it. Saves that name no writer are always retries."""
+    stored = json.loads(stored_meta).get("writer")
+    if stored and meta.writer and stored != meta.writer:
+        raise StaleGame(f"game {game_id}: this step was written by another process")
 
 
 def _row(record: GameRecord, state_json: str, finished_at: float | None) -> _codec.Row:

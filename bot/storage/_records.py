@@ -74,6 +74,8 @@ class GameMeta:
     """A Practice game's level (solver.practice.Level): how the bot plays."""
     best: list[Reveal] = field(default_factory=list)
     """The best answers of the rounds played so far, as far as they were found in time."""
+    writer: str | None = None
+    """Which process's game flow wrote the current state (`RoundFlow.writer`)."""
 
     def to_dict(self) -> dict[str, Any]:
         data = {k: v for k, v in asdict(self).items() if v is not None}

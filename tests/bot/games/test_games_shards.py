@@ -5,6 +5,7 @@ process's sweep leaves the overdue games of another process's shards alone."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -97,14 +98,16 @@ async def answers_in_db(store: Store, game_id: str) -> list[tuple[int, str, bool
         return [(int(n), str(p), bool(a)) for n, p, a in rows]
 
 
-async def racing_expiries(stores: tuple[Store, Store], evaluator: Any) -> dict[str, Any]:
+async def racing_expiries(
+    stores: tuple[Store, Store], evaluator: Any, set_name: str = "darts"
+) -> dict[str, Any]:
     """Both services hold the duel (one started it, the other recovered it) and both
     see round 1's deadline pass at once; their clocks differ by a quarter second, as
     two machines' do."""
     clock = Clock()
     first, first_said = service(stores[0], evaluator, clock, lambda guild: True)
     second, second_said = service(stores[1], evaluator, Clock(clock, 0.25), lambda guild: True)
-    challenge = await first.create_challenge(GUILD, 10, 100, 200, False, "darts")
+    challenge = await first.create_challenge(GUILD, 10, 100, 200, False, set_name)
 
     async def thread(_challenge: Challenge, _set: rules.GameSet) -> int:
         return 11
@@ -171,3 +174,17 @@ async def test_a_sweep_leaves_another_shards_overdue_game_alone(stores, evaluato
     assert stored is not None and stored.active
     assert await rounds_in_db(stores[1], record.state.id) == [(1, False)]
     await other.close()
+
+
+async def test_two_services_ending_one_game_announce_its_end_once(stores, evaluator) -> None:
+    """A one-round duel: both processes compute the same end state (two auto-moves, no
+    next round to tell them apart); the second finds the step written by the first."""
+    darts = rules.load_sets()["darts"]
+    one_round = dataclasses.replace(darts, name="oneround", max_rounds=1, min_rounds=1)
+    await stores[0].save_server_set(GUILD, one_round)
+    race = await racing_expiries(stores, evaluator, "oneround")
+    assert all(o is None or isinstance(o, StaleGame) for o in race["outcomes"]), race
+    first_said, second_said = race["said"]
+    ends = first_said.of("game_over") + second_said.of("game_over")
+    assert len(ends) == 1, (first_said.events, second_said.events)
+    assert first_said.of("round_resolved") + second_said.of("round_resolved") == [1]
