@@ -240,15 +240,16 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         record = await self.service.load(game_id)
         user_id = interaction.user.id
         card_locale = record.meta.locale if record is not None else locale
+        settings = await self.service.store.servers.settings(interaction.guild_id or 0)
         try:
             card = await claim_share(
-                self.service.store, record, user_id, card_locale, self.service.clock()
-            )
+                self.service.store, record, user_id, card_locale, self.service.clock(),
+                settings.zone,
+            )  # fmt: skip
         except UserError as error:
             await refuse(interaction, error)
             return
         assert record is not None
-        settings = await self.service.store.servers.settings(record.guild_id)
         target = share_target(record, settings.channel_id)
         channel = self.bot.get_partial_messageable(target, guild_id=record.guild_id)
         text = t("share.posted", card_locale, user=interaction.user.mention) + "\n" + card.text()
@@ -258,7 +259,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 f"game {game_id}: share",
                 self.announcer.budget,
             )
-        except discord.HTTPException:
+        except BaseException:  # a long 429, the network, a cancel: the player may press again
             await self.service.store.drop_state(share_key(game_id, user_id))
             raise
         await reply(interaction, t("share.sent", locale, channel=f"<#{target}>"))

@@ -9,6 +9,8 @@ fails gives the claim back, so the player can press again.
 
 from __future__ import annotations
 
+from datetime import UTC, tzinfo
+
 from bot.games._types import GameError
 from bot.share import ShareCard, share_card
 from bot.storage import GameRecord, Store
@@ -26,15 +28,16 @@ def share_target(record: GameRecord, configured: int | None) -> int:
 
 
 async def claim_share(
-    store: Store, record: GameRecord | None, user_id: int, locale: str, now: float
-) -> ShareCard:
+    store: Store, record: GameRecord | None, user_id: int, locale: str, now: float,
+    zone: tzinfo = UTC,
+) -> ShareCard:  # fmt: skip
     """The card to post, or a GameError: not a player, not over (or void), shared already."""
     if record is None or str(user_id) not in record.state.players:
         raise GameError("share_not_a_player")
     outcome = record.state.outcome
     if outcome is None or outcome.termination is Termination.VOID:
         raise GameError("share_not_over")
-    card = share_card(record, user_id, locale)
+    card = share_card(record, user_id, locale, tz=zone)
     if not await store.claim_state(share_key(record.state.id, user_id), str(now)):
         raise GameError("share_done")
     return card

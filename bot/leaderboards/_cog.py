@@ -210,7 +210,8 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         await interaction.response.defer(ephemeral=True, thinking=True)
         guild_id = interaction.guild_id or 0
         stats = await self.store.player_stats(guild_id, who.id)
-        today = rules.utc_day(discord.utils.utcnow())
+        zone = (await self.store.servers.settings(guild_id)).zone
+        today = rules.period_of(discord.utils.utcnow(), zone)  # the board counts the same day
         streaks = await self.store.player_streaks(guild_id, who.id, today)
         locale = locale_of(interaction)
         embed = _render.stats_embed(stats, who.display_name, locale, streaks)

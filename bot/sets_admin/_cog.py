@@ -193,7 +193,8 @@ class SetsAdminCog(commands.Cog, name="Sets"):
             time_limit=time_limit, min_rounds=min_rounds, functions=functions,
             attempts=attempts, description=description,
         )  # fmt: skip
-        day = rules.utc_day(interaction.created_at)
+        zone = (await self.manager.store.servers.settings(_guild(interaction))).zone
+        day = rules.period_of(interaction.created_at, zone)  # the server's Qualification day
         result = await self._run(
             interaction, lambda: self.manager.edit_on(_guild(interaction), name, changes, day)
         )

@@ -64,3 +64,15 @@ async def test_ukrainian_streaks_use_the_plural_forms(board) -> None:
     stats = text(await board.alice.slash(board.channel, "stats"))
     assert "Серії Кваліфікацій" in stats
     assert "**darts**: зараз 3\u00a0дні · найдовша 4\u00a0дні" in stats
+
+
+async def test_stats_count_the_days_of_the_servers_timezone(board) -> None:
+    """Kyiv is two hours ahead: at 22:30 UTC its day 2026-01-02 has begun; /stats counts
+    the same days as the board (the server's), not UTC's."""
+    await board.store.servers.update(board.guild.id, 0.0, timezone="Europe/Kyiv")
+    await board.env.advance_time(22.5 * 3600)
+    guild, a = board.guild.id, board.alice.id
+    for day in ("2025-12-31", "2026-01-01", "2026-01-02"):
+        await qualification(board.store, guild, f"k-{day}", a, CHECKOUT_4, period=day)
+    stats = text(await board.bob.slash(board.channel, "stats", user=board.alice))
+    assert "**darts**: 3\u00a0days now" in stats
