@@ -24,6 +24,8 @@ from bot.storage import GameRecord, Store
 
 COG_NAME = "Leaderboards"
 PAGE_SIZE = 10
+LATE_GAMES_S = 3600.0
+"""How long after its period a Qualification stays sealed while games of it are played."""
 REVEAL_TIMEOUT_S = 10.0
 """How long `/game` waits for a finished Qualification's best answers (the page is deferred)."""
 _TEMPLATE = r"fd:pg:(?P<kind>[qdhg]):(?P<owner>\d+):(?P<page>\d+):(?P<arg>[\w:-]*)"
@@ -144,6 +146,8 @@ async def build(
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=request.arg))
         return Page(embed, False, request, private=True)
     sealed = sealed_until(record, discord.utils.utcnow(), zone)
+    if sealed is None:
+        sealed = await still_played_until(store, record, discord.utils.utcnow(), zone)
     if sealed is not None:
         return Page(_render.game_embed(record, 0, locale, sealed), False, request)
     if (
@@ -170,6 +174,23 @@ def sealed_until(record: GameRecord, now: datetime, tz: tzinfo = UTC) -> float |
         return None
     ends = rules.period_end(record.period, tz)
     return ends.timestamp() if now < ends else None
+
+
+async def still_played_until(
+    store: Store, record: GameRecord, now: datetime, tz: tzinfo
+) -> float | None:
+    """A period that has ended stays sealed while one of its games is still being played
+    (at most LATE_GAMES_S after its end): those players have the same Digits, and the
+    rounds they have not reached yet must not be readable (the daily post waits too)."""
+    if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
+        return None
+    latest = rules.period_end(record.period, tz).timestamp() + LATE_GAMES_S
+    if now.timestamp() >= latest:
+        return None
+    running = await store.servers.running(
+        record.guild_id, record.state.game_set.name, record.period
+    )
+    return latest if running else None
 
 
 def view_for(page: Page, locale: str) -> discord.ui.View | None:

@@ -202,3 +202,21 @@ async def test_a_database_down_past_the_deadline_retries_is_swept_up(world, monk
     assert "Time ran out in round 1" in message_text(thread.last_message)
     stored = (await world.store.history(world.guild.id, world.alice.id))[0]
     assert stored.state.outcome.termination is rules.Termination.TIMEOUT
+
+
+async def test_a_day_stays_sealed_while_its_last_games_are_played(world) -> None:
+    """Everyone's Qualification of a day has the same Digits: at midnight a game still being
+    played must not be able to read the rounds ahead in someone else's replay."""
+    await world.alice.slash(world.channel, "qualification")
+    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    await world.alice.slash(world.thread(), "resign")
+    await world.env.advance_time(24 * 3600 - 60)  # 23:59
+    await world.bob.slash(world.channel, "qualification")  # the same Digits as alice's
+    await world.env.advance_time(70)  # 00:00:10, the new day
+    bobs = world.thread()
+    await answer(world.bob, bobs.last_message, record.state.rounds[0].digits)  # round 2 is on
+    replay = await world.carol.slash(world.channel, "game", id=record.state.id[:8])
+    assert f"**{record.state.rounds[0].digits}**" not in message_text(public_message(replay))
+    await world.bob.slash(bobs, "resign")
+    after = await world.carol.slash(world.channel, "game", id=record.state.id[:8])
+    assert f"**{record.state.rounds[0].digits}**" in message_text(public_message(after))
