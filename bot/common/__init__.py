@@ -8,7 +8,7 @@ lets a persistent button reach its cog (then checked against a typed Protocol).
 
 from bot.common._controls import loaded_cog
 from bot.common._errors import UnknownSet, UserError
-from bot.common._replies import refusal_text, refuse, reply
+from bot.common._replies import refusal_text, refuse, reply, report_unexpected
 from bot.common._sets import (
     CHOICE_NAME_MAX,
     CHOICES_MAX,
@@ -34,6 +34,7 @@ __all__ = [
     "refusal_text",
     "refuse",
     "reply",
+    "report_unexpected",
     "set_choices",
     "shorten",
     "timestamp",

@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.common import loaded_cog
+from bot.common import loaded_cog, report_unexpected
 from bot.i18n import t
 
 COG_NAME = "GameControls"
@@ -299,7 +299,10 @@ class QualificationButton(
         games = loaded_cog(interaction, GAMES_COG)
         if not isinstance(games, QualificationStarter):
             raise TypeError(f"the {GAMES_COG} cog does not start Qualifications")
-        await games.start_qualification(interaction, self.set_name)
+        try:
+            await games.start_qualification(interaction, self.set_name)
+        except Exception as error:
+            await report_unexpected(interaction, error)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 import rules
-from bot.common import loaded_cog
+from bot.common import loaded_cog, report_unexpected
 from bot.games import Revealer, reveal_played
 from bot.i18n import t
 from bot.leaderboards import _render
@@ -237,4 +237,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPL
         cog = loaded_cog(interaction, COG_NAME)
         if not isinstance(cog, PageTurner):
             raise TypeError(f"the {COG_NAME} cog does not turn pages")
-        await cog.turn_page(interaction, self.request)
+        try:
+            await cog.turn_page(interaction, self.request)
+        except Exception as error:
+            await report_unexpected(interaction, error)

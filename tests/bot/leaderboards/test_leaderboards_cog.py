@@ -223,3 +223,18 @@ async def test_command_names_have_valid_ukrainian_translations() -> None:
     assert len(translated) == 12  # 6 commands, 6 options
     valid = re.compile(r"^[-_\w]{1,32}$")
     assert all(name and valid.match(name) and name == name.lower() for name in translated)
+
+
+async def test_a_page_that_fails_to_load_gets_a_polite_reply(board, monkeypatch) -> None:
+    for index in range(11):
+        await qualification(board.store, board.guild.id, f"f{index:02d}", 7000 + index, CHECKOUT_5)
+    first = await board.alice.slash(board.channel, "leaderboard qualification")
+
+    async def down(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("the database is down")
+
+    monkeypatch.setattr(board.store, "qualification_leaderboard", down)
+    clicked = await board.bob.click(shown(first).message, label="Next ▶")
+    assert "Something went wrong" in (clicked.response.content or "") + "".join(
+        m.content for m in clicked.followups
+    )
