@@ -234,7 +234,8 @@ class GamesCog(commands.Cog, name="Games"):
             names = [player.display_name]
             if mode is Mode.PRACTICE and me is not None:
                 names.append(me.display_name)
-            name = render.thread_name(mode, names, game_set.name, locale)
+            public = await self.service.public_locale(guild_id, locale)  # /config language
+            name = render.thread_name(mode, names, game_set.name, public)
             if mode is Mode.QUALIFICATION:
                 thread_id = await private_thread(channel, name, player, budget)
                 text = t(
@@ -246,7 +247,7 @@ class GamesCog(commands.Cog, name="Games"):
             notice = await interaction.followup.send(
                 t(
                     f"games.started.{mode.value}",
-                    locale,
+                    public,
                     player=player.mention,
                     set=game_set.name,
                     rounds=game_set.max_rounds,

@@ -202,8 +202,9 @@ class GameService:
             state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
             channel_id = await open_channel(challenge, game_set)
             server = await self.store.servers.settings(challenge.guild_id)
-            meta = GameMeta(
-                locale=server.language or locale, parent_channel_id=challenge.channel_id
+            meta = GameMeta(  # the challenge's language: the server's, else the challenger's
+                locale=server.language or challenge.locale or locale,
+                parent_channel_id=challenge.channel_id,
             )
             record = GameRecord(
                 state, challenge.guild_id, channel_id, None, None, meta, self.clock()
