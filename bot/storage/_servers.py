@@ -53,8 +53,10 @@ async def update(
     conn: AsyncConnection, guild_id: int, now: float, *, channel_id: Any = UNSET,
     language: Any = UNSET, timezone: Any = UNSET,
 ) -> ServerSettings:  # fmt: skip
+    """A channel set again keeps its `channel_since`: resetting it would skip the post of
+    a day that ended before (the post waits a little after midnight for the day's games)."""
     changes: dict[str, Any] = {"updated_at": now}
-    if channel_id is not UNSET:
+    if channel_id is not UNSET and channel_id != (await get(conn, guild_id)).channel_id:
         changes["channel_id"] = channel_id
         changes["channel_since"] = None if channel_id is None else now
     if language is not UNSET:
