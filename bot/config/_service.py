@@ -7,10 +7,12 @@ from __future__ import annotations
 import functools
 import zoneinfo
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 import discord
 
+import rules
 from bot.common import UserError
 from bot.i18n import t
 from bot.storage import ServerSettings, Store
@@ -103,4 +105,21 @@ class ServerConfig:
         chosen = name.strip()
         if chosen not in _zones():
             raise ConfigError("unknown_timezone", timezone=chosen[:64])
+        settings = await self.store.servers.settings(guild_id)
+        refuse_going_back(settings.zone, zoneinfo.ZoneInfo(chosen), chosen, self.clock())
         return await self._update(guild_id, timezone=chosen)
+
+
+def refuse_going_back(current: tzinfo, chosen: tzinfo, name: str, now: float) -> None:
+    """Refuse a zone whose date is still behind the server's: the day that ended there
+    (posted, its seeded Digits public) would be played again. A zone ahead or level
+    only shortens or lengthens the running day, so it is taken at once; a zone behind
+    is taken from its midnight into the server's current date."""
+    moment = datetime.fromtimestamp(now, UTC)
+    today = rules.period_of(moment, current)
+    there = rules.period_of(moment, chosen)
+    if there >= today:
+        return
+    eve = (datetime.strptime(today, "%Y-%m-%d") - timedelta(days=1)).strftime("%Y-%m-%d")
+    at = int(rules.period_end(eve, chosen).timestamp())
+    raise ConfigError("timezone_behind", timezone=name, there=there, today=today, at=at)

@@ -4,8 +4,9 @@ No Discord here: the service decides what is due and claims it, `PostChannel` se
 Exactly once per (server, Set, period): the claim row is taken before anything is sent
 (`Store.servers.claim_post`) and marked done after. A process that died mid-post leaves
 its claim unfinished, and another process (or this one after a restart) takes it over
-once the lease has run out. Nothing is kept in memory: on start the loop looks at the
-day that ended last for every server, so a post missed during a downtime is made then.
+once the lease has run out. Nothing is kept in memory: each look goes over every
+server's ended days since its channel was set (the last `CATCH_UP`), so posts missed
+during a downtime are made then, oldest first.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ another process) is tried again."""
 RUNNING_GRACE_S = 3600.0
 """How long after midnight a post waits for the day's last games (a darts game lasts at
 most 7 rounds of 2 minutes); a game still "running" after that is stuck, not played."""
+CATCH_UP = 7
+"""How many ended days a look goes back: a longer downtime's older days stay unposted
+(a week of late boards is news enough)."""
 IDLE_S = 3600.0
 """The longest sleep with nothing due (a /config change in this process wakes the loop
 at once; one made in another process is seen within this)."""
@@ -75,10 +79,32 @@ class PostChannel(Protocol):
         ...
 
 
+def _shift(period: str, days: int) -> str:
+    return (datetime.strptime(period, "%Y-%m-%d") + timedelta(days=days)).strftime("%Y-%m-%d")
+
+
 def previous_period(now: datetime, settings: ServerSettings) -> str:
     """The server's Qualification day that ended last before `now`."""
-    today = datetime.strptime(rules.period_of(now, settings.zone), "%Y-%m-%d")
-    return (today - timedelta(days=1)).strftime("%Y-%m-%d")
+    return _shift(rules.period_of(now, settings.zone), -1)
+
+
+def ended_periods(now: datetime, settings: ServerSettings) -> list[str]:
+    """The ended days the server's channel is owed a post for, oldest first: from the day
+    running when the channel was set (none for a day that ended before) to the one that
+    ended last, `CATCH_UP` at most."""
+    if settings.channel_since is None:
+        return []
+    since = datetime.fromtimestamp(settings.channel_since, UTC)
+    first = max(
+        rules.period_of(since, settings.zone),
+        _shift(rules.period_of(now, settings.zone), -CATCH_UP),
+    )
+    days: list[str] = []
+    day = previous_period(now, settings)
+    while day >= first:
+        days.append(day)
+        day = _shift(day, -1)
+    return days[::-1]
 
 
 class DailyPosts:
@@ -111,12 +137,9 @@ class DailyPosts:
         for settings in await self.store.servers.with_channel():
             if not self.owns(settings.guild_id):
                 continue
-            period = previous_period(now, settings)
-            ended = rules.period_end(period, settings.zone).timestamp()
-            if settings.channel_since is None or settings.channel_since >= ended:
-                continue  # the channel was set after that day ended
-            late = self.clock() - ended > RUNNING_GRACE_S
-            for set_name in await self._sets_of(settings.guild_id, period):
+            for set_name, period in await self._owed(settings, now):
+                ended = rules.period_end(period, settings.zone).timestamp()
+                late = self.clock() - ended > RUNNING_GRACE_S
                 try:
                     outcome = await self._post(settings, set_name, period, late)
                 except Exception:  # one server's failure must not hold up the others
@@ -126,14 +149,25 @@ class DailyPosts:
                 due.waiting = due.waiting or outcome < 0
         return due
 
-    async def _sets_of(self, guild_id: int, period: str) -> list[str]:
-        """The Sets played that day, and the server's default Set (its Play button)."""
-        played = await self.store.servers.sets_played(guild_id, period)
+    async def _owed(self, settings: ServerSettings, now: datetime) -> list[tuple[str, str]]:
+        """(Set, period) not posted yet, oldest day first: each ended day's Sets played,
+        and for the day that ended last the server's default Set too (its Play button
+        starts today's game; an unplayed day further back is not worth a post)."""
+        days = ended_periods(now, settings)
+        if not days:
+            return []
+        guild_id = settings.guild_id
+        servers = self.store.servers
+        played = await servers.played_between(guild_id, days[0], days[-1])
+        posted = await servers.posted_between(guild_id, days[0], days[-1])
+        owed = [(name, day) for day in days for name in played.get(day, [])]
         try:
             default = (await self.sets.resolve(guild_id, None)).name
         except UserError:
-            return played
-        return played if default in played else [default, *played]
+            default = None
+        if default is not None and default not in played.get(days[-1], []):
+            owed.insert(len(owed) - len(played.get(days[-1], [])), (default, days[-1]))
+        return [key for key in owed if key not in posted]
 
     async def _post(self, settings: ServerSettings, set_name: str, period: str, late: bool) -> int:
         """1: posted; 0: posted before; -1: must wait (a game of that day is still being
@@ -147,15 +181,15 @@ class DailyPosts:
             return -1  # its Digits are still secret to whoever plays it
         if not await servers.claim_post(key, self.owner, self.clock(), LEASE_S):
             return -1
-        summary = await servers.summary(
-            guild_id, set_name, period, version=await self._version(guild_id, set_name)
-        )
+        played = await servers.played_set(guild_id, set_name, period)
+        version = None if played is None else played.version
+        summary = await servers.summary(guild_id, set_name, period, version=version)
         content = DailyContent(
             guild_id,
             set_name,
             period,
             summary,
-            await self._closest(guild_id, set_name, summary),
+            await self._closest(played, summary),
             settings.language or "en",
         )
         assert settings.channel_id is not None
@@ -165,25 +199,17 @@ class DailyPosts:
             log.warning("daily post %s: its channel is gone or closed to the bot", key)
         return 1
 
-    async def _version(self, guild_id: int, set_name: str) -> str | None:
-        """The Set's version now: the board the post shows (None, every version, for a
-        Set removed since)."""
-        try:
-            return (await self.sets.resolve(guild_id, set_name)).version
-        except UserError:
-            return None
-
     async def _closest(
-        self, guild_id: int, set_name: str, summary: PeriodSummary
+        self, played: GameSet | None, summary: PeriodSummary
     ) -> dict[str, Candidate | None] | None:
+        """Solved under the Set as those games had it (not as edited since); a day
+        nobody played has no rounds to solve."""
         if self.closest is None:
             return None
-        try:
-            game_set = await self.sets.resolve(guild_id, set_name)
-        except UserError:
-            return None
+        if played is None:
+            return {}
         digits = dict.fromkeys(best.digits for best in summary.rounds)
-        return {d: await self.closest.closest(d, game_set) for d in digits}
+        return {d: await self.closest.closest(d, played) for d in digits}
 
     def wait_s(self, servers: list[ServerSettings], deferred: bool) -> float:
         """Until just past the next midnight of a server with a channel; `RETRY_S` while a

@@ -12,6 +12,7 @@ is one database write long.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -23,7 +24,7 @@ from bot.storage._boards import RANKED_CLASSES, qualification, qualification_cou
 from bot.storage._games import dialect_insert, games
 from bot.storage._models import AnswerRow, DailyPost, RoundRow, ServerConfig, table
 from bot.storage._records import PeriodSummary, RoundBest, ServerSettings
-from rules import Mode
+from rules import GameSet, Mode
 
 config_t = table(ServerConfig)
 posts_t = table(DailyPost)
@@ -53,8 +54,10 @@ async def update(
     conn: AsyncConnection, guild_id: int, now: float, *, channel_id: Any = UNSET,
     language: Any = UNSET, timezone: Any = UNSET,
 ) -> ServerSettings:  # fmt: skip
+    """A channel set again keeps its `channel_since`: resetting it would skip the post of
+    a day that ended before (the post waits a little after midnight for the day's games)."""
     changes: dict[str, Any] = {"updated_at": now}
-    if channel_id is not UNSET:
+    if channel_id is not UNSET and channel_id != (await get(conn, guild_id)).channel_id:
         changes["channel_id"] = channel_id
         changes["channel_since"] = None if channel_id is None else now
     if language is not UNSET:
@@ -139,11 +142,55 @@ def _period_games(guild_id: int, period: str) -> list[Any]:
     ]
 
 
-async def sets_played(conn: AsyncConnection, guild_id: int, period: str) -> list[str]:
+async def played_between(
+    conn: AsyncConnection, guild_id: int, first: str, last: str
+) -> dict[str, list[str]]:
+    """The Sets with Qualification games in each period from `first` to `last`."""
     result = await conn.execute(
-        sa.select(games.c.set_name).distinct().where(*_period_games(guild_id, period))
+        sa.select(games.c.period, games.c.set_name)
+        .distinct()
+        .where(
+            games.c.guild_id == guild_id,
+            games.c.mode == Mode.QUALIFICATION.value,
+            games.c.period >= first,
+            games.c.period <= last,
+        )
+        .order_by(games.c.period, games.c.set_name)
     )
-    return sorted(str(name) for name in result.scalars())
+    played: dict[str, list[str]] = {}
+    for period, set_name in result:
+        played.setdefault(str(period), []).append(str(set_name))
+    return played
+
+
+async def posted_between(
+    conn: AsyncConnection, guild_id: int, first: str, last: str
+) -> set[tuple[str, str]]:
+    """(Set, period) of the posts made from `first` to `last`."""
+    result = await conn.execute(
+        sa.select(posts_t.c.set_name, posts_t.c.period).where(
+            posts_t.c.guild_id == guild_id,
+            posts_t.c.period >= first,
+            posts_t.c.period <= last,
+            posts_t.c.done_at.is_not(None),
+        )
+    )
+    return {(str(name), str(period)) for name, period in result}
+
+
+async def played_set(
+    conn: AsyncConnection, guild_id: int, set_name: str, period: str
+) -> GameSet | None:
+    """The Set as stored with the period's latest Qualification of `set_name`: its version
+    is the board the day's post ranks, whatever the Set became since (an edit after
+    midnight, or during a downtime, must not empty a well-played day's board)."""
+    snapshot = await conn.scalar(
+        sa.select(games.c.set_snapshot)
+        .where(*_period_games(guild_id, period), games.c.set_name == set_name)
+        .order_by(games.c.created_at.desc(), games.c.id.desc())
+        .limit(1)
+    )
+    return None if snapshot is None else GameSet.from_dict(json.loads(snapshot))
 
 
 async def running(conn: AsyncConnection, guild_id: int, set_name: str, period: str) -> int:
@@ -266,9 +313,17 @@ class ServerStore:
         async with self._read() as conn:
             return await done(conn, key)
 
-    async def sets_played(self, guild_id: int, period: str) -> list[str]:
+    async def played_between(self, guild_id: int, first: str, last: str) -> dict[str, list[str]]:
         async with self._read() as conn:
-            return await sets_played(conn, guild_id, period)
+            return await played_between(conn, guild_id, first, last)
+
+    async def posted_between(self, guild_id: int, first: str, last: str) -> set[tuple[str, str]]:
+        async with self._read() as conn:
+            return await posted_between(conn, guild_id, first, last)
+
+    async def played_set(self, guild_id: int, set_name: str, period: str) -> GameSet | None:
+        async with self._read() as conn:
+            return await played_set(conn, guild_id, set_name, period)
 
     async def running(self, guild_id: int, set_name: str, period: str) -> int:
         async with self._read() as conn:

@@ -115,3 +115,25 @@ async def test_timezone_completion_puts_the_common_names_first() -> None:
     assert zone_choices("kyiv") == ["Europe/Kyiv"]
     assert zone_choices("")[:2] == ["UTC", "Europe/Kyiv"]
     assert len(zone_choices("america")) == 25
+
+
+async def test_a_zone_whose_date_is_behind_is_refused_until_its_midnight(world, admin) -> None:
+    """03:00 UTC on 1 January: Los Angeles is still on 31 December, a day that ended here."""
+    await world.env.advance_time(3 * 3600)
+    refused = reply_text(
+        await admin.slash(world.channel, "config timezone", timezone="America/Los_Angeles")
+    )
+    la_midnight = int(datetime(2026, 1, 1, 8, tzinfo=UTC).timestamp())
+    assert "it is still 2025-12-31 there" in refused and f"<t:{la_midnight}:f>" in refused
+    assert (await world.store.servers.settings(world.guild.id)).timezone == "UTC"
+    speak(world.env, admin, "uk")
+    honolulu = await admin.slash(world.channel, "config timezone", timezone="Pacific/Honolulu")
+    uk = reply_text(honolulu)
+    assert "Поки що не можу перейти на `Pacific/Honolulu`: там ще 2025-12-31" in uk
+    ahead = reply_text(await admin.slash(world.channel, "config timezone", timezone="Asia/Tokyo"))
+    assert "`Asia/Tokyo`" in ahead  # 12:00 on 1 January there: the same day, longer
+    await admin.slash(world.channel, "config timezone", timezone="UTC")  # and back: the same
+    await world.env.advance_time(5 * 3600 + 60)  # 08:01 UTC, 00:01 on 1 January in LA
+    speak(world.env, admin, "en")
+    await admin.slash(world.channel, "config timezone", timezone="America/Los_Angeles")
+    assert (await world.store.servers.settings(world.guild.id)).timezone == "America/Los_Angeles"

@@ -1,8 +1,10 @@
 """DailyPosts without Discord: only this process's shards' servers, only days that ended
-after the channel was set, a Kyiv server's day posted at Kyiv midnight."""
+after the channel was set, a Kyiv server's day posted at Kyiv midnight, every day a
+downtime missed (a week back), a day's board of the Set's version played that day."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 
 import pytest
@@ -10,6 +12,9 @@ import pytest
 import rules
 from bot.common import SetsDirectory
 from bot.daily import DailyContent, DailyPosts
+from solver.result import Candidate
+from tests.bot.daily import seeds
+from tests.bot.daily.seeds import played
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -17,9 +22,11 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 class Recorded:
     def __init__(self) -> None:
         self.posted: list[tuple[int, str]] = []
+        self.contents: list[DailyContent] = []
 
     async def post(self, channel_id: int, content: DailyContent) -> int | None:
         self.posted.append((content.guild_id, content.period))
+        self.contents.append(content)
         return channel_id
 
 
@@ -53,3 +60,44 @@ async def test_a_kyiv_server_is_posted_at_kyiv_midnight(store) -> None:
     clock[0] = at(2026, 1, 1, 22, 1)
     assert (await daily.run_due()).made == 1
     assert channel.posted == [(1, "2026-01-01")]
+
+
+async def test_every_day_missed_by_a_downtime_is_posted_oldest_first_a_week_back(store) -> None:
+    """Down from 1 to 20 January: the days played within the last week are posted, and
+    the day that ended last with the default Set (its Play button) though unplayed."""
+    await store.servers.update(1, at(2026, 1, 1, 12), channel_id=10)
+    for day in ("2026-01-01", "2026-01-15", "2026-01-16"):
+        await played(store, 1, day.replace("-", "") * 4, 5, [("1", 1)], period=day)
+    channel = Recorded()
+    now = at(2026, 1, 20, 0, 10)
+    daily = DailyPosts(
+        store, SetsDirectory(store, {"darts": seeds.DARTS}), channel, clock=lambda: now
+    )
+    assert (await daily.run_due()).made == 3
+    assert channel.posted == [(1, "2026-01-15"), (1, "2026-01-16"), (1, "2026-01-19")]
+    assert (await daily.run_due()).made == 0
+
+
+class Solved:
+    def __init__(self) -> None:
+        self.versions: list[str] = []
+
+    async def closest(self, digits: str, game_set: rules.GameSet) -> Candidate | None:
+        self.versions.append(game_set.version)
+        return None
+
+
+async def test_a_set_edited_after_midnight_posts_the_board_of_the_version_played(store) -> None:
+    await store.servers.update(1, at(2026, 1, 1, 12), channel_id=10)
+    perfect = [("(1+2)*34-2", 100), ("1*2*34+32", 100), ("12*3+64", 100), ("1+2+3+45", 51)]
+    await played(store, 1, "a" * 32, 5, perfect)
+    edited = dataclasses.replace(seeds.DARTS, goal=90)  # a new version since midnight
+    channel, solved = Recorded(), Solved()
+    daily = DailyPosts(
+        store, SetsDirectory(store, {"darts": edited}), channel,
+        clock=lambda: at(2026, 1, 2, 2), closest=solved,
+    )  # fmt: skip
+    assert (await daily.run_due()).made == 1
+    [content] = channel.contents
+    assert content.summary.players == 1 and [row.user_id for row in content.summary.board] == [5]
+    assert solved.versions == [seeds.DARTS.version]  # solved under the Set as it was played

@@ -59,3 +59,14 @@ async def _race(store: Store, db_url: str) -> None:
     assert sorted(everything) == [(g, "darts", "2026-01-01") for g in guilds]  # once each
     for guild in guilds:
         assert await store.servers.post_done((guild, "darts", "2026-01-01"))
+
+
+async def test_the_same_channel_set_again_keeps_when_it_was_set(store: Store) -> None:
+    """Re-running /config channel after midnight must not skip the day that just ended."""
+    await store.servers.update(KEY[0], 1000.0, channel_id=10)
+    await store.servers.update(KEY[0], 2000.0, channel_id=10, language="uk")
+    assert (await store.servers.settings(KEY[0])).channel_since == 1000.0
+    await store.servers.update(KEY[0], 3000.0, channel_id=11)
+    assert (await store.servers.settings(KEY[0])).channel_since == 3000.0
+    await store.servers.update(KEY[0], 4000.0, channel_id=None)
+    assert (await store.servers.settings(KEY[0])).channel_since is None
