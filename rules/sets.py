@@ -116,8 +116,9 @@ class GameSet:
 
         Games, Qualification attempts and boards are kept per version, so editing a
         Set's numbers mid-day starts a new board (and new Digits) instead of ranking
-        games played under different rules together; a description edit changes
-        nothing. Ten hex digits of a SHA-256 of the canonical fields.
+        games played under different rules together. A description edit changes
+        nothing, and neither does `attempts`: allowing one more try must not wipe the
+        day's board. Ten hex digits of a SHA-256 of the canonical fields.
         """
         fields = {
             "start_score": self.start_score,
@@ -126,7 +127,6 @@ class GameSet:
             "max_rounds": self.max_rounds,
             "time_limit": self.time_limit,
             "min_rounds": self.min_rounds,
-            "attempts": self.attempts,
             "functions": sorted(f.lower() for f in self.functions),
         }
         text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
