@@ -32,20 +32,27 @@ def random_digits(rng: random.Random | None = None) -> str:
 
 
 def qualification_seed(
-    server_id: int | str, set_name: str, period: str, *, secret: str, version: str
-) -> str:
+    server_id: int | str, set_name: str, period: str, *, secret: str, version: str,
+    started: int = 0,
+) -> str:  # fmt: skip
     """A stable seed naming one (server, Set version, period) sequence.
 
     Keyed with the installation's `secret` (HMAC): the server id, the Set name
     and the date are public, so without a secret anyone could compute a future
     day's Digits offline and prepare formulas before the Qualification opens.
     The Set's `version` is in it, so a Set edited mid-day gets new Digits: nobody
-    replays on the new board the Digits they have already seen.
+    replays on the new board the Digits they have already seen. `started` is how
+    many Qualifications of it the player started before (void ones included):
+    everyone's first attempt has the same Digits, and a replay after a void (which
+    gives the attempt back) or a Set's second attempt gets Digits of its own, never
+    the ones the player has already seen.
     """
     if not secret:
         raise ValueError("a Qualification seed needs the installation's secret")
-    message = f"formula-darts/qualification/{server_id}/{set_name}/{version}/{period}".encode()
-    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+    message = f"formula-darts/qualification/{server_id}/{set_name}/{version}/{period}"
+    if started:
+        message += f"/{started}"
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
 
 
 def seeded_digits(seed: str, round_number: int) -> str:

@@ -148,10 +148,15 @@ class GameService:
                     raise GameError(
                         "qualification_used", set=game_set.name, attempts=game_set.attempts
                     )
+                started = await self.store.count_attempts(
+                    guild_id, user_id, game_set.name, period, version=game_set.version,
+                    voided=True,
+                )  # fmt: skip
                 secret = await self.store.install_secret("qualification")
                 seed = rules.qualification_seed(
-                    guild_id, game_set.name, period, secret=secret, version=game_set.version
-                )
+                    guild_id, game_set.name, period, secret=secret, version=game_set.version,
+                    started=started,
+                )  # fmt: skip
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
             channel_id = await open_channel(game_set)
             record = GameRecord(

@@ -249,18 +249,20 @@ async def active_of(conn: AsyncConnection, guild_id: int, user_id: int) -> GameR
 
 async def count_attempts(
     conn: AsyncConnection, guild_id: int, user_id: int | str, set_name: str, period: str,
-    *, version: str | None = None,
+    *, version: str | None = None, voided: bool = False,
 ) -> int:  # fmt: skip
     """Attempts in the period; with `version`, only that version's (an edited Set's
-    numbers make a new Qualification, with attempts of its own)."""
+    numbers make a new Qualification, with attempts of its own). A void game uses no
+    attempt (RULES.md); `voided` counts those too (the games started, for the seed)."""
     conditions = [
         games.c.guild_id == guild_id,
         games.c.mode == "qualification",
         games.c.set_name == set_name,
         games.c.period == period,
         games.c.player == str(user_id),
-        games.c.status != "void",  # a void game uses no attempt (RULES.md)
     ]
+    if not voided:
+        conditions.append(games.c.status != "void")
     if version is not None:
         conditions.append(games.c.set_version == version)
     count = await conn.scalar(sa.select(sa.func.count()).select_from(games).where(*conditions))

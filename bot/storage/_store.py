@@ -146,13 +146,13 @@ class Store:
 
     async def count_attempts(
         self, guild_id: int, user_id: int, set_name: str, period: str, *,
-        version: str | None = None,
+        version: str | None = None, voided: bool = False,
     ) -> int:  # fmt: skip
         """Qualification games started (finished or not) by the player in that period,
-        of the Set's `version` only when given."""
+        of the Set's `version` only when given; void ones only with `voided`."""
         async with self._read() as conn:
             return await _games.count_attempts(
-                conn, guild_id, user_id, set_name, period, version=version
+                conn, guild_id, user_id, set_name, period, version=version, voided=voided
             )
 
     async def recent_starts(self, guild_id: int, user_id: int, since: float) -> list[float]:

@@ -105,3 +105,10 @@ def test_a_period_whose_midnight_a_dst_jump_skips_ends_at_the_jump() -> None:
     assert period_of(end, havana) == "2026-03-08"
     assert period_of(end - timedelta(seconds=1), havana) == "2026-03-07"
     assert end.tzinfo is UTC
+
+
+def test_a_replay_after_a_void_gets_digits_of_its_own() -> None:
+    first = qualification_seed(1, "darts", "2026-01-01", secret="s", version="v")
+    assert first == qualification_seed(1, "darts", "2026-01-01", secret="s", version="v", started=0)
+    replay = qualification_seed(1, "darts", "2026-01-01", secret="s", version="v", started=1)
+    assert replay != first  # everyone's first attempt shares Digits; a replay does not

@@ -42,6 +42,8 @@ async def test_a_voided_qualification_leaves_the_board_and_gives_the_attempt_bac
     assert f"<@{world.alice.id}>" not in message_text(board.followups[0].message)
     again = await world.alice.slash(world.channel, "qualification")
     assert "Your **Qualification**" in reply_text(again)
+    replay = await world.store.active_game_of(world.guild.id, world.alice.id)
+    assert replay.seed != record.seed  # not the Digits she has already seen
     log = reply_text(await admin.slash(world.channel, "admin log"))
     assert "voided" in log and "shared the Digits" in log
 
