@@ -168,15 +168,5 @@ async def write_rounds(conn: AsyncConnection, state: GameState, old: dict[str, A
 
 
 def _game_values(record: GameRecord, state_json: str, finished_at: float | None) -> _codec.Row:
-    row = _codec.game_row(
-        record.state,
-        guild_id=record.guild_id,
-        channel_id=record.channel_id,
-        period=record.period,
-        seed=record.seed,
-        meta=record.meta,
-        created_at=record.created_at,
-        finished_at=finished_at,
-        state_json=state_json,
-    )
+    row = _codec.record_row(record, state_json, finished_at)
     return {name: row[name] for name in MUTABLE}

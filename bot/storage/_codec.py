@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import rules
-from bot.storage._records import GameMeta
+from bot.storage._records import GameMeta, GameRecord
 from rules import GameState, Termination
 
 Row = dict[str, Any]
@@ -215,3 +215,18 @@ def answer_row(game_id: str, rnd: rules.Round, seat: int, player: str, answer: r
         "elapsed": answer.elapsed,
         "auto": answer.auto,
     }
+
+
+def record_row(record: GameRecord, state_json: str, finished_at: float | None) -> Row:
+    """The games row of `record` (its state already dumped to `state_json`)."""
+    return game_row(
+        record.state,
+        guild_id=record.guild_id,
+        channel_id=record.channel_id,
+        period=record.period,
+        seed=record.seed,
+        meta=record.meta,
+        created_at=record.created_at,
+        finished_at=finished_at,
+        state_json=state_json,
+    )

@@ -100,7 +100,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
     finished_at = stored.finished_at
     if finished_at is None and state.outcome is not None:
         finished_at = now if now is not None else _codec.finished_moment(state, record.created_at)
-    row = _row(record, state_json, finished_at)
+    row = _codec.record_row(record, state_json, finished_at)
     del row["id"]
     await conn.execute(games.update().where(games.c.id == state.id).values(**row))
     for seat_row in _codec.player_rows(
@@ -144,20 +144,6 @@ def _same_writer(game_id: str, stored_meta: str, meta: GameMeta) -> None:
         raise StaleGame(f"game {game_id}: this step was written by another process")
 
 
-def _row(record: GameRecord, state_json: str, finished_at: float | None) -> _codec.Row:
-    return _codec.game_row(
-        record.state,
-        guild_id=record.guild_id,
-        channel_id=record.channel_id,
-        period=record.period,
-        seed=record.seed,
-        meta=record.meta,
-        created_at=record.created_at,
-        finished_at=finished_at,
-        state_json=state_json,
-    )
-
-
 def _started(state: GameState, now: float | None) -> float:
     """A new record's creation time when the caller gave none: its clock, else the state's."""
     if now is not None:
@@ -187,7 +173,7 @@ async def _insert_new(
     finished_at = None
     if state.outcome is not None:
         finished_at = now if now is not None else _codec.finished_moment(state, seen)
-    await conn.execute(games.insert().values(**_row(record, state_json, finished_at)))
+    await conn.execute(games.insert().values(**_codec.record_row(record, state_json, finished_at)))
     await conn.execute(
         game_players.insert(),
         _codec.player_rows(state, guild_id=record.guild_id, created_at=record.created_at),
