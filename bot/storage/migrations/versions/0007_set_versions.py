@@ -5,6 +5,10 @@ Existing games get the version of the Set they were played with, read from their
 snapshot that does not read back as a Set gets "", which boards treat as a version
 of its own. The Qualification index gains the column after the Set's name.
 
+It computes with the live `GameSet.version` on purpose: stored versions must equal what
+the code computes for the same Set, or a board would split one Set's games in two. A
+later change to `version` therefore needs a migration that recomputes the column.
+
 Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-01
