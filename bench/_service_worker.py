@@ -17,6 +17,7 @@ import asyncio
 import cProfile
 import io
 import json
+import os
 import pstats
 import random
 import sys
@@ -110,7 +111,8 @@ class Bench:
 
     async def open_game(self) -> tuple[str, int]:
         self.users += 1
-        user = 700_000_000_000_000_000 + self.users
+        # players of their own per process: two workers on one database (bench_two_processes)
+        user = 700_000_000_000_000_000 + (os.getpid() % 100_000) * 1_000_000 + self.users
 
         async def channel(game_set: rules.GameSet) -> int:
             del game_set
