@@ -3,6 +3,7 @@ Server (`default_permissions`); a server may grant it to a role of its own."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -39,18 +40,11 @@ class AdminCog(commands.Cog, name="Admin"):
     )
     @app_commands.describe(game=GAME_OPTION, reason=REASON_OPTION)
     async def void(self, interaction: Interaction, game: str, reason: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            record = await self.moderation.void(
-                interaction.guild_id or 0, game, interaction.user.id, reason
-            )
-        except UserError as error:
-            await refuse(interaction, error)
-            return
-        await reply(
-            interaction,
-            t("moderation.voided", locale_of(interaction), id=code(record.state.id[:8])),
-        )
+        async def act(guild_id: int, admin_id: int) -> dict[str, str]:
+            record = await self.moderation.void(guild_id, game, admin_id, reason)
+            return {"id": code(record.state.id[:8])}
+
+        await _acted(interaction, act, "moderation.voided")
 
     @admin.command(
         name=cmd("admin.unvoid.name", "unvoid"),
@@ -61,18 +55,11 @@ class AdminCog(commands.Cog, name="Admin"):
     )
     @app_commands.describe(game=GAME_OPTION, reason=REASON_OPTION)
     async def unvoid(self, interaction: Interaction, game: str, reason: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            record = await self.moderation.unvoid(
-                interaction.guild_id or 0, game, interaction.user.id, reason
-            )
-        except UserError as error:
-            await refuse(interaction, error)
-            return
-        await reply(
-            interaction,
-            t("moderation.unvoided", locale_of(interaction), id=code(record.state.id[:8])),
-        )
+        async def act(guild_id: int, admin_id: int) -> dict[str, str]:
+            record = await self.moderation.unvoid(guild_id, game, admin_id, reason)
+            return {"id": code(record.state.id[:8])}
+
+        await _acted(interaction, act, "moderation.unvoided")
 
     @admin.command(
         name=cmd("admin.bar.name", "bar"),
@@ -85,15 +72,11 @@ class AdminCog(commands.Cog, name="Admin"):
     async def bar(
         self, interaction: Interaction, user: discord.Member | discord.User, reason: str
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await self.moderation.bar(
-                interaction.guild_id or 0, user.id, interaction.user.id, reason
-            )
-        except UserError as error:
-            await refuse(interaction, error)
-            return
-        await reply(interaction, t("moderation.barred", locale_of(interaction), user=user.mention))
+        async def act(guild_id: int, admin_id: int) -> dict[str, str]:
+            await self.moderation.bar(guild_id, user.id, admin_id, reason)
+            return {"user": user.mention}
+
+        await _acted(interaction, act, "moderation.barred")
 
     @admin.command(
         name=cmd("admin.unbar.name", "unbar"),
@@ -106,17 +89,11 @@ class AdminCog(commands.Cog, name="Admin"):
     async def unbar(
         self, interaction: Interaction, user: discord.Member | discord.User, reason: str
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await self.moderation.unbar(
-                interaction.guild_id or 0, user.id, interaction.user.id, reason
-            )
-        except UserError as error:
-            await refuse(interaction, error)
-            return
-        await reply(
-            interaction, t("moderation.unbarred", locale_of(interaction), user=user.mention)
-        )
+        async def act(guild_id: int, admin_id: int) -> dict[str, str]:
+            await self.moderation.unbar(guild_id, user.id, admin_id, reason)
+            return {"user": user.mention}
+
+        await _acted(interaction, act, "moderation.unbarred")
 
     @admin.command(
         name=cmd("admin.log.name", "log"),
@@ -141,3 +118,18 @@ class AdminCog(commands.Cog, name="Admin"):
         ]
         text = "\n".join(lines) or t("moderation.log.empty", locale)
         await reply(interaction, text[:2000], allowed_mentions=discord.AllowedMentions.none())
+
+
+Action = Callable[[int, int], Awaitable[dict[str, str]]]
+"""An admin action taking (guild id, admin id), returning what its confirmation names."""
+
+
+async def _acted(interaction: Interaction, act: Action, done: str) -> None:
+    """Acknowledge, act, then confirm with the text `done`, or say why not."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        params = await act(interaction.guild_id or 0, interaction.user.id)
+    except UserError as error:
+        await refuse(interaction, error)
+        return
+    await reply(interaction, t(done, locale_of(interaction), **params))
