@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import pytest_asyncio
 import simcord
@@ -83,3 +84,12 @@ def world(env: simcord.Env, digits: ForcedDigits, store: Store) -> World:
         digits=digits,
         store=store,
     )
+
+
+@pytest.fixture
+def admin(world: World) -> simcord.MemberActor:
+    """A member with Manage Server, for /config and /admin."""
+    managers = world.guild.create_role(
+        "Managers", permissions=discord.Permissions(manage_guild=True)
+    )
+    return world.guild.add_member(world.env.create_user("dana"), roles=[managers])

@@ -13,14 +13,6 @@ from tests.support.sim import message_text, reply_text, shown, speak
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-@pytest.fixture
-def admin(world):
-    managers = world.guild.create_role(
-        "Managers", permissions=discord.Permissions(manage_guild=True)
-    )
-    return world.guild.add_member(world.env.create_user("dana"), roles=[managers])
-
-
 async def test_config_is_hidden_from_players_and_shows_the_defaults(world, admin) -> None:
     assert "config show" in admin.available_commands(world.channel)
     assert not any(c.startswith("config") for c in world.carol.available_commands(world.channel))

@@ -2,17 +2,7 @@
 
 from __future__ import annotations
 
-import discord
-import pytest
 import pytest_asyncio
-
-
-@pytest.fixture
-def admin(world):
-    managers = world.guild.create_role(
-        "Managers", permissions=discord.Permissions(manage_guild=True)
-    )
-    return world.guild.add_member(world.env.create_user("dana"), roles=[managers])
 
 
 @pytest_asyncio.fixture(loop_scope="session")

@@ -3,21 +3,12 @@ from ranked play, keeps a log."""
 
 from __future__ import annotations
 
-import discord
 import pytest
 
 import rules
 from tests.support.sim import answer, message_text, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-
-@pytest.fixture
-def admin(world):
-    managers = world.guild.create_role(
-        "Managers", permissions=discord.Permissions(manage_guild=True)
-    )
-    return world.guild.add_member(world.env.create_user("dana"), roles=[managers])
 
 
 async def test_admin_is_hidden_from_players(world, admin) -> None:
