@@ -111,22 +111,8 @@ async def build(
     `revealer` finds a finished Qualification's best answers for `/game` once its period
     has ended (nothing is solved while it runs: everyone plays those Digits)."""
     offset = request.page * PAGE_SIZE
-    zone = (await store.servers.settings(guild_id)).zone
     if request.kind is PageKind.QUALIFICATION:
-        period, set_name, version = qualification_arg(request.arg)
-        first = since(period, tz=zone)
-        rows = await store.qualification_leaderboard(
-            guild_id, set_name, first, limit=PAGE_SIZE, offset=offset, version=version
-        )
-        count = await store.qualification_count(guild_id, set_name, first, version=version)
-        pages = page_count(count)
-        today = rules.period_of(discord.utils.utcnow(), zone)
-        users = [row.user_id for row in rows]
-        streaks = await store.board_streaks(guild_id, set_name, users, today)
-        embed = _render.qualification_embed(
-            rows, set_name, period, request.page, locale, pages, version, streaks
-        )
-        return Page(embed, request.page + 1 < pages, request, pages)
+        return await _qualification_page(store, guild_id, request, locale)
     if request.kind is PageKind.DUEL:
         ratings = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=offset)
         pages = page_count(await store.duel_count(guild_id))
@@ -138,6 +124,34 @@ async def build(
         pages = page_count(await store.history_count(guild_id, user_id))
         embed = _render.history_embed(records, user_id, name, request.page, locale, pages)
         return Page(embed, request.page + 1 < pages, request, pages)
+    return await _game_page(store, guild_id, request, locale, revealer)
+
+
+async def _qualification_page(
+    store: Store, guild_id: int, request: PageRequest, locale: str
+) -> Page:
+    """A board of one Set version over the server's days, with each player's streak."""
+    zone = (await store.servers.settings(guild_id)).zone
+    now = discord.utils.utcnow()
+    period, set_name, version = qualification_arg(request.arg)
+    first = since(period, now, zone)
+    rows = await store.qualification_leaderboard(
+        guild_id, set_name, first, limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
+        version=version,
+    )  # fmt: skip
+    pages = page_count(await store.qualification_count(guild_id, set_name, first, version=version))
+    users = [row.user_id for row in rows]
+    streaks = await store.board_streaks(guild_id, set_name, users, rules.period_of(now, zone))
+    embed = _render.qualification_embed(
+        rows, set_name, period, request.page, locale, pages, version, streaks
+    )
+    return Page(embed, request.page + 1 < pages, request, pages)
+
+
+async def _game_page(
+    store: Store, guild_id: int, request: PageRequest, locale: str, revealer: Revealer | None
+) -> Page:
+    """A round-by-round replay; a Qualification's stays sealed until its day is over."""
     if not request.arg:
         embed = discord.Embed(description=t("leaderboards_extra.game.empty_id", locale))
         return Page(embed, False, request, private=True)
@@ -145,18 +159,17 @@ async def build(
     if record is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=request.arg))
         return Page(embed, False, request, private=True)
-    sealed = sealed_until(record, discord.utils.utcnow(), zone)
-    if sealed is None:
-        sealed = await still_played_until(store, record, discord.utils.utcnow(), zone)
-    if sealed is not None:
-        return Page(_render.game_embed(record, 0, locale, sealed), False, request)
-    if (
-        revealer is not None
-        and record.state.mode is rules.Mode.QUALIFICATION
-        and not record.meta.best
-    ):
-        best = await reveal_played(revealer, record, REVEAL_TIMEOUT_S)
-        record = replace(record, meta=replace(record.meta, best=best))
+    if record.state.mode is rules.Mode.QUALIFICATION:
+        zone = (await store.servers.settings(guild_id)).zone
+        now = discord.utils.utcnow()
+        sealed = sealed_until(record, now, zone)
+        if sealed is None:
+            sealed = await still_played_until(store, record, now, zone)
+        if sealed is not None:
+            return Page(_render.game_embed(record, 0, locale, sealed), False, request)
+        if revealer is not None and not record.meta.best:
+            best = await reveal_played(revealer, record, REVEAL_TIMEOUT_S)
+            record = replace(record, meta=replace(record.meta, best=best))
     pages = _render.round_pages(record)
     page = min(request.page, pages - 1)
     return Page(
