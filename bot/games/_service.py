@@ -141,17 +141,13 @@ class GameService:
                 await self.seats.ensure_may_rank(guild_id, user_id)
                 now = datetime.fromtimestamp(self.clock(), UTC)
                 period = rules.period_of(now, server.zone)
-                used = await self.store.count_attempts(
+                used, started = await self.store.attempt_counts(
                     guild_id, user_id, game_set.name, period, version=game_set.version
                 )
                 if used >= game_set.attempts:
                     raise GameError(
                         "qualification_used", set=game_set.name, attempts=game_set.attempts
                     )
-                started = await self.store.count_attempts(
-                    guild_id, user_id, game_set.name, period, version=game_set.version,
-                    voided=True,
-                )  # fmt: skip
                 secret = await self.store.install_secret("qualification")
                 seed = rules.qualification_seed(
                     guild_id, game_set.name, period, secret=secret, version=game_set.version,

@@ -233,13 +233,13 @@ async def active_of(conn: AsyncConnection, guild_id: int, user_id: int) -> GameR
     return None if row is None else record_from_row(row)
 
 
-async def count_attempts(
+async def attempt_counts(
     conn: AsyncConnection, guild_id: int, user_id: int | str, set_name: str, period: str,
-    *, version: str | None = None, voided: bool = False,
-) -> int:  # fmt: skip
-    """Attempts in the period; with `version`, only that version's (an edited Set's
-    numbers make a new Qualification, with attempts of its own). A void game uses no
-    attempt (RULES.md); `voided` counts those too (the games started, for the seed)."""
+    *, version: str | None = None,
+) -> tuple[int, int]:  # fmt: skip
+    """(attempts used, Qualifications started) in the period, in one query; with `version`,
+    only that version's (an edited Set's numbers make a new Qualification, with attempts of
+    its own). A void game uses no attempt (RULES.md) but was started (its Digits were seen)."""
     conditions = [
         games.c.guild_id == guild_id,
         games.c.mode == "qualification",
@@ -247,12 +247,24 @@ async def count_attempts(
         games.c.period == period,
         games.c.player == str(user_id),
     ]
-    if not voided:
-        conditions.append(games.c.status != "void")
     if version is not None:
         conditions.append(games.c.set_version == version)
-    count = await conn.scalar(sa.select(sa.func.count()).select_from(games).where(*conditions))
-    return int(count or 0)
+    used = sa.func.coalesce(sa.func.sum(sa.case((games.c.status != "void", 1), else_=0)), 0)
+    row = (
+        await conn.execute(sa.select(used, sa.func.count()).select_from(games).where(*conditions))
+    ).one()
+    return int(row[0]), int(row[1])
+
+
+async def count_attempts(
+    conn: AsyncConnection, guild_id: int, user_id: int | str, set_name: str, period: str,
+    *, version: str | None = None,
+) -> int:  # fmt: skip
+    """Attempts used in the period (void games use none)."""
+    used, _started = await attempt_counts(
+        conn, guild_id, user_id, set_name, period, version=version
+    )
+    return used
 
 
 async def recent_starts(

@@ -9,20 +9,17 @@ locks and unique keys instead, so several bot processes could share it.
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 
-import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 import rules
-from bot.storage import _boards, _games, _moderation, _offers, _streaks
+from bot.storage import _boards, _games, _install, _moderation, _offers, _streaks
 from bot.storage._advance import Known
 from bot.storage._engine import enable_wal, make_engine, upgrade
-from bot.storage._models import BotState, InstallSecret, table
 from bot.storage._records import (
     Challenge,
     ChallengeStatus,
@@ -37,9 +34,6 @@ from bot.storage._records import (
     StaleGame,
 )
 from bot.storage._servers import ServerStore
-
-secrets_t = table(InstallSecret)
-state_t = table(BotState)
 
 
 async def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
@@ -146,13 +140,23 @@ class Store:
 
     async def count_attempts(
         self, guild_id: int, user_id: int, set_name: str, period: str, *,
-        version: str | None = None, voided: bool = False,
+        version: str | None = None,
     ) -> int:  # fmt: skip
-        """Qualification games started (finished or not) by the player in that period,
-        of the Set's `version` only when given; void ones only with `voided`."""
+        """Qualification attempts used (finished or not, void ones not) in that period, of
+        the Set's `version` only when given."""
+        used, _started = await self.attempt_counts(
+            guild_id, user_id, set_name, period, version=version
+        )
+        return used
+
+    async def attempt_counts(
+        self, guild_id: int, user_id: int, set_name: str, period: str, *,
+        version: str | None = None,
+    ) -> tuple[int, int]:  # fmt: skip
+        """(attempts used, Qualifications started, void ones too) in that period."""
         async with self._read() as conn:
-            return await _games.count_attempts(
-                conn, guild_id, user_id, set_name, period, version=version, voided=voided
+            return await _games.attempt_counts(
+                conn, guild_id, user_id, set_name, period, version=version
             )
 
     async def recent_starts(self, guild_id: int, user_id: int, since: float) -> list[float]:
@@ -315,56 +319,32 @@ class Store:
         async with self._write() as conn:
             return await _offers.delete_server_set(conn, guild_id, name)
 
-    # installation secrets
+    # installation secrets and small facts (`_install`)
 
     async def install_secret(self, name: str) -> str:
-        """The installation's secret `name`, made at random the first time it is asked for.
-
-        Insert-if-absent then read, so concurrent first calls (several bot
-        processes on one PostgreSQL) all end up with the same value.
-        """
-        if name in self._secrets:
-            return self._secrets[name]
-        async with self._write() as conn:
-            await conn.execute(
-                _games.dialect_insert(conn, secrets_t)
-                .values(name=name, value=secrets.token_hex(32))
-                .on_conflict_do_nothing(index_elements=["name"])
-            )
-            value = (
-                await conn.execute(sa.select(secrets_t.c.value).where(secrets_t.c.name == name))
-            ).scalar_one()
-        self._secrets[name] = str(value)
+        """The installation's secret `name`, made at random the first time it is asked for
+        (the same value for every process: see `_install.secret`)."""
+        if name not in self._secrets:
+            async with self._write() as conn:
+                self._secrets[name] = await _install.secret(conn, name)
         return self._secrets[name]
-
-    # small facts of the installation
 
     async def get_state(self, name: str) -> str | None:
         async with self._read() as conn:
-            value = await conn.scalar(sa.select(state_t.c.value).where(state_t.c.name == name))
-        return None if value is None else str(value)
+            return await _install.get_state(conn, name)
 
     async def claim_state(self, name: str, value: str) -> bool:
         """Set `name` only if it is unset: True for the one caller that set it."""
         async with self._write() as conn:
-            result = await conn.execute(
-                _games.dialect_insert(conn, state_t)
-                .values(name=name, value=value)
-                .on_conflict_do_nothing(index_elements=["name"])
-            )
-        return bool(result.rowcount)
+            return await _install.claim_state(conn, name, value)
 
     async def drop_state(self, name: str) -> None:
         async with self._write() as conn:
-            await conn.execute(state_t.delete().where(state_t.c.name == name))
+            await _install.drop_state(conn, name)
 
     async def set_state(self, name: str, value: str) -> None:
         async with self._write() as conn:
-            await conn.execute(
-                _games.dialect_insert(conn, state_t)
-                .values(name=name, value=value)
-                .on_conflict_do_update(index_elements=["name"], set_={"value": value})
-            )
+            await _install.set_state(conn, name, value)
 
     # moderation
 

@@ -22,6 +22,7 @@ async def test_a_voided_qualification_leaves_the_board_and_stats_and_comes_back(
     assert [r.game_id for r in await store.qualification_leaderboard(GUILD, "darts", DAY)] == ["q2"]
     assert (await store.player_stats(GUILD, 1)).games == 0
     assert await store.count_attempts(GUILD, 1, "darts", DAY) == 0  # a void uses no attempt
+    assert await store.attempt_counts(GUILD, 1, "darts", DAY) == (0, 1)  # but was started
     voided = await store.load_game("q1")
     assert voided is not None and voided.meta.void_reason == "copied the Digits"
     assert await store.unvoid_game(GUILD, "q1", ADMIN, "it was fair after all", 12.0)
