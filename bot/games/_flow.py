@@ -20,7 +20,8 @@ from bot.games._active import ActiveGames
 from bot.games._in_flight import AnswersInFlight
 from bot.games._practice import PracticeOpponent
 from bot.games._reveals import Reveals
-from bot.games._timers import RoundTimers, Timers
+from bot.games._sweeper import Sweeper
+from bot.games._timers import RoundTimers
 from bot.games._types import (
     ChannelLost,
     Clock,
@@ -33,19 +34,6 @@ from bot.storage import GameRecord, RatingChange, StaleGame, Store
 from rules import GameState, Mode, Termination
 
 log = logging.getLogger(__name__)
-
-SWEEP_EVERY_S = 300.0
-"""How often this process looks for games stuck past their deadline (a failure path:
-the round timer and its retries resolve a game in time unless the database stays down)."""
-STORE_SWEEP_EVERY = 3
-"""Every third sweep (a quarter of an hour) also asks the store for overdue games."""
-SWEEP_MARGIN_S = 30.0
-"""A sweep picks up games whose deadline passed this long ago (their timer failed)."""
-
-
-def _overdue(record: GameRecord, before: float) -> bool:
-    rnd = record.state.current_round
-    return rnd is not None and rnd.answer_deadline < before
 
 
 class RoundFlow:
@@ -76,8 +64,7 @@ class RoundFlow:
         self.digits = digits
         self.answer_grace = answer_grace
         self.timers = RoundTimers(clock, self.expire, self.resume)
-        self._sweeps = Timers(clock, "sweep")
-        self._sweep_count = 0
+        self.sweeper = Sweeper(clock, active, store, self.timers, owns, resume=self.resume)
         self.writer = uuid.uuid4().hex[:12]
         """This flow's name on what it saves: two processes that compute the same step
         both find it stored, and only the one that wrote it goes on to announce it."""
@@ -358,54 +345,12 @@ class RoundFlow:
             await self._post_round(record, replayed=True)
 
     async def sweep(self, *, from_store: bool = False) -> int:
-        """Resolve every game whose deadline passed and whose timer is gone; how many.
-
-        This process's own games are looked at every time (no database work while
-        idle); `from_store` also asks the store for overdue games this process does not
-        hold (one whose recovery failed), which a sweep does now and then. Only its own
-        shards': another's overdue game waits for its down owner's recovery (timed once).
-        """
-        before = self.clock() - SWEEP_MARGIN_S
-        overdue = [r for r in self.active if _overdue(r, before)]
-        if from_store:
-            known = {r.state.id for r in overdue}
-            overdue += [
-                r
-                for r in await self.store.overdue_games(before)
-                if r.state.id not in known and self.owns(r.guild_id)
-            ]
-        found = 0
-        for record in overdue:
-            game_id = record.state.id
-            rnd = record.state.current_round
-            if rnd is None or self.timers.armed(game_id):
-                continue
-            found += 1
-            log.warning("game %s: round %s overdue; resolving it now", game_id, rnd.number)
-            if game_id not in self.active:
-                self.active.remember(record)
-            try:
-                await self.resume(game_id, rnd.number)
-            except Exception:
-                log.exception("game %s: the sweep could not resolve it", game_id)
-        return found
-
-    def keep_sweeping(self) -> None:
-        """A sweep comes every SWEEP_EVERY_S while this process has games; none when idle."""
-        if not self._sweeps.armed("sweep"):
-            self._sweeps.at("sweep", self.clock() + SWEEP_EVERY_S, self._sweep_tick)
-
-    async def _sweep_tick(self) -> None:
-        self._sweep_count += 1
-        try:
-            await self.sweep(from_store=self._sweep_count % STORE_SWEEP_EVERY == 0)
-        finally:
-            if len(self.active):
-                self.keep_sweeping()
+        """Resolve every overdue game whose timer is gone (`Sweeper.sweep`); how many."""
+        return await self.sweeper.sweep(from_store=from_store)
 
     def close(self) -> None:
         self.timers.close()
-        self._sweeps.close()
+        self.sweeper.close()
         self.practice.close()
 
     def _arm(self, record: GameRecord) -> None:
@@ -414,4 +359,4 @@ class RoundFlow:
             self.timers.cancel(record.state.id)
             return
         self.timers.arm(record.state.id, rnd.number, rnd.answer_deadline)
-        self.keep_sweeping()
+        self.sweeper.keep_sweeping()
