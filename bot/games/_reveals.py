@@ -61,18 +61,11 @@ class Reveals:
         key = (record.state.id, number, seat)
         task = self._solves.get(key)
         if task is None:
-            task = asyncio.create_task(self._reveal(record, number, seat), name=f"reveal:{key}")
+            assert self.revealer is not None
+            solve = reveal(self.revealer, record, number, seat)
+            task = asyncio.create_task(solve, name=f"reveal:{key}")
             self._solves[key] = task
         return task
-
-    async def _reveal(self, record: GameRecord, number: int, seat: int) -> Reveal | None:
-        assert self.revealer is not None
-        state = record.state
-        digits = state.rounds[number - 1].digits
-        found = await self.revealer.best(digits, score_before(state, number, seat), state.game_set)
-        if found is None:
-            return None
-        return Reveal(number, seat, found.formula, found.value, found.points, found.score)
 
     async def take(self, record: GameRecord, number: int) -> list[Reveal]:
         """Round `number`'s best answers, those ready within `wait_s` (a restart lost the
@@ -83,24 +76,10 @@ class Reveals:
         tasks = [self._solve(record, number, seat) for seat in seats]
         for seat in seats:
             self._solves.pop((record.state.id, number, seat), None)
-        _done, pending = await asyncio.wait(tasks, timeout=self.wait_s)
-        for task in pending:
-            task.cancel()
+        found, late = await _ready(tasks, self.wait_s, record.state.id)
+        for _ in range(late):
             self.late += 1
             self.on_late()
-        found = []
-        for task in tasks:
-            if task in pending or task.cancelled():
-                continue
-            try:
-                reveal = task.result()
-            except Exception:
-                log.exception(
-                    "game %s: the best answer of round %s failed", record.state.id, number
-                )
-                continue
-            if reveal is not None:
-                found.append(reveal)
         return found
 
     def forget(self, game_id: str) -> None:
@@ -108,28 +87,23 @@ class Reveals:
             self._solves.pop(key).cancel()
 
 
-async def reveal_played(revealer: Revealer, record: GameRecord, timeout_s: float) -> list[Reveal]:
-    """Every played round's best answers, solved now: a Qualification's `/game` after its
-    period (nothing was solved while it ran). Rounds not solved within `timeout_s` are left
-    out: a slow solver shortens the replay, never blocks it."""
+async def reveal(revealer: Revealer, record: GameRecord, number: int, seat: int) -> Reveal | None:
+    """Round `number`'s best answer for the player in `seat`, from their Score then."""
+    state = record.state
+    digits = state.rounds[number - 1].digits
+    found = await revealer.best(digits, score_before(state, number, seat), state.game_set)
+    if found is None:
+        return None
+    return Reveal(number, seat, found.formula, found.value, found.points, found.score)
 
-    async def one(number: int, seat: int) -> Reveal | None:
-        state = record.state
-        found = await revealer.best(
-            state.rounds[number - 1].digits, score_before(state, number, seat), state.game_set
-        )
-        if found is None:
-            return None
-        return Reveal(number, seat, found.formula, found.value, found.points, found.score)
 
-    tasks = [
-        asyncio.create_task(one(rnd.number, seat))
-        for rnd in record.state.rounds
-        if rnd.resolved
-        for seat in range(len(record.state.players))
-    ]
+async def _ready(
+    tasks: list[asyncio.Task[Reveal | None]], timeout_s: float, game_id: str
+) -> tuple[list[Reveal], int]:
+    """The reveals done within `timeout_s` (the others cancelled: how many), in order; a
+    solve that failed is logged and left out."""
     if not tasks:
-        return []
+        return [], 0
     _done, pending = await asyncio.wait(tasks, timeout=timeout_s)
     for task in pending:
         task.cancel()
@@ -138,9 +112,23 @@ async def reveal_played(revealer: Revealer, record: GameRecord, timeout_s: float
         if task in pending or task.cancelled():
             continue
         if task.exception() is not None:
-            log.error("game %s: a best answer failed: %r", record.state.id, task.exception())
+            log.error("game %s: a best answer failed: %r", game_id, task.exception())
             continue
-        reveal = task.result()
-        if reveal is not None:
-            found.append(reveal)
+        result = task.result()
+        if result is not None:
+            found.append(result)
+    return found, len(pending)
+
+
+async def reveal_played(revealer: Revealer, record: GameRecord, timeout_s: float) -> list[Reveal]:
+    """Every played round's best answers, solved now: a Qualification's `/game` after its
+    period (nothing was solved while it ran). Rounds not solved within `timeout_s` are left
+    out: a slow solver shortens the replay, never blocks it."""
+    tasks = [
+        asyncio.create_task(reveal(revealer, record, rnd.number, seat))
+        for rnd in record.state.rounds
+        if rnd.resolved
+        for seat in range(len(record.state.players))
+    ]
+    found, _late = await _ready(tasks, timeout_s, record.state.id)
     return found
