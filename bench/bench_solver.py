@@ -37,7 +37,7 @@ from solver.grammar import Grammar
 from solver.search import prepare
 from solver.solve import Solver
 from solver.tables import RangeTables, build_tables
-from solver.textforms import exhaustive
+from solver.textforms import build_text_table
 from tests.solver.test_solver_optimality import slice_formulas
 
 
@@ -123,8 +123,8 @@ def table_bytes(tables: dict[tuple[int, int], RangeTables]) -> int:
 def result_table(digits: str, grammar: Grammar) -> tuple[int, float]:
     """Distinct top-level values (before the outer wrap) and their mean shortest length."""
     prep = prepare(digits, grammar)
-    ex = exhaustive(prep)
-    return len(ex.x), float(np.mean(ex.x.lens[:, 0]))
+    every = next(iter(build_text_table(prep, None).readings.values()))
+    return len(every.x), float(np.mean(every.length))
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -36,7 +36,8 @@ from solver.tables import (
 )
 
 if TYPE_CHECKING:
-    from solver.textforms import Exhaustive, TextBand
+    from solver.textforms import TextBand, TextTable
+    from solver.toplevel import TopLevel
 
 PLAIN: Wrap | None = None
 Form = Wrap | None
@@ -76,7 +77,8 @@ class Prepared:
     blocks: list[Block]
     inverted: list[Inverted]
     # caches of the text forms (textforms.py), filled on demand
-    exhaustive: Exhaustive | None = None
+    top_level: TopLevel | None = None
+    text_table: TextTable | None = None
     by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
     text_bands: dict[tuple[int, int], TextBand] = field(default_factory=dict)
 
@@ -275,7 +277,19 @@ class Hits:
         return self.length_atom if ctx == int(Level.ATOM) else self.length_any
 
 
-def _padded_spans(table: Table, lo: V.Floats, hi: V.Floats, pad: int) -> tuple[Index, Index]:
+class Sorted(Protocol):
+    """Values sorted ints first, then floats (a Table, the TopLevel)."""
+
+    @property
+    def n_int(self) -> int: ...
+
+    def __len__(self) -> int: ...
+
+    def spans(self, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]: ...
+
+
+def padded_spans(table: Sorted, lo: V.Floats, hi: V.Floats, pad: int) -> tuple[Index, Index]:
+    """Spans of the values in the intervals, with `pad` more on each side within each type."""
     starts, stops = table.spans(lo, hi)
     if pad:
         part_lo = np.tile(np.array([0, table.n_int], np.int64), len(starts) // 2)
@@ -286,7 +300,7 @@ def _padded_spans(table: Table, lo: V.Floats, hi: V.Floats, pad: int) -> tuple[I
 
 
 def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
-    starts, stops = _padded_spans(block.table, lo, hi, pad)
+    starts, stops = padded_spans(block.table, lo, hi, pad)
     index, _ = expand(starts, stops)
     index = np.unique(index)
     lens = block.table.lens
@@ -310,7 +324,7 @@ def inverted_pairs(
         blo, bhi = widen(raw_lo.ravel(), raw_hi.ravel())
         keep = np.flatnonzero(blo <= bhi)
         owner = keep // len(lo)
-        starts, stops = _padded_spans(other, blo[keep], bhi[keep], pad)
+        starts, stops = padded_spans(other, blo[keep], bhi[keep], pad)
         index, which = expand(starts, stops)
         found_rows.append(inv.rows[owner[which // 2]])
         found_other.append(index)
@@ -341,6 +355,8 @@ def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
     """Every top-level x in the intervals (with `pad` neighbours around each, per table)."""
     if len(lo) == 0:
         return Hits.concat([])
+    if prep.top_level is not None:  # prepared: the whole top level is listed
+        return prep.top_level.hits(lo, hi, pad)
     parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
     parts += [_inverted_hits(prep, inv, lo, hi, pad) for inv in prep.inverted]
     return Hits.concat(parts)

@@ -20,7 +20,7 @@ from solver.objective import Distance, NewScore, Objective
 from solver.php import Number
 from solver.result import Candidate, Solution
 from solver.search import Prepared, invertible_forms, prepare
-from solver.textforms import min_text_form_length, short_text_found, text_found
+from solver.textforms import min_text_form_length, short_text_found, text_found, text_table
 
 _MAX_INTS_CHECKED = 200_000
 
@@ -85,10 +85,16 @@ class Solver:
         self._cache: OrderedDict[tuple[str, Grammar], _Entry] = OrderedDict()
 
     def prepare(self, digits: str, game_set: GameSet) -> None:
-        self._prepared(digits, _grammar(game_set))
+        """Everything a query on these Digits reads, so each Score after costs a query only.
+
+        The whole top level listed, and what hexdec/octdec/bindec read in it: it costs a
+        few cold solves (a cold solve lists it only when its answer needs the text forms)."""
+        text_table(self._prepared(digits, _grammar(game_set)).prep)
 
     def is_prepared(self, digits: str, game_set: GameSet) -> bool:
-        return (digits, _grammar(game_set)) in self._cache
+        """Whether `prepare` ran for these Digits and they are still cached."""
+        entry = self._cache.get((digits, _grammar(game_set)))
+        return entry is not None and entry.prep.text_table is not None
 
     def _prepared(self, digits: str, grammar: Grammar) -> _Entry:
         if not valid_digits(digits):
@@ -155,7 +161,7 @@ def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
         bound = seed_bound(prep, objective, forms, top)
         found = collect(prep, objective, bound, forms)
     need = _text_forms_needed(prep, objective, found, top)
-    if need is _Need.ALL:
+    if need is _Need.ALL or (need is _Need.SHORT and prep.text_table is not None):
         found = Found.concat([found, text_found(prep, objective, bound)])
     elif need is _Need.SHORT:
         found = _add_short_text_forms(prep, objective, found, top, bound)

@@ -45,18 +45,7 @@ class Table:
 
     def spans(self, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]:
         """Index spans [start, stop) per bound pair: ints then floats, 2 spans per pair."""
-        ints, fkeys = self.keys[: self.n_int], self.keys[self.n_int :]
-        ilo = np.clip(np.ceil(lo), _I_LO, _I_HI).astype(np.int64)
-        ihi = np.clip(np.floor(hi), _I_LO, _I_HI).astype(np.int64)
-        i_start = np.searchsorted(ints, ilo, "left")
-        i_stop = np.searchsorted(ints, ihi, "right")
-        flo = V.float_keys(np.where(lo == 0, -0.0, lo))
-        fhi = V.float_keys(np.where(hi == 0, 0.0, hi))
-        f_start = np.searchsorted(fkeys, flo, "left") + self.n_int
-        f_stop = np.searchsorted(fkeys, fhi, "right") + self.n_int
-        starts = np.stack([i_start, f_start], axis=1).ravel()
-        stops = np.maximum(np.stack([i_stop, f_stop], axis=1).ravel(), starts)
-        return starts.astype(np.int64), stops.astype(np.int64)
+        return key_spans(self.keys, self.n_int, lo, hi)
 
     def index_of(self, value: V.Values) -> Index:
         """Flat index of each given value in this table, or -1."""
@@ -71,6 +60,23 @@ class Table:
             found = (pos < len(part)) & (part[np.minimum(pos, len(part) - 1)] == keys[sel])
             out[sel[found]] = pos[found] + lo
         return out
+
+
+def key_spans(keys: V.Ints, n_int: int, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]:
+    """In sorted keys (ints, then float keys): index spans [start, stop) of the values
+    numerically in [lo[k], hi[k]], two per bound pair (the ints', the floats')."""
+    ints, fkeys = keys[:n_int], keys[n_int:]
+    ilo = np.clip(np.ceil(lo), _I_LO, _I_HI).astype(np.int64)
+    ihi = np.clip(np.floor(hi), _I_LO, _I_HI).astype(np.int64)
+    i_start = np.searchsorted(ints, ilo, "left")
+    i_stop = np.searchsorted(ints, ihi, "right")
+    flo = V.float_keys(np.where(lo == 0, -0.0, lo))
+    fhi = V.float_keys(np.where(hi == 0, 0.0, hi))
+    f_start = np.searchsorted(fkeys, flo, "left") + n_int
+    f_stop = np.searchsorted(fkeys, fhi, "right") + n_int
+    starts = np.stack([i_start, f_start], axis=1).ravel()
+    stops = np.maximum(np.stack([i_stop, f_stop], axis=1).ravel(), starts)
+    return starts.astype(np.int64), stops.astype(np.int64)
 
 
 def expand(starts: Index, stops: Index) -> tuple[Index, Index]:

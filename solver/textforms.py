@@ -8,68 +8,138 @@ text form to still shorten the answer (`short_text_found`), band by band.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from solver import php
 from solver import values as V
 from solver.candidates import Found, inside, union
 from solver.grammar import Func, Shape, Wrap
 from solver.objective import Objective
-from solver.search import Prepared, derive
-from solver.tables import Index, Table, contributions, expand, group, literal_value
+from solver.search import Prepared
+from solver.tables import Index, Table, expand, group, literal_value
+from solver.toplevel import top_level
+
+READ_LIMIT = 1 << 14
+"""Readings kept by a text table. A NewScore's intervals lie within 2G + Score + bound of 0 and
+the closest-to-Goal within G + bound: far below this, so the fallback (every reading) is rare."""
 
 
-@dataclass
-class Exhaustive:
-    """Every distinct top-level x with its shortest lengths, and each text function of it."""
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """One text function: for each reading (|f(x)| <= limit), every shortest x giving it."""
 
-    x: Table
-    reads: dict[Func, V.Values] = field(default_factory=dict)
+    read: V.Values
+    x: V.Values
+    length: Index  # of x as the function's argument
 
 
-def exhaustive(prep: Prepared) -> Exhaustive:
-    if prep.exhaustive is not None:
-        return prep.exhaustive
-    parts = [block.table.values for block in prep.blocks]
-    lens = [block.table.lens for block in prep.blocks]
-    n = len(prep.digits)
-    for inv in prep.inverted:
-        a, c = prep.left(inv.split), prep.right(inv.split)
-        vals, length, _ = derive(a, c, inv.op, inv.rows, inv.rows_left)
-        parts.append(vals)
-        lens.append(contributions(int(inv.op.level), length))
-    del n
-    vals = V.concat(parts)
-    contrib = np.concatenate(lens)
-    order, starts, keys, n_int = group(vals)
-    table = Table(
-        vals.take(order[starts]), keys, n_int, np.minimum.reduceat(contrib[order], starts, axis=0)
-    )
+@dataclass(frozen=True, slots=True)
+class TextTable:
+    """What hexdec/octdec/bindec around the whole formula can give, from every top-level x.
+
+    A few thousand rows instead of the million top-level values it is read from: only
+    readings a query can want, and for each only its shortest x, since a longer x giving
+    the same Result can never be the answer's text. `int_min` is PHP_INT_MIN (the one x
+    whose negation reads differently) with its length after a unary minus."""
+
+    limit: int | None
+    readings: dict[Func, Readings]
+    int_min: V.Values
+    int_min_length: Index
+
+    def covers(self, wanted: tuple[V.Floats, V.Floats]) -> bool:
+        lo, hi = wanted
+        return self.limit is None or bool(np.all(lo >= -self.limit) and np.all(hi <= self.limit))
+
+
+def text_table(prep: Prepared) -> TextTable:
+    """The Digits' text table (built once, by `Solver.prepare` or the first query that needs it)."""
+    if prep.text_table is None:
+        prep.text_table = build_text_table(prep, READ_LIMIT)
+    return prep.text_table
+
+
+_READ_SLICE = 1 << 16  # values read at once: the text of a float takes ~200 bytes to work out
+
+
+_READ_SLICE = 1 << 16  # values read at once: the text of a float takes ~200 bytes to work out
+
+
+def build_text_table(prep: Prepared, limit: int | None) -> TextTable:
+    """Read every distinct top-level x (its shortest length as an argument) in each base,
+    a slice at a time, keeping what `limit` allows."""
+    top = top_level(prep)
     funcs = [f for f in prep.grammar.funcs if f.reads_text]
-    prep.exhaustive = Exhaustive(table, V.apply_funcs(funcs, table.values))
-    return prep.exhaustive
+    parts: dict[Func, list[Readings]] = {f: [] for f in funcs}
+    for start in range(0, len(top), _READ_SLICE):
+        rows = np.arange(start, min(start + _READ_SLICE, len(top)))
+        x, length = top.values(rows), top.length_any[rows].astype(np.int64)
+        for func, read in V.apply_funcs(funcs, x).items():
+            parts[func].append(_shortest(read, x, length, limit))
+    readings = {f: _shortest_of(parts[f], limit) for f in funcs}
+    has_min = int(top.n_int > 0 and top.keys[0] == php.INT_MIN)  # ints sort first
+    return TextTable(
+        limit,
+        readings,
+        V.of_ints(np.full(has_min, php.INT_MIN, np.int64)),
+        top.length_atom[:has_min].astype(np.int64),
+    )
+
+
+def _shortest(read: V.Values, x: V.Values, length: Index, limit: int | None) -> Readings:
+    """The readings a query can want (|f(x)| <= limit), each with its shortest x only;
+    every reading when there is no limit."""
+    if limit is None:
+        return Readings(read, x, length)
+    rows = np.flatnonzero(read.isint & (np.abs(read.f) <= limit))
+    by_read = rows[np.lexsort((length[rows], read.i[rows]))]
+    value, best = read.i[by_read], length[by_read]
+    first = np.ones(len(by_read), np.bool_)
+    first[1:] = value[1:] != value[:-1]
+    shortest = np.maximum.accumulate(np.where(first, np.arange(len(by_read)), 0))
+    keep = by_read[best == best[shortest]]
+    return Readings(read.take(keep), x.take(keep), length[keep])
+
+
+def _shortest_of(parts: list[Readings], limit: int | None) -> Readings:
+    whole = Readings(
+        V.concat([p.read for p in parts]),
+        V.concat([p.x for p in parts]),
+        np.concatenate([p.length for p in parts]) if parts else np.zeros(0, np.int64),
+    )
+    return _shortest(whole.read, whole.x, whole.length, limit)
 
 
 def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
     """hexdec/octdec/bindec (and their minus forms) of every top-level x scoring <= bound."""
-    ex = exhaustive(prep)
-    parts = []
     wanted = union(*objective.sublevel(bound))
-    everything = np.arange(len(ex.x))
-    int_min = np.flatnonzero(ex.x.values.isint & (ex.x.values.i == np.int64(-(2**63))))
-    for func, read in ex.reads.items():
+    table = text_table(prep)
+    if not table.covers(wanted):
+        table = build_text_table(prep, None)  # a far bound: every reading, not kept
+    parts = []
+    for func, readings in table.readings.items():
         for shape in Shape:
             form = Wrap(func, shape)
-            rows = int_min if shape.inner else everything
-            x = ex.x.values.take(rows)
-            r = V.apply_wrap(form, x) if shape.inner else (V.neg(read) if shape.outer else read)
+            if shape.inner:  # f(-x) reads x's text unless -x is PHP_INT_MIN's float
+                x, length = table.int_min, table.int_min_length
+                r = V.apply_wrap(form, x)
+            else:
+                x, length = readings.x, readings.length
+                r = V.neg(readings.read) if shape.outer else readings.read
             near = np.flatnonzero(inside(r.f, wanted))  # score only what can score <= bound
             score = objective.score(r.take(near))
             keep = near[score <= bound]
-            score = score[score <= bound]
-            length = ex.x.lens[rows[keep], form.inner_context].astype(np.int64) + form.length
-            parts.append(Found(r.take(keep), score, length, [form] * len(keep), x.take(keep)))
+            parts.append(
+                Found(
+                    r.take(keep),
+                    score[score <= bound],
+                    length[keep] + form.length,
+                    [form] * len(keep),
+                    x.take(keep),
+                )
+            )
     return Found.concat(parts)
 
 

@@ -1,0 +1,113 @@
+"""Every distinct top-level value of one Digits, materialised once by `Solver.prepare`.
+
+A cold solve never lists the top level: it inverts `+ - * /` row by row and
+reads only the pairs that can land near the objective (search.py). That costs
+dozens of small array passes per query. A Digits that many Scores will be asked
+about (a duel's, a Qualification's) is worth listing once: up to two million
+derivations reduced to some 600,000 distinct values, kept as sorted keys and two
+lengths (~12 bytes a value), so a query's top-level hits are two binary searches
+per interval. The text forms (textforms.py) read the same list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solver import values as V
+from solver.grammar import Level
+from solver.search import Hits, Prepared, derive, padded_spans
+from solver.tables import Index, expand, key_spans
+
+Lengths = NDArray[np.int16]
+AnyInts = NDArray[np.integer[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class TopLevel:
+    """Distinct top-level values as keys (ints sorted, then float keys sorted), each with
+    its shortest length anywhere and as an atom (where a unary minus needs one)."""
+
+    keys: V.Ints
+    n_int: int
+    length_any: Lengths
+    length_atom: Lengths
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def spans(self, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]:
+        return key_spans(self.keys, self.n_int, lo, hi)
+
+    def values(self, index: Index) -> V.Values:
+        keys = self.keys[index]
+        isint = index < self.n_int
+        floats = V.floats_of_keys(np.where(isint, 0, keys))
+        return V.Values(isint, np.where(isint, keys, 0), np.where(isint, keys, floats))
+
+    def hits(self, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
+        """The values in the intervals (and `pad` neighbours on each side), as search.x_hits."""
+        starts, stops = padded_spans(self, lo, hi, pad)
+        index, _ = expand(starts, stops)
+        index = np.unique(index)
+        return Hits(
+            self.values(index),
+            self.length_any[index].astype(np.int64),
+            self.length_atom[index].astype(np.int64),
+        )
+
+
+def top_level(prep: Prepared) -> TopLevel:
+    """The Digits' top level (listed once, then kept with the prepared Digits)."""
+    if prep.top_level is None:
+        prep.top_level = build_top_level(prep)
+    return prep.top_level
+
+
+def build_top_level(prep: Prepared) -> TopLevel:
+    """Each part is reduced to keys and lengths as it is derived: the two million rows never
+    exist as values at once (whole-array passes peaked 300 MiB above the tables)."""
+    keys: dict[bool, list[V.Ints]] = {True: [], False: []}
+    lengths: dict[bool, list[Lengths]] = {True: [], False: []}
+    for values, length_any, length_atom in _parts(prep):
+        for isint in (True, False):
+            rows = values.isint if isint else ~values.isint
+            keys[isint].append(values.i[rows] if isint else V.float_keys(values.f[rows]))
+            both = np.stack([length_any[rows], length_atom[rows]], axis=1)
+            lengths[isint].append(both.astype(np.int16))
+    int_keys, int_lengths = _distinct(keys[True], lengths[True])
+    float_keys, float_lengths = _distinct(keys[False], lengths[False])
+    both = np.concatenate([int_lengths, float_lengths])
+    return TopLevel(
+        np.concatenate([int_keys, float_keys]),
+        len(int_keys),
+        np.ascontiguousarray(both[:, 0]),
+        np.ascontiguousarray(both[:, 1]),
+    )
+
+
+def _parts(prep: Prepared) -> Iterator[tuple[V.Values, AnyInts, AnyInts]]:
+    """Every top-level derivation, a part at a time: value, length anywhere, as an atom."""
+    atom = int(Level.ATOM)
+    for block in prep.blocks:
+        yield block.table.values, block.table.lens[:, 0], block.table.lens[:, atom]
+    for inv in prep.inverted:
+        vals, length, _ = derive(
+            prep.left(inv.split), prep.right(inv.split), inv.op, inv.rows, inv.rows_left
+        )
+        yield vals, length, length + 2 * (int(inv.op.level) < atom)
+
+
+def _distinct(keys: list[V.Ints], lengths: list[Lengths]) -> tuple[V.Ints, Lengths]:
+    """Each distinct key once, sorted, with its shortest lengths."""
+    key, length = np.concatenate(keys), np.concatenate(lengths)
+    if len(key) == 0:
+        return key, length
+    order = np.argsort(key)
+    key = key[order]
+    starts = np.flatnonzero(np.append(True, key[1:] != key[:-1]))
+    return key[starts], np.minimum.reduceat(length[order], starts, axis=0)
