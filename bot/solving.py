@@ -93,6 +93,13 @@ class ConfirmedSolver:
             log.warning("no best answer for %s at Score %s: %s", digits, score, found.message)
         return None
 
+    async def prepare(self, digits: str, game_set: GameSet) -> None:
+        """Prepare Digits that many Scores will be asked about (a Qualification day's, which
+        everyone played): each query on them after this costs a few milliseconds."""
+        failure = await self.solver.prepare(digits, game_set, timeout_s=self.timeout_s)
+        if failure is not None:
+            log.warning("could not prepare %s: %s", digits, failure.message)
+
     async def closest(self, digits: str, game_set: GameSet) -> Candidate | None:
         """The formula whose Result is nearest the Goal (the daily post), if PHP agrees."""
         found = await self.solver.closest(digits, game_set, timeout_s=self.timeout_s)

@@ -2,7 +2,8 @@
 the PHP pool.
 
 One worker process (forkserver) keeps a bounded cache of prepared Digits and
-watches its own resident memory: past `memory_mb` it drops the cache. Every
+keeps its peak resident memory under `memory_mb`: before each call it gives up
+the least recently used Digits until the call's own peak fits. Every
 call has a timeout and answers a `SolveFailure` instead of waiting longer or
 raising: a reveal that is not ready is shown later or skipped, the game goes
 on. A call that timed out keeps running in the worker, so its tables are
@@ -12,6 +13,8 @@ cached for the next call on the same Digits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -47,6 +50,23 @@ def resident_bytes() -> int:
         return int(statm.read().split()[1]) * _PAGE
 
 
+def peak_bytes() -> int:
+    """The most this process has ever had resident (VmHWM): what a memory limit must allow,
+    where `resident_bytes` after a call misses what the call held on the way."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) << 10
+    return resident_bytes()
+
+
+def _give_back() -> None:
+    """Return freed heap to the system. glibc keeps what a large build freed (it raises its
+    mmap threshold after the first big free), ~50 MiB after preparing a Digits."""
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to trim
+        ctypes.CDLL(None).malloc_trim(0)
+
+
 def _init(cache_size: int, memory_mb: int) -> None:
     # One thread per solver process: the machine's cores belong to the game.
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -62,32 +82,47 @@ def _solver() -> Solver:
     return _state.solver
 
 
-def _trim() -> None:
-    if resident_bytes() > _state.memory_limit:
-        _solver().clear()
+CALL_PEAK_MIB = 96
+"""Kept free before each call: the most one call holds on the way (preparing the heaviest
+Digits adds ~45 MiB at its peak, a cold solve ~25 MiB), with room to spare."""
+
+
+def _make_room() -> None:
+    """Evict the least recently used Digits until the next call's peak fits the budget."""
+    _give_back()
+    room = _state.memory_limit - (CALL_PEAK_MIB << 20)
+    while resident_bytes() > room and _solver().evict_oldest():
+        _give_back()
 
 
 def _prepare(digits: str, game_set: GameSet) -> None:
+    _make_room()
     _solver().prepare(digits, game_set)
-    _trim()
+    _give_back()
+
+
+def _is_prepared(digits: str, game_set: GameSet) -> bool:
+    return _solver().is_prepared(digits, game_set)
 
 
 def _best(digits: str, score: Number, game_set: GameSet, top: int, aim: int) -> Solution:
+    _make_room()
     try:
         return _solver().solve(digits, score, game_set, top=top, aim=aim)
     finally:
-        _trim()
+        _give_back()
 
 
 def _closest(digits: str, game_set: GameSet) -> Candidate:
+    _make_room()
     try:
         return _solver().closest(digits, game_set)
     finally:
-        _trim()
+        _give_back()
 
 
-def _status() -> tuple[int, int]:
-    return os.getpid(), resident_bytes()
+def _status() -> tuple[int, int, int]:
+    return os.getpid(), resident_bytes(), peak_bytes()
 
 
 class SolverProcess:
@@ -97,7 +132,7 @@ class SolverProcess:
         self,
         *,
         cache_size: int = 6,
-        memory_mb: int = 200,
+        memory_mb: int = 256,
         timeout_s: float = 5.0,
         queue_limit: int = 32,
     ) -> None:
@@ -148,6 +183,11 @@ class SolverProcess:
         outcome: SolveFailure | None = await self._call(timeout_s, _prepare, digits, game_set)
         return outcome
 
+    async def is_prepared(self, digits: str, game_set: GameSet) -> bool | SolveFailure:
+        """Whether `prepare` ran for these Digits and the process still has them."""
+        outcome: bool | SolveFailure = await self._call(None, _is_prepared, digits, game_set)
+        return outcome
+
     async def best(
         self,
         digits: str,
@@ -171,9 +211,9 @@ class SolverProcess:
         outcome: Candidate | SolveFailure = await self._call(timeout_s, _closest, digits, game_set)
         return outcome
 
-    async def status(self) -> tuple[int, int] | SolveFailure:
-        """(pid, resident bytes) of the solver process."""
-        outcome: tuple[int, int] | SolveFailure = await self._call(None, _status)
+    async def status(self) -> tuple[int, int, int] | SolveFailure:
+        """(pid, resident bytes, peak resident bytes) of the solver process."""
+        outcome: tuple[int, int, int] | SolveFailure = await self._call(None, _status)
         return outcome
 
     def spawn(self) -> None:

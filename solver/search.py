@@ -7,8 +7,10 @@ pow) are inverted row
 by row over the smaller operand table, so a query reads only the few pairs
 whose result can land in the objective's intervals. hexdec, octdec and
 bindec around the whole formula read its text, which no interval inverts:
-they are evaluated over every top-level value (`Exhaustive`), and only when
-the cheaper forms leave room for them to matter (`_text_forms_needed`).
+they are evaluated over every top-level value (`textforms.TextTable`), and only
+when the cheaper forms leave room for them to matter (`_text_forms_needed`).
+A prepared Digits has its top level listed (`toplevel.TopLevel`): `x_hits`
+then reads it instead of inverting.
 """
 
 from __future__ import annotations

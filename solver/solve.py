@@ -110,6 +110,13 @@ class Solver:
             self._cache.move_to_end(key)
         return entry
 
+    def evict_oldest(self) -> bool:
+        """Drop the least recently used Digits; False when there was none."""
+        if not self._cache:
+            return False
+        self._cache.popitem(last=False)
+        return True
+
     def clear(self) -> None:
         self._cache.clear()
 

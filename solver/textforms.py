@@ -1,9 +1,10 @@
 """hexdec, octdec and bindec around the whole formula: they read its text, so no interval
 of Results inverts them.
 
-Either every top-level value is listed and read (`text_found`, when an int
-that could beat the answer is missing), or only values short enough for a
-text form to still shorten the answer (`short_text_found`), band by band.
+Either every top-level value is read (`text_found`: the Digits' `TextTable`,
+built by `Solver.prepare` or by the first query where an int that could beat
+the answer is missing), or, on a Digits not prepared, only values short enough
+for a text form to still shorten the answer (`short_text_found`), band by band.
 """
 
 from __future__ import annotations

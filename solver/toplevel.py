@@ -76,9 +76,12 @@ def build_top_level(prep: Prepared) -> TopLevel:
     for values, length_any, length_atom in _parts(prep):
         for isint in (True, False):
             rows = values.isint if isint else ~values.isint
-            keys[isint].append(values.i[rows] if isint else V.float_keys(values.f[rows]))
-            both = np.stack([length_any[rows], length_atom[rows]], axis=1)
-            lengths[isint].append(both.astype(np.int16))
+            key, length = _distinct(
+                [values.i[rows] if isint else V.float_keys(values.f[rows])],
+                [np.stack([length_any[rows], length_atom[rows]], axis=1).astype(np.int16)],
+            )  # each part at once: half the rows are repeats within their part
+            keys[isint].append(key)
+            lengths[isint].append(length)
     int_keys, int_lengths = _distinct(keys[True], lengths[True])
     float_keys, float_lengths = _distinct(keys[False], lengths[False])
     both = np.concatenate([int_lengths, float_lengths])

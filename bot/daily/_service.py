@@ -48,6 +48,8 @@ Key = tuple[int, str, str]
 class Closest(Protocol):
     """The formula nearest the Goal for some Digits (`bot.solving.ConfirmedSolver`)."""
 
+    async def prepare(self, digits: str, game_set: GameSet) -> None: ...
+
     async def closest(self, digits: str, game_set: GameSet) -> Candidate | None: ...
 
 
@@ -209,7 +211,13 @@ class DailyPosts:
         if played is None:
             return {}
         digits = dict.fromkeys(best.digits for best in summary.rounds)
-        return {d: await self.closest.closest(d, played) for d in digits}
+        found = {}
+        for d in digits:
+            # everyone played these: the post's query and every `/game` reveal of the day
+            # after it are queries on prepared Digits
+            await self.closest.prepare(d, played)
+            found[d] = await self.closest.closest(d, played)
+        return found
 
     def wait_s(self, servers: list[ServerSettings], deferred: bool) -> float:
         """Until just past the next midnight of a server with a channel; `RETRY_S` while a

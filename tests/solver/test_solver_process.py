@@ -35,7 +35,7 @@ async def test_no_solver_code_runs_in_the_event_loops_process(
     monkeypatch.setattr(solver.solve.Solver, "prepare", _refuse)
     status = await process.status()
     assert not isinstance(status, SolveFailure)
-    pid, _ = status
+    pid, _, _ = status
     assert pid != os.getpid()
     assert await process.prepare("3489", CLASSIC) is None
     solution = await process.best("3489", 501, CLASSIC, top=2)
@@ -73,5 +73,34 @@ async def test_memory_stays_bounded_over_many_digits(process: SolverProcess) -> 
         assert isinstance(await process.best(digits, 501, CLASSIC), Solution)
     status = await process.status()
     assert not isinstance(status, SolveFailure)
-    _, resident = status
+    _, resident, _ = status
     assert resident < MEMORY_MB << 20
+
+
+async def test_preparing_the_heaviest_digits_never_passes_the_memory_budget() -> None:
+    """As production runs it (default cache and limit): more prepared Digits than the cache
+    holds, the ones with the largest top levels (~600,000 values each); the peak resident
+    size, not the size after each call, stays under the budget."""
+    async with SolverProcess(timeout_s=120) as production:
+        for digits in ("9779", "4658", "7468", "9975", "2542", "8851", "9032", "5237"):
+            assert await production.prepare(digits, CLASSIC) is None
+            assert isinstance(await production.best(digits, 437, CLASSIC), Solution)
+        status = await production.status()
+    assert not isinstance(status, SolveFailure)
+    _, resident, peak = status
+    assert peak < MEMORY_MB << 20, peak >> 20
+    assert resident < peak
+
+
+async def test_a_tight_budget_evicts_the_oldest_digits_before_a_call() -> None:
+    """Room for about one prepared Digits: each prepare gives up the one before it, and
+    the peak stays under the budget although the cache could hold six."""
+    budget_mb = 176
+    async with SolverProcess(memory_mb=budget_mb, timeout_s=120) as tight:
+        for digits in ("9779", "4658", "7468"):
+            assert await tight.prepare(digits, CLASSIC) is None
+        assert await tight.is_prepared("7468", CLASSIC) is True
+        assert await tight.is_prepared("9779", CLASSIC) is False
+        status = await tight.status()
+    assert not isinstance(status, SolveFailure)
+    assert status[2] < budget_mb << 20, status[2] >> 20

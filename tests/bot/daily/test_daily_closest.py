@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+import rules
 from bot.app import create_bot
 from bot.solving import ConfirmedSolver
 from evaluator import Evaluation
@@ -40,3 +41,11 @@ async def test_each_round_shows_the_solvers_closest_formula(world, board, evalua
         formula, "1234", ("pow", "sqrt", "hexdec", "octdec", "bindec")
     )
     assert isinstance(verdict, Evaluation) and str(verdict.value) == result == "100"
+
+
+async def test_preparing_goes_to_the_solvers_process(solver, evaluator) -> None:
+    """What the daily post asks before its query: the Digits are prepared over there."""
+    darts = rules.load_sets()["darts"]
+    assert await solver.is_prepared("5813", darts) is False
+    await ConfirmedSolver(solver, evaluator).prepare("5813", darts)
+    assert await solver.is_prepared("5813", darts) is True

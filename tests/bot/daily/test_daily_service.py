@@ -81,6 +81,10 @@ async def test_every_day_missed_by_a_downtime_is_posted_oldest_first_a_week_back
 class Solved:
     def __init__(self) -> None:
         self.versions: list[str] = []
+        self.prepared: list[str] = []
+
+    async def prepare(self, digits: str, game_set: rules.GameSet) -> None:
+        self.prepared.append(digits)
 
     async def closest(self, digits: str, game_set: rules.GameSet) -> Candidate | None:
         self.versions.append(game_set.version)
@@ -101,3 +105,4 @@ async def test_a_set_edited_after_midnight_posts_the_board_of_the_version_played
     [content] = channel.contents
     assert content.summary.players == 1 and [row.user_id for row in content.summary.board] == [5]
     assert solved.versions == [seeds.DARTS.version]  # solved under the Set as it was played
+    assert solved.prepared == ["1234"]  # prepared first: the day's `/game` reveals follow
