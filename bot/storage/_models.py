@@ -69,6 +69,8 @@ class Game(SQLModel, table=True):
             "id",
         ),
         sa.Index("ix_games_status", "status"),
+        # the threads to archive after a restart (`finished_since`)
+        sa.Index("ix_games_finished_at", "finished_at"),
     )
 
     id: str = Field(primary_key=True, sa_type=sa.String(NAME))

@@ -242,6 +242,10 @@ async def test_a_database_at_0003_upgrades_to_head_keeping_every_row(db_url: str
         async with engine.connect() as conn:
             result = await conn.execute(sa.text("SELECT id, set_version FROM games"))
             versions = {str(row.id): str(row.set_version) for row in result}
+            indexes = await conn.run_sync(lambda c: sa.inspect(c).get_indexes("games"))
+        assert {"name": "ix_games_finished_at", "column_names": ["finished_at"]} in [
+            {"name": i["name"], "column_names": i["column_names"]} for i in indexes
+        ]
     finally:
         await engine.dispose()
     assert versions == {
@@ -266,5 +270,7 @@ async def test_a_database_at_0003_upgrades_to_head_keeping_every_row(db_url: str
         assert [(r.user_id, r.rating, r.games) for r in duel_board] == [(5, 1016, 1), (6, 984, 1)]
         challenge = await store.load_challenge("c1")
         assert challenge is not None and challenge.locale == "en"
+        finished = await store.finished_since(START)  # the games' moments survived 0009
+        assert sorted(t.finished_at for t in finished) == [START + 900] * 4
     finally:
         await store.close()
