@@ -2,8 +2,9 @@
 
 The solver runs in this process (no PHP, no database, no Discord). The stream
 mode answers one line per input line, in order, and never a traceback: a bad
-line gets `{"ok": false, "error": {...}}`. Prepared Digits and answers are
-cached, so a stream that repeats Digits runs at table-lookup speed.
+line gets `{"ok": false, "error": {...}}`. Digits' tables and answers are
+cached: a line answered before costs a lookup, a new Score on Digits seen before
+a query (about 20 ms, docs/BENCHMARKS.md), new Digits a cold solve.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from solver.solve import Solver
 
-    solver = Solver(cache_size=64)
+    solver = Solver(cache_size=16)  # ~15 MiB a Digits at most
     if args.jsonl:
         if args.digits is not None:
             print("formula-darts solve: --jsonl reads Digits from stdin only", file=sys.stderr)
