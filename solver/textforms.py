@@ -9,6 +9,7 @@ for a text form to still shorten the answer (`short_text_found`), band by band.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,8 +24,11 @@ from solver.tables import Index, Table, expand, group, literal_value
 from solver.toplevel import top_level
 
 READ_LIMIT = 1 << 14
-"""Readings kept by a text table. A NewScore's intervals lie within 2G + Score + bound of 0 and
-the closest-to-Goal within G + bound: far below this, so the fallback (every reading) is rare."""
+"""The fewest readings a text table keeps. A NewScore's intervals lie within 2G + Score +
+bound of 0, the closest-to-Goal's within G + bound: for the usual Sets far below this. A Set
+with a larger Goal grows its Digits' table once, to a power of two past what it asked."""
+_INT_READS = 1 << 62
+"""Past this a reading may be a float (the text overflowed PHP_INT_MAX): every reading, unkept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,19 +54,16 @@ class TextTable:
     int_min: V.Values
     int_min_length: Index
 
-    def covers(self, wanted: tuple[V.Floats, V.Floats]) -> bool:
-        lo, hi = wanted
-        return self.limit is None or bool(np.all(lo >= -self.limit) and np.all(hi <= self.limit))
 
-
-def text_table(prep: Prepared) -> TextTable:
-    """The Digits' text table (built once, by `Solver.prepare` or the first query that needs it)."""
-    if prep.text_table is None:
-        prep.text_table = build_text_table(prep, READ_LIMIT)
-    return prep.text_table
-
-
-_READ_SLICE = 1 << 16  # values read at once: the text of a float takes ~200 bytes to work out
+def text_table(prep: Prepared, reach: float = 0.0) -> TextTable:
+    """The Digits' text table with every reading up to `reach` at least: built once (by
+    `Solver.prepare` or the first query that needs it), rebuilt larger for a query that
+    reaches further."""
+    table = prep.text_table
+    if table is None or (table.limit is not None and table.limit < reach):
+        limit = max(READ_LIMIT, 1 << math.ceil(math.log2(max(reach, 1.0))))
+        prep.text_table = table = build_text_table(prep, limit)
+    return table
 
 
 _READ_SLICE = 1 << 16  # values read at once: the text of a float takes ~200 bytes to work out
@@ -116,9 +117,9 @@ def _shortest_of(parts: list[Readings], limit: int | None) -> Readings:
 def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
     """hexdec/octdec/bindec (and their minus forms) of every top-level x scoring <= bound."""
     wanted = union(*objective.sublevel(bound))
-    table = text_table(prep)
-    if not table.covers(wanted):
-        table = build_text_table(prep, None)  # a far bound: every reading, not kept
+    reach = float(np.max(np.abs(np.concatenate(wanted)), initial=0.0))
+    # an unbounded query reads everything, not kept
+    table = text_table(prep, reach) if reach < _INT_READS else build_text_table(prep, None)
     parts = []
     for func, readings in table.readings.items():
         for shape in Shape:

@@ -70,10 +70,10 @@ def test_a_prepared_digits_gives_the_cold_answers(
 
 
 @pytest.mark.parametrize(("digits", "game_set", "scores"), TIED)
-def test_wanted_readings_past_the_limit_are_read_in_full(
+def test_a_table_too_small_for_a_query_grows_before_it_is_read(
     digits: str, game_set: GameSet, scores: list[float], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With a limit below what these answers read, the table must be bypassed, not trusted."""
+    """With a limit below what these answers read, the table must grow, not be trusted."""
     monkeypatch.setattr(textforms, "READ_LIMIT", 40)
     prepared = Solver()
     prepared.prepare(digits, game_set)
@@ -101,3 +101,25 @@ def test_the_text_table_keeps_a_few_rows_of_the_whole_top_level() -> None:
     assert kept < listed / 20
     for readings in prep.text_table.readings.values():
         assert np.all(np.abs(readings.read.f) <= textforms.READ_LIMIT)
+
+
+BIG_GOAL = GameSet(
+    name="marathon", start_score=90_000, goal=40_000, bonus=500, max_rounds=7,
+    time_limit=120, min_rounds=3,
+)  # fmt: skip
+
+
+def test_a_set_with_a_large_goal_grows_the_table_once() -> None:
+    """Its queries reach past READ_LIMIT: the table grows to cover them and is kept, so the
+    next query reads it instead of every reading again."""
+    prepared = Solver()
+    prepared.prepare("4658", BIG_GOAL)
+    prep = next(iter(prepared._cache.values())).prep
+    for score in (90_000, 51_234):
+        cold = _answer(Solver(), "4658", score, BIG_GOAL)
+        assert _answer(prepared, "4658", score, BIG_GOAL) == cold
+    assert prep.text_table is not None and prep.text_table.limit is not None
+    grown = prep.text_table
+    assert grown.limit > 2 * BIG_GOAL.goal + BIG_GOAL.start_score
+    _answer(prepared, "4658", 77_777, BIG_GOAL)
+    assert prep.text_table is grown
