@@ -264,7 +264,7 @@ def main() -> None:
         f" cold p99 {_ms(cold_p99)} ms (target <= 1 s): {met(cold_p99 <= 1.0)}",
         f"- prepared query p99 {_ms(warm_p99)} ms (target <= 50 ms): {met(warm_p99 <= 0.05)}",
         f"- solver process memory, {len(process_latency)} Digits prepared through"
-        " `SolverProcess` with its defaults (cache of 6):",
+        " `SolverProcess` with its defaults (cache of 8):",
         f"  peak resident (VmHWM) {peak_rss / mib:.0f} MiB, at most {resident_rss / mib:.0f} MiB"
         f" after a call, {final_rss / mib:.0f} MiB at the end (target <= 256 MiB):"
         f" {met(peak_rss <= 256 * mib)}",

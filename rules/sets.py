@@ -24,15 +24,16 @@ from rules.game_set import (
     ALLOWED_FUNCTIONS,
     CLASSIC,
     DEFAULT_FUNCTIONS,
+    VERSION_LENGTH,
     GameSet,
     compute_min_rounds,
 )
 
 __all__ = [  # GameSet and its names live in rules.game_set, importable from here too
     "ALLOWED_FUNCTIONS", "BUILTIN_FILE", "CLASSIC", "DEFAULT_FUNCTIONS", "DESCRIPTION_MAX",
-    "FIELDS", "LIMITS", "MAX_PROBLEMS", "MAX_TEXT", "NAME_MAX", "GameSet", "SetProblem",
-    "SetsError", "compute_min_rounds", "dump_sets", "excerpt", "load_sets", "name_problem",
-    "parse_sets", "validate_set",
+    "FIELDS", "LIMITS", "MAX_PROBLEMS", "MAX_TEXT", "NAME_MAX", "VERSION_LENGTH", "GameSet",
+    "SetProblem", "SetsError", "compute_min_rounds", "dump_sets", "excerpt", "load_sets",
+    "name_problem", "parse_sets", "validate_set",
 ]  # fmt: skip
 
 LIMITS: dict[str, tuple[int, int]] = {

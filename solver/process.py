@@ -87,16 +87,17 @@ CALL_PEAK_MIB = 96
 Digits adds ~45 MiB at its peak, a cold solve ~25 MiB), with room to spare."""
 
 
-def _make_room() -> None:
-    """Evict the least recently used Digits until the next call's peak fits the budget."""
+def _make_room(digits: str, game_set: GameSet) -> None:
+    """Evict other Digits (`Solver.evict`'s order) until the next call's peak fits the
+    budget; the call's own Digits stay."""
     _give_back()
     room = _state.memory_limit - (CALL_PEAK_MIB << 20)
-    while resident_bytes() > room and _solver().evict_oldest():
+    while resident_bytes() > room and _solver().evict((digits, game_set)):
         _give_back()
 
 
 def _prepare(digits: str, game_set: GameSet) -> None:
-    _make_room()
+    _make_room(digits, game_set)
     _solver().prepare(digits, game_set)
     _give_back()
 
@@ -106,7 +107,7 @@ def _is_prepared(digits: str, game_set: GameSet) -> bool:
 
 
 def _best(digits: str, score: Number, game_set: GameSet, top: int, aim: int) -> Solution:
-    _make_room()
+    _make_room(digits, game_set)
     try:
         return _solver().solve(digits, score, game_set, top=top, aim=aim)
     finally:
@@ -114,7 +115,7 @@ def _best(digits: str, score: Number, game_set: GameSet, top: int, aim: int) -> 
 
 
 def _closest(digits: str, game_set: GameSet) -> Candidate:
-    _make_room()
+    _make_room(digits, game_set)
     try:
         return _solver().closest(digits, game_set)
     finally:
@@ -131,11 +132,13 @@ class SolverProcess:
     def __init__(
         self,
         *,
-        cache_size: int = 6,
+        cache_size: int = 8,
         memory_mb: int = 256,
         timeout_s: float = 5.0,
         queue_limit: int = 32,
     ) -> None:
+        if memory_mb <= CALL_PEAK_MIB:
+            raise ValueError(f"a solver process needs more than {CALL_PEAK_MIB} MiB")
         self.cache_size = cache_size
         self.memory_mb = memory_mb
         self.timeout_s = timeout_s

@@ -21,6 +21,7 @@ from solver.php import Number
 from solver.result import Candidate, Solution
 from solver.search import Prepared, invertible_forms, prepare
 from solver.textforms import min_text_form_length, short_text_found, text_found, text_table
+from solver.toplevel import top_level
 
 _MAX_INTS_CHECKED = 200_000
 
@@ -31,6 +32,7 @@ class _Entry:
     def __init__(self, prep: Prepared) -> None:
         self.prep = prep
         self.writer = Writer(prep)
+        self.prepared = False  # `Solver.prepare` ran (not only a cold solve)
 
 
 def _grammar(game_set: GameSet) -> Grammar:
@@ -87,14 +89,18 @@ class Solver:
     def prepare(self, digits: str, game_set: GameSet) -> None:
         """Everything a query on these Digits reads, so each Score after costs a query only.
 
-        The whole top level listed, and what hexdec/octdec/bindec read in it: it costs a
-        few cold solves (a cold solve lists it only when its answer needs the text forms)."""
-        text_table(self._prepared(digits, _grammar(game_set)).prep)
+        The whole top level listed (every Set: it serves every query), and what
+        hexdec/octdec/bindec read in it (a Set that has them): it costs a few cold solves.
+        A cold solve lists both only when its answer needs the text forms."""
+        entry = self._prepared(digits, _grammar(game_set))
+        text_table(entry.prep)
+        top_level(entry.prep)
+        entry.prepared = True
 
     def is_prepared(self, digits: str, game_set: GameSet) -> bool:
         """Whether `prepare` ran for these Digits and they are still cached."""
         entry = self._cache.get((digits, _grammar(game_set)))
-        return entry is not None and entry.prep.text_table is not None
+        return entry is not None and entry.prepared
 
     def _prepared(self, digits: str, grammar: Grammar) -> _Entry:
         if not valid_digits(digits):
@@ -104,17 +110,26 @@ class Solver:
         if entry is None:
             entry = _Entry(prepare(digits, grammar))
             self._cache[key] = entry
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+            while len(self._cache) > self.cache_size and self._evict(key):
+                pass
         else:
             self._cache.move_to_end(key)
         return entry
 
-    def evict_oldest(self) -> bool:
-        """Drop the least recently used Digits; False when there was none."""
-        if not self._cache:
+    def evict(self, keep: tuple[str, GameSet] | None = None) -> bool:
+        """Drop one cached Digits other than `keep`; False when there is none.
+
+        The least recently used of those only a cold solve built goes first, then of the
+        prepared ones: a day's Digits prepared for its reveals outlast the cold solves
+        asked in between (with plain LRU a replay round by round evicted the next round)."""
+        return self._evict(None if keep is None else (keep[0], _grammar(keep[1])))
+
+    def _evict(self, keep: tuple[str, Grammar] | None) -> bool:
+        others = [(entry.prepared, key) for key, entry in self._cache.items() if key != keep]
+        if not others:
             return False
-        self._cache.popitem(last=False)
+        victim = next((key for prepared, key in others if not prepared), others[0][1])
+        del self._cache[victim]
         return True
 
     def clear(self) -> None:

@@ -25,10 +25,12 @@ from solver.toplevel import top_level
 
 READ_LIMIT = 1 << 14
 """The fewest readings a text table keeps. A NewScore's intervals lie within 2G + Score +
-bound of 0, the closest-to-Goal's within G + bound: for the usual Sets far below this. A Set
-with a larger Goal grows its Digits' table once, to a power of two past what it asked."""
-_INT_READS = 1 << 62
-"""Past this a reading may be a float (the text overflowed PHP_INT_MAX): every reading, unkept."""
+aim + bound of 0, the closest-to-Goal's within G + bound: for the usual Sets far below this.
+A Set with a larger Goal grows its Digits' table once, to a power of two past what it asked."""
+KEPT_REACH = 1 << 23
+"""The most a kept table grows to: past every Set's reach (Goal <= 1,000,000, Score <=
+100,000). A query reaching further (an API caller's huge aim) reads every reading and keeps
+none of it: a table of readings up to 2^57 held half a million rows (+79 MiB)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,8 @@ class TextTable:
     A few thousand rows instead of the million top-level values it is read from: only
     readings a query can want, and for each only its shortest x, since a longer x giving
     the same Result can never be the answer's text. `int_min` is PHP_INT_MIN (the one x
-    whose negation reads differently) with its length after a unary minus."""
+    whose negation reads differently) with its shortest length as an atom (the minus of
+    `f(-x)` is in the form's length)."""
 
     limit: int | None
     readings: dict[Func, Readings]
@@ -118,8 +121,7 @@ def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
     """hexdec/octdec/bindec (and their minus forms) of every top-level x scoring <= bound."""
     wanted = union(*objective.sublevel(bound))
     reach = float(np.max(np.abs(np.concatenate(wanted)), initial=0.0))
-    # an unbounded query reads everything, not kept
-    table = text_table(prep, reach) if reach < _INT_READS else build_text_table(prep, None)
+    table = text_table(prep, reach) if reach <= KEPT_REACH else build_text_table(prep, None)
     parts = []
     for func, readings in table.readings.items():
         for shape in Shape:

@@ -123,3 +123,15 @@ def test_a_set_with_a_large_goal_grows_the_table_once() -> None:
     assert grown.limit > 2 * BIG_GOAL.goal + BIG_GOAL.start_score
     _answer(prepared, "4658", 77_777, BIG_GOAL)
     assert prep.text_table is grown
+
+
+def test_a_huge_aim_is_answered_without_keeping_its_readings() -> None:
+    """Past every Set's reach (an API caller's aim): read in full, the kept table unchanged."""
+    prepared = Solver()
+    prepared.prepare("4658", CLASSIC)
+    prep = next(iter(prepared._cache.values())).prep
+    kept = prep.text_table
+    aim = 10**17
+    cold = _answer(Solver(), "4658", 501, CLASSIC, aim=aim)
+    assert _answer(prepared, "4658", 501, CLASSIC, aim=aim) == cold
+    assert prep.text_table is kept

@@ -13,6 +13,7 @@ import pytest_asyncio
 import solver.solve
 from rules.sets import CLASSIC
 from solver import FailureReason, Solution, SolveFailure, SolverProcess
+from solver.process import CALL_PEAK_MIB
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 MEMORY_MB = 256
@@ -104,3 +105,31 @@ async def test_a_tight_budget_evicts_the_oldest_digits_before_a_call() -> None:
         status = await tight.status()
     assert not isinstance(status, SolveFailure)
     assert status[2] < budget_mb << 20, status[2] >> 20
+
+
+async def test_a_calls_own_digits_are_never_evicted_to_make_room() -> None:
+    """A budget below the idle process itself: every call evicts all it can, which must
+    not include the Digits it is asked about (it was the least recently used, and went)."""
+    async with SolverProcess(memory_mb=CALL_PEAK_MIB + 24, timeout_s=120) as starved:
+        assert await starved.prepare("7468", CLASSIC) is None
+        assert isinstance(await starved.best("7468", 300, CLASSIC), Solution)
+        assert await starved.is_prepared("7468", CLASSIC) is True
+        assert await starved.prepare("4658", CLASSIC) is None
+        assert await starved.is_prepared("7468", CLASSIC) is False
+
+
+async def test_a_days_digits_stay_prepared_through_its_replays() -> None:
+    """The daily post prepares a 7-round day, then players replay it round by round
+    (`/game`): with the production defaults every query finds its Digits prepared (with
+    six places and plain LRU, each cold round evicted the next round's)."""
+    day = ("3489", "1008", "5813", "2764", "6120", "7391", "4455")
+    async with SolverProcess(timeout_s=120) as production:
+        for digits in day:
+            assert await production.prepare(digits, CLASSIC) is None
+            assert not isinstance(await production.closest(digits, CLASSIC), SolveFailure)
+        found = []
+        for viewer in range(3):
+            for digits in day:
+                found.append(await production.is_prepared(digits, CLASSIC))
+                assert isinstance(await production.best(digits, 300 - viewer, CLASSIC), Solution)
+    assert all(found), found
