@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 
 MAX_BATCH_BYTES = 32 * 1024
 """A batch is one write into an empty pipe: well under its 64 KiB, so it never blocks."""
+START_PROBE_S = 15.0
+"""How long a new worker may take to answer the start probe (`1+1`, ours, not a player's):
+a fresh container's first PHP run on a loaded machine took over the 2 s a player gets."""
 
 
 class SandboxStartError(RuntimeError):
@@ -70,6 +73,7 @@ class _Job:
     who: str | None
     future: asyncio.Future[Verdict]
     alone: bool = False  # sent again after a neighbour ended its worker: never batched again
+    timeout_s: float | None = None  # None: the pool's
 
 
 def _closed() -> EvalError:
@@ -160,6 +164,7 @@ class WorkerPool:
         probes = [self._job("1+1", raw=False, who=None) for _ in slots]
         for probe in probes:
             probe.alone = True  # a probe is never sent again
+            probe.timeout_s = max(self.timeout_s, START_PROBE_S)
         await asyncio.gather(*(self._probe(s, p) for s, p in zip(slots, probes, strict=True)))
         for probe in probes:
             verdict = probe.future.result()
@@ -308,10 +313,11 @@ class WorkerPool:
                 return False
             started = loop.time()
             for job in batch:
+                limit = self.timeout_s if job.timeout_s is None else job.timeout_s
                 try:
-                    line = await worker.receive(started + self.timeout_s)
+                    line = await worker.receive(started + limit)
                     while not line.strip():  # PHP's own stderr notes (mmap) start with one
-                        line = await worker.receive(started + self.timeout_s)
+                        line = await worker.receive(started + limit)
                     verdict, bye = decode_response(line, job.formula, job.nonce)
                 except Exception as exc:
                     verdict, reason = self._failure(exc)

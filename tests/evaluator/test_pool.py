@@ -263,6 +263,57 @@ async def test_broken_sandbox_fails_at_start() -> None:
     assert pool.closed
 
 
+class _SlowFirstAnswer:
+    """A real local worker whose first answer comes `delay` late (a cold container)."""
+
+    def __init__(self, worker: LocalWorker, delay: float) -> None:
+        self.worker, self.delay = worker, delay
+
+    def alive(self) -> bool:
+        return self.worker.alive()
+
+    async def send(self, data: bytes) -> None:
+        await self.worker.send(data)
+
+    async def receive(self, deadline: float) -> bytes:
+        line = await self.worker.receive(deadline)
+        if self.delay:
+            await asyncio.sleep(self.delay)
+            self.delay = 0.0
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError
+        return line
+
+    def settle(self) -> None:
+        self.worker.settle()
+
+    async def kill(self) -> None:
+        await self.worker.kill()
+
+
+class _SlowFactory:
+    def __init__(self, inner: LocalWorkerFactory, delay: float) -> None:
+        self.inner, self.delay, self.name = inner, delay, inner.name
+
+    async def spawn(self) -> _SlowFirstAnswer:
+        return _SlowFirstAnswer(await self.inner.spawn(), self.delay)  # type: ignore[arg-type]
+
+    async def cleanup(self) -> None:
+        await self.inner.cleanup()
+
+
+async def test_a_worker_slow_to_answer_its_first_request_still_starts() -> None:
+    """The start probe allows a cold worker more than a player's timeout; players' requests
+    on it keep the pool's own."""
+    settings = test_settings("local", pool_size=1, timeout_s=0.3)
+    pool = make_pool(_SlowFactory(LocalWorkerFactory(settings), 0.6), settings)  # type: ignore[arg-type]
+    await pool.start()
+    try:
+        assert await pool.run("34+89") == Evaluation("34+89", 123)
+    finally:
+        await pool.close()
+
+
 async def test_not_a_number_is_a_php_error(pool: WorkerPool) -> None:
     verdict = await pool.run_raw("return 'x';")
     assert isinstance(verdict, EvalError)
