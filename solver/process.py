@@ -89,8 +89,8 @@ Digits adds ~45 MiB at its peak, a cold solve ~25 MiB), with room to spare."""
 
 def _make_room(digits: str, game_set: GameSet) -> None:
     """Evict other Digits (`Solver.evict`'s order) until the next call's peak fits the
-    budget; the call's own Digits stay."""
-    _give_back()
+    budget; the call's own Digits stay. The heap freed by the last call was given back
+    at its end."""
     room = _state.memory_limit - (CALL_PEAK_MIB << 20)
     while resident_bytes() > room and _solver().evict((digits, game_set)):
         _give_back()

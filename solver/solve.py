@@ -21,7 +21,6 @@ from solver.php import Number
 from solver.result import Candidate, Solution
 from solver.search import Prepared, invertible_forms, prepare
 from solver.textforms import min_text_form_length, short_text_found, text_found, text_table
-from solver.toplevel import top_level
 
 _MAX_INTS_CHECKED = 200_000
 
@@ -93,8 +92,7 @@ class Solver:
         hexdec/octdec/bindec read in it (a Set that has them): it costs a few cold solves.
         A cold solve lists both only when its answer needs the text forms."""
         entry = self._prepared(digits, _grammar(game_set))
-        text_table(entry.prep)
-        top_level(entry.prep)
+        text_table(entry.prep)  # reads the top level, which it lists first
         entry.prepared = True
 
     def is_prepared(self, digits: str, game_set: GameSet) -> bool:

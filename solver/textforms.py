@@ -109,12 +109,12 @@ def _shortest(read: V.Values, x: V.Values, length: Index, limit: int | None) -> 
 
 
 def _shortest_of(parts: list[Readings], limit: int | None) -> Readings:
-    whole = Readings(
+    return _shortest(
         V.concat([p.read for p in parts]),
         V.concat([p.x for p in parts]),
         np.concatenate([p.length for p in parts]) if parts else np.zeros(0, np.int64),
+        limit,
     )
-    return _shortest(whole.read, whole.x, whole.length, limit)
 
 
 def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
