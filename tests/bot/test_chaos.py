@@ -1,0 +1,40 @@
+"""The seeded chaos run in CI: every mode on simcord and PostgreSQL under random faults, then
+every invariant of tests/support/chaos.py. Longer runs and other seeds: bench/bench_chaos.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import create_bot
+from bot.solving import ConfirmedSolver
+from bot.storage import open_store
+from tests.support.chaos import replay_command, run_chaos
+from tests.support.fixtures import solver  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.postgres]
+
+SEED = 20261201
+STEPS = 150
+
+
+async def test_the_chaos_run_keeps_every_promise(postgres_url, evaluator, solver, settings) -> None:
+    store = await open_store(postgres_url)
+    revealer = ConfirmedSolver(solver, evaluator)
+    try:
+        chaos, broken = await run_chaos(
+            SEED, STEPS, store=store,
+            make_bot=lambda: create_bot(
+                settings, store=store, evaluator=evaluator, revealer=revealer, closest=revealer
+            ),
+        )  # fmt: skip
+    finally:
+        await store.close()
+    assert not broken, "\n".join(
+        [f"broken under seed {SEED} (replay: {replay_command(SEED, STEPS)}):", *broken]
+    )
+    print(chaos.report)
+    assert set(chaos.report["modes"]) == {"training", "qualification", "duel", "practice"}
+    assert {"timeout", "checkout"} <= set(chaos.report["endings"])  # the walk played for real
+    assert chaos.report["faults"]["database statements failed"] > 0
+    for fault in ("rest_fault", "restart", "crash", "kill_php", "kill_solver", "jump", "peek"):
+        assert chaos.report["actions"][fault] > 0, fault

@@ -1,0 +1,393 @@
+"""A seeded chaos run: games of every mode on simcord, with random faults, then the invariants.
+
+Each fault has a test of its own; what those cannot show is that faults in any order and
+combination still keep what the game promises. So one seeded random walk plays players
+through Training, Qualification, Duel and Practice while REST calls fail (5xx, 429), the
+database fails statements, the bot restarts (cleanly, or down for minutes), PHP workers and
+the solver are killed from outside and the clock jumps forward; then every game is played
+out and `invariants` says which promise broke. A seed replays the same walk, as far as
+simcord's virtual time makes the bot deterministic (a killed process dies at a point real
+time decides). simcord's clock only moves forward, so a "clock jump" is a jump forward.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import signal
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from bot.storage import GameRecord, Store
+from tests.support.chaos_invariants import all_games, finished_qualifications, invariants
+from tests.support.sim import (
+    answer,
+    embed_text,
+    public_message,
+    reply_text,
+)
+
+REST_FAULTS = (
+    ("POST", "/channels/*/messages"),
+    ("PATCH", "/channels/*/messages/*"),
+    ("POST", "/channels/*/messages/*/threads"),
+    ("POST", "/channels/*/threads"),
+    ("POST", "/interactions/*/callback"),
+    ("PATCH", "/webhooks/*/messages/@original"),
+    ("POST", "/webhooks/*"),
+    ("PATCH", "/channels/*"),
+)
+MODES = ("training", "qualification", "duel", "practice")
+DAY_S = 24 * 3600
+SETTLE_S = 30.0
+"""Real seconds the bot may take to settle a step: a killed solver or PHP worker is started
+again in real time, and a loaded CI machine takes seconds for it (simcord's default is 5)."""
+
+
+def replay_command(seed: int, steps: int) -> str:
+    return f"python -m bench.bench_chaos --seed {seed} --steps {steps}"
+
+
+class DatabaseFaults:
+    """The next `pending` statements of the store's engine fail, as a dropped connection or a
+    lock timeout would (an OperationalError from the driver's side of SQLAlchemy)."""
+
+    def __init__(self, store: Store) -> None:
+        self.pending = 0
+        self.raised = 0
+        self._engine = store.engine.sync_engine
+        event.listen(self._engine, "before_cursor_execute", self._before)
+
+    def _before(self, *args: Any) -> None:
+        del args
+        if self.pending > 0:
+            self.pending -= 1
+            self.raised += 1
+            raise sa.exc.OperationalError(
+                "statement", {}, Exception("database is locked (injected by the chaos run)")
+            )
+
+    def close(self) -> None:
+        self.pending = 0
+        event.remove(self._engine, "before_cursor_execute", self._before)
+
+
+def _children(parent: int) -> Iterator[tuple[int, str]]:
+    """This machine's processes whose parent is `parent`, with their command lines."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            stat = (entry / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid == parent:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                yield int(entry.name), cmdline
+
+
+def kill_child(rng: random.Random, matches: Callable[[str], bool]) -> bool:
+    """SIGKILL one child process of this test whose command line `matches` (from outside,
+    as the kernel's OOM killer or an operator would)."""
+    found = sorted(pid for pid, cmdline in _children(os.getpid()) if matches(cmdline))
+    if not found:
+        return False
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(rng.choice(found), signal.SIGKILL)
+    return True
+
+
+@dataclass
+class Chaos:
+    """One run's world, its random walk and what it saw along the way."""
+
+    env: simcord.Env
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    board: simcord.ChannelHandle
+    players: list[simcord.MemberActor]
+    watcher: simcord.MemberActor
+    store: Store
+    make_bot: Callable[[], discord.Client]
+    rng: random.Random
+    faults: DatabaseFaults
+    seen: list[str] = field(default_factory=list)
+    leaks: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    report: dict[str, Counter[str]] = field(default_factory=dict)
+
+    async def step(self) -> None:
+        action = self.rng.choices(
+            [
+                self.start, self.answer, self.wait, self.rest_fault, self.db_fault,
+                self.restart, self.crash, self.kill_php, self.kill_solver, self.jump,
+                self.peek, self.resign,
+            ],
+            weights=[14, 30, 14, 8, 4, 3, 2, 3, 2, 1, 6, 2],
+        )[0]  # fmt: skip
+        self.log.append(action.__name__)
+        await action()
+
+    # --- players ---------------------------------------------------------------------
+
+    async def _idle(self) -> list[simcord.MemberActor]:
+        idle = []
+        for player in self.players:
+            if await self._quietly(self.store.active_game_of(self.guild.id, player.id)) is None:
+                idle.append(player)
+        return idle
+
+    async def _quietly(self, call: Any) -> Any:
+        """A read the chaos run makes for itself, past any database fault it set."""
+        pending, self.faults.pending = self.faults.pending, 0
+        try:
+            return await call
+        finally:
+            self.faults.pending = pending
+
+    def _saw(self, result: simcord.InteractionResult | None) -> None:
+        if result is not None:
+            self.seen.append(reply_text(result))
+
+    async def start(self) -> None:
+        idle = await self._idle()
+        if not idle:
+            return
+        player = self.rng.choice(idle)
+        mode = self.rng.choice(MODES)
+        if mode == "duel":
+            others = [p for p in idle if p is not player]
+            if not others:
+                return
+            opponent = self.rng.choice(others)
+            challenge = await player.slash(self.channel, "duel", opponent=opponent)
+            self._saw(challenge)
+            try:
+                message = public_message(challenge)
+            except AssertionError:
+                return  # refused (busy, a fault): nothing was posted
+            wanted = "no" if self.rng.random() < 0.1 else "yes"
+            for row in message.components:
+                for child in row.children:
+                    custom_id = getattr(child, "custom_id", "") or ""
+                    if f":{wanted}:" in custom_id:
+                        self._saw(await opponent.click(message, custom_id=custom_id))
+                        return
+            return
+        if mode == "practice":
+            level = self.rng.choice(["beginner", "perfect"])
+            self._saw(await player.slash(self.channel, "practice", level=level))
+            return
+        self._saw(await player.slash(self.channel, mode))
+
+    def _formula(self, digits: str) -> str:
+        roll = self.rng.random()
+        if roll < 0.1:
+            return digits[::-1] + "+0"  # digits out of order: refused, may try again
+        if roll < 0.5:
+            return f"{digits[:2]}+{digits[2:]}"
+        if roll < 0.7:
+            return f"{digits[0]}*{digits[1:3]}+{digits[3]}"
+        return digits
+
+    def thread_of(self, record: GameRecord) -> simcord.ChannelHandle | None:
+        return next((t for t in self.channel.threads if t.id == record.channel_id), None)
+
+    async def answer(self) -> None:
+        games = await self._quietly(self.store.active_games())
+        if not games:
+            return
+        record = self.rng.choice(games)
+        current = record.state.current_round
+        thread = self.thread_of(record)
+        if current is None or thread is None:
+            return
+        waiting = [
+            seat
+            for seat, player in enumerate(record.state.players)
+            if current.answers[seat] is None and any(str(p.id) == player for p in self.players)
+        ]
+        if not waiting:
+            return
+        seat = self.rng.choice(waiting)
+        actor = next(p for p in self.players if str(p.id) == record.state.players[seat])
+        formula = self._formula(current.digits)
+        live = [m for m in thread.history() if _answers_round(m, record.state.id, current.number)]
+        if live and self.rng.random() < 0.85:
+            self._saw(await answer(actor, live[-1], formula))
+        else:
+            self._saw(await actor.slash(thread, "answer", formula=formula))
+
+    async def resign(self) -> None:
+        games = await self._quietly(self.store.active_games())
+        humans = [
+            (record, p) for record in games for p in self.players
+            if str(p.id) in record.state.players
+        ]  # fmt: skip
+        if not humans:
+            return
+        record, actor = self.rng.choice(humans)
+        thread = self.thread_of(record)
+        if thread is not None:
+            self._saw(await actor.slash(thread, "resign"))
+
+    async def peek(self) -> None:
+        """A player who is not playing looks at every finished Qualification of a period
+        that still has a game running: nothing of that period's Digits may show."""
+        games = await self._quietly(self.store.active_games())
+        running = {(r.guild_id, r.period) for r in games if r.period is not None}
+        if not running:
+            return
+        finished = await self._quietly(finished_qualifications(self.store))
+        for record in finished:
+            if (record.guild_id, record.period) not in running:
+                continue
+            secret = {rnd.digits for rnd in record.state.rounds}
+            owner = _actor(self.players, record.state.players[0])
+            shown = everything(await self.watcher.slash(self.channel, "game", id=record.state.id))
+            shown += everything(await self.watcher.slash(self.channel, "history", user=owner))
+            leaked = sorted(d for d in secret if d in shown)
+            if leaked:
+                self.leaks.append(f"{record.state.id} of {record.period}: {leaked}")
+            return
+
+    # --- the world -------------------------------------------------------------------
+
+    async def wait(self) -> None:
+        await self.env.advance_time(self.rng.choice([1, 5, 20, 60, 121, 200]))
+
+    async def jump(self) -> None:
+        await self.env.advance_time(self.rng.randint(1800, 4 * 3600))
+
+    async def rest_fault(self) -> None:
+        method, path = self.rng.choice(REST_FAULTS)
+        status = self.rng.choice([500, 502, 503, 429])
+        self.env.inject_error(method, path, status=status, times=self.rng.randint(1, 3))
+
+    async def db_fault(self) -> None:
+        self.faults.pending = self.rng.randint(1, 3)
+
+    async def restart(self) -> None:
+        self.faults.pending = 0
+        await self._supervise(lambda: self.env.restart_bot(self.make_bot()))
+
+    async def crash(self) -> None:
+        """The process is gone for a while (its timers with it), then starts again."""
+        self.faults.pending = 0
+        bot: Any = self.env.bot
+        await bot.service.close()
+        bot.daily.stop()
+        await self.env.advance_time(self.rng.randint(60, 900))
+        await self._supervise(lambda: self.env.restart_bot(self.make_bot()))
+
+    async def _supervise(self, start: Callable[[], Any]) -> None:
+        """Start again until it comes up, as a process supervisor would."""
+        for _ in range(5):
+            try:
+                await start()
+                return
+            except Exception as error:  # a start that failed under a fault: try again
+                self.log.append(f"start failed: {error!r}")
+                self.env.backend.faults.clear()
+        raise AssertionError("the bot never came back up")
+
+    async def kill_php(self) -> None:
+        kill_child(self.rng, lambda cmdline: "bwrap" in cmdline and "php" in cmdline)
+
+    async def kill_solver(self) -> None:
+        """The solver's worker: a child of the forkserver its pool starts processes from."""
+        children = list(_children(os.getpid()))
+        servers = [pid for pid, cmdline in children if "forkserver" in cmdline]
+        workers = sorted(pid for server in servers for pid, _ in _children(server))
+        workers += [pid for pid, cmdline in children if "solver" in cmdline]
+        if workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.rng.choice(workers), signal.SIGKILL)
+
+    # --- the end ---------------------------------------------------------------------
+
+    async def play_out(self) -> None:
+        """No more faults; every game runs to its end (nobody answers: deadlines do), and
+        the clock passes the next midnight so every played day is posted."""
+        self.faults.pending = 0
+        self.env.backend.faults.clear()
+        for _ in range(200):
+            if not await self.store.active_games():
+                break
+            await self.env.advance_time(150)
+        now = self.env.now().timestamp()
+        await self.env.advance_time(DAY_S - now % DAY_S + 2 * 3600)
+
+
+def everything(result: simcord.InteractionResult) -> str:
+    """All a command showed its user: the response and every followup, embeds included."""
+    shown = [result.response] if result.response is not None else []
+    shown += result.followups
+    return "\n".join("\n".join([m.content, *(embed_text(e) for e in m.embeds)]) for m in shown)
+
+
+def _actor(players: list[simcord.MemberActor], player_id: str) -> simcord.MemberActor:
+    return next(p for p in players if str(p.id) == player_id)
+
+
+def _answers_round(message: discord.Message, game_id: str, number: int) -> bool:
+    wanted = f"fd:ans:{game_id}:{number}"
+    return any(
+        getattr(child, "custom_id", None) == wanted
+        for row in message.components
+        for child in getattr(row, "children", [])
+    )
+
+
+async def run_chaos(
+    seed: int, steps: int, *, store: Store, make_bot: Callable[[], discord.Client]
+) -> tuple[Chaos, list[str]]:
+    """One seeded run on a fresh simulated Discord around `make_bot()`'s bot: the walk, the
+    play-out, and the invariants it broke (empty when it kept every one)."""
+    from tests.support.fixtures import simulated
+
+    async with simulated(make_bot(), settle_timeout=SETTLE_S) as env:
+        guild = env.create_guild("Chaos Club")
+        channel = guild.create_text_channel("games")
+        board = guild.create_text_channel("board")
+        managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
+        admin = guild.add_member(env.create_user("admin"), roles=[managers])
+        await admin.slash(channel, "config channel", channel=board)
+        players = [guild.add_member(env.create_user(f"player{i}")) for i in range(5)]
+        chaos = Chaos(
+            env=env, guild=guild, channel=channel, board=board, players=players,
+            watcher=guild.add_member(env.create_user("watcher")), store=store,
+            make_bot=make_bot, rng=random.Random(seed), faults=DatabaseFaults(store),
+        )  # fmt: skip
+        try:
+            for number in range(steps):
+                try:
+                    await chaos.step()
+                except Exception as error:
+                    raise AssertionError(
+                        f"step {number} ({chaos.log[-1]}) of seed {seed} failed after"
+                        f" {chaos.log[-8:-1]}; replay: {replay_command(seed, steps)}"
+                    ) from error
+            await chaos.play_out()
+            broken = await invariants(chaos)
+            games = await all_games(store)
+            chaos.report = {
+                "actions": Counter(chaos.log),
+                "modes": Counter(g.state.mode.value for g in games),
+                "endings": Counter(
+                    g.state.outcome.termination.value for g in games if g.state.outcome
+                ),
+                "faults": Counter({"database statements failed": chaos.faults.raised}),
+            }
+        finally:
+            chaos.faults.close()
+            env._errors_acknowledged = len(env.errors)  # the faults were meant to be logged
+        return chaos, broken
