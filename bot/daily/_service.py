@@ -214,6 +214,8 @@ class DailyPosts:
         return [key for key in owed if key not in posted]
 
     async def _post(self, settings: ServerSettings, set_name: str, period: str) -> Outcome:
+        """Claim, then send, then mark done; a claim taken over looks for its post first.
+        Waits while `rules.seal` holds the day (a game of it is still being played)."""
         guild_id = settings.guild_id
         key: Key = (guild_id, set_name, period)
         servers = self.store.servers
