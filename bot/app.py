@@ -243,6 +243,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await self.service.void_where("bot_removed", guild_id=guild.id)
+        await self.daily.server_left(guild.id)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.service.void_where("thread_deleted", channel_id=payload.thread_id)

@@ -42,6 +42,7 @@ from rules.game import (
     submit_problem,
 )
 from rules.scoring import Number, apply_points, is_zero, php_text, round_points
+from rules.seal import Seal, SealReason, seal
 from rules.sets import (
     ALLOWED_FUNCTIONS,
     CLASSIC,
@@ -83,6 +84,8 @@ __all__ = [
     "RoundShown",
     "RoundStillOpen",
     "RulesError",
+    "Seal",
+    "SealReason",
     "SetProblem",
     "SetsError",
     "StartRound",
@@ -108,6 +111,7 @@ __all__ = [
     "random_digits",
     "ranking_key",
     "round_points",
+    "seal",
     "seeded_digits",
     "streak",
     "submit_problem",

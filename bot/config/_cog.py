@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.common import UserError, refuse, reply
+from bot.common import UserError, refuse, reply, timestamp
 from bot.config._service import LANGUAGES, ConfigError, ServerConfig, zone_choices
 from bot.i18n import cmd, locale_of, t
 from bot.storage import ServerSettings
@@ -35,8 +35,23 @@ def shown(settings: ServerSettings, locale: str) -> str:
         if settings.language
         else t("config.show.no_language", locale)
     )
-    return t(
+    text = t(
         "config.show.text", locale, channel=channel, language=language, timezone=settings.timezone
+    )
+    cleared = cleared_text(settings, locale)
+    return text if cleared is None else f"{text}\n{cleared}"
+
+
+def cleared_text(settings: ServerSettings, locale: str) -> str | None:
+    """Why there is no daily post any more, when the bot took the channel off itself."""
+    reason = settings.cleared_reason
+    if settings.channel_id is not None or reason is None:
+        return None
+    return t(
+        f"config_extra.cleared.{reason.value}",
+        locale,
+        channel=f"<#{settings.cleared_channel_id}>",
+        when=timestamp(settings.cleared_at or 0.0, "f"),
     )
 
 
@@ -52,6 +67,9 @@ class ConfigCog(commands.Cog, name="Config"):
         self.service = service
 
     async def _allowed(self, interaction: Interaction) -> bool:
+        """Acknowledged first (privately), before any database work: a slow database must
+        not make Discord fail the command after its 3 s."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         if interaction.guild_id is not None and interaction.permissions.manage_guild:
             return True
         await refuse(interaction, ConfigError("not_allowed"))

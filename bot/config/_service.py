@@ -19,8 +19,15 @@ from bot.storage import ServerSettings, Store
 
 LANGUAGES = ("en", "uk")
 
-NEEDED: tuple[str, ...] = ("view_channel", "send_messages", "embed_links", "attach_files")
-"""What the daily post needs in its channel, in the order a missing one is named."""
+NEEDED: tuple[str, ...] = (
+    "view_channel",
+    "send_messages",
+    "embed_links",
+    "attach_files",
+    "read_message_history",
+)
+"""What the daily post needs in its channel, in the order a missing one is named (the
+history: a post whose done mark was lost is looked for there before it is made again)."""
 
 COMMON_ZONES = (
     "UTC",

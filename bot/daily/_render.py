@@ -9,11 +9,14 @@ from bot.daily._service import DailyContent
 from bot.games import QualificationButton
 from bot.i18n import t
 from bot.leaderboards import board_lines
+from bot.storage import PeriodSummary
 
 COLOUR = discord.Colour.gold()
 FIELDS_MAX = 20
 FORMULA_MAX = 300
 """Two formulas of 300 and their words stay within a field's 1,024 characters."""
+MARK = " · "
+"""Between the footer's words and the post's marker (`DailyContent.marker`)."""
 
 
 def _round_value(content: DailyContent, digits: str, index: int) -> str:
@@ -47,7 +50,7 @@ def daily_embed(content: DailyContent) -> discord.Embed:
         title=t("daily.title", locale, set=content.set_name, period=content.period),
         colour=COLOUR,
     )
-    lines = board_lines(summary.board, locale) or [t("daily.empty", locale)]
+    lines = board_lines(summary.board, locale) or [_no_board(summary, locale)]
     lines.append(t("daily.players", locale, players=summary.players))
     lines.append(t("daily.perfects", locale, perfects=summary.perfects))
     embed.description = "\n".join(lines)
@@ -57,8 +60,23 @@ def daily_embed(content: DailyContent) -> discord.Embed:
             value=_round_value(content, best.digits, index),
             inline=False,
         )
-    embed.set_footer(text=t("daily.footer", locale))
+    embed.set_footer(text=f"{t('daily.footer', locale)}{MARK}{content.marker}")
     return embed
+
+
+def _no_board(summary: PeriodSummary, locale: str) -> str:
+    """An empty board: nobody played, or everyone who did lost (on time, or resigned)."""
+    if summary.played:
+        return t("daily_extra.all_lost", locale, players=summary.played)
+    return t("daily.empty", locale)
+
+
+def marked(message: discord.Message, marker: str) -> bool:
+    """Whether `message` is the daily post that carries `marker` (its footer ends so)."""
+    return any(
+        embed.footer.text is not None and embed.footer.text.endswith(f"{MARK}{marker}")
+        for embed in message.embeds
+    )
 
 
 def daily_view(content: DailyContent) -> discord.ui.View:

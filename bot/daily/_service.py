@@ -4,7 +4,14 @@ No Discord here: the service decides what is due and claims it, `PostChannel` se
 Exactly once per (server, Set, period): the claim row is taken before anything is sent
 (`Store.servers.claim_post`) and marked done after. A process that died mid-post leaves
 its claim unfinished, and another process (or this one after a restart) takes it over
-once the lease has run out. Nothing is kept in memory: each look goes over every
+once the lease has run out; a done mark that failed is retried by its own process at
+once. Either way the post may already be in the channel (Discord took it, the mark did
+not land), so a claim taken over first looks there for the post's marker and only posts
+when it is not found; the post carries a nonce of its key as well (`enforce_nonce`: a
+retry within Discord's few minutes is not posted twice). A day is posted when
+`rules.seal` lifts: its end, and every game of it ended, however long. A channel
+Discord refuses (403) or that is gone (404) is taken off the server's `/config` with
+the reason, which `/config show` tells. Nothing is kept in memory: each look goes over every
 server's ended days since its channel was set (the last `CATCH_UP`), so posts missed
 during a downtime are made then, oldest first.
 """
@@ -12,16 +19,18 @@ during a downtime are made then, oldest first.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import Enum
 from typing import Protocol
 
 import rules
 from bot.common import SetsDirectory, UserError
-from bot.storage import PeriodSummary, ServerSettings, Store
+from bot.storage import ChannelGone, PeriodSummary, ServerSettings, Store
 from rules import GameSet
 from solver.result import Candidate
 
@@ -32,9 +41,8 @@ LEASE_S = 300.0
 RETRY_S = 60.0
 """How soon a post that had to wait (a game of that day still running, a claim held by
 another process) is tried again."""
-RUNNING_GRACE_S = 3600.0
-"""How long after midnight a post waits for the day's last games (a darts game lasts at
-most 7 rounds of 2 minutes); a game still "running" after that is stuck, not played."""
+FOUND_MARGIN_S = 60.0
+"""How far before a taken-over claim the channel is searched for its post (clock skew)."""
 CATCH_UP = 7
 """How many ended days a look goes back: a longer downtime's older days stay unposted
 (a week of late boards is news enough)."""
@@ -65,6 +73,28 @@ class DailyContent:
     closest: dict[str, Candidate | None] | None
     locale: str
 
+    @property
+    def marker(self) -> str:
+        """What the post carries (its footer ends with it) so it is found in its channel:
+        the Set and the day, the same in every language."""
+        return f"{self.set_name}/{self.period}"
+
+    @property
+    def nonce(self) -> str:
+        """The same for every try of one post (Discord keeps a nonce a few minutes)."""
+        key = f"formula-darts/daily/{self.guild_id}/{self.set_name}/{self.period}"
+        return hashlib.sha256(key.encode()).hexdigest()[:25]
+
+
+class Outcome(Enum):
+    """What one post came to."""
+
+    MADE = "made"
+    DONE_BEFORE = "done_before"
+    WAITING = "waiting"
+    """A game of that day is still being played, or another process holds the claim."""
+    CHANNEL_GONE = "channel_gone"
+
 
 @dataclass
 class Due:
@@ -75,9 +105,14 @@ class Due:
 
 
 class PostChannel(Protocol):
-    async def post(self, channel_id: int, content: DailyContent) -> int | None:
-        """Send the post; the message id, or None when the channel is gone or closed to
-        the bot (nothing to retry). A transient failure raises (retried after the lease)."""
+    async def post(self, channel_id: int, content: DailyContent) -> int | ChannelGone:
+        """Send the post (with `content.nonce`); the message id, or why the channel is
+        gone or closed to the bot (nothing to retry). A transient failure raises."""
+        ...
+
+    async def find(self, channel_id: int, marker: str, since: float) -> int | ChannelGone | None:
+        """The bot's message carrying `marker` posted in the channel since `since`, None
+        when there is none (or the channel's history cannot be read)."""
         ...
 
 
@@ -140,16 +175,23 @@ class DailyPosts:
             if not self.owns(settings.guild_id):
                 continue
             for set_name, period in await self._owed(settings, now):
-                ended = rules.period_end(period, settings.zone).timestamp()
-                late = self.clock() - ended > RUNNING_GRACE_S
                 try:
-                    outcome = await self._post(settings, set_name, period, late)
+                    outcome = await self._post(settings, set_name, period)
                 except Exception:  # one server's failure must not hold up the others
-                    log.exception("daily post of %s failed; retried after the lease", set_name)
-                    outcome = -1
-                due.made += max(outcome, 0)
-                due.waiting = due.waiting or outcome < 0
+                    log.exception("daily post of %s failed; tried again", set_name)
+                    outcome = Outcome.WAITING
+                due.made += outcome is Outcome.MADE
+                due.waiting = due.waiting or outcome is Outcome.WAITING
+                if outcome is Outcome.CHANNEL_GONE:
+                    break  # its channel is cleared: nothing more is sent there
         return due
+
+    async def server_left(self, guild_id: int) -> None:
+        """The bot left (or was removed from) a server: its channel is taken off `/config`,
+        and the admin is told why if the bot comes back."""
+        servers = self.store.servers
+        if await servers.clear_channel(guild_id, None, ChannelGone.BOT_REMOVED, self.clock()):
+            log.info("server %s left: its daily-post channel is cleared", guild_id)
 
     async def _owed(self, settings: ServerSettings, now: datetime) -> list[tuple[str, str]]:
         """(Set, period) not posted yet, oldest day first: each ended day's Sets played,
@@ -171,18 +213,21 @@ class DailyPosts:
             owed.insert(len(owed) - len(played.get(days[-1], [])), (default, days[-1]))
         return [key for key in owed if key not in posted]
 
-    async def _post(self, settings: ServerSettings, set_name: str, period: str, late: bool) -> int:
-        """1: posted; 0: posted before; -1: must wait (a game of that day is still being
-        played, unless `late`, or another process holds the claim)."""
+    async def _post(self, settings: ServerSettings, set_name: str, period: str) -> Outcome:
+        """Claim, then send, then mark done; a claim taken over looks for its post first.
+        Waits while `rules.seal` holds the day (a game of it is still being played)."""
         guild_id = settings.guild_id
         key: Key = (guild_id, set_name, period)
         servers = self.store.servers
         if await servers.post_done(key):
-            return 0
-        if not late and await servers.running(guild_id, set_name, period):
-            return -1  # its Digits are still secret to whoever plays it
-        if not await servers.claim_post(key, self.owner, self.clock(), LEASE_S):
-            return -1
+            return Outcome.DONE_BEFORE
+        now = datetime.fromtimestamp(self.clock(), UTC)
+        running = await servers.running(guild_id, set_name, period)
+        if rules.seal(period, now, still_played=running > 0, tz=settings.zone) is not None:
+            return Outcome.WAITING  # its Digits are still secret to whoever plays it
+        claim = await servers.claim_post(key, self.owner, self.clock(), LEASE_S)
+        if claim is None:
+            return Outcome.WAITING
         played = await servers.played_set(guild_id, set_name, period)
         version = None if played is None else played.version
         summary = await servers.summary(guild_id, set_name, period, version=version)
@@ -195,11 +240,21 @@ class DailyPosts:
             settings.language or "en",
         )
         assert settings.channel_id is not None
-        message_id = await self.channel.post(settings.channel_id, content)
-        await servers.finish_post(key, self.owner, message_id, self.clock())
-        if message_id is None:
-            log.warning("daily post %s: its channel is gone or closed to the bot", key)
-        return 1
+        sent: int | ChannelGone | None = None
+        if claim.resumed_since is not None:  # the post may be there already
+            since = claim.resumed_since - FOUND_MARGIN_S
+            sent = await self.channel.find(settings.channel_id, content.marker, since)
+            if isinstance(sent, int):
+                log.info("daily post %s was made before its done mark: not made again", key)
+        if sent is None:
+            sent = await self.channel.post(settings.channel_id, content)
+        if isinstance(sent, ChannelGone):
+            log.warning("daily post %s: its channel is %s; cleared", key, sent.value)
+            await servers.clear_channel(guild_id, settings.channel_id, sent, self.clock())
+            await servers.finish_post(key, self.owner, None, self.clock())
+            return Outcome.CHANNEL_GONE
+        await servers.finish_post(key, self.owner, sent, self.clock())
+        return Outcome.MADE
 
     async def _closest(
         self, played: GameSet | None, summary: PeriodSummary

@@ -28,10 +28,10 @@ from bot.common import (
 )
 from bot.games import Revealer
 from bot.i18n import cmd, locale_of, t
-from bot.leaderboards import _pages, _render
+from bot.leaderboards import _pages, _render, _void
 from bot.leaderboards._pages import COG_NAME, PageKind, PageRequest
 from bot.storage import GameRecord, Store
-from rules import GameSet, Mode, Termination
+from rules import GameSet, Mode
 
 Interaction = discord.Interaction[Any]
 ID_MAX = 40
@@ -57,9 +57,7 @@ STATS_FILE = "stats.png"
 
 def _counts(record: GameRecord) -> bool:
     """Finished and not voided (by the game, or later by an admin): what /stats counts."""
-    outcome = record.state.outcome
-    voided = record.meta.void_reason is not None
-    return outcome is not None and outcome.termination is not Termination.VOID and not voided
+    return record.state.outcome is not None and not _void.voided(record)
 
 
 async def publish(interaction: Interaction, **message: Any) -> None:

@@ -24,8 +24,6 @@ from bot.storage import GameRecord, Store
 
 COG_NAME = "Leaderboards"
 PAGE_SIZE = 10
-LATE_GAMES_S = 3600.0
-"""How long after its period a Qualification stays sealed while games of it are played."""
 REVEAL_TIMEOUT_S = 10.0
 """How long `/game` waits for a finished Qualification's best answers (the page is deferred)."""
 _TEMPLATE = r"fd:pg:(?P<kind>[qdhg]):(?P<owner>\d+):(?P<page>\d+):(?P<arg>[\w:-]*)"
@@ -160,11 +158,7 @@ async def _game_page(
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=request.arg))
         return Page(embed, False, request, private=True)
     if record.state.mode is rules.Mode.QUALIFICATION:
-        zone = (await store.servers.settings(guild_id)).zone
-        now = discord.utils.utcnow()
-        sealed = sealed_until(record, now, zone)
-        if sealed is None:
-            sealed = await still_played_until(store, record, now, zone)
+        sealed = await seal_of(store, record, discord.utils.utcnow())
         if sealed is not None:
             return Page(_render.game_embed(record, 0, locale, sealed), False, request)
         if revealer is not None and not record.meta.best:
@@ -180,30 +174,17 @@ async def _game_page(
     )
 
 
-def sealed_until(record: GameRecord, now: datetime, tz: tzinfo = UTC) -> float | None:
-    """When a Qualification game's Digits and formulas become public, if not yet: the end
-    of its period in the server's timezone."""
+async def seal_of(store: Store, record: GameRecord, now: datetime) -> rules.Seal | None:
+    """The seal on a Qualification game's Digits and formulas (`rules.seal`): its period
+    runs, or a game of that period (the same server and Set: the same Digits) is still
+    being played, however long; None when they may be shown."""
     if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
         return None
-    ends = rules.period_end(record.period, tz)
-    return ends.timestamp() if now < ends else None
-
-
-async def still_played_until(
-    store: Store, record: GameRecord, now: datetime, tz: tzinfo
-) -> float | None:
-    """A period that has ended stays sealed while one of its games is still being played
-    (at most LATE_GAMES_S after its end): those players have the same Digits, and the
-    rounds they have not reached yet must not be readable (the daily post waits too)."""
-    if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
-        return None
-    latest = rules.period_end(record.period, tz).timestamp() + LATE_GAMES_S
-    if now.timestamp() >= latest:
-        return None
+    zone = (await store.servers.settings(record.guild_id)).zone
     running = await store.servers.running(
         record.guild_id, record.state.game_set.name, record.period
     )
-    return latest if running else None
+    return rules.seal(record.period, now, still_played=running > 0, tz=zone)
 
 
 def view_for(page: Page, locale: str) -> discord.ui.View | None:

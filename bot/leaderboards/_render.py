@@ -11,9 +11,11 @@ from datetime import UTC, datetime
 
 import discord
 
+import rules
 from bot.common import fmt, mention
 from bot.games import FIELD_MAX, outcome_text, round_line, summary_best
 from bot.i18n import decimal_text, normalize_locale, t
+from bot.leaderboards._void import VOID_REASON_MAX, void_text, voided
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
 from rules import Streak, Termination
 
@@ -242,8 +244,8 @@ def game_result(record: GameRecord, player: str, locale: str) -> str:
     if result is None:
         return t("leaderboards.history.playing", locale, rounds=len(state.rounds))
     seat = state.players.index(player) if player in state.players else 0
-    if result.termination is Termination.VOID:
-        return t("leaderboards.history.void", locale)
+    if voided(record):
+        return void_text(record, locale, VOID_REASON_MAX)
     if state.mode.is_duel:
         if result.winner is None:
             return t("leaderboards.history.draw", locale)
@@ -310,13 +312,21 @@ def round_pages(record: GameRecord) -> int:
     return max(1, -(-len(record.state.rounds) // ROUNDS_PER_PAGE))
 
 
+def _seal_text(sealed: rules.Seal, locale: str) -> str:
+    if sealed.reason is rules.SealReason.GAMES_RUNNING:
+        return t("seal.game.running", locale)
+    return t("leaderboards.game.sealed", locale, until=f"<t:{int(sealed.ends.timestamp())}:R>")
+
+
 def game_embed(
-    record: GameRecord, page: int, locale: str, sealed_until: float | None = None
+    record: GameRecord, page: int, locale: str, sealed: rules.Seal | None = None
 ) -> discord.Embed:
     """A round-by-round replay. An open round's answers stay hidden: a duel's are secret.
 
-    `sealed_until`: a Qualification whose period has not ended shows its outcome only;
-    its Digits and formulas become public when the period ends (RULES.md).
+    `sealed` (`rules.seal`): a Qualification whose period has not ended, or one of whose
+    games is still being played, shows its outcome only (a game still being played, not
+    even its Score); its Digits and formulas become public when the seal lifts (RULES.md).
+    A voided game says so, and why, whatever its result was.
     """
     state = record.state
     embed = discord.Embed(
@@ -327,22 +337,25 @@ def game_embed(
             set=state.game_set.name,
             id=state.id[:8],
         ),
-        description=outcome_text(state, locale),
+        description=void_text(record, locale) if voided(record) else outcome_text(state, locale),
         colour=COLOUR,
     )
+    hide_scores = sealed is not None and record.active
     embed.add_field(
         name=t("leaderboards.game.players", locale),
         value=" · ".join(
-            f"{mention(p)} **{fmt(s)}**" for p, s in zip(state.players, state.scores, strict=True)
+            mention(p) if hide_scores else f"{mention(p)} **{fmt(s)}**"
+            for p, s in zip(state.players, state.scores, strict=True)
         ),
         inline=False,
     )
     started = datetime.fromtimestamp(record.created_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
-    if sealed_until is not None:
+    if sealed is not None:
+        value = _seal_text(sealed, locale)
+        if hide_scores:
+            value = f"{t('seal.game.playing', locale)}\n{value}"
         embed.add_field(
-            name=t("leaderboards.game.rounds_sealed", locale),
-            value=t("leaderboards.game.sealed", locale, until=f"<t:{int(sealed_until)}:R>"),
-            inline=False,
+            name=t("leaderboards.game.rounds_sealed", locale), value=value, inline=False
         )
         _page_footer(embed, 0, 1, locale, started)
         return embed

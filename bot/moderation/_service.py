@@ -2,10 +2,29 @@
 
 from __future__ import annotations
 
+from bot.common import UserError
 from bot.games import GameError, GameService
 from bot.storage import GameRecord, ModerationEntry, Store
+from rules import Termination
 
 REASON_MAX = 500
+
+
+class AlreadyVoid(UserError):
+    """Voiding a game that is void already: refused, like barring a barred player."""
+
+    prefix = "moderation_extra."
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__("already_void", id=game_id)
+
+
+def _voided(record: GameRecord) -> bool:
+    """Void already: ended without a result, or voided by an admin after it ended."""
+    outcome = record.state.outcome
+    return record.meta.void_reason is not None or (
+        outcome is not None and outcome.termination is Termination.VOID
+    )
 
 
 class Moderation:
@@ -20,11 +39,17 @@ class Moderation:
         if record is None:
             raise GameError("no_such_game", id=game_key)
         reason = reason.strip()[:REASON_MAX]
-        if record.active:
+        ended = record.active
+        if ended:
             record = await self.games.void_game(record.state.id, f"admin: {reason}")
+        elif _voided(record):
+            raise AlreadyVoid(record.state.id[:8])
         if not await self.store.void_game(
-            guild_id, record.state.id, actor_id, reason, self.games.clock()
+            guild_id, record.state.id, actor_id, reason, self.games.clock(), ended=ended
         ):
+            stored = await self.store.load_game(record.state.id)
+            if stored is not None and _voided(stored):  # another admin was first
+                raise AlreadyVoid(record.state.id[:8])
             raise GameError("cannot_void", id=record.state.id[:8])
         stored = await self.store.load_game(record.state.id)
         return stored or record

@@ -312,6 +312,10 @@ class ServerConfig(SQLModel, table=True):
     )
     channel_since: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
     updated_at: float = Field(sa_type=sa.Float)
+    cleared_channel_id: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)
+    """The channel the bot took off itself (403/404 on the post, or the bot left the server)."""
+    cleared_reason: str | None = Field(default=None, sa_type=sa.String(16), nullable=True)
+    cleared_at: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
 
 
 class DailyPost(SQLModel, table=True):

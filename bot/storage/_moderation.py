@@ -62,11 +62,14 @@ async def _locked_game(conn: AsyncConnection, guild_id: int, game_id: str) -> An
 
 
 async def void(
-    conn: AsyncConnection, guild_id: int, game_id: str, actor_id: int, reason: str, now: float
-) -> bool:
-    """Void a finished (or already ended-as-void) game of this server; False if not one."""
+    conn: AsyncConnection, guild_id: int, game_id: str, actor_id: int, reason: str, now: float,
+    ended: bool = False,
+) -> bool:  # fmt: skip
+    """Void a finished game of this server; False if not one, or void already (voiding
+    twice is refused, like barring twice) unless `ended`: the admin's own void of the
+    running game has just ended it as void, and the action is logged."""
     row = await _locked_game(conn, guild_id, game_id)
-    if row is None or row.status == "active":
+    if row is None or row.status == "active" or (row.status == "void" and not ended):
         return False
     if row.status != "void":
         meta = json.loads(row.meta)
@@ -145,6 +148,11 @@ async def _give_elo_back(conn: AsyncConnection, game_id: str, state: rules.GameS
             )
         )
     await conn.execute(events_t.delete().where(events_t.c.game_id == game_id))
+    guilds = {event.guild_id for event in events}
+    if guilds:  # a player whose only rated duel this was leaves the Elo board
+        await conn.execute(
+            ratings_t.delete().where(ratings_t.c.guild_id.in_(guilds), ratings_t.c.games <= 0)
+        )
 
 
 async def bar(

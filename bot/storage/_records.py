@@ -223,17 +223,30 @@ class ModerationEntry:
     at: float
 
 
+class ChannelGone(StrEnum):
+    """Why the daily post's channel was taken off a server's `/config` by the bot itself:
+    Discord refused the post (403), the channel was gone (404), or the bot left the server."""
+
+    FORBIDDEN = "forbidden"
+    NOT_FOUND = "not_found"
+    BOT_REMOVED = "bot_removed"
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     """A server's `/config`: `channel_id` None means no daily post; `language` None means
     each reader's own; `channel_since` is when the channel was set (no post for a period
-    that ended before)."""
+    that ended before). `cleared_*`: the channel the bot took off itself, why and when
+    (told to the admin by `/config show`, forgotten when a channel is set again)."""
 
     guild_id: int
     channel_id: int | None = None
     language: str | None = None
     timezone: str = "UTC"
     channel_since: float | None = None
+    cleared_channel_id: int | None = None
+    cleared_reason: ChannelGone | None = None
+    cleared_at: float | None = None
 
     @property
     def zone(self) -> tzinfo:
@@ -264,3 +277,14 @@ class PeriodSummary:
     players: int
     perfects: int
     rounds: list[RoundBest]
+    played: int = 0
+    """Players with a finished game of the period, on the board or not (all may have lost)."""
+
+
+@dataclass(frozen=True)
+class PostClaim:
+    """A daily post claimed. `resumed_since`: when an unfinished claim taken over (a crash
+    mid-post, or this process's own failed done mark) was made; the post may be in the
+    channel from then on. None for a new claim."""
+
+    resumed_since: float | None = None

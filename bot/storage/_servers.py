@@ -7,7 +7,8 @@ marked done after. A claim never marked done is a process that died mid-post: pa
 its lease another process may take it over (one UPDATE guarded by the old
 `claimed_at`, so again only one wins). The post itself may then be made twice only if
 a process dies between Discord accepting the message and the done mark: that window
-is one database write long.
+is one database write long; the daily post closes it by looking for the post in the
+channel before it makes it again (`PostClaim.resumed_since`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.storage._boards import RANKED_CLASSES, qualification, qualification_count
 from bot.storage._games import dialect_insert, games
 from bot.storage._models import AnswerRow, DailyPost, RoundRow, ServerConfig, table
-from bot.storage._records import PeriodSummary, RoundBest, ServerSettings
+from bot.storage._records import ChannelGone, PeriodSummary, PostClaim, RoundBest, ServerSettings
 from rules import GameSet, Mode
 
 config_t = table(ServerConfig)
@@ -42,7 +43,17 @@ def _settings(row: Any) -> ServerSettings:
         language=row.language,
         timezone=row.timezone,
         channel_since=row.channel_since,
+        cleared_channel_id=row.cleared_channel_id,
+        cleared_reason=None if row.cleared_reason is None else _gone(row.cleared_reason),
+        cleared_at=row.cleared_at,
     )
+
+
+def _gone(reason: str) -> ChannelGone:
+    try:
+        return ChannelGone(reason)
+    except ValueError:  # written by a newer version
+        return ChannelGone.NOT_FOUND
 
 
 async def get(conn: AsyncConnection, guild_id: int) -> ServerSettings:
@@ -55,8 +66,11 @@ async def update(
     language: Any = UNSET, timezone: Any = UNSET,
 ) -> ServerSettings:  # fmt: skip
     """A channel set again keeps its `channel_since`: resetting it would skip the post of
-    a day that ended before (the post waits a little after midnight for the day's games)."""
+    a day that ended before (the post waits after midnight for the day's games). An admin's
+    choice of channel (or of none) forgets a channel the bot cleared itself."""
     changes: dict[str, Any] = {"updated_at": now}
+    if channel_id is not UNSET:
+        changes.update(cleared_channel_id=None, cleared_reason=None, cleared_at=None)
     if channel_id is not UNSET and channel_id != (await get(conn, guild_id)).channel_id:
         changes["channel_id"] = channel_id
         changes["channel_since"] = None if channel_id is None else now
@@ -72,6 +86,30 @@ async def update(
     return await get(conn, guild_id)
 
 
+async def clear_channel(
+    conn: AsyncConnection, guild_id: int, channel_id: int | None, reason: ChannelGone, now: float
+) -> bool:
+    """Take the daily post's channel off a server (Discord refused it, or the bot left):
+    nothing is sent there every night. `channel_id` None is whatever channel it has; a
+    channel an admin changed meanwhile is left alone. False when there was nothing to clear."""
+    conditions = [config_t.c.guild_id == guild_id, config_t.c.channel_id.is_not(None)]
+    if channel_id is not None:
+        conditions.append(config_t.c.channel_id == channel_id)
+    cleared = await conn.execute(
+        config_t.update()
+        .where(*conditions)
+        .values(
+            cleared_channel_id=config_t.c.channel_id,
+            cleared_reason=reason.value,
+            cleared_at=now,
+            channel_id=None,
+            channel_since=None,
+            updated_at=now,
+        )
+    )
+    return bool(cleared.rowcount)
+
+
 async def with_channel(conn: AsyncConnection) -> list[ServerSettings]:
     """Every server that asked for a daily post."""
     result = await conn.execute(sa.select(config_t).where(config_t.c.channel_id.is_not(None)))
@@ -80,8 +118,9 @@ async def with_channel(conn: AsyncConnection) -> list[ServerSettings]:
 
 async def claim(
     conn: AsyncConnection, key: tuple[int, str, str], owner: str, now: float, lease: float
-) -> bool:
-    """Take the post `key` for `owner`: a new claim, or one abandoned past its lease."""
+) -> PostClaim | None:
+    """Take the post `key` for `owner`: a new claim, one abandoned past its lease, or
+    `owner`'s own unfinished one (its done mark failed); None when another holds it."""
     guild_id, set_name, period = key
     inserted = await conn.execute(
         dialect_insert(conn, posts_t)
@@ -91,19 +130,24 @@ async def claim(
         .on_conflict_do_nothing(index_elements=["guild_id", "set_name", "period"])
     )
     if inserted.rowcount:
-        return True
+        return PostClaim()
+    of_key = [
+        posts_t.c.guild_id == guild_id,
+        posts_t.c.set_name == set_name,
+        posts_t.c.period == period,
+        posts_t.c.done_at.is_(None),
+    ]
+    held = (
+        await conn.execute(sa.select(posts_t.c.claimed_by, posts_t.c.claimed_at).where(*of_key))
+    ).first()
+    if held is None or (held.claimed_by != owner and held.claimed_at >= now - lease):
+        return None
     taken = await conn.execute(
         posts_t.update()
-        .where(
-            posts_t.c.guild_id == guild_id,
-            posts_t.c.set_name == set_name,
-            posts_t.c.period == period,
-            posts_t.c.done_at.is_(None),
-            posts_t.c.claimed_at < now - lease,
-        )
+        .where(*of_key, posts_t.c.claimed_at == held.claimed_at)
         .values(claimed_by=owner, claimed_at=now)
     )
-    return bool(taken.rowcount)
+    return PostClaim(resumed_since=float(held.claimed_at)) if taken.rowcount else None
 
 
 async def finish(
@@ -224,6 +268,11 @@ async def summary(
     of_period = [*_period_games(guild_id, period), games.c.set_name == set_name]
     if version is not None:
         of_period.append(games.c.set_version == version)
+    played = await conn.scalar(
+        sa.select(sa.func.count(sa.distinct(games.c.player))).where(
+            *of_period, games.c.status == "finished"
+        )
+    )
     perfects = await conn.scalar(
         sa.select(sa.func.count()).where(
             *of_period, games.c.perfect.is_(True), games.c.rank_class.in_(RANKED_CLASSES)
@@ -270,7 +319,7 @@ async def summary(
         )
         for row in rows
     ]
-    return PeriodSummary(board, players, int(perfects or 0), rounds)
+    return PeriodSummary(board, players, int(perfects or 0), rounds, int(played or 0))
 
 
 Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
@@ -293,13 +342,19 @@ class ServerStore:
         async with self._write() as conn:
             return await update(conn, guild_id, now, **changes)
 
+    async def clear_channel(
+        self, guild_id: int, channel_id: int | None, reason: ChannelGone, now: float
+    ) -> bool:
+        async with self._write() as conn:
+            return await clear_channel(conn, guild_id, channel_id, reason, now)
+
     async def with_channel(self) -> list[ServerSettings]:
         async with self._read() as conn:
             return await with_channel(conn)
 
     async def claim_post(
         self, key: tuple[int, str, str], owner: str, now: float, lease: float
-    ) -> bool:
+    ) -> PostClaim | None:
         async with self._write() as conn:
             return await claim(conn, key, owner, now, lease)
 

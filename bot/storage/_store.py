@@ -349,11 +349,14 @@ class Store:
     # moderation
 
     async def void_game(
-        self, guild_id: int, game_id: str, actor_id: int, reason: str, now: float
-    ) -> bool:
-        """An admin voids a finished game of the server: off boards, stats and Elo; logged."""
+        self, guild_id: int, game_id: str, actor_id: int, reason: str, now: float,
+        *, ended: bool = False,
+    ) -> bool:  # fmt: skip
+        """An admin voids a finished game of the server: off boards, stats and Elo; logged.
+        False if it is not one, or is void already; `ended`: the admin's call has just
+        ended it as void while it ran (then it is only logged)."""
         async with self._write() as conn:
-            return await _moderation.void(conn, guild_id, game_id, actor_id, reason, now)
+            return await _moderation.void(conn, guild_id, game_id, actor_id, reason, now, ended)
 
     async def unvoid_game(
         self, guild_id: int, game_id: str, actor_id: int, reason: str, now: float

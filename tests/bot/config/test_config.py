@@ -78,6 +78,7 @@ async def test_a_server_language_is_the_language_of_its_public_game_messages(wor
         ("view_channel", "View Channel"),
         ("send_messages", "Send Messages"),
         ("attach_files", "Attach Files"),
+        ("read_message_history", "Read Message History"),
     ],
 )
 async def test_each_permission_the_post_needs_is_named_when_missing(
