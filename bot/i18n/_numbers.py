@@ -50,6 +50,17 @@ def plural_category(language: str, count: object) -> str:
     return str(_rule(language)(-number if number < 0 else number))
 
 
+def grouped_text(value: object, language: str) -> str:
+    """A whole number with its digits grouped as the reader groups them (Babel: 65,536;
+    uk 65 536 with a no-break space); anything else (a fraction, a word) as it is."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_decimal(value, locale=language)
+    text = str(value).strip()
+    if text.removeprefix("-").isdigit() and text.isascii():
+        return format_decimal(int(text), locale=language)
+    return str(value)
+
+
 def decimal_text(value: float, language: str, places: int = 1) -> str:
     """A measured number (seconds, an average) as the reader writes it: 12.3, 12,3.
 

@@ -89,7 +89,8 @@ async def test_names_a_ukrainian_would_type(world) -> None:
     add = next(o for o in synced["sets"].options if o.name == "add")
     options = {o.name: o.name_localizations[UK] for o in getattr(add, "options", [])}
     assert options["max_rounds"] == "макс_раунди" and options["min_rounds"] == "мін_раунди"
-    assert options["start_score"] == "рахунок" and options["time_limit"] == "час_на_раунд"
+    assert options["start_score"] == "початковий_рахунок"
+    assert options["time_limit"] == "час_на_раунд"
     assert synced["leaderboard"].name_localizations[UK] == "лідери"
 
 

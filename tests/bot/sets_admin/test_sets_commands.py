@@ -108,7 +108,7 @@ async def test_replies_follow_the_users_language(world) -> None:
     )
     text = reply_text(bad)
     assert "Сет не збережено: 2\u00a0проблеми" in text
-    assert "не дозволено: exec" in text and "більше за max_rounds" in text
+    assert "не дозволено: exec" in text and "більше, ніж «Макс. раунди» (3)" in text
     added = await world.a.admin.slash(world.a.channel, "sets add", **QUICK)
     assert "Сет `quick` додано" in reply_text(added)
     shown = reply_text(await world.a.player.slash(world.a.channel, "sets show", name="quick"))
