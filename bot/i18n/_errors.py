@@ -91,6 +91,8 @@ def _kind(error: EvalError, reason: object) -> str | None:
 def _key(error: EvalError, params: dict[str, object], formula: str | None) -> str:
     book = catalog()
     code = error.code.value
+    if error.code is ErrorCode.TIMEOUT:  # PHP's fatal "Maximum execution time" among them
+        return "eval.timeout"
     if error.php_class or error.code is ErrorCode.PHP:
         reading = read_php_message(error.message)
         if reading is None:

@@ -275,3 +275,10 @@ def test_rules_explain_practice_the_operators_and_octal(language: str, words: li
     assert [word for word in words if word not in text] == []
     for operator in ("`%`", "`&`", "`|`", "`^`", "`<<`", "`>>`"):
         assert operator in text, operator
+
+
+def test_phps_fatal_timeout_reads_as_a_timeout() -> None:
+    message = "Maximum execution time of 1 second exceeded"
+    error = EvalError(ErrorCode.TIMEOUT, message, php_class="FatalError")
+    assert describe_eval_error(error, "uk") == "PHP рахував цю формулу надто довго."
+    assert describe_eval_error(error, "en") == "PHP took too long to compute it."
