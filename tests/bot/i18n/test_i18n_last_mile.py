@@ -164,6 +164,7 @@ def test_grouping_leaves_what_is_not_a_whole_number_as_it_is() -> None:
     assert "abc" in t("sets_admin.problem.not_integer", "uk", low=1, high=100000, value="abc")
     assert "100\u00a0000" in t("sets_admin.problem.not_integer", "uk", low=1, high=100000, value=2)
     assert "1.5\u00a0байта" in t("sets_admin.error.file_too_big", "uk", size=1.5, max=65536)
+    assert "1024\u00a0символи" in t("eval.too_long.length", "uk", length=1024, limit=256)
 
 
 def test_ukrainian_command_references_are_clickable() -> None:
