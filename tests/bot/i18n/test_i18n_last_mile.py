@@ -283,3 +283,22 @@ def test_phps_fatal_timeout_reads_as_a_timeout() -> None:
     error = EvalError(ErrorCode.TIMEOUT, message, php_class="FatalError")
     assert describe_eval_error(error, "uk") == "PHP рахував цю формулу надто довго."
     assert describe_eval_error(error, "en") == "PHP took too long to compute it."
+
+
+def test_the_twice_hint_of_a_long_formula_shows_the_fix_and_its_surroundings() -> None:
+    formula = "pow(3,4)+" * 3 + "5--2" + "+pow(3,4)" * 3
+    text = describe_eval_error(refusal(formula, "34343452" + "343434"), "uk", formula)
+    fixed = [span for span in code_spans(text) if "- -" in span]
+    assert len(fixed) == 1 and fixed[0].startswith("…") and fixed[0].endswith("…")
+    assert "5- -2" in fixed[0] and len(fixed[0]) <= 42
+
+
+@session_loop
+async def test_a_backtick_and_a_newline_in_a_played_formula(world) -> None:
+    """Through simcord, as the player sees it: one line, and markdown that holds."""
+    world.digits.extend("3489")
+    await world.alice.slash(world.channel, "training")
+    reply = reply_text(await world.alice.slash(world.thread(), "answer", formula="3`4\n`89"))
+    first = reply.partition("\n")[0]
+    assert first.startswith("❌ `3ˋ4 ˋ89`") and "shell command" in first
+    assert "`" in code_spans(reply)
