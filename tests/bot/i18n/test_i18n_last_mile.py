@@ -302,3 +302,25 @@ async def test_a_backtick_and_a_newline_in_a_played_formula(world) -> None:
     first = reply.partition("\n")[0]
     assert first.startswith("❌ `3ˋ4 ˋ89`") and "shell command" in first
     assert "`" in code_spans(reply)
+
+
+@session_loop
+async def test_real_phps_errors_read_in_ukrainian(world) -> None:
+    """Real PHP's messages are the ones `_php` reads: each arrives translated."""
+    speak(world.env, world.alice, "uk")
+    world.digits.extend("1000", "1089", "3489", "3489")
+    await world.alice.slash(world.channel, "training")
+    expected = [
+        ("1/000", "PHP повідомляє про ділення на нуль (DivisionByZeroError)."),
+        ("1%000", "ділення на нуль під час обчислення остачі `%`"),
+    ]
+    for formula, text in expected:
+        reply = reply_text(await world.alice.slash(world.thread(), "answer", formula=formula))
+        assert text in reply, reply
+    await world.alice.slash(world.thread(), "answer", formula="1000")  # round 2: 1089
+    octal = reply_text(await world.alice.slash(world.thread(), "answer", formula="1+089"))
+    assert "число з 0 на початку PHP читає як вісімкове" in octal, octal
+    await world.alice.slash(world.thread(), "answer", formula="1089")  # round 3: 3489
+    spaced = reply_text(await world.alice.slash(world.thread(), "answer", formula="34 89"))
+    assert "тут не може стояти число `89`" in spaced, spaced
+    assert "syntax error" not in spaced and "Division" not in octal
