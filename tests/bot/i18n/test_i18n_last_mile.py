@@ -324,3 +324,11 @@ async def test_real_phps_errors_read_in_ukrainian(world) -> None:
     spaced = reply_text(await world.alice.slash(world.thread(), "answer", formula="34 89"))
     assert "тут не може стояти число `89`" in spaced, spaced
     assert "syntax error" not in spaced and "Division" not in octal
+
+
+def test_every_php_reading_is_tested_and_has_its_texts() -> None:
+    from bot.i18n._php import PREFIX, READINGS, read_php_message
+
+    read = {read_php_message(message)[0] for _, message, _ in PHP_MESSAGES}  # type: ignore[index]
+    assert read == {PREFIX + kind for kind in READINGS}
+    assert all(set(catalog().messages[key]) == set(LANGUAGES) for key in read)
