@@ -17,7 +17,7 @@ from bot.common._sets import (
     clean_name,
     set_choices,
 )
-from bot.common._text import code, fmt, mention, shorten, timestamp
+from bot.common._text import code, echo_formula, fmt, mention, shorten, timestamp
 
 __all__ = [
     "CHOICES_MAX",
@@ -28,6 +28,7 @@ __all__ = [
     "UserError",
     "clean_name",
     "code",
+    "echo_formula",
     "fmt",
     "loaded_cog",
     "mention",

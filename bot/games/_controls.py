@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.common import UserError, fmt, refuse, reply, shorten
+from bot.common import UserError, echo_formula, fmt, refuse, reply
 from bot.games import _render as render
 from bot.games._announce import Announcer
 from bot.games._discord import with_retry
@@ -116,7 +116,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         else:
             self.metrics.answer_error(result.error.code, time.perf_counter() - started)
         if result.error is not None:
-            echo = discord.utils.escape_mentions(shorten(formula).replace("`", "ˋ"))
+            echo = echo_formula(formula)
             error_text = describe_eval_error(result.error, locale, formula)
             await reply(interaction, t("games.invalid", locale, formula=echo, error=error_text))
             return

@@ -136,6 +136,7 @@ class GameService:
         async with self.seats.reserve(guild_id, [user_id]):
             await self._ensure_may_start(guild_id, user_id)
             period = seed = None
+            day: dict[str, object] = {}
             server = await self.store.servers.settings(guild_id)
             if mode is Mode.QUALIFICATION:
                 await self.seats.ensure_may_rank(guild_id, user_id)
@@ -144,9 +145,13 @@ class GameService:
                 used, started = await self.store.attempt_counts(
                     guild_id, user_id, game_set.name, period, version=game_set.version
                 )
+                day = {  # the server's day: its zone, and when the next one starts
+                    "timezone": str(server.zone),
+                    "next_day": int(rules.period_end(period, server.zone).timestamp()),
+                }
                 if used >= game_set.attempts:
                     raise GameError(
-                        "qualification_used", set=game_set.name, attempts=game_set.attempts
+                        "qualification_used", set=game_set.name, attempts=game_set.attempts, **day
                     )
                 secret = await self.store.install_secret("qualification")
                 seed = rules.qualification_seed(
@@ -164,7 +169,7 @@ class GameService:
                 await self.store.save_game(record, now=self.clock())
             except AttemptsUsed as exc:  # another bot process started one meanwhile
                 raise GameError(
-                    "qualification_used", set=game_set.name, attempts=game_set.attempts
+                    "qualification_used", set=game_set.name, attempts=game_set.attempts, **day
                 ) from exc
             self.active.remember(record)
         return await self.flow.first_round(record)

@@ -6,7 +6,8 @@ when left out); `_plurals` says which category a number takes. `{/name}` names
 a command by its default qualified name (`{/resign}`, `{/sets import}`) and is
 filled with the command as the reader's client shows it (`_commands`);
 `{/name:plain}` is always plain text, for footers and titles, where Discord
-renders no mention.
+renders no mention. `{name:,}` groups a whole number's digits the reader's way
+(65,536; 65 536): for counts and limits, never for what PHP computed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 import yaml
 
 from bot.i18n._commands import CommandIds, command_text
-from bot.i18n._numbers import OTHER, plural_category
+from bot.i18n._numbers import OTHER, grouped_text, plural_category
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,8 @@ COMMANDS_PREFIX = "commands"
 """Catalog files whose stem starts so hold command names (`commands.yaml`, `commands.x.yaml`)."""
 
 PLURAL_KEY = "plural"
+GROUPED = ","
+"""The format spec of a number shown with its digits grouped (`{size:,}`)."""
 COMMAND = re.compile(r"\{/([^{}:]+)(?::(plain))?\}")
 
 
@@ -39,6 +42,18 @@ class _Lenient(dict[str, Any]):
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+class _Formatter(string.Formatter):
+    """`{name:,}` as the reader groups digits; any other field as Python formats it."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec == GROUPED:
+            return grouped_text(value, self.language)
+        return super().format_field(value, format_spec)
 
 
 Text = str | dict[str, str]
@@ -97,7 +112,7 @@ class Catalog:
     def fill(self, text: str, language: str, params: dict[str, Any]) -> str:
         """`text` with its commands and `params` filled in."""
         text = self.commands_in(text, language, escape=True)
-        return string.Formatter().vformat(text, (), _Lenient(params))
+        return _Formatter(language).vformat(text, (), _Lenient(params))
 
     def commands_in(self, text: str, language: str, *, escape: bool = False) -> str:
         """Every `{/name}` of `text` as the command the reader's client shows

@@ -1,13 +1,15 @@
-"""A command named in a message the way the reader's Discord client shows it.
+"""A command named in a message: a mention the reader can click.
 
 Discord renders a command mention, `</name:id>` or `</sets import:id>` (a
 subcommand carries its top-level command's id), with exactly the name written
-in it: it never shows the reader's localized name, and a mention written with
-a localized name shows it but does nothing when clicked (discord-api-docs
-issues 5518, 5462, 7309). So a reader whose client shows the command under
-its default name gets the clickable mention; any other reader gets the name
-their client shows, `/здатися`, as plain text; so does everyone before the
-command tree is synced and its ids are known.
+in it, and only a mention written with the default name works when clicked:
+one written with a localized name shows it but does nothing (discord-api-docs
+issues 5518, 5462, 7309). So every reader gets the clickable mention with the
+default name, and clicking it opens the command as their client names it
+(/здатися); a click is worth more than a localized label that leads nowhere.
+Where no mention can work (before the command tree is synced and its ids are
+known, or in a footer, title or command description, `{/name:plain}`), the
+reader gets the name their client shows, `/здатися`, as plain text.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ class SyncedCommand(Protocol):
 
 def command_text(qualified: str, shown: str, command_id: int | None) -> str:
     """`qualified` (the default name, "sets import") as a mention, or `/shown` as text."""
-    if command_id is not None and shown == qualified:
+    if command_id is not None:
         return f"</{qualified}:{command_id}>"
     return f"/{shown}"
 

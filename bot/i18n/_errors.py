@@ -5,13 +5,34 @@ from __future__ import annotations
 from babel.lists import format_list
 
 from bot.i18n._catalog import catalog, normalize_locale
+from bot.i18n._markdown import LOOKALIKE, inline_code
+from bot.i18n._php import read_php_message
+from evaluator.check import normalize
 from evaluator.result import ErrorCode, EvalError
 
 NO_DIGITS = ("", "none")
 """What the checker's `read` parameter says when the formula has no digit at all."""
 
-OPERATOR_KINDS = {"**": "power", "//": "comment", "/*": "comment", "--": "twice", "++": "twice"}
-"""Refused operators that get their own hint (how to write it instead)."""
+_COMPARISONS = ("<=", ">=", "==", "!=", "<>", "<=>", "===", "!==")
+_ASSIGNMENTS = ("=", "+=", "-=", "*=", "**=", "/=", ".=", "%=", "<<=", ">>=", "&=", "|=", "^=")
+OPERATOR_KINDS = {
+    "**": "power", "//": "comment", "/*": "comment", "--": "twice", "++": "twice",
+    "&&": "boolean", "||": "boolean",
+    **dict.fromkeys(_COMPARISONS, "comparison"), **dict.fromkeys(_ASSIGNMENTS, "assignment"),
+}  # fmt: skip
+"""Refused operators that get their own text: what PHP reads, how to write it instead."""
+
+OPENER_KINDS = (
+    ("`", "shell"), ("$", "variable"), ("#", "comment"), ("'", "string"), ('"', "string"),
+    ("b'", "string"), ('b"', "string"), ("?>", "closing_tag"),
+)  # fmt: skip
+"""What PHP starts at a refused token, by how the token begins (a backtick runs a shell)."""
+
+TWICE_EXAMPLE = "3- -4"
+"""The `--` hint's example when the player's formula is not at hand."""
+
+HINT_MAX = 40
+"""The `--` hint shows the player's formula, or this much of it around the fix."""
 
 
 def _not_finite_value(message: str) -> str:
@@ -37,11 +58,47 @@ def digits_text(read: str, language: str) -> str:
     return format_list(read_digits(read), locale=language)
 
 
+def _twice_fixed(error: EvalError, formula: str | None) -> str:
+    """The player's formula with a space inside its `--` (`5--2` -> `5- -2`)."""
+    text = normalize(formula) if formula is not None else ""
+    at = (error.position or 0) - 1
+    token = error.text or ""
+    if at < 0 or not token or text[at : at + len(token)] != token:
+        return TWICE_EXAMPLE
+    fixed = text[: at + 1] + " " + text[at + 1 :]
+    if len(fixed) <= HINT_MAX:
+        return fixed
+    start = max(0, at - HINT_MAX // 2)
+    window = fixed[start : start + HINT_MAX]
+    return ("…" if start else "") + window + ("…" if start + HINT_MAX < len(fixed) else "")
+
+
+def _kind(error: EvalError, reason: object) -> str | None:
+    """The catalog key of a refused token that gets its own text, if it does."""
+    text = error.text or ""
+    if reason not in ("operator", "token"):
+        return None
+    if text in OPERATOR_KINDS:
+        return f"eval.forbidden.operator.{OPERATOR_KINDS[text]}"
+    opener = next((kind for start, kind in OPENER_KINDS if text.lower().startswith(start)), None)
+    if opener is not None:
+        return f"eval.forbidden.opener.{opener}"
+    if text.startswith("(") and text.endswith(")"):
+        return "eval.forbidden.operator.cast"
+    return None
+
+
 def _key(error: EvalError, params: dict[str, object], formula: str | None) -> str:
     book = catalog()
     code = error.code.value
-    if error.php_class:
-        return "eval.php"
+    if error.code is ErrorCode.TIMEOUT:  # PHP's fatal "Maximum execution time" among them
+        return "eval.timeout"
+    if error.php_class or error.code is ErrorCode.PHP:
+        reading = read_php_message(error.message)
+        if reading is None:
+            return "eval.php"
+        params.update(reading[1])
+        return reading[0]
     if error.code is ErrorCode.TOO_LONG:
         if error.position is not None:
             return "eval.too_long.nesting"
@@ -51,10 +108,9 @@ def _key(error: EvalError, params: dict[str, object], formula: str | None) -> st
     if error.code is ErrorCode.DIGITS and not read_digits(str(params.get("read", ""))):
         return "eval.digits.none"
     reason = params.get("reason")
-    if reason in ("operator", "token"):
-        kind = OPERATOR_KINDS.get(str(params.get("text", "")))
-        if kind and f"eval.forbidden.operator.{kind}" in book.messages:
-            return f"eval.forbidden.operator.{kind}"
+    kind = _kind(error, reason) if error.code is ErrorCode.FORBIDDEN else None
+    if kind is not None and kind in book.messages:
+        return kind
     if reason and f"eval.{code}.{reason}" in book.messages:
         return f"eval.{code}.{reason}"
     return f"eval.{code}" if f"eval.{code}" in book.messages else "eval.unknown"
@@ -63,17 +119,23 @@ def _key(error: EvalError, params: dict[str, object], formula: str | None) -> st
 def describe_eval_error(error: EvalError, locale: str, formula: str | None = None) -> str:
     """Catalog text for the error's code (and `reason`, when the checker gives one).
 
-    PHP's message is shown exactly as PHP says it: it is part of the game. The
-    checker's own English messages never are: each code has its catalog text,
-    and what the checker glued into its parameters (the digits it read) is
-    written again in the reader's language. `formula` (what the player sent)
-    lets a too-long error say how long it was.
+    PHP's message is part of the game: English shows PHP's words, and another
+    language says what PHP reports in its own words (`_php`), or quotes PHP's
+    English when the message is not a common one. The checker's own English
+    messages are never shown: each code has its catalog text, and what the
+    checker glued into its parameters (the digits it read) is written again in
+    the reader's language. The refused text is inline code that a backtick in
+    it cannot break. `formula` (what the player sent) lets a too-long error say
+    how long it was, and the `--` hint show the player's own formula fixed.
     """
     language = normalize_locale(locale)
     params: dict[str, object] = dict(error.params)
-    params.setdefault("text", error.text or "")
+    text = error.text or ""
+    params["text"] = inline_code(text)
+    params["call"] = inline_code(f"{text}(…)")
+    params["fixed"] = inline_code(_twice_fixed(error, formula))
     params.setdefault("column", error.position if error.position is not None else "?")
-    params["message"] = error.message
+    params["message"] = error.message.replace("`", LOOKALIKE)
     params["php_class"] = error.php_class or "Error"
     key = _key(error, params, formula)
     if error.code is ErrorCode.NOT_FINITE:

@@ -50,6 +50,25 @@ def plural_category(language: str, count: object) -> str:
     return str(_rule(language)(-number if number < 0 else number))
 
 
+GROUPED_FROM = 10_000
+"""Four-digit numbers stay whole (1024 символи), as Ukrainian typography writes them in
+running text; CLDR would group them for uk too (1 024)."""
+
+
+def grouped_text(value: object, language: str) -> str:
+    """A whole number from 10 000 on with its digits grouped as the reader groups them
+    (Babel: 65,536; uk 65 536 with a no-break space); anything else (a smaller number,
+    a fraction, a word) as it is."""
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif (text := str(value).strip()).removeprefix("-").isdigit() and text.isascii():
+        number = int(text)
+    if number is None or abs(number) < GROUPED_FROM:
+        return str(value)
+    return format_decimal(number, locale=language)
+
+
 def decimal_text(value: float, language: str, places: int = 1) -> str:
     """A measured number (seconds, an average) as the reader writes it: 12.3, 12,3.
 

@@ -109,8 +109,10 @@ def problem_text(problem: SetProblem, locale: str) -> str:
     where = []
     if problem.set_name is not None:
         where.append(code(problem.set_name))
-    if problem.field is not None:
-        where.append(code(problem.field))
+    if problem.field is not None:  # named as /sets show names it: the label, then the key
+        label = f"sets_admin.field.{problem.field}"
+        named = code(problem.field)
+        where.append(f"{t(label, locale)} ({named})" if label in catalog().messages else named)
     return f"• {' · '.join(where)}: {message}" if where else f"• {message}"
 
 

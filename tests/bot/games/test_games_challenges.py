@@ -35,7 +35,7 @@ async def test_a_challenger_waits_for_one_answer_before_anything_else(world) -> 
 
     speak(world.env, world.alice, "uk")
     again = await world.alice.slash(world.channel, "duel", opponent=world.carol)
-    assert "Ваш виклик для" in reply_text(again)
+    assert "Ваш виклик на дуель із" in reply_text(again)
 
     message = public_message(first)
     await world.bob.click(message, custom_id=button_id(message, "fd:duel:no:"))

@@ -71,8 +71,14 @@ async def test_translator_gives_valid_ukrainian_command_names() -> None:
             EvalError(ErrorCode.FORBIDDEN, "x", 2, "$", params=(("reason", "char"),)),
             "символ `$` у позиції 2",
         ),
-        (EvalError(ErrorCode.SYNTAX, "unexpected '--'", php_class="ParseError"), "PHP ParseError"),
-        (EvalError(ErrorCode.PHP, "Division by zero", php_class="DivisionByZeroError"), "zero"),
+        (
+            EvalError(ErrorCode.SYNTAX, "unexpected '--'", php_class="ParseError"),
+            "PHP повідомляє англійською (ParseError): unexpected '--'",
+        ),
+        (
+            EvalError(ErrorCode.PHP, "Division by zero", php_class="DivisionByZeroError"),
+            "PHP повідомляє про ділення на нуль (DivisionByZeroError).",
+        ),
         (EvalError(ErrorCode.TIMEOUT, "slow"), "надто довго"),
     ],
 )

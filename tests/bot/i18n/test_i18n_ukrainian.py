@@ -12,7 +12,7 @@ MASCULINE_ONLY = (
     "здався", "здалася", "здалась", "хто здався", "обидва", "запросив", "досяг", "переміг",
     "програв", "виграв", "відповів", "прийняв", "відхилив", "використав", "зіграв", "викликав",
     "викликаний", "встиг", "не встиг", "завершив", "почав", "надіслав", "готовий", "сам",
-    "перший", "впевнені?",
+    "перший", "впевнені?", "здав", "дійшов",
 )  # fmt: skip
 """Past tenses and adjectives that guess the player is a man; the player's gender is unknown."""
 
@@ -26,7 +26,7 @@ UNITS = (
     "Сет", "Сети", "Сетів", "Сету", "проблема", "проблеми", "проблем", "бал", "бали", "балів",
     "бала", "секунд", "дужку", "дужки", "дужок",
 )  # fmt: skip
-NUMBER = r"(?:\d|\{[a-z_]+\})"
+NUMBER = r"(?:\d|\{[a-z_]+(?::,)?\})"
 PLAIN_SPACE_BEFORE_UNIT = re.compile(NUMBER + r" (?:" + "|".join(UNITS) + r")(?![\w])")
 
 
@@ -56,6 +56,7 @@ def test_the_checks_find_what_they_look_for() -> None:
     assert not word("сам").search("те саме Число")
     assert PLAIN_SPACE_BEFORE_UNIT.search("по {time} с")
     assert PLAIN_SPACE_BEFORE_UNIT.search("7 днів")
+    assert PLAIN_SPACE_BEFORE_UNIT.search("{size:,} байт")
     assert not PLAIN_SPACE_BEFORE_UNIT.search("7\u00a0днів, раунд 3 з 7")
 
 

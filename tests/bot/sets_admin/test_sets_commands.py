@@ -71,8 +71,8 @@ async def test_every_problem_of_a_new_set_is_listed_at_once(world) -> None:
     text = reply_text(result)
     assert "not saved: 3 problems" in text
     assert "lowercase letters" in text
-    assert "`min_rounds`: (9) is more than max_rounds (3)" in text
-    assert "`functions`: not allowed: exec, system. Allowed: abs, bindec" in text
+    assert "Min rounds (`min_rounds`): (9) is more than max_rounds (3)" in text
+    assert "Functions (`functions`): not allowed: exec, system. Allowed: abs, bindec" in text
     assert await world.store.server_sets(world.a.guild.id) == []
 
 
@@ -108,7 +108,8 @@ async def test_replies_follow_the_users_language(world) -> None:
     )
     text = reply_text(bad)
     assert "Сет не збережено: 2\u00a0проблеми" in text
-    assert "не дозволено: exec" in text and "більше за max_rounds" in text
+    assert "не дозволено: exec" in text and "більше, ніж «Макс. раунди» (3)" in text
+    assert "Мін. раунди (`min_rounds`): (9)" in text, "a field is named as /sets show names it"
     added = await world.a.admin.slash(world.a.channel, "sets add", **QUICK)
     assert "Сет `quick` додано" in reply_text(added)
     shown = reply_text(await world.a.player.slash(world.a.channel, "sets show", name="quick"))

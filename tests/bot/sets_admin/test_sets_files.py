@@ -42,8 +42,8 @@ async def test_an_import_with_three_problems_lists_all_three_and_saves_nothing(w
     assert only_ephemeral(result)
     text = reply_text(result)
     assert "Nothing was imported: 3 problems" in text
-    assert "`blitzkrieg` · `time_limit`: must be from 10 to 600, got 5." in text
-    assert "`blitzkrieg` · `functions`: not allowed: exec." in text
+    assert "`blitzkrieg` · Time limit (`time_limit`): must be from 10 to 600, got 5." in text
+    assert "`blitzkrieg` · Functions (`functions`): not allowed: exec." in text
     assert "`darts`: the name is taken by a global Set" in text
     assert await world.store.server_sets(world.a.guild.id) == []
 

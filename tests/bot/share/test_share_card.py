@@ -104,10 +104,10 @@ def test_the_hand_made_games_show_the_marks_their_points_earn() -> None:
             "duel",
             "222",
             "🥈 Lost: the opponent checked out in 4\u00a0rounds",
-            "🥈 Поразка: суперник дійшов до Рахунку 0 за 4\u00a0раунди",
+            "🥈 Поразка: у суперника Рахунок 0 за 4\u00a0раунди",
         ),
         ("resigned duel", "111", "🏳️ Lost: resigned in round 3", "🏳️ Поразка: гру здано в раунді 3"),
-        ("resigned duel", "222", "🏆 Won: the opponent resigned", "🏆 Перемога: суперник здав гру"),
+        ("resigned duel", "222", "🏆 Won: the opponent resigned", "🏆 Перемога: суперник здає гру"),
     ],
 )
 def test_the_outcome_is_told_from_the_sharing_players_side(
