@@ -39,6 +39,7 @@ import discord
 
 from bot.games._budget import (
     GLOBAL_LIMIT_PER_S,
+    INVALID_LIMIT,
     SHARE_OF_GLOBAL,
     BudgetStats,
     Lane,
@@ -50,6 +51,7 @@ from bot.games._types import Clock
 
 __all__ = [
     "GLOBAL_LIMIT_PER_S",
+    "INVALID_LIMIT",
     "SHARE_OF_GLOBAL",
     "BudgetStats",
     "Lane",
