@@ -32,6 +32,11 @@ INVALID_WINDOW_S = 600.0
 INVALID_LIMIT = 2_000
 """Invalid requests in INVALID_WINDOW_S past which optional traffic stops: a fifth of
 Discord's 10,000, so games keep going well before a ban is near."""
+DEMAND_WINDOW_S = 60.0
+ADMIT_SHARE = 0.9
+"""New games are refused while the games' lane asked more than this share of the rate
+over the last DEMAND_WINDOW_S: the running games alone would grow the backlog, and
+admitting more only makes every running game's rounds late."""
 WAITS_KEPT = 1024
 """Recent waits per lane kept for the p99 gauge."""
 
@@ -113,7 +118,9 @@ class RestBudget:
         self._at: float | None = None
         self._queues: dict[Lane, deque[_Ticket]] = {lane: deque() for lane in Lane}
         self._paused_until = 0.0
-        self._invalid: deque[list[int]] = deque()  # [second, count], oldest first
+        self._invalid = _Window(INVALID_WINDOW_S)
+        self._asked = _Window(DEMAND_WINDOW_S)
+        self._refusal_logged = -DEMAND_WINDOW_S
         self._optional_stopped = False
         self._waits: dict[Lane, deque[float]] = {lane: deque(maxlen=WAITS_KEPT) for lane in Lane}
         self._refused_calls = dict.fromkeys(Lane, 0)
@@ -151,6 +158,8 @@ class RestBudget:
         if lane is Lane.OPTIONAL and not self.optional_allowed():
             self._refused_calls[lane] += 1
             raise RestBusy("optional traffic stopped: too many invalid requests")
+        if lane is Lane.GAMES:
+            self._asked.add(self.clock())
         if within is not None and self.delay_s(lane) > within:
             self._refused_calls[lane] += 1
             raise RestBusy(f"the {lane} lane is {self.delay_s(lane):.1f} s behind")
@@ -203,14 +212,25 @@ class RestBudget:
     # ------------------------------------------------------ admission, pauses
 
     def admit_start(self) -> bool:
-        """Whether a new game's first round would be posted within `start_delay_s`;
-        a refusal is counted (`refused_starts`)."""
+        """Whether a new game's first round would be posted within `start_delay_s`, and
+        the running games leave room for it (ADMIT_SHARE); a refusal is counted."""
+        now = self.clock()
         first_round = self.delay_s(Lane.GAMES) + (START_CALLS - 1) / self.rate
-        if first_round <= self.start_delay_s:
+        asked = self.demand_per_s()
+        if first_round <= self.start_delay_s and asked < self.rate * ADMIT_SHARE:
             return True
         self.refused_starts += 1
-        log.warning("a game start refused: its first round would wait %.1f s", first_round)
+        if now - self._refusal_logged >= DEMAND_WINDOW_S:  # once a minute, not per start
+            self._refusal_logged = now
+            log.warning(
+                "game starts refused: the first round would wait %.1f s, the games ask "
+                "%.1f calls/s of %.1f", first_round, asked, self.rate,
+            )  # fmt: skip
         return False
+
+    def demand_per_s(self) -> float:
+        """Calls the games' lane asked for per second over the last DEMAND_WINDOW_S."""
+        return self._asked.total(self.clock()) / DEMAND_WINDOW_S
 
     def pause(self, seconds: float, kind: PauseKind) -> None:
         """Stop every bot-token call of this process for `seconds` (a 429 said so)."""
@@ -228,19 +248,12 @@ class RestBudget:
         """A response arrived; 401, 403 and 429 count toward Discord's ban."""
         if status not in INVALID or (status == 429 and shared_scope):
             return
-        second = int(self.clock())
-        if self._invalid and self._invalid[-1][0] == second:
-            self._invalid[-1][1] += 1
-        else:
-            self._invalid.append([second, 1])
+        self._invalid.add(self.clock())
         self.optional_allowed()
 
     def invalid_recent(self) -> int:
         """Invalid requests seen in the last INVALID_WINDOW_S."""
-        oldest = self.clock() - INVALID_WINDOW_S
-        while self._invalid and self._invalid[0][0] < oldest:
-            self._invalid.popleft()
-        return sum(count for _, count in self._invalid)
+        return self._invalid.total(self.clock())
 
     def optional_allowed(self) -> bool:
         """Whether optional traffic (daily posts, shares, archives) may go now: not while
@@ -272,6 +285,26 @@ class RestBudget:
             invalid_recent=self.invalid_recent(),
             optional_allowed=not self._optional_stopped,
         )
+
+
+class _Window:
+    """Counts per second over the last `span_s` seconds."""
+
+    def __init__(self, span_s: float) -> None:
+        self.span_s = span_s
+        self._counts: deque[list[int]] = deque()  # [second, count], oldest first
+
+    def add(self, now: float) -> None:
+        second = int(now)
+        if self._counts and self._counts[-1][0] == second:
+            self._counts[-1][1] += 1
+        else:
+            self._counts.append([second, 1])
+
+    def total(self, now: float) -> int:
+        while self._counts and self._counts[0][0] < now - self.span_s:
+            self._counts.popleft()
+        return sum(count for _, count in self._counts)
 
 
 @dataclass(eq=False, slots=True)

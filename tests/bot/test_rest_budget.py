@@ -226,3 +226,19 @@ async def test_the_budget_is_scraped_as_metrics() -> None:
         'formula_darts_rest_wait_p99_seconds{lane="games"} 0.0',
     ):
         assert line in text, line
+
+
+async def test_new_games_wait_while_the_running_ones_ask_for_the_whole_rate() -> None:
+    """Admission by the backlog alone admitted thousands of games in a ramp (each asks
+    little at its start, and all of them much later): the games' demand counts too."""
+    time = ManualTime()
+    budget = _budget(time)  # 40 calls a second
+    for _ in range(60 * 30):  # 30 calls/s for a minute: served at once, no backlog
+        await budget.take()
+        time.now += 1 / 30
+    assert budget.delay_s() < 1.0 and budget.admit_start()
+    for _ in range(60 * 37):  # 37/s: still no backlog, but 90 % of the rate asked
+        await budget.take()
+        time.now += 1 / 37
+    assert budget.delay_s() < 1.0
+    assert not budget.admit_start()
