@@ -189,3 +189,25 @@ async def test_invalid_requests_stop_optional_traffic(monkeypatch: pytest.Monkey
             assert server.count("POST", r"/channels/400/messages") == 0
             await _bounded(with_retry(rest.post(401, "round"), "round", rest.budget))
             assert rest.budget.stats().refused_calls[Lane.OPTIONAL] == 1
+
+
+async def test_why_the_deadline_never_cancels_a_try(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cancelling a discord.py request while it waits out a global 429 leaves discord.py's
+    global lock shut: every later request of the process waits forever. `with_retry`'s
+    deadline lets the caller go and leaves the try alone, so later requests still go."""
+    async with DiscordRest(global_limit=1) as server:
+        async for rest in _rest(server, monkeypatch, global_limit=1000):
+            cancelled = asyncio.create_task(rest.post(500, "a")())  # the login filled the second
+            for _ in range(200):  # until the server has answered it a global 429
+                if any(s.is_global for s in server.seen):
+                    break
+                await asyncio.sleep(0.01)
+            cancelled.cancel()
+            with pytest.raises(asyncio.TimeoutError):  # shut for good
+                await asyncio.wait_for(rest.post(501, "b")(), 3.0)
+    async with DiscordRest(global_limit=1) as server:
+        async for rest in _rest(server, monkeypatch, global_limit=1000):
+            with pytest.raises(RestBusy):
+                await with_retry(rest.post(502, "a"), "a", rest.budget, deadline_s=0.2)
+            later = await _bounded(with_retry(rest.post(503, "b"), "b", rest.budget), 10.0)
+            assert later.content == "b"
