@@ -66,7 +66,7 @@ class RestBusy(UserError):
     minute, in their language (`errors.rest_busy`).
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, *, reason: str) -> None:
         super().__init__("rest_busy")
         self.reason = reason
 
@@ -157,12 +157,12 @@ class RestBudget:
         """
         if lane is Lane.OPTIONAL and not self.optional_allowed():
             self._refused_calls[lane] += 1
-            raise RestBusy("optional traffic stopped: too many invalid requests")
+            raise RestBusy(reason="optional traffic stopped: too many invalid requests")
         if lane is Lane.GAMES:
             self._asked.add(self.clock())
         if within is not None and self.delay_s(lane) > within:
             self._refused_calls[lane] += 1
-            raise RestBusy(f"the {lane} lane is {self.delay_s(lane):.1f} s behind")
+            raise RestBusy(reason=f"the {lane} lane is {self.delay_s(lane):.1f} s behind")
         now = self.clock()
         self._refill(now)
         if not self._ahead(lane) and now >= self._paused_until and self._tokens >= 1 - 1e-9:

@@ -208,7 +208,7 @@ class GamesCog(commands.Cog, name="Games"):
         """RestBusy when the bot-token backlog would show a new game's first round late:
         a clear "try again in a minute" instead of a game queued behind it."""
         if not self.announcer.budget.admit_start():
-            raise RestBusy("the bot-token backlog would delay a first round")
+            raise RestBusy(reason="the bot-token backlog would delay a first round")
 
     async def start_qualification(self, interaction: Interaction, set_name: str) -> None:
         """The daily post's Play button: the new day's Qualification, as /qualification."""

@@ -139,7 +139,7 @@ async def _try(
             log.info("%s: the try left at its deadline finished", what)
 
     attempt.add_done_callback(finished)
-    raise RestBusy(f"{what}: no answer within the deadline")
+    raise RestBusy(reason=f"{what}: no answer within the deadline")
 
 
 async def with_retry(
