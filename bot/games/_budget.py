@@ -60,14 +60,22 @@ class PauseKind(StrEnum):
 
 
 class RestBusy(UserError):
-    """A bot-token call the budget would not queue or that ran past its deadline.
+    """A bot-token call the budget would not queue, or that ran past its deadline.
 
-    A UserError, so a start refused this way tells the player to try again in a
-    minute, in their language (`errors.rest_busy`).
+    A UserError, so a player whose press it refused is told, in their language, to try
+    again in a minute (`errors.rest_wait`).
     """
 
     def __init__(self, *, reason: str) -> None:
-        super().__init__("rest_busy")
+        super().__init__("rest_wait")
+        self.reason = reason
+
+
+class StartRefused(RestBusy):
+    """A new game refused at its start (`RestBudget.admit_start`): `errors.rest_busy`."""
+
+    def __init__(self, *, reason: str) -> None:
+        UserError.__init__(self, "rest_busy")
         self.reason = reason
 
 

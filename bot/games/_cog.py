@@ -18,7 +18,7 @@ from bot.common import UserError, refuse, reply, set_choices, timestamp
 from bot.games import _render as render
 from bot.games._announce import USERS_ONLY, Announcer
 from bot.games._controls import GameControlsCog
-from bot.games._discord import RestBusy
+from bot.games._discord import StartRefused
 from bot.games._places import NEEDED, private_thread, public_thread, require
 from bot.games._practice import DEFAULT_LEVEL
 from bot.games._service import GameService
@@ -205,10 +205,10 @@ class GamesCog(commands.Cog, name="Games"):
     # -------------------------------------------------------------- handlers
 
     def _admit(self) -> None:
-        """RestBusy when the bot-token backlog would show a new game's first round late:
+        """StartRefused when the bot-token backlog would show a new game's first round late:
         a clear "try again in a minute" instead of a game queued behind it."""
         if not self.announcer.budget.admit_start():
-            raise RestBusy(reason="the bot-token backlog would delay a first round")
+            raise StartRefused(reason="the bot-token backlog would delay a first round")
 
     async def start_qualification(self, interaction: Interaction, set_name: str) -> None:
         """The daily post's Play button: the new day's Qualification, as /qualification."""

@@ -46,6 +46,7 @@ from bot.games._budget import (
     PauseKind,
     RestBudget,
     RestBusy,
+    StartRefused,
 )
 from bot.games._types import Clock
 
@@ -58,6 +59,7 @@ __all__ = [
     "PauseKind",
     "RestBudget",
     "RestBusy",
+    "StartRefused",
     "response_trace",
     "with_retry",
 ]

@@ -71,3 +71,27 @@ async def test_a_round_whose_post_hit_a_429_is_posted_after_the_pause(world) -> 
     stored = await world.store.load_game(game.state.id)
     assert stored is not None and stored.meta.round_message_id is not None
     assert stored.state.outcome is None
+
+
+async def test_a_share_is_refused_while_optional_traffic_is_stopped(world) -> None:
+    """Past the invalid-request limit a share says "try again" and gives its claim back:
+    once traffic resumes, the same press posts it."""
+    from tests.support.sim import answer, button_id
+
+    world.digits.extend("7001")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    await answer(world.alice, thread.last_message, "700+1")
+    summary = thread.last_message
+    share_id = button_id(summary, "fd:share:")
+    budget = world.bot.budget
+    for _ in range(budget.invalid_limit):
+        budget.saw_status(403)
+    before = len(world.channel.history())
+    refused = await world.alice.click(summary, custom_id=share_id)
+    assert "nothing was posted. Please try again in a minute" in reply_text(refused)
+    assert len(world.channel.history()) == before
+    await world.env.advance_time(601)  # the 403s are older than ten minutes now
+    shared = await world.alice.click(summary, custom_id=share_id)
+    assert "Shared in" in reply_text(shared)
+    assert len(world.channel.history()) == before + 1
