@@ -5,7 +5,8 @@ the global limit (~50 requests/s per token, shared by the shard processes), serv
 FIFO order per lane, the games' lane before the optional one (daily posts, shares,
 archives). The queue is bounded by time: a call that would wait past its deadline is
 refused (`RestBusy`) instead of queued, and a new game is refused at its start when
-the backlog would delay its first round past `START_DELAY_S` (`admit_start`).
+the backlog would delay its first round past `START_DELAY_S`, or while the running
+games ask for nearly the whole rate (`admit_start`).
 
 One retry layer. discord.py's `HTTPClient.request` already tries a request 5 times on
 500/502/504/524 (sleeping 1, 3, 5, 7, 9 s), on a connection reset, and on a 429 it
