@@ -1,6 +1,7 @@
 """Shards of several processes identify one per gateway bucket per window, through
 the database (`IdentifyGate`): two stores (two clients of one real PostgreSQL)
-racing for the same buckets never get the same window."""
+racing for the same buckets never get the same window. And how the bot wires the
+gate and the budget into discord.py."""
 
 from __future__ import annotations
 
@@ -67,3 +68,18 @@ async def test_the_bot_asks_the_gate_before_each_identify(
     await bot.before_identify_hook(3, initial=True)
     await bot.before_identify_hook(5)
     assert asked == [(3, 4), (5, 4)]
+
+
+async def test_the_bot_wires_its_budget_into_discord_py(
+    settings: BotSettings, store: Store, evaluator: Evaluator
+) -> None:
+    """discord.py's session carries the budget's trace, waits out 429s up to 30 s (what it
+    makes of anything lower), and the budget is scraped with the bot's metrics."""
+    from prometheus_client import generate_latest
+
+    bot = create_bot(settings, store=store, evaluator=evaluator)
+    assert bot.http.http_trace is not None
+    assert bot.http.max_ratelimit_timeout == 30.0
+    bot.budget.saw_status(401)
+    text = generate_latest(bot.metrics.registry).decode()
+    assert "formula_darts_rest_invalid_requests_10m 1.0" in text
