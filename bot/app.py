@@ -41,12 +41,14 @@ from bot.games import (
     Revealer,
     ThreadCloser,
 )
+from bot.games._discord import INVALID_LIMIT, response_trace
 from bot.i18n import CatalogTranslator, locale_of, t, use_synced_commands
 from bot.leaderboards import LeaderboardsCog, PageButton
 from bot.moderation import AdminCog, Moderation
 from bot.observability import Metrics, readiness_checks, serve_observability
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
+from bot.sharding import IdentifyGate
 from bot.solving import ConfirmedSolver
 from bot.storage import Store, open_store
 from evaluator import Evaluator, open_evaluator
@@ -94,9 +96,10 @@ class GameTree(app_commands.CommandTree["FormulaDartsBot"]):
             log.warning("could not report a command error to the user")
 
 
-MAX_RATELIMIT_WAIT_S = 10.0
-"""discord.py waits out a 429 this long at most; a longer one comes back to the caller
-(`with_retry`), which logs it instead of letting it eat a player's round in silence."""
+MAX_RATELIMIT_WAIT_S = 30.0
+"""discord.py waits out a 429 this long at most (it raises anything lower to 30 s); a
+longer one comes back as `RateLimited`, and `with_retry` pauses every bot-token call
+for it and gives the call up instead of letting it eat a player's round in silence."""
 
 
 def intents() -> discord.Intents:
@@ -123,8 +126,18 @@ class FormulaDartsBot(commands.AutoShardedBot):
         revealer: Revealer | None = None,
         charts: ChartRenderer | None = None,
         closest: Closest | None = None,
+        identify_gate: IdentifyGate | None = None,
     ) -> None:
+        """`identify_gate` spaces the shards' identifies across processes (`run_discord`
+        passes one on the store); without it, discord.py's own 5 s per process."""
         shards = settings.shards
+        metrics = metrics or Metrics()
+        budget = RestBudget(
+            discord_clock,
+            processes=shards.processes,
+            on_error=metrics.rest_error,
+            invalid_limit=INVALID_LIMIT // shards.processes,
+        )
         sharding: dict[str, Any] = {"shard_count": shards.count}
         if shards.ids is not None:
             sharding["shard_ids"] = list(shards.ids)
@@ -137,17 +150,21 @@ class FormulaDartsBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
             max_ratelimit_timeout=MAX_RATELIMIT_WAIT_S,
+            http_trace=response_trace(budget),
         )
         self.settings = settings
         self.features = tuple(features)
         self.store = store
         self.evaluator = evaluator
         self.revealer = revealer
-        self.metrics = metrics or Metrics()
+        self.metrics = metrics
         self.shard_plan = shards
-        budget = RestBudget(
-            discord_clock, processes=shards.processes, on_error=self.metrics.rest_error
-        )
+        self.budget = budget
+        """Every bot-token call of this process: `with_retry(call, what, self.budget,
+        lane=Lane.OPTIONAL)` for optional traffic (daily posts), `budget.optional_allowed()`."""
+        metrics.bind_rest(budget.stats)
+        self.identify_gate = identify_gate
+        self._max_concurrency: int | None = None
         self.charts = charts
         self.closer = ThreadCloser(self, budget, discord_clock, shards.owns)
         self.announcer = Announcer(self, budget, charts, self.closer)
@@ -241,6 +258,22 @@ class FormulaDartsBot(commands.AutoShardedBot):
             return [c.to_dict(self.tree) for c in commands_]
         return [await c.get_translated_payload(self.tree, translator) for c in commands_]
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """One identify per gateway bucket at a time across the processes on this database
+        (`IdentifyGate`), honouring the gateway's `max_concurrency`."""
+        if self.identify_gate is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        if self._max_concurrency is None:
+            try:
+                limits = await self.fetch_session_start_limits()
+                self._max_concurrency = max(1, limits.max_concurrency)
+            except discord.HTTPException:
+                log.warning("the gateway's session start limits are unknown; one at a time")
+                self._max_concurrency = 1
+        window = await self.identify_gate.wait_turn(shard_id or 0, self._max_concurrency)
+        log.info("shard %s identifies in window %d", shard_id, window)
+
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await self.service.void_where("bot_removed", guild_id=guild.id)
         await self.daily.server_left(guild.id)
@@ -272,6 +305,7 @@ def create_bot(
     revealer: Revealer | None = None,
     charts: ChartRenderer | None = None,
     closest: Closest | None = None,
+    identify_gate: IdentifyGate | None = None,
 ) -> FormulaDartsBot:
     """The configured bot; settings come from the environment (and `.env`) when None.
 
@@ -287,6 +321,7 @@ def create_bot(
         revealer=revealer,
         charts=charts,
         closest=closest,
+        identify_gate=identify_gate,
     )
 
 
@@ -330,6 +365,7 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             revealer=ConfirmedSolver(solver, evaluator),
             charts=charts,
             closest=ConfirmedSolver(solver, evaluator),
+            identify_gate=IdentifyGate(store),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
     ):

@@ -13,7 +13,7 @@ from bot.games._best import summary_best
 from bot.games._closing import ThreadCloser
 from bot.games._cog import GamesCog
 from bot.games._controls import GameControlsCog
-from bot.games._discord import RestBudget
+from bot.games._discord import Lane, RestBudget, RestBusy, with_retry
 from bot.games._places import INVITE
 from bot.games._render import outcome_text
 from bot.games._reveals import reveal_played
@@ -44,9 +44,11 @@ __all__ = [
     "GameEvents",
     "GameService",
     "GamesCog",
+    "Lane",
     "NoEvents",
     "QualificationButton",
     "RestBudget",
+    "RestBusy",
     "Revealer",
     "SubmitResult",
     "ThreadCloser",
@@ -54,4 +56,5 @@ __all__ = [
     "reveal_played",
     "round_line",
     "summary_best",
+    "with_retry",
 ]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import discord
 
-from bot.games._discord import RestBudget, with_retry
+from bot.games._discord import Lane, RestBudget, RestBusy, with_retry
 from bot.games._places import AUTO_ARCHIVE_MINUTES
 from bot.games._timers import Timers
 from bot.games._types import Clock
@@ -67,7 +67,10 @@ class ThreadCloser:
                 lambda: self.client.http.edit_channel(thread.thread_id, archived=True),
                 what,
                 self.budget,
+                lane=Lane.OPTIONAL,
             )
+        except RestBusy as busy:  # optional traffic stopped, or a backlog: it auto-archives
+            log.warning("%s skipped (%s); it will auto-archive", what, busy.reason)
         except discord.NotFound:
             log.info("%s: it is gone already", what)
         except discord.HTTPException as error:  # no Manage Threads any more, say: it auto-archives

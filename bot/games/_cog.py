@@ -18,6 +18,7 @@ from bot.common import UserError, refuse, reply, set_choices, timestamp
 from bot.games import _render as render
 from bot.games._announce import USERS_ONLY, Announcer
 from bot.games._controls import GameControlsCog
+from bot.games._discord import StartRefused
 from bot.games._places import NEEDED, private_thread, public_thread, require
 from bot.games._practice import DEFAULT_LEVEL
 from bot.games._service import GameService
@@ -130,6 +131,7 @@ class GamesCog(commands.Cog, name="Games"):
             return
         try:
             require(interaction.app_permissions, NEEDED[Mode.DUEL])
+            self._admit()
         except UserError as error:
             await refuse(interaction, error)
             return
@@ -202,6 +204,12 @@ class GamesCog(commands.Cog, name="Games"):
 
     # -------------------------------------------------------------- handlers
 
+    def _admit(self) -> None:
+        """StartRefused when the bot-token backlog would show a new game's first round late:
+        a clear "try again in a minute" instead of a game queued behind it."""
+        if not self.announcer.budget.admit_start():
+            raise StartRefused(reason="the bot-token backlog would delay a first round")
+
     async def start_qualification(self, interaction: Interaction, set_name: str) -> None:
         """The daily post's Play button: the new day's Qualification, as /qualification."""
         await self._start_single(interaction, Mode.QUALIFICATION, set_name)
@@ -219,6 +227,7 @@ class GamesCog(commands.Cog, name="Games"):
             return
         try:
             require(interaction.app_permissions, NEEDED[mode])
+            self._admit()
         except UserError as error:
             await refuse(interaction, error)
             return

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.common import UserError, echo_formula, fmt, refuse, reply
 from bot.games import _render as render
 from bot.games._announce import Announcer
-from bot.games._discord import with_retry
+from bot.games._discord import Lane, with_retry
 from bot.games._places import POSTING, missing, public_thread
 from bot.games._service import GameService
 from bot.games._sharing import claim_share, share_key, share_target
@@ -258,9 +258,13 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 lambda: channel.send(text, allowed_mentions=discord.AllowedMentions.none()),
                 f"game {game_id}: share",
                 self.announcer.budget,
+                lane=Lane.OPTIONAL,
             )
-        except BaseException:  # a long 429, the network, a cancel: the player may press again
+        except BaseException as error:  # a long 429, the network, a cancel: press again
             await self.service.store.drop_state(share_key(game_id, user_id))
+            if isinstance(error, UserError):  # RestBusy: optional traffic stopped
+                await refuse(interaction, error)
+                return
             raise
         await reply(interaction, t("share.sent", locale, channel=f"<#{target}>"))
 

@@ -1,13 +1,31 @@
-"""Bot-token REST calls that survive Discord's bad moments and stay under its limits.
+"""Bot-token REST calls that stay under Discord's limits and survive its bad moments.
 
-discord.py only reacts to 429s, and every 429 counts toward Discord's invalid-request
-limit (10,000 per 10 minutes, then a ban), so the bot spends a budget below the
-global limit (~50 requests/s per token) before each call instead. 5xx and 429 are
-retried with backoff; a rate-limit wait longer than discord.py's `max_ratelimit_timeout`
-comes back as `RateLimited` and is waited here, logged, never silently. What the
-waits cost a player is given back by timing rounds from when their post appeared
-(`rules.RoundShown`). Interaction responses and webhook followups are not under the
-global limit and do not go through here.
+Every bot-token call goes through one `RestBudget` per process: a token bucket below
+the global limit (~50 requests/s per token, shared by the shard processes), served in
+FIFO order per lane, the games' lane before the optional one (daily posts, shares,
+archives). The queue is bounded by time: a call that would wait past its deadline is
+refused (`RestBusy`) instead of queued, and a new game is refused at its start when
+the backlog would delay its first round past `START_DELAY_S`, or while the running
+games ask for nearly the whole rate (`admit_start`).
+
+One retry layer. discord.py's `HTTPClient.request` already tries a request 5 times on
+500/502/504/524 (sleeping 1, 3, 5, 7, 9 s), on a connection reset, and on a 429 it
+can wait out (the route's or the global limit, up to `max_ratelimit_timeout`, which
+discord.py raises to 30 s at least). So `with_retry` retries only what discord.py
+raises at once: a 503 and a connection that failed otherwise; a 500/502/504 it raises
+has been tried 5 times already and is given up. A 429 that reaches us (Cloudflare's,
+or one longer than `max_ratelimit_timeout`) is never retried by hand: it pauses every
+bot-token call of this process for its `retry_after` and is raised. The whole call,
+queue and tries, has a total deadline; a try still in discord.py's hands at the
+deadline is left to finish there, not cancelled (cancelling it while discord.py waits
+out a global 429 leaves discord.py's global lock shut for good), and the caller gets
+`RestBusy`. What the waits cost a player is given back by timing rounds from when
+their post appeared (`rules.RoundShown`). Interaction responses and webhook followups
+are not under the bot token's global limit and do not go through here.
+
+Discord bans an IP past 10,000 invalid requests (401, 403, 429) in 10 minutes: every
+response is seen (`response_trace`, an aiohttp trace on discord.py's session), and
+past `invalid_limit` in the last 10 minutes the optional lane refuses.
 """
 
 from __future__ import annotations
@@ -15,93 +33,154 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import aiohttp
 import discord
 
+from bot.games._budget import (
+    GLOBAL_LIMIT_PER_S,
+    INVALID_LIMIT,
+    SHARE_OF_GLOBAL,
+    BudgetStats,
+    Lane,
+    PauseKind,
+    RestBudget,
+    RestBusy,
+    StartRefused,
+)
 from bot.games._types import Clock
+
+__all__ = [
+    "GLOBAL_LIMIT_PER_S",
+    "INVALID_LIMIT",
+    "SHARE_OF_GLOBAL",
+    "BudgetStats",
+    "Lane",
+    "PauseKind",
+    "RestBudget",
+    "RestBusy",
+    "StartRefused",
+    "response_trace",
+    "with_retry",
+]
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-ATTEMPTS = 5
 BASE_DELAY = 0.5
-LONGEST_WAIT_S = 30.0
-"""The longest one rate-limit wait may be before the call is given up as failed."""
-GLOBAL_LIMIT_PER_S = 50.0
-"""Discord's global limit for one bot token."""
-SHARE_OF_GLOBAL = 0.8
-"""The budget stays this far below the global limit: room for what discord.py sends itself."""
+DEADLINE_S = 30.0
+"""How long one `with_retry` call may take in all: its wait in the queue and its tries."""
+DISCORD_PY_RETRIES = frozenset({500, 502, 504, 524})
+"""What discord.py's `HTTPClient.request` retries itself (5 tries): never again here."""
+UNKNOWN_PAUSE_S = 1.0
+"""A 429 that says nothing of how long to wait (no Retry-After) pauses this long."""
 
 
-class RestBudget:
-    """A token bucket for this process's bot-token calls.
+def response_trace(budget: RestBudget) -> aiohttp.TraceConfig:
+    """An aiohttp trace for discord.py's session (`http_trace=`): every response's status
+    counts toward the invalid-request window, including the 429s discord.py waits out
+    itself, and a global 429 pauses the budget while discord.py waits it out."""
+    trace = aiohttp.TraceConfig()
 
-    `processes` shard processes share one token, so each takes its share of the
-    global limit. Time is the bot's clock (virtual in tests), waits are asyncio.sleep.
-    """
-
-    def __init__(
-        self,
-        clock: Clock,
-        *,
-        processes: int = 1,
-        burst: int = 10,
-        on_error: Callable[[int], None] | None = None,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    async def on_request_end(
+        session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams
     ) -> None:
-        """`on_error(status)` hears of every failed call (metrics count them)."""
-        self.clock = clock
-        self.on_error = on_error
-        self.sleep = sleep
-        self.rate = GLOBAL_LIMIT_PER_S * SHARE_OF_GLOBAL / max(1, processes)
-        self.burst = float(burst)
-        self._tokens = self.burst
-        self._at: float | None = None
-        self.waited_s = 0.0
+        del session, context
+        response = params.response
+        headers = response.headers
+        budget.saw_status(
+            response.status, shared_scope=headers.get("X-RateLimit-Scope") == "shared"
+        )
+        if response.status == 429 and headers.get("X-RateLimit-Global"):
+            budget.pause(_seconds(headers.get("Retry-After")), PauseKind.GLOBAL)
 
-    async def take(self) -> None:
-        while True:
-            now = self.clock()
-            elapsed = 0.0 if self._at is None else max(0.0, now - self._at)  # clocks can jump
-            self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
-            self._at = now
-            if self._tokens >= 1 - 1e-9:  # a float a hair short of a token is a token
-                self._tokens = max(0.0, self._tokens - 1)
-                return
-            wait = max((1 - self._tokens) / self.rate, 1e-3)
-            self.waited_s += wait
-            await self.sleep(wait)
+    trace.on_request_end.append(on_request_end)
+    return trace
 
 
-def _retryable(error: discord.HTTPException) -> bool:
-    return error.status >= 500 or error.status == 429
+def _seconds(text: str | None) -> float:
+    try:
+        return float(text) if text is not None else UNKNOWN_PAUSE_S
+    except ValueError:
+        return UNKNOWN_PAUSE_S
+
+
+def _retry_after(error: discord.HTTPException) -> float:
+    """A raised 429's wait: Cloudflare's Retry-After header, else UNKNOWN_PAUSE_S."""
+    headers = getattr(error.response, "headers", None)
+    return _seconds(headers.get("Retry-After") if headers is not None else None)
+
+
+def _ours_to_retry(error: BaseException) -> bool:
+    """What discord.py raised without trying again: a 503 (or another 5xx it does not
+    retry), or a connection that failed other than by a reset it retries."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 and error.status not in DISCORD_PY_RETRIES
+    return isinstance(error, aiohttp.ClientError | OSError)
+
+
+async def _try(
+    call: Callable[[], Awaitable[T]], what: str, within: float, sleep: Callable[[float], Any]
+) -> T:
+    """One try, waited for `within` seconds at most; one still running then is left to
+    finish in discord.py (its outcome is logged), never cancelled."""
+    attempt: asyncio.Future[T] = asyncio.ensure_future(call())
+    timer = asyncio.ensure_future(sleep(max(0.0, within)))
+    try:
+        await asyncio.wait({attempt, timer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        timer.cancel()
+    if attempt.done():
+        return attempt.result()
+
+    def finished(late: asyncio.Future[T]) -> None:
+        if not late.cancelled() and late.exception() is not None:
+            log.warning("%s: the try left at its deadline failed: %r", what, late.exception())
+        else:
+            log.info("%s: the try left at its deadline finished", what)
+
+    attempt.add_done_callback(finished)
+    raise RestBusy(reason=f"{what}: no answer within the deadline")
 
 
 async def with_retry(
-    call: Callable[[], Awaitable[T]], what: str, budget: RestBudget | None = None
+    call: Callable[[], Awaitable[T]],
+    what: str,
+    budget: RestBudget | None = None,
+    *,
+    lane: Lane = Lane.GAMES,
+    deadline_s: float = DEADLINE_S,
 ) -> T:
-    """Run `call` within the budget, retrying transient Discord failures; the last is raised."""
-    for attempt in range(ATTEMPTS):
+    """Run `call` within the budget and `deadline_s`, retrying only what discord.py does
+    not (module docstring); the last failure is raised, `RestBusy` past the deadline."""
+    clock: Clock = budget.clock if budget is not None else asyncio.get_running_loop().time
+    sleep = budget.sleep if budget is not None else asyncio.sleep
+    end = clock() + deadline_s
+    attempt = 0
+    while True:
         if budget is not None:
-            await budget.take()
+            await budget.take(lane, within=end - clock())
         try:
-            return await call()
+            return await _try(call, what, end - clock(), sleep)
         except discord.RateLimited as limited:
-            if limited.retry_after > LONGEST_WAIT_S or attempt == ATTEMPTS - 1:
-                raise
-            log.warning("%s: rate limited for %.1f s; waiting", what, limited.retry_after)
-            await asyncio.sleep(limited.retry_after)
-        except discord.HTTPException as error:
+            if budget is not None:
+                if budget.on_error is not None:
+                    budget.on_error(429)
+                budget.pause(limited.retry_after, PauseKind.LONG)
+            raise
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            status = error.status if isinstance(error, discord.HTTPException) else 0
             if budget is not None and budget.on_error is not None:
-                budget.on_error(error.status)
-            if not _retryable(error) or attempt == ATTEMPTS - 1:
+                budget.on_error(status)
+            if status == 429:  # Cloudflare's, or discord.py's tries ran out: stop
+                if budget is not None and isinstance(error, discord.HTTPException):
+                    budget.pause(_retry_after(error), PauseKind.CLOUDFLARE)
                 raise
             delay = BASE_DELAY * 2**attempt
-            log.warning(
-                "%s failed with %s %s; retry %d in %.1f s",
-                what, error.status, error.text, attempt + 1, delay,
-            )  # fmt: skip
-            await asyncio.sleep(delay)
-    raise AssertionError("unreachable")
+            if not _ours_to_retry(error) or clock() + delay >= end:
+                raise
+            log.warning("%s failed (%r); retry %d in %.1f s", what, error, attempt + 1, delay)
+            await sleep(delay)
+            attempt += 1

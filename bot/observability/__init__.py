@@ -18,7 +18,7 @@ from bot.observability._logging import (
     configure_logging,
     log_context,
 )
-from bot.observability._metrics import AnswerOutcome, Metrics, PoolStats
+from bot.observability._metrics import AnswerOutcome, Metrics, PoolStats, RestStats
 from bot.observability._server import (
     CheckStatus,
     HealthCheck,
@@ -39,6 +39,7 @@ __all__ = [
     "MetricsPortUnavailable",
     "PoolStats",
     "Readiness",
+    "RestStats",
     "TextFormatter",
     "configure_logging",
     "evaluator_answers",

@@ -75,7 +75,40 @@ class PoolStats(Protocol):
         ...
 
 
+class RestStats(Protocol):
+    """What the bot-token budget tells about itself (`bot.games.RestBudget.stats`), by
+    lane ("games", "optional") where it says so; counts are cumulative."""
+
+    @property
+    def queued(self) -> Mapping[str, int]: ...
+
+    @property
+    def backlog_s(self) -> Mapping[str, float]: ...
+
+    @property
+    def wait_p99_s(self) -> Mapping[str, float]: ...
+
+    @property
+    def refused_calls(self) -> Mapping[str, int]: ...
+
+    @property
+    def refused_starts(self) -> int: ...
+
+    @property
+    def pauses(self) -> Mapping[str, int]: ...
+
+    @property
+    def paused_s(self) -> float: ...
+
+    @property
+    def invalid_recent(self) -> int: ...
+
+    @property
+    def optional_allowed(self) -> bool: ...
+
+
 PoolSource = Callable[[], PoolStats]
+RestSource = Callable[[], RestStats]
 GamesSource = Callable[[], Mapping[str, int]]
 """Active games by mode (a `rules.Mode` is a str); modes left out count 0."""
 ShardsSource = Callable[[], Mapping[int, float]]
@@ -167,6 +200,9 @@ class Metrics:
     def bind_shards(self, latencies: ShardsSource) -> None:
         self._live.shards = latencies
 
+    def bind_rest(self, stats: RestSource) -> None:
+        self._live.rest = stats
+
 
 class _LiveState(Collector):
     """Gauges (and the pool's restart counter) computed from the bound sources per scrape.
@@ -179,15 +215,17 @@ class _LiveState(Collector):
         self.pool: PoolSource | None = None
         self.games: GamesSource | None = None
         self.shards: ShardsSource | None = None
+        self.rest: RestSource | None = None
         self._errors = errors
 
     def describe(self) -> Iterable[Metric]:
-        return [*_pool_families(), _games_family(), _shards_family()]
+        return [*_pool_families(), _games_family(), _shards_family(), *_rest_families()]
 
     def collect(self) -> Iterable[Metric]:
         yield from self._read("pool", self.pool, _pool_metrics)
         yield from self._read("games", self.games, _games_metrics)
         yield from self._read("shards", self.shards, _shards_metrics)
+        yield from self._read("rest", self.rest, _rest_metrics)
 
     def _read(
         self, name: str, source: Callable[[], T] | None, render: Callable[[T], list[Metric]]
@@ -254,3 +292,38 @@ def _shards_metrics(latencies: Mapping[int, float]) -> list[Metric]:
     for shard, seconds in sorted(latencies.items()):
         family.add_metric([str(shard)], seconds)
     return [family]
+
+
+def _rest_families() -> list[GaugeMetricFamily | CounterMetricFamily]:
+    def gauge(name: str, text: str, labels: list[str] | None = None) -> GaugeMetricFamily:
+        return GaugeMetricFamily(f"{PREFIX}_rest_{name}", text, labels=labels)
+
+    def counter(name: str, text: str, labels: list[str] | None = None) -> CounterMetricFamily:
+        return CounterMetricFamily(f"{PREFIX}_rest_{name}", text, labels=labels)
+
+    return [
+        gauge("queued", "Bot-token calls waiting for the budget, by lane.", ["lane"]),
+        gauge("backlog_seconds", "How long a bot-token call taken now would wait.", ["lane"]),
+        gauge("wait_p99_seconds", "p99 of the last bot-token calls' waits.", ["lane"]),
+        counter("refused_calls", "Bot-token calls the budget refused, by lane.", ["lane"]),
+        counter("refused_starts", "Game starts refused as busy (first round past 10 s)."),
+        counter("pauses", "Pauses of every bot-token call for a 429, by kind.", ["kind"]),
+        counter("paused_seconds", "Seconds bot-token calls were paused for 429s."),
+        gauge("invalid_requests_10m", "401, 403 and 429 responses in the last 10 minutes."),
+        gauge("optional_allowed", "1 while optional traffic may go, 0 once it is stopped."),
+    ]
+
+
+def _rest_metrics(stats: RestStats) -> list[Metric]:
+    families = _rest_families()
+    by_lane = (stats.queued, stats.backlog_s, stats.wait_p99_s, stats.refused_calls)
+    for family, values in zip(families[:4], by_lane, strict=True):
+        for lane, value in sorted(values.items()):
+            family.add_metric([str(lane)], value)
+    families[4].add_metric([], stats.refused_starts)
+    for kind, count in sorted(stats.pauses.items()):
+        families[5].add_metric([str(kind)], count)
+    families[6].add_metric([], stats.paused_s)
+    families[7].add_metric([], stats.invalid_recent)
+    families[8].add_metric([], 1.0 if stats.optional_allowed else 0.0)
+    return [*families]

@@ -134,10 +134,11 @@ async def test_a_duel_round_costs_three_bot_token_calls(world) -> None:
 
 
 async def test_a_round_posted_late_gives_the_players_the_time_back(world) -> None:
-    """The round's post fails once (a 500) and appears after the retry's backoff; answers
-    count until the shown deadline plus that delay."""
+    """The round's post fails once (a 503: discord.py retries a 500 itself, so a 500 that
+    reaches the bot is final) and appears after the retry's backoff; answers count until
+    the shown deadline plus that delay."""
     world.digits.extend("3489", "2476")
-    world.env.inject_error("POST", "/channels/*/messages", status=500, times=1)
+    world.env.inject_error("POST", "/channels/*/messages", status=503, times=1)
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
     record = await world.store.active_game_of(world.guild.id, world.alice.id)

@@ -1,4 +1,4 @@
-"""Every REST call a game makes, failing once with 500 and with 429 (simcord's inject_error):
+"""Every REST call a game makes, failing once with 503 and with 429 (simcord's inject_error):
 the game's state is saved either way, the player is told what Discord lets the bot tell,
 and the game goes on at the retry or the player's next interaction.
 
@@ -35,9 +35,20 @@ async def _until(world, attempt, done, tries: int = 3) -> list[str]:
     raise AssertionError(f"the step never went through; the player saw {seen}")
 
 
-@pytest.mark.parametrize("status", [500, 429])
-@pytest.mark.parametrize("phase", ["start", "answer"])
-@pytest.mark.parametrize("call", list(CALLS))
+CASES = [
+    (call, phase, status)
+    for status in (503, 429)
+    for phase in ("start", "answer")
+    for call in CALLS
+    # a 429 that reaches the bot is never retried by hand: round 1's post waits for the
+    # round's deadline (tests/bot/test_rest_sim.py)
+    if (call, phase, status) != ("a round's message, posted", "start", 429)
+]
+"""503, not 500: discord.py tries a 500 five times itself, so a 500 that reaches the bot
+has been retried already, and a 503 is what a bot-token call sees at once."""
+
+
+@pytest.mark.parametrize(("call", "phase", "status"), CASES)
 async def test_a_failing_call_loses_nothing_and_the_game_goes_on(
     world, call, phase, status
 ) -> None:

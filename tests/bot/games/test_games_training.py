@@ -162,10 +162,11 @@ async def test_ukrainian_player_sees_ukrainian(world) -> None:
 
 
 async def test_a_discord_error_during_a_game_is_retried(world) -> None:
+    """A 503 twice (discord.py tries a 500 five times itself; a 503 reaches the bot)."""
     world.digits.extend("3489", "2476")
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
-    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=500, times=2)
+    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=503, times=2)
     await answer(world.alice, thread.last_message, "34+89")
     await world.env.advance_time(5)
     texts = [message_text(m) for m in thread.history()]

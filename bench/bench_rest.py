@@ -1,0 +1,272 @@
+"""Bot-token REST at scale: how many calls a second each mode's rounds make, how many
+concurrent games one token carries, and what the budget's admission does with 10,000.
+
+A model, not Discord: players start games at the rate that would keep `--games`
+running at once (a 7-round darts game, answers after 10-80 s, a tenth of the rounds
+timed out at 120 s), each game spends its bot-token calls through the real
+`RestBudget` (its lanes, its FIFO, `admit_start`) on a virtual clock, a call itself
+takes no time. The calls per game are counted twice: as the code makes them today
+(`bot/games/_announce.py`: a round's post and its result edit, a duel's answer edit)
+and as the "rounds" part of issue 20 targets them (0 for an answered round, 2 for a
+timed-out one, a 7-round Training 5 at most). tests/bot/test_rest_http.py proves the
+budget against a server that speaks Discord's protocol; this scales the arithmetic.
+
+    python -m bench.bench_rest                  # 10,000 games, 20 virtual minutes, writes
+    python -m bench.bench_rest --minutes 5 --no-write
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import heapq
+import itertools
+import random
+import sys
+import time
+from dataclasses import dataclass
+
+from bench._report import percentile, write_section
+from bot.games._discord import DEADLINE_S, Lane, RestBudget, RestBusy
+
+ROUNDS = 7
+TIME_LIMIT_S = 120.0
+ANSWER_S = (10.0, 80.0)
+TIMEOUT_SHARE = 0.10
+MIX = {"training": 0.40, "qualification": 0.30, "duel": 0.25, "practice": 0.05}
+
+
+@dataclass(frozen=True)
+class Calls:
+    """Bot-token calls of one game: at its start, per answered and per timed-out round,
+    at its end (the summary), and the optional archive of its thread."""
+
+    start: int
+    answered: int
+    timed_out: int
+    end: int
+    archive: int = 1
+
+
+TODAY = {
+    # thread (+ the player added, private); a round's post and its result edit; the summary
+    "training": Calls(start=1, answered=2, timed_out=2, end=1),
+    "qualification": Calls(start=2, answered=2, timed_out=2, end=1),
+    # a duel round: its post, "X has answered" (an edit), its result (an edit)
+    "duel": Calls(start=1, answered=3, timed_out=3, end=1),
+    "practice": Calls(start=1, answered=3, timed_out=3, end=1),
+}
+TARGET = {
+    mode: Calls(start=calls.start, answered=0, timed_out=2, end=1) for mode, calls in TODAY.items()
+}
+
+
+class VirtualTime:
+    """A clock only sleeps move; sleepers wake in order of their time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._heap: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._seq = itertools.count()
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        wake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._heap, (self.now + max(0.0, seconds), next(self._seq), wake))
+        await wake
+
+    async def run_until(self, end: float) -> None:
+        for _ in range(3):
+            await asyncio.sleep(0)
+        while self._heap and self._heap[0][0] <= end:
+            due = self._heap[0][0]
+            self.now = max(self.now, due)
+            while self._heap and self._heap[0][0] <= self.now:
+                _, _, wake = heapq.heappop(self._heap)
+                if not wake.done():
+                    wake.set_result(None)
+            for _ in range(3):
+                await asyncio.sleep(0)
+        self.now = end
+
+
+@dataclass
+class Run:
+    started: int = 0
+    refused: int = 0
+    finished: int = 0
+    calls: int = 0
+    refused_calls: int = 0
+    refused_optional: int = 0
+    live: int = 0
+    live_samples: list[int] | None = None
+    waits: list[float] | None = None
+
+
+def per_second(calls: dict[str, Calls]) -> dict[str, tuple[float, float]]:
+    """(calls per game, calls per second per running game) for each mode."""
+    mean_answer = sum(ANSWER_S) / 2
+    round_s = (1 - TIMEOUT_SHARE) * mean_answer + TIMEOUT_SHARE * TIME_LIMIT_S
+    out = {}
+    for mode, c in calls.items():
+        per_game = (
+            c.start
+            + ROUNDS * ((1 - TIMEOUT_SHARE) * c.answered + TIMEOUT_SHARE * c.timed_out)
+            + c.end
+            + c.archive
+        )
+        out[mode] = (per_game, per_game / (ROUNDS * round_s))
+    return out
+
+
+async def simulate(calls: dict[str, Calls], games: int, minutes: float, seed: int) -> Run:
+    clock = VirtualTime()
+    budget = RestBudget(clock, sleep=clock.sleep)
+    rng = random.Random(seed)
+    run = Run(live_samples=[], waits=[])
+    mean_answer = sum(ANSWER_S) / 2
+    game_s = ROUNDS * ((1 - TIMEOUT_SHARE) * mean_answer + TIMEOUT_SHARE * TIME_LIMIT_S)
+    arrivals_per_s = games / game_s
+    modes, weights = list(MIX), list(MIX.values())
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def call(lane: Lane = Lane.GAMES) -> None:
+        began = clock()
+        try:
+            await budget.take(lane, within=DEADLINE_S)
+        except RestBusy:
+            if lane is Lane.GAMES:
+                run.refused_calls += 1
+            else:
+                run.refused_optional += 1
+            return
+        run.calls += 1
+        if lane is Lane.GAMES:
+            assert run.waits is not None
+            run.waits.append(clock() - began)
+
+    async def game(c: Calls) -> None:
+        run.live += 1
+        for _ in range(c.start):
+            await call()
+        for _ in range(ROUNDS):
+            timed_out = rng.random() < TIMEOUT_SHARE
+            await clock.sleep(TIME_LIMIT_S if timed_out else rng.uniform(*ANSWER_S))
+            for _ in range(c.timed_out if timed_out else c.answered):
+                await call()
+        for _ in range(c.end):
+            await call()
+        run.live -= 1
+        run.finished += 1
+        await call(Lane.OPTIONAL)  # the thread archived (15 minutes later in the bot)
+
+    async def arrivals() -> None:
+        while True:
+            await clock.sleep(rng.expovariate(arrivals_per_s))
+            if not budget.admit_start():
+                run.refused += 1
+                continue
+            run.started += 1
+            mode = rng.choices(modes, weights)[0]
+            task = asyncio.create_task(game(calls[mode]))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    async def sample() -> None:
+        while True:
+            await clock.sleep(10.0)
+            assert run.live_samples is not None
+            run.live_samples.append(run.live)
+
+    background = [asyncio.create_task(arrivals()), asyncio.create_task(sample())]
+    await clock.run_until(minutes * 60)
+    for task in [*background, *tasks]:
+        task.cancel()
+    await asyncio.gather(*background, *tasks, return_exceptions=True)
+    return run
+
+
+def _table(name: str, calls: dict[str, Calls]) -> list[str]:
+    rate = RestBudget(lambda: 0.0).rate
+    rows = [
+        f"**{name}** — calls a game makes (7 rounds, {TIMEOUT_SHARE:.0%} of rounds timed out):",
+        "",
+        "| mode | start | answered round | timed-out round | end + archive | per game "
+        "| calls/s per running game | games one token carries |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for mode, (per_game, per_s) in per_second(calls).items():
+        c = calls[mode]
+        rows.append(
+            f"| {mode} | {c.start} | {c.answered} | {c.timed_out} | {c.end} + {c.archive} "
+            f"| {per_game:.1f} | {per_s:.4f} | {rate / per_s:,.0f} |"
+        )
+    mixed = sum(MIX[m] * per_s for m, (_, per_s) in per_second(calls).items())
+    rows.append(
+        f"| the mix ({', '.join(f'{m} {w:.0%}' for m, w in MIX.items())}) | | | | | "
+        f"| {mixed:.4f} | **{rate / mixed:,.0f}** |"
+    )
+    return rows
+
+
+def _run_line(label: str, run: Run, games: int, minutes: float, wall: float) -> str:
+    samples = run.live_samples or [0]
+    steady = samples[len(samples) // 2 :] or samples
+    waits = run.waits or [0.0]
+    attempts = run.started + run.refused
+    return (
+        f"| {label} | {games:,} | {minutes:.0f} | {attempts:,} | {run.refused:,} "
+        f"({run.refused / max(1, attempts):.0%}) | {sum(steady) / len(steady):,.0f} "
+        f"| {run.calls / (minutes * 60):.1f} | {percentile(waits, 99):.2f} "
+        f"| {max(waits):.2f} | {run.refused_calls:,} | {run.refused_optional:,} | {wall:.1f} |"
+    )
+
+
+async def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--minutes", type=float, default=20.0)
+    parser.add_argument("--seed", type=int, default=20)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args(argv)
+    lines = [
+        "## Discord REST at scale (`bench/bench_rest.py`)",
+        "",
+        "A model on a virtual clock through the real `RestBudget` (one process, one token: "
+        f"{RestBudget(lambda: 0.0).rate:.0f} calls/s, 80 % of Discord's 50/s global limit). "
+        "Calls are counted, not sent; the harness tests (`tests/bot/test_rest_http.py`) "
+        "show discord.py and the budget against Discord's protocol.",
+        "",
+        *_table("Today", TODAY),
+        "",
+        *_table("Target of issue 20's rounds part (not yet the code)", TARGET),
+        "",
+        f"Players start games at the rate that would keep {args.games:,} running; each start "
+        "asks `admit_start` (refused when the backlog would show the first round after "
+        "10 s, or while the running games ask 90 % of the rate or more); a refused start "
+        "is not retried in the model. A game's waits make it last longer, so more games "
+        "run at once than the table's capacity when its calls queue; archives wait "
+        "behind every game's call and are shed first.",
+        "",
+        "| counts | games wanted | virtual min | starts asked | refused | games running "
+        "(2nd half, mean) | calls/s served | games' wait p99 s | max wait s "
+        "| games' calls refused (30 s deadline) | archives shed (optional lane) | wall s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for label, calls in (("today", TODAY), ("target", TARGET)):
+        began = time.perf_counter()
+        run = await simulate(calls, args.games, args.minutes, args.seed)
+        line = _run_line(label, run, args.games, args.minutes, time.perf_counter() - began)
+        print(line, flush=True)
+        lines.append(line)
+    body = "\n".join(lines)
+    print(body)
+    if not args.no_write:
+        write_section("rest", body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,331 @@
+"""The bot-token budget: one token bucket per process below Discord's global limit,
+FIFO lanes (the games' first), pauses on a 429, admission of new games, and the
+invalid-request window. `with_retry` (`_discord`) spends it; docs/DISCORD.md says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.common import UserError
+from bot.games._types import Clock
+
+log = logging.getLogger(__name__)
+
+GLOBAL_LIMIT_PER_S = 50.0
+"""Discord's global limit for one bot token."""
+SHARE_OF_GLOBAL = 0.8
+"""The budget stays this far below the global limit: room for what discord.py sends itself."""
+START_DELAY_S = 10.0
+"""A new game is refused when the backlog would post its first round later than this."""
+START_CALLS = 3
+"""Bot-token calls before a new game's first round shows: its thread (and, private, the
+player added to it) and the round's post."""
+INVALID = frozenset({401, 403, 429})
+"""What Discord counts toward the invalid-request ban (a 429 of a shared scope excepted)."""
+INVALID_WINDOW_S = 600.0
+INVALID_LIMIT = 2_000
+"""Invalid requests in INVALID_WINDOW_S past which optional traffic stops: a fifth of
+Discord's 10,000, so games keep going well before a ban is near."""
+DEMAND_WINDOW_S = 60.0
+ADMIT_SHARE = 0.9
+"""New games are refused while the games' lane asked more than this share of the rate
+over the last DEMAND_WINDOW_S: the running games alone would grow the backlog, and
+admitting more only makes every running game's rounds late."""
+WAITS_KEPT = 1024
+"""Recent waits per lane kept for the p99 gauge."""
+
+
+class Lane(StrEnum):
+    """Who a call is for. The games' lane is served first; the optional lane (daily
+    posts, shares, archives, rematch posts) waits for it and stops when invalid
+    requests pile up."""
+
+    GAMES = "games"
+    OPTIONAL = "optional"
+
+
+class PauseKind(StrEnum):
+    GLOBAL = "global"
+    """A global 429 discord.py waits out itself (seen in the response trace)."""
+    LONG = "long"
+    """A 429 longer than `max_ratelimit_timeout` (`discord.RateLimited`)."""
+    CLOUDFLARE = "cloudflare"
+    """A 429 without Discord's headers: Cloudflare's."""
+
+
+class RestBusy(UserError):
+    """A bot-token call the budget would not queue, or that ran past its deadline.
+
+    A UserError, so a player whose press it refused is told, in their language, to try
+    again in a minute (`errors.rest_wait`).
+    """
+
+    def __init__(self, *, reason: str) -> None:
+        super().__init__("rest_wait")
+        self.reason = reason
+
+
+class StartRefused(RestBusy):
+    """A new game refused at its start (`RestBudget.admit_start`): `errors.rest_busy`."""
+
+    def __init__(self, *, reason: str) -> None:
+        UserError.__init__(self, "rest_busy")
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetStats:
+    """What the metrics read at a scrape (`bot.observability.RestStats`)."""
+
+    queued: Mapping[str, int]
+    backlog_s: Mapping[str, float]
+    wait_p99_s: Mapping[str, float]
+    refused_calls: Mapping[str, int]
+    refused_starts: int
+    pauses: Mapping[str, int]
+    paused_s: float
+    invalid_recent: int
+    optional_allowed: bool
+
+
+class RestBudget:
+    """This process's bot-token calls: a token bucket, FIFO lanes, pauses, admission.
+
+    `processes` shard processes share one token, so each takes its share of the
+    global limit. Time is the bot's clock (virtual in tests), waits are `sleep`.
+    """
+
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        processes: int = 1,
+        burst: int = 10,
+        on_error: Callable[[int], None] | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        global_limit: float = GLOBAL_LIMIT_PER_S,
+        start_delay_s: float = START_DELAY_S,
+        invalid_limit: int = INVALID_LIMIT,
+    ) -> None:
+        """`on_error(status)` hears of every failed call (metrics count them);
+        `global_limit` is Discord's (a test's server may be faster)."""
+        self.clock = clock
+        self.on_error = on_error
+        self.sleep = sleep
+        self.rate = global_limit * SHARE_OF_GLOBAL / max(1, processes)
+        self.burst = float(burst)
+        self.start_delay_s = start_delay_s
+        self.invalid_limit = invalid_limit
+        self._tokens = self.burst
+        self._at: float | None = None
+        self._queues: dict[Lane, deque[_Ticket]] = {lane: deque() for lane in Lane}
+        self._paused_until = 0.0
+        self._invalid = _Window(INVALID_WINDOW_S)
+        self._asked = _Window(DEMAND_WINDOW_S)
+        self._refusal_logged = -DEMAND_WINDOW_S
+        self._optional_stopped = False
+        self._waits: dict[Lane, deque[float]] = {lane: deque(maxlen=WAITS_KEPT) for lane in Lane}
+        self._refused_calls = dict.fromkeys(Lane, 0)
+        self._pauses = dict.fromkeys(PauseKind, 0)
+        self.refused_starts = 0
+        self.paused_s = 0.0
+        self.waited_s = 0.0
+
+    # ----------------------------------------------------------- the bucket
+
+    def _refill(self, now: float) -> None:
+        elapsed = 0.0 if self._at is None else max(0.0, now - self._at)  # clocks can jump
+        self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
+        self._at = now
+
+    def _ahead(self, lane: Lane) -> int:
+        if lane is Lane.GAMES:
+            return len(self._queues[Lane.GAMES])
+        return len(self._queues[Lane.GAMES]) + len(self._queues[Lane.OPTIONAL])
+
+    def delay_s(self, lane: Lane = Lane.GAMES) -> float:
+        """How long a call taken now in `lane` would wait (the backlog, in seconds)."""
+        now = self.clock()
+        self._refill(now)
+        deficit = max(0.0, self._ahead(lane) + 1 - self._tokens)
+        return max(0.0, self._paused_until - now) + deficit / self.rate
+
+    async def take(self, lane: Lane = Lane.GAMES, *, within: float | None = None) -> None:
+        """Wait for this call's turn; `RestBusy` at once when it would come later than
+        `within` seconds from now, or when the optional lane is stopped.
+
+        A waiter sleeps (`sleep`, a wait simcord's virtual clock recognizes) until its
+        turn is due, then looks again: in order, it wakes about once.
+        """
+        if lane is Lane.OPTIONAL and not self.optional_allowed():
+            self._refused_calls[lane] += 1
+            raise RestBusy(reason="optional traffic stopped: too many invalid requests")
+        if lane is Lane.GAMES:
+            self._asked.add(self.clock())
+        if within is not None and self.delay_s(lane) > within:
+            self._refused_calls[lane] += 1
+            raise RestBusy(reason=f"the {lane} lane is {self.delay_s(lane):.1f} s behind")
+        now = self.clock()
+        self._refill(now)
+        if not self._ahead(lane) and now >= self._paused_until and self._tokens >= 1 - 1e-9:
+            self._tokens = max(0.0, self._tokens - 1)  # a float a hair short of a token is one
+            self._waits[lane].append(0.0)
+            return
+        queue = self._queues[lane]
+        ticket = _Ticket(queue[-1].seq + 1 if queue else 0)
+        queue.append(ticket)
+        try:
+            while not self._grant(ticket):
+                wait = self._due_in(ticket, lane)
+                self.waited_s += wait
+                await self.sleep(wait)
+        except BaseException:
+            ticket.dropped = True
+            if ticket.granted:
+                self._tokens += 1  # cancelled between its grant and its call: give it back
+            raise
+        self._waits[lane].append(max(0.0, self.clock() - now))
+
+    def _grant(self, mine: _Ticket) -> bool:
+        """Hand the tokens there are to the queues' heads, games first; True once `mine`
+        has one. A lower lane gets nothing while a higher one still waits."""
+        now = self.clock()
+        self._refill(now)
+        if now >= self._paused_until:
+            for queue in self._queues.values():
+                while queue and (queue[0].dropped or self._tokens >= 1 - 1e-9):
+                    head = queue.popleft()
+                    if not head.dropped:
+                        head.granted = True
+                        self._tokens = max(0.0, self._tokens - 1)
+                if queue:
+                    break
+        return mine.granted
+
+    def _due_in(self, ticket: _Ticket, lane: Lane) -> float:
+        """When `ticket`'s token should be there, if nothing jumps the queue."""
+        queue = self._queues[lane]
+        ahead = ticket.seq - queue[0].seq if queue else 0
+        if lane is Lane.OPTIONAL:
+            ahead += len(self._queues[Lane.GAMES])
+        paused = max(0.0, self._paused_until - self.clock())
+        return max(paused + (ahead + 1 - self._tokens) / self.rate, 1e-3)
+
+    # ------------------------------------------------------ admission, pauses
+
+    def admit_start(self) -> bool:
+        """Whether a new game's first round would be posted within `start_delay_s`, and
+        the running games leave room for it (ADMIT_SHARE); a refusal is counted."""
+        now = self.clock()
+        first_round = self.delay_s(Lane.GAMES) + (START_CALLS - 1) / self.rate
+        asked = self.demand_per_s()
+        if first_round <= self.start_delay_s and asked < self.rate * ADMIT_SHARE:
+            return True
+        self.refused_starts += 1
+        if now - self._refusal_logged >= DEMAND_WINDOW_S:  # once a minute, not per start
+            self._refusal_logged = now
+            log.warning(
+                "game starts refused: the first round would wait %.1f s, the games ask "
+                "%.1f calls/s of %.1f", first_round, asked, self.rate,
+            )  # fmt: skip
+        return False
+
+    def demand_per_s(self) -> float:
+        """Calls the games' lane asked for per second over the last DEMAND_WINDOW_S."""
+        return self._asked.total(self.clock()) / DEMAND_WINDOW_S
+
+    def pause(self, seconds: float, kind: PauseKind) -> None:
+        """Stop every bot-token call of this process for `seconds` (a 429 said so)."""
+        now = self.clock()
+        until = now + max(0.0, seconds)
+        self._pauses[kind] += 1
+        if until > self._paused_until:
+            self.paused_s += until - max(now, self._paused_until)
+            self._paused_until = until
+        log.warning("bot-token calls paused for %.1f s (%s 429)", seconds, kind)
+
+    # ------------------------------------------------------ invalid requests
+
+    def saw_status(self, status: int, *, shared_scope: bool = False) -> None:
+        """A response arrived; 401, 403 and 429 count toward Discord's ban."""
+        if status not in INVALID or (status == 429 and shared_scope):
+            return
+        self._invalid.add(self.clock())
+        self.optional_allowed()
+
+    def invalid_recent(self) -> int:
+        """Invalid requests seen in the last INVALID_WINDOW_S."""
+        return self._invalid.total(self.clock())
+
+    def optional_allowed(self) -> bool:
+        """Whether optional traffic (daily posts, shares, archives) may go now: not while
+        invalid requests near Discord's ban. Ask it before optional work that would
+        cost more than its one call; `take(Lane.OPTIONAL)` asks it too."""
+        recent = self.invalid_recent()
+        stopped = recent >= self.invalid_limit
+        if stopped and not self._optional_stopped:
+            log.error(
+                "%d invalid Discord requests (401/403/429) in 10 minutes: optional traffic "
+                "stops (Discord bans an IP past 10,000)", recent,
+            )  # fmt: skip
+        elif self._optional_stopped and not stopped:
+            log.warning(
+                "invalid requests down to %d in 10 minutes: optional traffic resumes", recent
+            )
+        self._optional_stopped = stopped
+        return not stopped
+
+    def stats(self) -> BudgetStats:
+        return BudgetStats(
+            queued={lane: len(self._queues[lane]) for lane in Lane},
+            backlog_s={lane: self.delay_s(lane) for lane in Lane},
+            wait_p99_s={lane: _p99(self._waits[lane]) for lane in Lane},
+            refused_calls={str(lane): n for lane, n in self._refused_calls.items()},
+            refused_starts=self.refused_starts,
+            pauses={str(kind): n for kind, n in self._pauses.items()},
+            paused_s=self.paused_s,
+            invalid_recent=self.invalid_recent(),
+            optional_allowed=not self._optional_stopped,
+        )
+
+
+class _Window:
+    """Counts per second over the last `span_s` seconds."""
+
+    def __init__(self, span_s: float) -> None:
+        self.span_s = span_s
+        self._counts: deque[list[int]] = deque()  # [second, count], oldest first
+
+    def add(self, now: float) -> None:
+        second = int(now)
+        if self._counts and self._counts[-1][0] == second:
+            self._counts[-1][1] += 1
+        else:
+            self._counts.append([second, 1])
+
+    def total(self, now: float) -> int:
+        while self._counts and self._counts[0][0] < now - self.span_s:
+            self._counts.popleft()
+        return sum(count for _, count in self._counts)
+
+
+@dataclass(eq=False, slots=True)
+class _Ticket:
+    """A queued call: `seq` orders its lane; granted once a token is its."""
+
+    seq: int
+    granted: bool = False
+    dropped: bool = False
+
+
+def _p99(waits: deque[float]) -> float:
+    if not waits:
+        return 0.0
+    ordered = sorted(waits)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
