@@ -136,7 +136,7 @@ def test_duel_auto_move_at_deadline() -> None:
 
 
 def test_auto_move_with_leading_zero_half() -> None:
-    assert rules.auto_move("4508") == ("45+8", 53)
+    assert rules.auto_move("4508") == ("45+0+8", 53)
 
 
 @pytest.mark.parametrize(
