@@ -30,9 +30,7 @@ def test_the_formula_holds_the_digits_in_order() -> None:
 def test_real_php_computes_the_value_the_rules_scored() -> None:
     formulas = [auto_move(digits)[0] for digits in ALL_HALVES]
     script = "".join(f"echo {f}, PHP_EOL;\n" for f in formulas)
-    php = subprocess.run(
-        ["php", "-n", "-r", script], capture_output=True, text=True, check=True
-    )
+    php = subprocess.run(["php", "-n", "-r", script], capture_output=True, text=True, check=True)
     got = php.stdout.split()
     assert got == [str(auto_move(d)[1]) for d in ALL_HALVES]
     assert [int(d[:2]) + int(d[2:]) for d in ALL_HALVES] == [int(v) for v in got]
