@@ -72,6 +72,7 @@ class Challenges:
             await self.seats.ensure_free(guild_id, challenger_id, "busy")
             await self.seats.ensure_free(guild_id, opponent_id, "opponent_busy")
             await self.seats.ensure_may_rank(guild_id, challenger_id)
+            await self.seats.ensure_may_rank(guild_id, opponent_id, other=True)
             await self.ensure_none_pending(guild_id, challenger_id)
             challenge = Challenge(
                 id=uuid.uuid4().hex,

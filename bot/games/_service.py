@@ -197,8 +197,10 @@ class GameService:
                 challenge.guild_id, challenge.challenger_id, "opponent_busy"
             )
             await self.seats.ensure_free(challenge.guild_id, challenge.opponent_id, "busy")
-            for player in players:
-                await self.seats.ensure_may_rank(challenge.guild_id, player)
+            await self.seats.ensure_may_rank(challenge.guild_id, challenge.opponent_id)
+            await self.seats.ensure_may_rank(
+                challenge.guild_id, challenge.challenger_id, other=True
+            )
             await self.challenges.close_accepted(challenge)
             state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
             channel_id = await open_channel(challenge, game_set)
