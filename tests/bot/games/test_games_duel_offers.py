@@ -32,9 +32,7 @@ async def test_a_barred_player_cannot_be_challenged(world, admin) -> None:
     assert not offers(world.channel)
 
 
-async def test_a_challenger_barred_before_the_accept_is_named_to_the_opponent(
-    world, admin
-) -> None:
+async def test_a_challenger_barred_before_the_accept_is_named_to_the_opponent(world, admin) -> None:
     offer = public_message(await world.alice.slash(world.channel, "duel", opponent=world.bob))
     await admin.slash(world.channel, "admin bar", user=world.alice, reason="alt account")
     accepted = await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
