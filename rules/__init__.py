@@ -38,6 +38,7 @@ from rules.game import (
     apply,
     is_loss,
     new_game,
+    nobody_played,
     ranking_key,
     submit_problem,
 )
@@ -103,6 +104,7 @@ __all__ = [
     "is_zero",
     "load_sets",
     "new_game",
+    "nobody_played",
     "parse_sets",
     "period_end",
     "period_of",

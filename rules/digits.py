@@ -83,13 +83,19 @@ def period_end(period: str, tz: tzinfo = UTC) -> datetime:
 
 
 def auto_move(digits: str) -> tuple[str, int]:
-    """The duel's auto-move: two two-digit numbers, added (4589 -> 45+89 = 134).
+    """The duel's auto-move: the Digits split into two two-digit numbers, added
+    (4589 -> 45+89 = 134), and the formula shown for it.
 
-    The sum is taken arithmetically and the halves are shown without a leading
-    zero (1008 -> 10+8): `08` would be a PHP parse error as an octal literal,
-    which the original rule clearly doesn't mean.
+    The value is the decimal sum RULES.md gives. The formula is the Digits as
+    written, every digit in order, and one real PHP computes that same value for:
+    `7001` -> `70+01` = 71 (`01` is PHP's octal 1, the same number, as are 00..07);
+    a second half `08` or `09` is no PHP literal (a parse error as an octal), so its
+    zero stands alone: `1008` -> `10+0+8` = 18.
     """
     if len(digits) != 4 or not digits.isdigit():
         raise ValueError(f"digits must be four digits, got {digits!r}")
-    first, second = int(digits[:2]), int(digits[2:])
-    return f"{first}+{second}", first + second
+    first, second = digits[:2], digits[2:]
+    value = int(first) + int(second)
+    if second in ("08", "09"):
+        return f"{first}+0+{second[1]}", value
+    return f"{first}+{second}", value

@@ -47,6 +47,7 @@ __all__ = [
     "apply",
     "is_loss",
     "new_game",
+    "nobody_played",
     "ranking_key",
     "submit_problem",
 ]
@@ -285,8 +286,21 @@ def _void(state: GameState) -> None:
     state.outcome = Outcome(Termination.VOID, None, len(state.rounds))
 
 
+def nobody_played(state: GameState) -> bool:
+    """Whether a duel has gone by with no player answering: it has rounds, and every
+    answer of every one is the deadline's auto-move. Both players then have the same
+    Score and the same end; rating that would move Elo for a game nobody played, so a
+    duel that ends so is void (RULES.md "Void"). A single game has no auto-move."""
+    return (
+        state.mode.is_duel
+        and bool(state.rounds)
+        and all(a is not None and a.auto for rnd in state.rounds for a in rnd.answers)
+    )
+
+
 def _resolve(state: GameState, rnd: Round) -> None:
-    """Apply every answer of the round, then decide whether the game ends."""
+    """Apply every answer of the round, then decide whether the game ends (void when
+    nobody played it: `nobody_played`)."""
     for index, answer in enumerate(rnd.answers):
         assert answer is not None
         state.scores[index] = answer.score
@@ -300,6 +314,8 @@ def _resolve(state: GameState, rnd: Round) -> None:
     elif rnd.number >= state.game_set.max_rounds:
         winner = None if state.mode.is_duel else 0
         state.outcome = Outcome(Termination.MAX_ROUNDS, winner, rnd.number)
+    if state.outcome is not None and nobody_played(state):
+        state.outcome = Outcome(Termination.VOID, None, rnd.number)
 
 
 def _resign(state: GameState, action: Resign) -> None:

@@ -20,21 +20,22 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
 VERSION_LENGTH = 10
 
 
-def compute_min_rounds(start_score: int, goal: int, bonus: int) -> int:
+def compute_min_rounds(start_score: float, goal: int, bonus: int) -> int:
     """Fewest rounds that can bring Score to 0 (RULES.md): the smallest k with
     `S <= (k-1)*(G+B) + G` or `S == k*(G+B)`.
 
     Each round removes at most goal+bonus; the last round can also land exactly
     on the remaining score when it is at most the goal. Closed form, so a Set of
     100000/1/0 costs no more than the classic one. With goal and bonus both 0
-    no k qualifies; points are then |result| and one round can do it: 1.
+    no k qualifies; points are then |result| and one round can do it: 1. Any Score may
+    be asked about (a game's Score can be a float: `7/2` is 3.5).
     """
     step = goal + bonus
     if step == 0 or start_score <= goal:
         return 1
     reach = -(-(start_score - goal) // step) + 1  # ceil((S - G) / step) + 1
     exact = start_score // step if start_score % step == 0 else reach
-    return min(reach, exact)
+    return int(min(reach, exact))
 
 
 @dataclass(frozen=True, slots=True)

@@ -198,7 +198,18 @@ def _functions_field(data: Mapping[str, Any], name: str, errors: _Collector) -> 
     if not isinstance(raw, list) or not all(isinstance(f, str) for f in raw):
         errors.add(name, "functions", "must be a list of function names", "functions_type")
         return DEFAULT_FUNCTIONS
-    names = tuple(dict.fromkeys(f.strip().lower() for f in raw if f.strip()))
+    given = [f.strip().lower() for f in raw if f.strip()]
+    names = tuple(dict.fromkeys(given))
+    twice = [f for f in names if given.count(f) > 1]
+    if twice:
+        shown = excerpt(", ".join(excerpt(f) for f in twice[:5]), 200)
+        errors.add(
+            name,
+            "functions",
+            f"named more than once: {shown}",
+            "functions_duplicate",
+            names=shown,
+        )
     unknown = [f for f in names if f not in ALLOWED_FUNCTIONS]
     if unknown:
         allowed = ", ".join(sorted(ALLOWED_FUNCTIONS))
@@ -303,6 +314,17 @@ def _validate_one(
                 "min_computed_out_of_range",
                 min_rounds=min_rounds,
                 high=high,
+            )
+        elif max_rounds is not None and min_rounds > max_rounds:
+            errors.add(
+                name,
+                "min_rounds",
+                f"computed from start_score {start}, goal {goal} and bonus {bonus} is "
+                f"{min_rounds}, more than max_rounds ({max_rounds}): no game could be a "
+                "Perfect; give min_rounds, or raise max_rounds, goal or bonus",
+                "min_computed_over_max",
+                min_rounds=min_rounds,
+                max_rounds=max_rounds,
             )
     if errors.count > before:
         return None

@@ -5,6 +5,13 @@ Perfect), and the Score left by each game that did not check out (a red bar for
 a loss). A panel with nothing to show is left out. The input is a plain value
 (`StatsChartInput`) that `stats_input` builds from the stored games, so neither
 the chart nor its tests need a database.
+
+Each game has a slot of its own, across the whole width (five games in an evening
+stay five marks; on a time axis they would be one blob beside weeks of nothing).
+The axis says when by labels chosen for the span of the games' times (`date_ticks`):
+the time of day when they were all played on one day (the date once, top right),
+the day when they span less than a year, the month beyond; each label under the first
+game it names, none repeated.
 """
 
 from __future__ import annotations
@@ -12,13 +19,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from enum import StrEnum
 
-from babel.dates import format_date
+from babel.dates import format_date, format_time
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
+from matplotlib.ticker import FixedFormatter, FixedLocator, MaxNLocator
 
 from bot.charts import _style as style
 from bot.i18n import normalize_locale, t
@@ -27,8 +34,10 @@ from rules import GameState, Termination, is_zero
 
 GAMES_MAX = 30
 SLOTS_MIN = 10
-"""The x axis has room for at least this many games, so three games are not three slabs."""
+"""Bars are as narrow as they would be for this many games, so three are not three slabs."""
 DATE_TICKS = 5
+YEAR_DAYS = 365
+"""Two dates less than this apart never share a day and month: "d MMM" names them."""
 MARGINS = style.Margins(left=0.1, right=0.95, top=0.91, bottom=0.23, hspace=0.5)
 WIDTH, HEIGHT = 6.4, 3.6
 """640 × 360 px: small beside the /stats embed, still legible when Discord scales it."""
@@ -94,17 +103,61 @@ def stats_input(
     return StatsChartInput(tuple(games[-limit:]) if limit > 0 else ())
 
 
-def _dates(games: Sequence[StatsGame], locale: str) -> FuncFormatter:
-    """Tick n (a game's position, from 1) reads as that game's day in the reader's language."""
+@dataclass(frozen=True, slots=True)
+class DateTicks:
+    positions: tuple[int, ...]
+    """Game slots (from 1) that carry a label."""
+    labels: tuple[str, ...]
+    caption: str
+    """What the labels leave out (the day of a day's times); "" when nothing."""
 
-    def label(value: float, _: object) -> str:
-        position = round(value)
-        if abs(value - position) > 1e-6 or not 1 <= position <= len(games):
-            return ""
-        day = datetime.fromtimestamp(games[position - 1].played_at, UTC).date()
-        return format_date(day, "d MMM", locale=normalize_locale(locale))
 
-    return FuncFormatter(label)
+LABEL_CHAR_PX = 0.75 * (style.FONT_SIZE - 2) * style.DPI / 72
+"""At most about how wide a tick label's character is (its font is FONT_SIZE - 2 points)."""
+
+
+def _moment(game: StatsGame) -> datetime:
+    return datetime.fromtimestamp(game.played_at, UTC)
+
+
+def date_ticks(games: Sequence[StatsGame], locale: str, left: float = MARGINS.left) -> DateTicks:
+    """Labels for the games' slots, their resolution chosen for the span of their times.
+
+    `left`: the axes' left edge (a fraction of the figure's width). Labels are kept a
+    label's width apart and inside the figure, the newest first."""
+    if not games:
+        return DateTicks((), (), "")
+    language = normalize_locale(locale)
+    first, last = _moment(games[0]).date(), _moment(games[-1]).date()
+    caption = ""
+
+    def day(value: date, pattern: str) -> str:
+        return format_date(value, pattern, locale=language)
+
+    if first == last:
+        caption = f"{day(first, 'd MMM y')} · UTC"
+        names = [format_time(_moment(g), "HH:mm", tzinfo=UTC, locale=language) for g in games]
+    elif (last - first).days < YEAR_DAYS:
+        names = [day(_moment(g).date(), "d MMM") for g in games]
+    else:
+        names = [day(_moment(g).date(), "LLL y") for g in games]
+    firsts = [i for i, name in enumerate(names) if i == 0 or name != names[i - 1]]
+    figure_px = WIDTH * style.DPI
+    slot_px = (MARGINS.right - left) * figure_px / (len(games) + 0.2)
+
+    def centre_px(index: int) -> float:  # slot index + 1 on an axis from 0.4 to n + 0.6
+        return left * figure_px + (index + 0.6) * slot_px
+
+    widest = (max(len(names[i]) for i in firsts) + 2) * LABEL_CHAR_PX  # with a space between
+    gap = max(math.ceil(len(games) / DATE_TICKS), math.ceil(widest / slot_px))
+    kept: list[int] = []
+    for index in reversed(firsts):  # the newest first, as a reader looks for it
+        half = len(names[index]) * LABEL_CHAR_PX / 2
+        inside = half <= centre_px(index) <= figure_px - half
+        if inside and len(kept) < DATE_TICKS and (not kept or kept[-1] - index >= gap):
+            kept.append(index)
+    kept.reverse()
+    return DateTicks(tuple(i + 1 for i in kept), tuple(names[i] for i in kept), caption)
 
 
 def _rounds_panel(ax: Axes, games: Sequence[StatsGame], locale: str) -> None:
@@ -144,7 +197,7 @@ def _score_panel(ax: Axes, games: Sequence[StatsGame], locale: str) -> None:
         ax.bar(
             [x for x, _ in bars],
             style.clipped([y for _, y in bars], top),
-            width=0.7,
+            width=0.7 * min(1.0, len(games) / SLOTS_MIN),
             color=colour,
             label=t(label, locale),
             gid=f"score:{kind.value}",
@@ -181,12 +234,25 @@ def build_stats_figure(data: StatsChartInput, locale: str) -> Figure:
         style.style_axes(ax)
         draw(ax, games, locale)
     tops = [ax.get_ylim()[1] for ax in axes]
-    figure.subplots_adjust(left=style.left_margin(max(tops), WIDTH))
+    left = style.left_margin(max(tops), WIDTH)
+    figure.subplots_adjust(left=left)
     last = axes[-1]
-    last.set_xlim(0.4, max(len(games), SLOTS_MIN) + 0.6)
-    step = math.ceil(max(len(games), SLOTS_MIN) / DATE_TICKS)
-    last.xaxis.set_major_locator(FixedLocator(range(len(games), 0, -step)))
-    last.xaxis.set_major_formatter(_dates(games, locale))
+    last.set_xlim(0.4, len(games) + 0.6)
+    ticks = date_ticks(games, locale, left)
+    last.xaxis.set_major_locator(FixedLocator(ticks.positions))
+    last.xaxis.set_major_formatter(FixedFormatter(ticks.labels))
+    if ticks.caption:  # over the top panel's right corner, level with its title
+        axes[0].text(
+            1.0,
+            1.03,
+            ticks.caption,
+            transform=axes[0].transAxes,
+            ha="right",
+            va="bottom",
+            color=style.INK,
+            fontproperties=style.font(small=True),
+            gid="date",
+        )
     figure.legend(
         loc="lower center",
         bbox_to_anchor=(0.5, 0.0),

@@ -61,6 +61,13 @@ def _zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones()) | {"UTC"}
 
 
+@functools.cache
+def _spelled() -> dict[str, str]:
+    """Each zone name by its lowercase form: `utc` and `europe/kyiv` are typed too, and no
+    two IANA names differ only in case."""
+    return {zone.lower(): zone for zone in _zones()}
+
+
 def zone_choices(typed: str, limit: int = 25) -> list[str]:
     """Timezone names for autocomplete: the common ones first, then any that match."""
     needle = typed.strip().lower().replace(" ", "_")
@@ -109,9 +116,10 @@ class ServerConfig:
         return await self._update(guild_id, language=language)
 
     async def set_timezone(self, guild_id: int, name: str) -> ServerSettings:
-        chosen = name.strip()
-        if chosen not in _zones():
-            raise ConfigError("unknown_timezone", timezone=chosen[:64])
+        typed = name.strip()
+        chosen = _spelled().get(typed.lower())
+        if chosen is None:
+            raise ConfigError("unknown_timezone", timezone=typed[:64])
         settings = await self.store.servers.settings(guild_id)
         refuse_going_back(settings.zone, zoneinfo.ZoneInfo(chosen), chosen, self.clock())
         return await self._update(guild_id, timezone=chosen)

@@ -1,9 +1,24 @@
 """How the best answers read: in the next round's message, in the summary, and as accuracy.
 
-A round's accuracy for a player is how far their answer took their Score toward the
-best answer's new Score, from the Score they had: 1 when they matched (or beat) it,
-0 when their Score did not come down at all (a Score can bounce up; that is 0 too).
-A game's accuracy is the mean over the rounds whose best answer was found in time.
+Accuracy says how much of what the game allowed a player achieved, 100 % being "as well
+as the best possible outcome". The rules name the best outcome: a Perfect (Score 0 within
+min_rounds). So, for a player (seat) of a finished or running game:
+
+- a **round** scores 1 when its new Score is no worse than that round's best answer's
+  (the solver's, from the Score the player had), or when it still leaves a Perfect in
+  reach: the Score could be 0 by round min_rounds at the rules' own pace
+  (`rules.compute_min_rounds` of the Score, no more than the rounds left to min_rounds);
+  otherwise the part of the best answer's way down the player went,
+  (before - got) / (before - best), and 0 when the Score did not come down (a Score can
+  bounce up);
+- the **game** is 1 when it is the player's Perfect, whatever the rounds could have
+  done on the way (big points can make up a slow start); otherwise the mean over the
+  rounds whose best answer was found;
+- None when no best answer was found for the player (or may not be shown yet).
+
+So a Perfect is 100 %, a game that kept a Perfect in reach every round is 100 % even
+when the opponent ended it first, and the best answer's checkout in round 1 does not
+make a Perfect played at the rules' pace read 51 %. Pure functions of the stored game.
 """
 
 from __future__ import annotations
@@ -12,7 +27,7 @@ from bot.common import fmt, mention
 from bot.games._reveals import score_before
 from bot.i18n import t
 from bot.storage import GameRecord, Reveal
-from rules import GameState
+from rules import GameState, compute_min_rounds, is_zero
 
 FOUND = "🎯"
 
@@ -49,13 +64,23 @@ def best_field(record: GameRecord, number: int, locale: str) -> tuple[str, str] 
     return t("games.best.title", locale, number=number), "\n".join(lines)
 
 
+def perfect_in_reach(state: GameState, score: float, number: int) -> bool:
+    """Whether a Score after round `number` could still be 0 by round min_rounds."""
+    game_set = state.game_set
+    left = game_set.min_rounds - number
+    if is_zero(score):
+        return number <= game_set.min_rounds
+    return left >= 1 and compute_min_rounds(score, game_set.goal, game_set.bonus) <= left
+
+
 def round_accuracy(state: GameState, reveal: Reveal) -> float | None:
+    """One round's accuracy (the module's definition); None when the player has no answer."""
     answer = state.rounds[reveal.round - 1].answers[reveal.seat]
     if answer is None:
         return None
     before = float(score_before(state, reveal.round, reveal.seat))
     best, got = float(reveal.score), float(answer.score)
-    if got <= best:
+    if got <= best or perfect_in_reach(state, got, reveal.round):
         return 1.0
     reach = before - best
     if reach <= 0:
@@ -64,13 +89,19 @@ def round_accuracy(state: GameState, reveal: Reveal) -> float | None:
 
 
 def accuracy(record: GameRecord, seat: int) -> float | None:
-    """The mean of a player's round accuracies; None before any best answer was found."""
+    """A player's accuracy in the game (the module's definition): 1 for their Perfect,
+    else the mean of their round accuracies; None before any best answer was found."""
+    state = record.state
     values = [
         value
         for reveal in record.meta.best
-        if reveal.seat == seat and (value := round_accuracy(record.state, reveal)) is not None
+        if reveal.seat == seat and (value := round_accuracy(state, reveal)) is not None
     ]
-    return sum(values) / len(values) if values else None
+    if not values:
+        return None
+    result = state.outcome
+    perfect = result is not None and result.perfect and is_zero(state.scores[seat])
+    return 1.0 if perfect else sum(values) / len(values)
 
 
 def summary_best(record: GameRecord, number: int, seat: int, locale: str) -> str:

@@ -14,10 +14,22 @@ from bot.common import SetsDirectory
 from bot.games._seats import Seats
 from bot.games._timers import Timers
 from bot.games._types import CHALLENGE_TTL, Clock, GameError, GameEvents, announce
+from bot.i18n import DEFAULT_LOCALE
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RematchTaken, Store
 from rules import Mode
 
 log = logging.getLogger(__name__)
+
+
+def duel_locale(server: str | None, challenger: str, opponent: str) -> str:
+    """The language of a duel's thread and its public messages: the server's (`/config
+    language`) when it has one, else the players' when both speak it, else English.
+
+    Each player's private replies stay in their own client's language; only what both
+    read is chosen here, and never the challenger's alone over the opponent's."""
+    if server:
+        return server
+    return challenger if challenger == opponent else DEFAULT_LOCALE
 
 
 class Challenges:
@@ -72,6 +84,7 @@ class Challenges:
             await self.seats.ensure_free(guild_id, challenger_id, "busy")
             await self.seats.ensure_free(guild_id, opponent_id, "opponent_busy")
             await self.seats.ensure_may_rank(guild_id, challenger_id)
+            await self.seats.ensure_may_rank(guild_id, opponent_id, other=True)
             await self.ensure_none_pending(guild_id, challenger_id)
             challenge = Challenge(
                 id=uuid.uuid4().hex,

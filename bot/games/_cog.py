@@ -152,8 +152,8 @@ class GamesCog(commands.Cog, name="Games"):
         )
         await interaction.edit_original_response(content=posted)  # completes "thinking"
         message = await interaction.followup.send(
-            render.challenge_text(challenge, locale),
-            view=challenge_view(challenge.id, locale),
+            render.challenge_text(challenge, challenge.locale),  # the server's language, if set
+            view=challenge_view(challenge.id, challenge.locale),
             allowed_mentions=USERS_ONLY,
             wait=True,
         )

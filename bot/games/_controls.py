@@ -222,8 +222,8 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         )
         message = await with_retry(
             lambda: channel.send(
-                render.challenge_text(challenge, locale),
-                view=challenge_view(challenge.id, locale),
+                render.challenge_text(challenge, challenge.locale),
+                view=challenge_view(challenge.id, challenge.locale),
                 allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             ),
             "posting a rematch challenge",

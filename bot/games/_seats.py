@@ -46,8 +46,15 @@ class Seats:
         if len(starts) >= STARTS_PER_WINDOW:
             raise GameError("cooldown", expires=starts[STARTS_PER_WINDOW - 1] + START_WINDOW_S)
 
-    async def ensure_may_rank(self, guild_id: int, user_id: int) -> None:
-        """Refuse ranked play (Qualification, a rated duel) to a player an admin barred."""
+    async def ensure_may_rank(self, guild_id: int, user_id: int, *, other: bool = False) -> None:
+        """Refuse ranked play (Qualification, a rated duel) to a player an admin barred.
+
+        `other`: the barred player is someone else (the one challenged, or the challenger
+        when the opponent accepts), named without the admin's reason, which is theirs."""
         reason = await self.store.barred_reason(guild_id, user_id)
         if reason is not None:
-            raise GameError("barred", reason=reason)
+            raise (
+                GameError("opponent_barred", user=user_id)
+                if other
+                else GameError("barred", reason=reason)
+            )

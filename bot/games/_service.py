@@ -12,12 +12,13 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import rules
 from bot.common import SetsDirectory
 from bot.games._active import ActiveGames
-from bot.games._challenges import Challenges
+from bot.games._challenges import Challenges, duel_locale
 from bot.games._flow import RoundFlow
 from bot.games._in_flight import AnswersInFlight
 from bot.games._practice import PracticeOpponent
@@ -193,7 +194,11 @@ class GameService:
     async def accept_challenge(
         self, challenge_id: str, user_id: int, locale: str, open_channel: OpenDuelChannel
     ) -> GameRecord:
-        """Both players free, the challenge still pending: open the thread, play round 1."""
+        """Both players free, the challenge still pending: open the thread, play round 1.
+
+        The duel's language is decided here (`duel_locale`: the server's, else the one
+        both players speak, else English; `locale` is the opponent's client's), and
+        `open_channel` gets the challenge with that as its `locale`, to name the thread."""
         challenge = await self.challenges.take(challenge_id, user_id)
         game_set = await self.sets.resolve(challenge.guild_id, challenge.set_name)
         players = [challenge.challenger_id, challenge.opponent_id]
@@ -202,16 +207,16 @@ class GameService:
                 challenge.guild_id, challenge.challenger_id, "opponent_busy"
             )
             await self.seats.ensure_free(challenge.guild_id, challenge.opponent_id, "busy")
-            for player in players:
-                await self.seats.ensure_may_rank(challenge.guild_id, player)
+            await self.seats.ensure_may_rank(challenge.guild_id, challenge.opponent_id)
+            await self.seats.ensure_may_rank(
+                challenge.guild_id, challenge.challenger_id, other=True
+            )
             await self.challenges.close_accepted(challenge)
             state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
-            channel_id = await open_channel(challenge, game_set)
             server = await self.store.servers.settings(challenge.guild_id)
-            meta = GameMeta(  # the challenge's language: the server's, else the challenger's
-                locale=server.language or challenge.locale or locale,
-                parent_channel_id=challenge.channel_id,
-            )
+            spoken = duel_locale(server.language, challenge.locale, locale)
+            channel_id = await open_channel(replace(challenge, locale=spoken), game_set)
+            meta = GameMeta(locale=spoken, parent_channel_id=challenge.channel_id)
             record = GameRecord(
                 state, challenge.guild_id, channel_id, None, None, meta, self.clock()
             )
@@ -247,7 +252,8 @@ class GameService:
         record = await self.load(game_id)
         if record is None:
             raise GameError("no_game")
-        return await self.challenges.rematch(record, user_id, locale)
+        public = await self.public_locale(record.guild_id, locale)
+        return await self.challenges.rematch(record, user_id, public)
 
     # ---------------------------------------------------------------- playing
 

@@ -18,7 +18,7 @@ from bot.games._best import accuracy, summary_best
 from bot.games._render import COLOR_LOSS, COLOR_WIN, mode_name, outcome_text
 from bot.i18n import t
 from bot.storage import GameRecord, RatingChange
-from rules import Answer, GameState, Round, Termination
+from rules import Answer, GameState, Round, Termination, nobody_played
 
 FIELD_MAX = 1024
 FIELDS_MAX = 25
@@ -109,6 +109,14 @@ def _accuracy_lines(record: GameRecord, locale: str) -> list[str]:
     return lines
 
 
+def _why_void(state: GameState, locale: str) -> list[str]:
+    """Why a game the rules voided has no result, when the reason is the game itself."""
+    result = state.outcome
+    if result is not None and result.termination is Termination.VOID and nobody_played(state):
+        return [t("games.summary.unplayed", locale)]
+    return []
+
+
 def _rating_field(ratings: list[RatingChange], locale: str) -> tuple[str, str]:
     lines = [
         t(
@@ -144,7 +152,13 @@ def summary_messages(
     colour = COLOR_WIN if _won(state) else COLOR_LOSS
     first = discord.Embed(
         title=t("games.summary.title", locale, mode=mode_name(state.mode, locale)),
-        description="\n".join([outcome_text(state, locale), *_accuracy_lines(record, locale)]),
+        description="\n".join(
+            [
+                outcome_text(state, locale),
+                *_why_void(state, locale),
+                *_accuracy_lines(record, locale),
+            ]
+        ),
         colour=colour,
     )
     first.set_footer(text=f"{state.game_set.name} · {state.id[:8]}")

@@ -142,7 +142,8 @@ class Challenge:
     status: ChallengeStatus = ChallengeStatus.PENDING
     message_id: int = 0
     locale: str = "en"
-    """The challenger's language: the challenge's public messages use it, even after a restart."""
+    """The challenge's public language (the server's, else the challenger's), kept across a
+    restart; the duel's own is decided at Accept (`bot.games._challenges.duel_locale`)."""
     rematch_of: str | None = None
     """The duel this challenge is the Rematch of (one per duel, kept by a unique key)."""
 

@@ -55,7 +55,8 @@ PINNED = ["3525", "1453", "9372"]
 
 def test_auto_move_splits_and_adds() -> None:
     assert auto_move("4589") == ("45+89", 134)
-    assert auto_move("1000") == ("10+0", 10)
+    assert auto_move("1000") == ("10+00", 10)
+    assert auto_move("1008") == ("10+0+8", 18)
 
 
 def test_utc_day_format() -> None:

@@ -136,7 +136,7 @@ def test_duel_auto_move_at_deadline() -> None:
 
 
 def test_auto_move_with_leading_zero_half() -> None:
-    assert rules.auto_move("4508") == ("45+8", 53)
+    assert rules.auto_move("4508") == ("45+0+8", 53)
 
 
 @pytest.mark.parametrize(
@@ -160,6 +160,8 @@ def test_duel_max_rounds_is_a_draw() -> None:
     state = duel()
     for n in range(7):
         state = apply(state, StartRound("1111", T0 + n * 200))
+        if n == 0:  # somebody played (a duel of auto-moves alone is void)
+            state = apply(state, Submit("alice", "11+11", 22, T0 + 1))
         state = apply(state, Expire(T0 + n * 200 + 120))
     assert state.outcome == rules.Outcome(Termination.MAX_ROUNDS, None, 7)
     assert not rules.is_loss(state.outcome, 0)

@@ -140,13 +140,6 @@ def test_a_computed_min_rounds_out_of_range_is_refused(max_rounds: int) -> None:
     assert given["x"].min_rounds == 1  # an admin who gives it takes it
 
 
-def test_a_computed_min_rounds_above_max_rounds_but_in_range_stays() -> None:
-    """Points are not capped, so a short game can still check out: only the range is law."""
-    sets = parse_sets("x:\n  start_score: 501\n  goal: 100\n  bonus: 50\n  max_rounds: 3\n"
-                      "  time_limit: 60\n")  # fmt: skip
-    assert sets["x"].min_rounds == 4
-
-
 def _min_rounds_by_definition(start: int, goal: int, bonus: int) -> int:
     step = goal + bonus
     return next(

@@ -123,8 +123,8 @@ def test_a_huge_score_left_is_clipped_and_its_value_written() -> None:
 @pytest.mark.parametrize(
     ("locale", "titles", "dates"),
     [
-        ("en", ["Rounds to 0", "Score left"], ["30 Nov", "2 Dec"]),
-        ("uk", ["Раундів до 0", "Залишок Рахунку"], ["30 лист.", "2 груд."]),
+        ("en", ["Rounds to 0", "Score left"], ["30 Nov", "1 Dec", "2 Dec"]),
+        ("uk", ["Раундів до 0", "Залишок Рахунку"], ["30 лист.", "1 груд.", "2 груд."]),
     ],
 )
 def test_titles_and_dates_are_in_the_readers_language(

@@ -88,8 +88,10 @@ async def test_both_reaching_zero_is_a_draw(world) -> None:
 
 async def test_max_rounds_without_zero_is_a_draw(world) -> None:
     one_round = rules.validate_set(
-        "oneshot", {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 1, "time_limit": 30}
-    )
+        "oneshot",
+        {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 1, "min_rounds": 1,
+         "time_limit": 30},
+    )  # fmt: skip
     await world.store.save_server_set(world.guild.id, one_round)
     world.digits.extend("3489")
     thread = await start_duel(world, "oneshot")
@@ -143,8 +145,10 @@ async def test_a_failed_elo_write_is_retried_with_the_duels_end_and_counts_once(
 
     monkeypatch.setattr(_boards, "record_duel", flaky)
     one_round = rules.validate_set(
-        "oneshot", {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 1, "time_limit": 30}
-    )
+        "oneshot",
+        {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 1, "min_rounds": 1,
+         "time_limit": 30},
+    )  # fmt: skip
     await world.store.save_server_set(world.guild.id, one_round)
     world.digits.extend("7001")
     thread = await start_duel(world, "oneshot")

@@ -102,8 +102,10 @@ def test_a_line_too_long_for_a_field_shortens_its_formulas_with_an_ellipsis() ->
 @session_loop
 async def test_only_the_first_round_and_the_end_ping_the_players(world) -> None:
     two_rounds = rules.validate_set(
-        "twoshot", {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 2, "time_limit": 60}
-    )
+        "twoshot",
+        {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 2, "min_rounds": 2,
+         "time_limit": 60},
+    )  # fmt: skip
     await world.store.save_server_set(world.guild.id, two_rounds)
     world.digits.extend("3489", "7001")
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob, set="twoshot")

@@ -45,7 +45,7 @@ async def test_add_show_list_edit_remove(world) -> None:
     assert "darts · global" in listed and "quick · this server" in listed
 
     edited = await world.a.admin.slash(
-        world.a.channel, "sets edit", name="quick", start_score=501, functions="sqrt"
+        world.a.channel, "sets edit", name="quick", start_score=501, max_rounds=4, functions="sqrt"
     )
     text = reply_text(edited)
     assert "Set `quick` updated" in text and "501" in text

@@ -86,7 +86,7 @@ async def test_editing_or_removing_a_set_leaves_a_running_game_unchanged(world) 
     thread = world.a.thread()
 
     edited = await world.a.admin.slash(
-        world.a.channel, "sets edit", name="quick", time_limit=30, goal=50, max_rounds=1
+        world.a.channel, "sets edit", name="quick", time_limit=30, goal=50, max_rounds=4
     )
     assert "Games already running keep the version they started with" in reply_text(edited)
     await world.env.advance_time(45)  # past the new 30 s, within the game's 60 s

@@ -22,8 +22,8 @@ async def test_min_rounds_given_stays_and_computed_follows_the_numbers(manager) 
     await manager.add(1, "given", {**FIELDS, "min_rounds": 5})
     await manager.add(1, "computed", FIELDS)
     assert (await manager.get(1, "computed")).game_set.min_rounds == 3
-    given = await manager.edit(1, "given", {"start_score": 1000})
-    computed = await manager.edit(1, "computed", {"start_score": 1000})
+    given = await manager.edit(1, "given", {"start_score": 1000, "max_rounds": 7})
+    computed = await manager.edit(1, "computed", {"start_score": 1000, "max_rounds": 7})
     assert (given.min_rounds, computed.min_rounds) == (5, 7)
     also = await manager.edit(1, "computed", {"min_rounds": 2, "time_limit": 10})
     assert (also.min_rounds, also.time_limit, also.start_score) == (2, 10, 1000)
@@ -50,7 +50,9 @@ async def test_a_server_has_a_limited_number_of_sets(manager) -> None:
 
 
 async def test_a_stored_set_with_a_global_name_stays_hidden(manager, store) -> None:
-    await store.save_server_set(1, rules.validate_set("darts", {**FIELDS, "goal": 1}))
+    await store.save_server_set(
+        1, rules.validate_set("darts", {**FIELDS, "goal": 1, "max_rounds": 7})
+    )
     assert await manager.server_sets(1) == {}
     assert (await manager.get(1, "darts")).is_global
     with pytest.raises(SetsAdminError) as caught:
