@@ -14,7 +14,7 @@ async def test_a_perfect_beyond_the_last_round_is_refused(world) -> None:
     result = await world.a.admin.slash(world.a.channel, "sets add", **{**QUICK, "start_score": 501})
     text = reply_text(result)
     assert only_ephemeral(result) and "not saved" in text
-    assert "`min_rounds`: computed from start_score, goal and bonus is 4" in text
+    assert "Min rounds (`min_rounds`): computed from start_score, goal and bonus is 4" in text
     assert "more than max_rounds (3)" in text
     assert await world.store.server_sets(world.a.guild.id) == []
 
@@ -25,5 +25,5 @@ async def test_a_function_named_twice_is_refused_in_ukrainian(world) -> None:
         world.a.channel, "sets add", **{**QUICK, "functions": "pow, abs, pow"}
     )
     text = reply_text(result)
-    assert "`functions`: названо більше ніж один раз: pow" in text
+    assert "Функції (`functions`): названо більше ніж один раз: pow" in text
     assert await world.store.server_sets(world.a.guild.id) == []
