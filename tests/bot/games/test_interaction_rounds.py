@@ -1,0 +1,162 @@
+"""Answered rounds ride their answer's interaction: the result is the response's edit of
+the round's message and the next round is the interaction's followup, so a round
+answered with the Answer button costs no bot-token call (issue 20). Counted by route
+on simcord's request log; a timed-out round, a start, a summary and an archive still
+use the bot token and are counted too."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bot.games._closing import END_BUTTONS_S
+from tests.support.sim import answer, button_id, message_text, public_message, reply_text
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+def bot_token_calls(env, since: int = 0) -> list[str]:
+    """REST calls under the bot token's global limit, as "METHOD route" (interaction
+    callbacks and webhook followups are not under it)."""
+    calls = []
+    for r in env.http_requests[since:]:
+        if r.path.startswith(("/interactions/", "/webhooks/")):
+            continue
+        route = "/".join("{id}" if part.isdigit() else part for part in r.path.split("/"))
+        calls.append(f"{r.method} {route}")
+    return calls
+
+
+def by_route(env, since: int = 0) -> Counter[str]:
+    return Counter(bot_token_calls(env, since))
+
+
+def message(channel, message_id: int):
+    return next(m for m in channel.history() if m.id == message_id)
+
+
+def live_round(env, game_id: str):
+    record = env.bot.service.active.get(game_id)
+    return None if record is None else record.state.current_round
+
+
+async def game_id_of(world, member) -> str:
+    record = await world.store.active_game_of(world.guild.id, member.id)
+    assert record is not None
+    return record.state.id
+
+
+async def start_duel(world):
+    challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
+    offer = public_message(challenge)
+    await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
+    return world.thread()
+
+
+# ------------------------------------------------------------- single-player modes
+
+
+@pytest.mark.parametrize("command", ["training", "qualification"])
+async def test_a_round_answered_with_the_button_costs_no_bot_token_call(world, command) -> None:
+    world.digits.extend("3489", "2476", "1234")
+    await world.alice.slash(world.channel, command)
+    thread = world.thread()
+    game_id = await game_id_of(world, world.alice)
+    for number in (1, 2):
+        rnd = live_round(world.env, game_id)
+        assert rnd is not None and rnd.number == number
+        since = len(world.env.http_requests)
+        verdict = await answer(world.alice, thread.last_message, rnd.digits)
+        assert f"Round {number}: `{rnd.digits}`" in reply_text(verdict)
+        assert by_route(world.env, since) == Counter(), bot_token_calls(world.env, since)
+        result, posted = thread.history()[-2:]
+        assert f"Round {number} · {rnd.digits}" in result.embeds[0].title
+        assert not result.components  # the result has no Answer button
+        assert f"round {number + 1} of 7" in posted.embeds[0].title
+        assert button_id(posted, "fd:ans:").endswith(f":{number + 1}")
+    stored = await world.store.load_game(game_id)
+    assert stored.meta.round_message_id == thread.last_message.id
+    assert stored.state.current_round.shown_at is not None
+
+
+async def test_a_whole_training_answered_by_the_button_costs_at_most_five_calls(world) -> None:
+    since = len(world.env.http_requests)
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    game_id = await game_id_of(world, world.alice)
+    while (rnd := live_round(world.env, game_id)) is not None:
+        await answer(world.alice, thread.last_message, rnd.digits)
+    assert "Share" in str(thread.last_message.components)
+    await world.env.advance_time(END_BUTTONS_S + 1)  # the archive
+    calls = bot_token_calls(world.env, since)
+    print("whole training:", by_route(world.env, since))
+    assert len(calls) <= 5, calls
+    assert any(c.startswith("PATCH /channels/{id}") for c in calls)  # archived
+    results = [m for m in thread.history() if m.embeds and " · " in (m.embeds[0].title or "")]
+    assert len(results) == 7 and not any(m.components for m in results)
+
+
+# ---------------------------------------------------------------------------- duel
+
+
+async def test_a_duel_round_answered_by_both_with_the_button_costs_no_call(world) -> None:
+    world.digits.extend("3489", "2476")
+    thread = await start_duel(world)
+    first = thread.last_message
+    since = len(world.env.http_requests)
+    await answer(world.alice, first, "3*4+89")
+    assert by_route(world.env, since) == Counter(), bot_token_calls(world.env, since)
+    shown = message(thread, first.id)
+    assert "has answered" in message_text(shown) and shown.components  # 1 of 2, still open
+    await answer(world.bob, shown, "34+89")
+    assert by_route(world.env, since) == Counter(), bot_token_calls(world.env, since)
+    result = message(thread, first.id)
+    assert "Round 1 · 3489" in result.embeds[0].title and not result.components
+    assert "round 2 of 7" in thread.last_message.embeds[0].title
+
+
+async def test_an_answer_by_slash_command_costs_at_most_one_call(world) -> None:
+    world.digits.extend("3489", "2476")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    first = thread.last_message
+    since = len(world.env.http_requests)
+    ok = await world.alice.slash(thread, "answer", formula="34+89")
+    assert "123" in reply_text(ok)
+    calls = bot_token_calls(world.env, since)
+    assert len(calls) <= 1, calls
+    old = message(thread, first.id)
+    assert "Round 1 · 3489" in old.embeds[0].title and not old.components
+    assert "round 2 of 7" in thread.last_message.embeds[0].title
+
+
+# ------------------------------------------------------------------------ timeouts
+
+
+async def test_a_timed_out_duel_round_costs_at_most_two_calls(world) -> None:
+    world.digits.extend("3489", "2476")
+    thread = await start_duel(world)
+    first = thread.last_message
+    since = len(world.env.http_requests)
+    await world.env.advance_time(125)
+    calls = bot_token_calls(world.env, since)
+    assert len(calls) <= 2, calls
+    assert not message(thread, first.id).components
+    assert "round 2 of 7" in thread.last_message.embeds[0].title
+
+
+async def test_a_round_lost_on_time_reads_as_ended(world) -> None:
+    """Issue 21: the message of a round that ended on time no longer says "Press Answer"."""
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    first = thread.last_message
+    since = len(world.env.http_requests)
+    await world.env.advance_time(125)
+    ended = message(thread, first.id)
+    assert not ended.components
+    assert "Press Answer" not in message_text(ended)
+    assert "Time ran out" in message_text(ended)
+    summary_calls = [c for c in bot_token_calls(world.env, since) if c.startswith("POST")]
+    edits = [c for c in bot_token_calls(world.env, since) if c.startswith("PATCH")]
+    assert len(edits) <= 1 and len(summary_calls) == 1, bot_token_calls(world.env, since)
