@@ -490,6 +490,16 @@ class RoundFlow:
 
     # ------------------------------------------------------- restart, sweeps
 
+    async def load(self) -> int:
+        """This process's running games into memory, before the gateway is ready: an
+        Answer pressed right after a restart finds its game (a modal is opened from
+        memory alone). `recover` arms and posts them once players can see the bot."""
+        games = [r for r in await self.store.active_games() if self.owns(r.guild_id)]
+        for record in games:
+            if record.state.id not in self.active:
+                self.active.remember(record)
+        return len(games)
+
     async def recover(self) -> int:
         """Re-arm every active game of this process's shards after a restart; how many.
 

@@ -7,10 +7,16 @@ use the bot token and are counted too."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+import pytest_asyncio
 
+from bot.app import create_bot
 from bot.games._closing import END_BUTTONS_S
+from bot.solving import ConfirmedSolver
+from tests.support.fixtures import simulated, solver  # noqa: F401 (fixture)
 from tests.support.sim import answer, button_id, message_text, public_message, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -160,3 +166,44 @@ async def test_a_round_lost_on_time_reads_as_ended(world) -> None:
     summary_calls = [c for c in bot_token_calls(world.env, since) if c.startswith("POST")]
     edits = [c for c in bot_token_calls(world.env, since) if c.startswith("PATCH")]
     assert len(edits) <= 1 and len(summary_calls) == 1, bot_token_calls(world.env, since)
+
+
+# ------------------------------------------------------------------------ practice
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def practising(settings, store, evaluator, solver) -> AsyncIterator[Any]:
+    bot = create_bot(settings, store=store, evaluator=evaluator,
+                     revealer=ConfirmedSolver(solver, evaluator))  # fmt: skip
+    bot.service.flow.digits = lambda state, number: ["3489", "2476", "5183", "6702"][number - 1]
+    async with simulated(bot) as env:
+        guild = env.create_guild("Practice Club")
+        yield env, guild, guild.create_text_channel("games")
+
+
+@pytest.mark.parametrize("first", ["the bot", "the person"])
+async def test_a_practice_round_costs_no_bot_token_call(practising, first) -> None:
+    """The person's answer is the round's interaction: when the bot answered first its
+    answer waits for it; when the person answers first the bot answers at once."""
+    env, guild, channel = practising
+    alice = guild.add_member(env.create_user(f"alice-{first.split()[1]}"))
+    await alice.slash(channel, "practice", level="skilled")
+    thread = channel.threads[-1]
+    game = await env.bot.store.active_game_of(guild.id, alice.id)
+    for number in (1, 2):
+        since = len(env.http_requests)
+        if first == "the bot":  # it thinks at most a fifth of the time limit, then solves
+            for _ in range(60):
+                await env.advance_time(1)
+                if live_round(env, game.state.id).answers[1] is not None:
+                    break
+            assert live_round(env, game.state.id).answers[1] is not None
+        rnd = live_round(env, game.state.id)
+        assert rnd.number == number
+        await answer(alice, thread.last_message, rnd.digits)
+        assert by_route(env, since) == Counter(), bot_token_calls(env, since)
+        result = thread.history()[-2]
+        assert f"Round {number} · {rnd.digits}" in result.embeds[0].title
+        assert "Formula Darts" in message_text(result) or "<@" in message_text(result)
+        posted = thread.last_message
+        assert f"round {number + 1} of 7" in posted.embeds[0].title, message_text(posted)

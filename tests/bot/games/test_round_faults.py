@@ -13,7 +13,7 @@ import pytest
 import rules
 from bot.games import _announce
 from bot.games._closing import END_BUTTONS_S
-from tests.support.sim import answer, message_text, reply_text, round_messages
+from tests.support.sim import answer, answer_id, message_text, reply_text, round_messages
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -208,9 +208,10 @@ async def test_the_archive_is_scheduled_even_when_the_summary_failed(world) -> N
     world.env.inject_error("POST", "/webhooks/*", status=500, times=None)
     world.env.inject_error("POST", "/channels/*/messages", status=500, times=None)
     await answer(world.alice, thread.last_message, "700+1")
+    await world.env.advance_time(30)  # every retry of the summary failed
     world.env.backend.faults.clear()
     since = len(world.env.http_requests)
-    await world.env.advance_time(END_BUTTONS_S + 30)  # from the end, after the retries
+    await world.env.advance_time(END_BUTTONS_S)
     assert any(
         r.method == "PATCH" and r.path == f"/channels/{thread.id}"
         for r in world.env.http_requests[since:]
@@ -253,3 +254,22 @@ async def test_answer_outside_its_thread_is_acknowledged_before_the_database(
     await world.env.advance_time(5)
     assert "✅" in reply_text(result)
     assert world.env.errors == []
+
+
+# ------------------------------------------------------------------ right after a restart
+
+
+async def test_an_answer_right_after_a_restart_finds_its_game(world, make_bot) -> None:
+    """The running games are loaded in setup_hook; only the replayed posts wait for ready."""
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    await world.bot.service.close()
+    bot = make_bot()
+
+    async def not_yet() -> None:  # the recovery after ready has not run yet
+        await asyncio.sleep(3600)
+
+    bot._recover_when_ready = not_yet
+    await world.env.restart_bot(bot)
+    shown = await world.alice.click(thread.last_message, custom_id=answer_id(thread.last_message))
+    assert shown.modal is not None, reply_text(shown)
