@@ -1,19 +1,12 @@
 """A game's steps once it is saved: rounds start and end, the game finishes, a restart resumes.
 
 Every step applies the rules and saves under the game's lock, then announces after
-releasing it (`show`): Discord's retries never hold the lock, and a game's
-announcements keep the order of its steps (`ActiveGames.voice`). An answer's
-interaction, when one carries the step (`Via`), carries its announcements too.
-A step that fails after the player's answer was saved is retried from the store
-(`RoundTimers.retry_soon`), so it is never the player's error; a save that failed
-reloads what the store really holds (it may have landed), and a periodic sweep
-resolves any game whose deadline passed while its steps kept failing. When Discord
-takes the game's channel away (`ChannelLost`) the game ends as void.
-
-A round's clock starts when its message is up: its deadline is armed only once the
-post is saved as shown (`rules.RoundShown`). A post that fails past the retries is
-tried again later (`REPOST_AFTER_S`), as a fresh round once its deadline has
-passed unseen; after the last try the game is void, its attempt given back.
+releasing it (`Shows.show`, in `_showing`). A step that fails after the player's
+answer was saved is retried from the store (`RoundTimers.retry_soon`), so it is
+never the player's error; a save that failed reloads what the store really holds
+(it may have landed), and a periodic sweep resolves any game whose deadline passed
+while its steps kept failing. When Discord takes the game's channel away
+(`ChannelLost`) the game ends as void.
 """
 
 from __future__ import annotations
@@ -28,30 +21,20 @@ from bot.games._active import ActiveGames
 from bot.games._in_flight import AnswersInFlight
 from bot.games._practice import BOT_SEAT, PracticeOpponent
 from bot.games._reveals import Reveals
+from bot.games._showing import Shows
 from bot.games._sweeper import Sweeper
 from bot.games._timers import RoundTimers
 from bot.games._types import (
-    UNPOSTED,
-    ChannelLost,
     Clock,
     DigitsSource,
     GameEvents,
     Presence,
     Via,
-    announce,
 )
 from bot.storage import GameRecord, RatingChange, StaleGame, Store
 from rules import GameState, Mode, Termination
 
 log = logging.getLogger(__name__)
-
-REPOST_AFTER_S = (15.0, 30.0, 60.0, 120.0, 240.0)
-"""A round whose post failed past its retries is posted again after these waits
-(about eight minutes in all); then the game is void: nobody loses a round unseen."""
-TELL_AGAIN_S = 300.0
-TELL_TRIES = 12
-"""A void game's summary that Discord did not take is tried again every five minutes
-for an hour: the player learns why when Discord answers again."""
 
 
 class RoundFlow:
@@ -82,11 +65,8 @@ class RoundFlow:
         self.digits = digits
         self.answer_grace = answer_grace
         self.timers = RoundTimers(clock, self.expire, self.resume)
-        self._reposts: dict[str, int] = {}
-        """Games whose open round's post failed: how many times (memory: a restart
-        posts every round that is not up anyway)."""
-        self._ratings: dict[str, list[RatingChange]] = {}
-        """A duel's rating changes, from `finish` (under the lock) to its summary."""
+        self.shows = Shows(self)
+        self.show = self.shows.show
         self.sweeper = Sweeper(clock, active, store, self.timers, owns, resume=self.resume)
         self.writer = uuid.uuid4().hex[:12]
         """This flow's name on what it saves: two processes that compute the same step
@@ -166,172 +146,12 @@ class RoundFlow:
         """Save the next round open (under the lock); `show` posts it after."""
         return await self.commit(record, self.going_on(record, record.state))
 
-    # ------------------------------------------------------------ announcing
-
-    async def show(
-        self,
-        record: GameRecord,
-        via: Via | None = None,
-        *,
-        answered: int | None = None,
-        resolved: int | None = None,
-        replaced: int | None = None,
-        replayed: bool = False,
-    ) -> GameRecord:
-        """Announce what a step just saved, outside the game's lock, in step order:
-        who `answered`, the round `resolved` (its result), an old message `replaced`
-        by a replay; then the summary if the game is over, else the open round's post
-        if it is not up yet. Returns the game as it is after."""
-        game_id = record.state.id
-        async with self.active.voice(game_id):
-            try:
-                if answered is not None:
-                    await announce(
-                        f"game {game_id} answer",
-                        self.events.answer_received(record, answered, via),
-                    )
-                if resolved is not None:
-                    await announce(
-                        f"game {game_id} round {resolved}",
-                        self.events.round_resolved(record, resolved, via),
-                    )
-            except ChannelLost as lost:
-                return await self._void_now(record, lost.reason)
-            if record.state.outcome is not None:
-                await self._announce_over(record, via)
-                return record
-            rnd = record.state.current_round
-            if rnd is None:
-                return record
-            if rnd.shown_at is not None:
-                if not self.timers.armed(game_id):
-                    self._arm(record)
-                return record
-            shown = await self._post_round(record, via, replayed=replayed)
-            if replaced is not None and shown is not record:
-                await announce(
-                    f"game {game_id} old round message",
-                    self.events.round_replaced(shown, replaced),
-                )
-            return shown
-
-    async def _announce_over(self, record: GameRecord, via: Via | None) -> bool:
-        """The summary; whether Discord took it (a game whose channel is gone: yes)."""
-        ratings = self._ratings.pop(record.state.id, [])
-        try:
-            await self.events.game_over(record, ratings, via)
-        except ChannelLost as lost:
-            log.info("game %s: over, but its channel is gone (%s)", record.state.id, lost.reason)
-        except Exception:
-            log.exception("announcing game %s over failed", record.state.id)
-            return False
-        return True
-
-    async def _post_round(
-        self, record: GameRecord, via: Via | None, *, replayed: bool
-    ) -> GameRecord:
-        """Post the open round (with the last round's best answers), then save when and
-        where it appeared and only then arm its deadline. A post that failed past its
-        retries is tried again later: the round's clock has not started."""
-        game_id = record.state.id
-        number = len(record.state.rounds)
-        if not replayed and number > 1 and not record.meta.best_of(number - 1):
-            found = await self.reveals.take(record, number - 1)
-            record = replace(record, meta=replace(record.meta, best=[*record.meta.best, *found]))
-        try:
-            posted = await self.events.round_started(record, replayed=replayed, via=via)
-        except ChannelLost as lost:
-            return await self._void_now(record, lost.reason)
-        except Exception:
-            log.exception("game %s: posting round %s failed", game_id, number)
-            self._post_later(game_id, number)
-            return record
-        self._reposts.pop(game_id, None)
-        async with self.active.lock(game_id):
-            live = self.active.get(game_id)
-            rnd = live.state.current_round if live is not None else None
-            if live is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
-                log.info("game %s: round %s moved on while it was posted", game_id, number)
-                return live or record
-            meta = replace(live.meta, best=max(live.meta.best, record.meta.best, key=len))
-            state = live.state
-            if posted is not None:
-                meta.round_message_id, meta.round_message_of = posted.message_id, number
-                if posted.pinged:
-                    meta.pinged_at = posted.at
-            at = posted.at if posted is not None else self.clock()  # None: no front end
-            state = rules.apply(state, rules.RoundShown(at))
-            shown = replace(live, meta=meta, state=state)
-            if shown != live:
-                try:
-                    shown = await self.commit(replace(live, meta=meta), state)
-                except Exception:  # the round is up: its clock runs, saved or not
-                    log.exception("game %s: saving that round %s is up failed", game_id, number)
-                    self.active.remember(shown)
-            self._arm(shown)  # answers count until the deadline plus the post's delay
-            self.reveals.start(shown)
-            self.practice.play(shown)
-            return shown
-
-    def _post_later(self, game_id: str, number: int) -> None:
-        """Try the round's post again later; after the last try, the game is void. The
-        re-post holds the round's timer, so no deadline or sweep ends it meanwhile."""
-        tries = self._reposts.get(game_id, 0)
-        self._reposts[game_id] = tries + 1
-        if tries >= len(REPOST_AFTER_S):
-            self._reposts.pop(game_id, None)
-            self.timers.later(game_id, self.clock(), lambda: self._give_up(game_id, number))
-            return
-        moment = self.clock() + REPOST_AFTER_S[tries]
-        self.timers.later(game_id, moment, lambda: self.repost(game_id, number))
-
-    async def repost(self, game_id: str, number: int) -> None:
-        """Post the open round `number` again; once its deadline passed unseen it starts
-        afresh (`ReplayRound`: the same Digits, a full time limit from now)."""
-        async with self.active.lock(game_id):
-            record = self.active.get(game_id)
-            rnd = record.state.current_round if record is not None else None
-            if record is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
-                return
-            if self.clock() >= rnd.answer_deadline:
-                record = await self.commit(
-                    record, rules.apply(record.state, rules.ReplayRound(self.clock()))
-                )
-        await self.show(record)
-
-    async def _give_up(self, game_id: str, number: int) -> None:
-        async with self.active.lock(game_id):
-            record = self.active.get(game_id)
-            rnd = record.state.current_round if record is not None else None
-            if record is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
-                return
-            log.error("game %s: round %s could not be posted; void", game_id, number)
-            record = await self.void(record, UNPOSTED)
-        await self._tell(record, 1)
-
-    async def _tell(self, record: GameRecord, tries: int) -> None:
-        """The summary of a game voided because Discord would not show it, until it lands."""
-        async with self.active.voice(record.state.id):
-            told = await self._announce_over(record, None)
-        if not told and tries < TELL_TRIES:
-            moment = self.clock() + TELL_AGAIN_S
-            self.timers.later(record.state.id, moment, lambda: self._tell(record, tries + 1))
-
-    async def _void_now(self, record: GameRecord, reason: str) -> GameRecord:
-        """Discord took the game's place away during an announcement: void it."""
-        async with self.active.lock(record.state.id):
-            live = self.active.get(record.state.id) or record
-            voided = await self.void(live, reason)
-        if voided is not live:
-            await self._announce_over(voided, None)
-        return voided
-
     async def finish(self, record: GameRecord) -> GameRecord:
         """The game just saved as over: its timers stop, a duel is rated, and it leaves
         this process's games. Under the lock; `show` announces it after."""
         game_id = record.state.id
         self.timers.cancel(game_id)
-        self._reposts.pop(game_id, None)
+        self.shows.reposts.pop(game_id, None)
         self.practice.forget(game_id)
         record = await self._keep_last_reveal(record)
         ratings: list[RatingChange] = []
@@ -342,7 +162,7 @@ class RoundFlow:
                 ratings = await self.store.record_duel_result(record)
             except Exception:
                 log.exception("game %s: recording the duel rating failed", game_id)
-        self._ratings[game_id] = ratings
+        self.shows.ratings[game_id] = ratings
         self.active.forget(record)
         return record
 
@@ -396,7 +216,7 @@ class RoundFlow:
             if record is None or rnd is None or rnd.number != round_number:
                 return
             if self.clock() < rnd.answer_deadline:  # the post came late: not due yet
-                self._arm(record)
+                self.arm(record)
                 return
             missing = [
                 p for p, a in zip(record.state.players, rnd.answers, strict=True) if a is None
@@ -484,7 +304,12 @@ class RoundFlow:
         if record.state.mode is Mode.PRACTICE:
             if player == BOT_SEAT:
                 return record
-            if await self.practice.hurry(record.state.id, number, via):
+            try:
+                hurried = await self.practice.hurry(record.state.id, number, via)
+            except Exception:  # the person's answer is saved: never their error
+                log.exception("practice %s: the bot's round %s failed", record.state.id, number)
+                hurried = False
+            if hurried:
                 return self.active.get(record.state.id) or record
         return await self.show(record, via, answered=player)
 
@@ -527,7 +352,7 @@ class RoundFlow:
             if rnd is None:
                 record = await self.next_round(record)
             elif rnd.answer_deadline > self.clock() and rnd.shown_at is not None:
-                self._arm(record)
+                self.arm(record)
                 self.practice.play(record)
                 return
             elif rnd.answer_deadline <= self.clock():
@@ -547,7 +372,7 @@ class RoundFlow:
         self.sweeper.close()
         self.practice.close()
 
-    def _arm(self, record: GameRecord) -> None:
+    def arm(self, record: GameRecord) -> None:
         rnd = record.state.current_round
         if rnd is None:
             self.timers.cancel(record.state.id)
