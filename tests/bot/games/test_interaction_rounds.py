@@ -81,8 +81,9 @@ async def test_a_round_answered_with_the_button_costs_no_bot_token_call(world, c
         assert not result.components  # the result has no Answer button
         assert f"round {number + 1} of 7" in posted.embeds[0].title
         assert button_id(posted, "fd:ans:").endswith(f":{number + 1}")
-    stored = await world.store.load_game(game_id)
+    stored = await world.store.load_game(game_id)  # which message is the live round's
     assert stored.meta.round_message_id == thread.last_message.id
+    assert stored.meta.round_message_of == 3
     assert stored.state.current_round.shown_at is not None
 
 
@@ -101,6 +102,21 @@ async def test_a_whole_training_answered_by_the_button_costs_at_most_five_calls(
     assert any(c.startswith("PATCH /channels/{id}") for c in calls)  # archived
     results = [m for m in thread.history() if m.embeds and " · " in (m.embeds[0].title or "")]
     assert len(results) == 7 and not any(m.components for m in results)
+
+
+async def test_an_interaction_that_fails_falls_back_to_the_bot_token(world) -> None:
+    """The response's edit of the round fails (an expired token, a 5xx): the result is
+    edited with the bot token, and the next round still rides the followup."""
+    world.digits.extend("3489", "2476")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    first = thread.last_message
+    world.env.inject_error("PATCH", "/webhooks/*", status=401, code=50027, times=1)
+    since = len(world.env.http_requests)
+    await answer(world.alice, first, "34+89")
+    assert bot_token_calls(world.env, since) == ["PATCH /channels/{id}/messages/{id}"]
+    assert "Round 1 · 3489" in message(thread, first.id).embeds[0].title
+    assert "round 2 of 7" in thread.last_message.embeds[0].title
 
 
 # ---------------------------------------------------------------------------- duel
