@@ -45,20 +45,27 @@ class Places:
     def __init__(self) -> None:
         self.posts = 0
 
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> Posted | None:
+    async def round_started(
+        self, record: GameRecord, *, replayed: bool = False, via: Any = None
+    ) -> Posted | None:
         _render.round_embed(record, LOCALE, replayed=replayed)
         self.posts += 1
         return Posted(self.posts, time.time())
 
-    async def answer_received(self, record: GameRecord, player: int) -> None:
+    async def answer_received(self, record: GameRecord, player: int, via: Any = None) -> None:
         del record, player
 
-    async def round_resolved(self, record: GameRecord, number: int) -> None:
+    async def round_resolved(self, record: GameRecord, number: int, via: Any = None) -> None:
         _render.result_embed(record, number, LOCALE)
 
-    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
+    async def game_over(
+        self, record: GameRecord, ratings: list[RatingChange], via: Any = None
+    ) -> None:
         del ratings
         _render.outcome_text(record.state, LOCALE)
+
+    async def round_replaced(self, record: GameRecord, message_id: int) -> None:
+        del record, message_id
 
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:
         del challenge, status

@@ -210,6 +210,10 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton)
         await self.tree.set_translator(CatalogTranslator())
         await self._sync()
+        try:  # before ready, so an Answer pressed right after a restart finds its game
+            await self.service.flow.load()
+        except Exception:  # the store is down: the recovery after ready reads it again
+            log.exception("loading the running games failed")
         self._recovery = asyncio.create_task(self._recover_when_ready(), name="recovery")
         self._daily = asyncio.create_task(self._daily_when_ready(), name="daily-posts")
 

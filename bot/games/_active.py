@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Iterator
 
 from bot.storage import GameRecord
@@ -14,12 +15,16 @@ class ActiveGames:
     The store holds the truth; this copy is what a modal may be opened from
     without a database read (a modal must be an interaction's first response),
     and the lock per game is what makes one game's steps happen one at a time.
+    A game's announcements run outside that lock (they may wait out Discord's
+    retries), one at a time in the order of the steps under its `voice` lock:
+    asyncio's locks are first come, first served.
     """
 
     def __init__(self) -> None:
         self._records: dict[str, GameRecord] = {}
         self._channels: dict[int, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._voices: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def get(self, game_id: str) -> GameRecord | None:
         return self._records.get(game_id)
@@ -39,6 +44,13 @@ class ActiveGames:
 
     def lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def voice(self, game_id: str) -> asyncio.Lock:
+        """The lock a game's announcements take, kept while anyone holds or awaits it."""
+        voice = self._voices.get(game_id)
+        if voice is None:
+            voice = self._voices[game_id] = asyncio.Lock()
+        return voice
 
     def __contains__(self, game_id: str) -> bool:
         return game_id in self._records

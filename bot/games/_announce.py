@@ -1,11 +1,13 @@
 """The Discord side of `GameEvents`: what the players see in the game's thread.
 
-A round costs as few bot-token calls as the design allows (Discord's global limit is
-per token): its message is posted once, edited when a duel player has answered, and
-edited again into the round's result, so a single-player round is two calls (the
-result edit and the next round's post) and a duel round three. Sends go through a
-PartialMessageable, so announcing needs no cache and works from a timer or right
-after a restart. A 403 or 404 on the game's channel is `ChannelLost`: the game is void.
+Discord's global limit is per bot token, and interaction responses and followups are
+outside it. So a round answered through an interaction rides it (`Via`): the result
+is the response's edit of the round's message, the next round (or the summary) its
+followup, a duel's "has answered" the answering player's edit: no bot-token call.
+What no interaction carries (a timeout, a start's first round, a replay, an answer
+from elsewhere) goes with the bot token through a PartialMessageable, so announcing
+needs no cache and works from a timer or right after a restart; a carrier that fails
+falls back to it. A 403 or 404 on the game's channel is `ChannelLost`: the game is void.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, with_retry
 from bot.games._summary import summary_messages
-from bot.games._types import ChannelLost, Posted
+from bot.games._types import UNPOSTED, ChannelLost, Posted, Via
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
@@ -83,22 +85,37 @@ class Announcer:
             raise
 
     async def _send(
-        self, record: GameRecord, what: str, png: bytes | None = None, **kwargs: Any
-    ) -> discord.Message:
-        """Post once: a retry after a 5xx that in fact went through carries the same nonce,
-        so Discord does not post it twice (discord.py sets enforce_nonce with a nonce).
-        `png` goes as CHART_FILE, a new File per try (a sent File is closed)."""
-        channel = self._channel(record.channel_id, record.guild_id)
+        self,
+        record: GameRecord,
+        what: str,
+        png: bytes | None = None,
+        via: Via | None = None,
+        **kwargs: Any,
+    ) -> Posted:
+        """Post once: through the answer's interaction when it can carry the post (a
+        followup, off the global limit), else with the bot token, where a retry after
+        a 5xx that in fact went through carries the same nonce, so Discord does not
+        post it twice (discord.py sets enforce_nonce with a nonce). `png` goes as
+        CHART_FILE, a new File per try (a sent File is closed)."""
         kwargs.setdefault("allowed_mentions", USERS_ONLY)
+
+        def chart() -> dict[str, Any]:
+            return {} if png is None else {"file": discord.File(io.BytesIO(png), CHART_FILE)}
+
+        if via is not None and via.can_post(record.channel_id):
+            try:
+                return await via.post(**kwargs, **chart())
+            except discord.HTTPException as error:
+                log.warning(
+                    "game %s: %s through the interaction failed (%s %s); by the bot token",
+                    record.state.id, what, error.status, error.text,
+                )  # fmt: skip
+        channel = self._channel(record.channel_id, record.guild_id)
         kwargs.setdefault("nonce", secrets.token_hex(12))
-
-        def send() -> Any:
-            if png is None:
-                return channel.send(**kwargs)
-            return channel.send(**kwargs, file=discord.File(io.BytesIO(png), CHART_FILE))
-
-        message: discord.Message = await self._call(record, what, send)
-        return message
+        message: discord.Message = await self._call(
+            record, what, lambda: channel.send(**kwargs, **chart())
+        )
+        return Posted(message.id, message.created_at.timestamp())
 
     def saw(self, user: discord.abc.User) -> None:
         """Remember the name of a user who just interacted (the bot has no member cache:
@@ -131,21 +148,45 @@ class Announcer:
             return None
         return await self.charts.render(game_chart, record, locale, self._names(record, locale))
 
-    async def _edit_round(self, record: GameRecord, what: str, **kwargs: Any) -> bool:
-        """Edit the live round's message; False when there is none to edit."""
-        message_id = record.meta.round_message_id
-        if message_id is None:
-            return False
-        channel = self._channel(record.channel_id, record.guild_id)
-        message = channel.get_partial_message(message_id)
+    async def _edit(
+        self,
+        record: GameRecord,
+        message_id: int,
+        what: str,
+        via: Via | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Edit a round's message: through the answer's response when that is the message
+        its Answer button was on, else with the bot token."""
+        if via is not None and via.can_edit(message_id):
+            try:
+                await via.edit(**kwargs)
+                return
+            except discord.HTTPException as error:
+                log.warning(
+                    "game %s: %s through the interaction failed (%s %s); by the bot token",
+                    record.state.id, what, error.status, error.text,
+                )  # fmt: skip
+        message = self._channel(record.channel_id, record.guild_id).get_partial_message(message_id)
         await self._call(record, what, lambda: message.edit(**kwargs))
+
+    async def _edit_round(
+        self, record: GameRecord, number: int, what: str, via: Via | None = None, **kwargs: Any
+    ) -> bool:
+        """Edit round `number`'s message; False when it has none (its post failed)."""
+        message_id = record.meta.round_message_id
+        if message_id is None or record.meta.round_message_of not in (None, number):
+            return False
+        await self._edit(record, message_id, what, via, **kwargs)
         return True
 
     @staticmethod
     def _players(record: GameRecord) -> str:
         return " ".join(mention(p) for p in record.state.players)
 
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> Posted:
+    async def round_started(
+        self, record: GameRecord, *, replayed: bool = False, via: Via | None = None
+    ) -> Posted:
         """Only the first round (and a replayed one, unless its players were pinged lately)
         pings the players; later rounds name them without a notification."""
         locale = record_locale(record)
@@ -153,39 +194,66 @@ class Announcer:
         last_ping = record.meta.pinged_at
         stale = last_ping is None or rnd.started_at - last_ping > REPING_AFTER_S
         ping = (rnd.number == 1 or replayed) and stale
-        message = await self._send(
+        posted = await self._send(
             record,
             f"round {rnd.number}",
+            via=via,
             content=self._players(record),
             embed=render.round_embed(record, locale, replayed=replayed),
             view=answer_view(record.state.id, rnd.number, locale),
             allowed_mentions=USERS_ONLY if ping else NO_PINGS,
         )
-        return Posted(message.id, message.created_at.timestamp(), pinged=ping)
+        return Posted(posted.message_id, posted.at, pinged=ping)
 
-    async def answer_received(self, record: GameRecord, player: int) -> None:
-        """A duel's round message says who has answered (never what): an edit, not a post."""
+    async def answer_received(
+        self, record: GameRecord, player: int, via: Via | None = None
+    ) -> None:
+        """A duel's round message says who has answered (never what): an edit, not a post;
+        its Answer button stays (an edit that names no view keeps it)."""
         del player
         locale = record_locale(record)
-        await self._edit_round(record, "answer received", embed=render.round_embed(record, locale))
+        number = len(record.state.rounds)
+        embed = render.round_embed(record, locale)
+        await self._edit_round(record, number, "answer received", via, embed=embed)
 
-    async def round_resolved(self, record: GameRecord, number: int) -> None:
+    async def round_resolved(self, record: GameRecord, number: int, via: Via | None = None) -> None:
         """The round's message becomes its result (and loses its Answer button)."""
         locale = record_locale(record)
         embed = render.result_embed(record, number, locale)
-        if not await self._edit_round(record, f"result of round {number}", embed=embed, view=None):
-            await self._send(record, f"result of round {number}", embed=embed)
+        what = f"result of round {number}"
+        if not await self._edit_round(record, number, what, via, embed=embed, view=None):
+            await self._send(record, what, via=via, embed=embed)
 
-    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
+    async def round_replaced(self, record: GameRecord, message_id: int) -> None:
+        """The round was posted again (after downtime): its old message says so and
+        loses its Answer button, so nobody answers from it (issue 21)."""
+        locale = record_locale(record)
+        embed = render.replaced_embed(record, locale)
+        await self._edit(record, message_id, "old round message", embed=embed, view=None)
+
+    async def game_over(
+        self, record: GameRecord, ratings: list[RatingChange], via: Via | None = None
+    ) -> None:
         """The summary, in as many messages as Discord needs; the end pings the players,
         the first message shows the Score chart (when the renderer drew it), and the last
-        carries Share (and a duel's Rematch). A round that ended without
-        answers (a timeout, a resignation) loses its Answer button first."""
+        carries Share (and a duel's Rematch). A round that ended without answers (a
+        timeout, a resignation, a void) first reads as ended and loses its Answer button.
+        The thread's archive is scheduled whatever became of the summary."""
+        try:
+            await self._summary(record, ratings, via)
+        finally:
+            if self.closer is not None:
+                self.closer.game_over(record)
+
+    async def _summary(
+        self, record: GameRecord, ratings: list[RatingChange], via: Via | None
+    ) -> None:
         locale = record_locale(record)
         last = record.state.rounds[-1] if record.state.rounds else None
         if last is not None and not all(a is not None for a in last.answers):
+            embed = render.result_embed(record, last.number, locale)
             await self._edit_round(
-                record, "end of the round", embed=render.round_embed(record, locale), view=None
+                record, last.number, "end of the round", via, embed=embed, view=None
             )
         pages = summary_messages(record, ratings, locale)
         png = await self._chart(record, locale)
@@ -193,18 +261,37 @@ class Announcer:
             kwargs: dict[str, Any] = {"embeds": embeds}
             if index == 0:
                 kwargs["content"] = self._players(record)
-                if png is not None:
-                    embeds[0].set_image(url=f"attachment://{CHART_FILE}")
-                    kwargs["png"] = png
+                if record.meta.void_reason == UNPOSTED:  # why, now that Discord answers
+                    kwargs["content"] += "\n" + t("games.void_unposted", locale)
             else:
                 kwargs["allowed_mentions"] = NO_PINGS
             if index == len(pages) - 1:  # Share, and a duel's Rematch
                 duel = record.state.mode is Mode.DUEL
                 view = rematch_view if duel else summary_view
                 kwargs["view"] = view(record.state.id, locale)
-            await self._send(record, f"summary {index + 1}/{len(pages)}", **kwargs)
-        if self.closer is not None:
-            self.closer.game_over(record)
+            what = f"summary {index + 1}/{len(pages)}"
+            if index == 0 and png is not None:
+                await self._with_chart(record, what, png, via, kwargs)
+            else:
+                await self._send(record, what, via=via, **kwargs)
+
+    async def _with_chart(
+        self, record: GameRecord, what: str, png: bytes, via: Via | None, kwargs: dict[str, Any]
+    ) -> None:
+        """The first summary message with its chart; without Attach Files (a 403 on the
+        upload) it goes without the chart, never not at all."""
+        embeds: list[discord.Embed] = kwargs["embeds"]
+        embeds[0].set_image(url=f"attachment://{CHART_FILE}")
+        try:
+            await self._send(record, what, png, via, **kwargs)
+            return
+        except ChannelLost as lost:
+            if lost.reason != "forbidden":
+                raise
+            log.warning("game %s: the chart was refused (no Attach Files?); without it",
+                        record.state.id)  # fmt: skip
+        embeds[0].set_image(url=None)
+        await self._send(record, what, via=via, **kwargs)
 
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:
         challenge.status = status

@@ -44,10 +44,24 @@ class ThreadCloser:
         self._timers = Timers(clock, "archive")
 
     def game_over(self, record: GameRecord) -> None:
-        """The game has just ended: archive its thread END_BUTTONS_S from now."""
+        """The game has just ended: archive its thread END_BUTTONS_S from now, if the bot
+        may (without Manage Threads the PATCH would only 403: the thread auto-archives)."""
         self._schedule(FinishedThread(record.guild_id, record.channel_id, self.clock()))
 
+    def may_archive(self, guild_id: int, thread_id: int) -> bool:
+        """Whether the bot has Manage Threads where the thread is, as the gateway's cache
+        knows (guilds intent: channels, threads and the bot's own roles); unknown: try."""
+        guild = self.client.get_guild(guild_id)
+        me = guild.me if guild is not None else None
+        place = guild.get_channel_or_thread(thread_id) if guild is not None else None
+        if me is None or place is None:
+            return True
+        return place.permissions_for(me).manage_threads
+
     def _schedule(self, thread: FinishedThread) -> None:
+        if not self.may_archive(thread.guild_id, thread.thread_id):
+            log.info("thread %s: no Manage Threads; it will auto-archive", thread.thread_id)
+            return
         if self.owns(thread.guild_id):
             key = str(thread.thread_id)
             self._timers.at(key, thread.finished_at + END_BUTTONS_S, lambda: self._archive(thread))

@@ -8,6 +8,7 @@ and replies; the buttons' and the modal's handlers are in `_controls`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -38,6 +39,14 @@ LEVEL_CHOICES = [
     app_commands.Choice(name=cmd(f"practice.level.{level.value}", level.value), value=level.value)
     for level in Level
 ]
+
+
+async def _quietly(call: Awaitable[object], what: str) -> None:
+    """A clean-up that may fail (it is logged): the failure being cleaned up matters more."""
+    try:
+        await call
+    except discord.HTTPException:
+        log.warning("%s failed", what)
 
 
 class GamesCog(commands.Cog, name="Games"):
@@ -167,6 +176,9 @@ class GamesCog(commands.Cog, name="Games"):
     @app_commands.describe(formula=cmd("option.formula", "a PHP formula using the Digits in order"))
     @app_commands.guild_only()
     async def answer(self, interaction: Interaction, formula: str) -> None:
+        """Acknowledged before any database work (Discord's 3 s): the game is looked up
+        by the channel (memory), else by the player (the store)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         record = self.service.game_in_channel(interaction.channel_id or 0)
         if record is None:
             record = await self.service.game_of(interaction.guild_id or 0, interaction.user.id)
@@ -265,7 +277,13 @@ class GamesCog(commands.Cog, name="Games"):
                 allowed_mentions=USERS_ONLY,
                 wait=True,
             )
-            thread_id = await public_thread(channel.get_partial_message(notice.id), name, budget)
+            try:
+                thread_id = await public_thread(
+                    channel.get_partial_message(notice.id), name, budget
+                )
+            except BaseException:  # no game without its thread: the notice goes too
+                await _quietly(notice.delete(), "deleting the notice of a game that did not open")
+                raise
             await interaction.edit_original_response(
                 content=t("games.started.here", locale, thread=f"<#{thread_id}>")
             )

@@ -21,6 +21,7 @@ from bot.games import _render as render
 from bot.games._announce import Announcer
 from bot.games._discord import Lane, with_retry
 from bot.games._places import POSTING, missing, public_thread
+from bot.games._riding import InteractionVia
 from bot.games._service import GameService
 from bot.games._sharing import claim_share, share_key, share_target
 from bot.games._types import GameError
@@ -93,20 +94,34 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         """A formula from the modal or /answer: an error to retry, or an acknowledgement.
 
         It counts at the moment Discord took it (`interaction.created_at`), not when
-        this handler got to it.
+        this handler got to it. The Answer button's modal is acknowledged as a deferred
+        update, so its response may edit the round's message into its result and its
+        followup post the next round (`InteractionVia`); /answer thinks privately
+        (it is acknowledged before any database work, by the command).
         """
         locale = locale_of(interaction)
         received = interaction.created_at.timestamp()
         skew = self.service.clock() - received
         if abs(skew) > CLOCK_SKEW_S:
             log.warning("clock skew: this host is %+.1f s from Discord's timestamps", skew)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        component = (
+            interaction.type is discord.InteractionType.modal_submit
+            and interaction.message is not None
+        )
+        if not interaction.response.is_done():
+            if component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        taken = None if component else t("games.answer_taken", locale)
+        via = InteractionVia(interaction, self.service.clock, completes=taken)
         started = time.perf_counter()
         try:
             with log_context(game_id=game_id, guild_id=interaction.guild_id):
                 result = await self.service.submit(
-                    game_id, interaction.user.id, formula, round_number, received=received
-                )
+                    game_id, interaction.user.id, formula, round_number, received=received,
+                    via=via,
+                )  # fmt: skip
         except UserError as error:
             self.metrics.answer_refused(error.code, time.perf_counter() - started)
             await refuse(interaction, error)
@@ -122,16 +137,17 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             return
         assert result.evaluation is not None
         key = "games.accepted_secret" if result.secret else "games.accepted"
-        await reply(
-            interaction,
-            t(
-                key,
-                locale,
-                formula=result.evaluation.formula,
-                result=fmt(result.evaluation.value),
-                number=result.round_number,
-            ),
+        text = t(
+            key,
+            locale,
+            formula=result.evaluation.formula,
+            result=fmt(result.evaluation.value),
+            number=result.round_number,
         )
+        if component:
+            await reply(interaction, text)
+        else:  # the private original, which a followup of the next round may have completed
+            await interaction.edit_original_response(content=text)
 
     # ----------------------------------------------------------- challenges
 

@@ -1,11 +1,12 @@
 """A game's steps once it is saved: rounds start and end, the game finishes, a restart resumes.
 
-Every step happens under the game's lock in one order: apply the rules, save, then
-announce. A step that fails after the player's answer was saved is retried from the
-store (`RoundTimers.retry_soon`), so it is never the player's error; a save that
-failed reloads what the store really holds (it may have landed), and a periodic
-sweep resolves any game whose deadline passed while its steps kept failing. When
-Discord takes the game's channel away (`ChannelLost`) the game ends as void.
+Every step applies the rules and saves under the game's lock, then announces after
+releasing it (`Shows.show`, in `_showing`). A step that fails after the player's
+answer was saved is retried from the store (`RoundTimers.retry_soon`), so it is
+never the player's error; a save that failed reloads what the store really holds
+(it may have landed), and a periodic sweep resolves any game whose deadline passed
+while its steps kept failing. When Discord takes the game's channel away
+(`ChannelLost`) the game ends as void.
 """
 
 from __future__ import annotations
@@ -18,17 +19,17 @@ from dataclasses import replace
 import rules
 from bot.games._active import ActiveGames
 from bot.games._in_flight import AnswersInFlight
-from bot.games._practice import PracticeOpponent
+from bot.games._practice import BOT_SEAT, PracticeOpponent
 from bot.games._reveals import Reveals
+from bot.games._showing import Shows
 from bot.games._sweeper import Sweeper
 from bot.games._timers import RoundTimers
 from bot.games._types import (
-    ChannelLost,
     Clock,
     DigitsSource,
     GameEvents,
     Presence,
-    announce,
+    Via,
 )
 from bot.storage import GameRecord, RatingChange, StaleGame, Store
 from rules import GameState, Mode, Termination
@@ -64,6 +65,8 @@ class RoundFlow:
         self.digits = digits
         self.answer_grace = answer_grace
         self.timers = RoundTimers(clock, self.expire, self.resume)
+        self.shows = Shows(self)
+        self.show = self.shows.show
         self.sweeper = Sweeper(clock, active, store, self.timers, owns, resume=self.resume)
         self.writer = uuid.uuid4().hex[:12]
         """This flow's name on what it saves: two processes that compute the same step
@@ -120,41 +123,12 @@ class RoundFlow:
         """Round 1 of a game just saved; a failed save starts it from the store soon."""
         async with self.active.lock(record.state.id):
             try:
-                return await self.next_round(record)
+                record = await self.commit(record, self.going_on(record, record.state))
             except Exception:
                 log.exception("game %s: starting round 1 failed; retrying", record.state.id)
                 self.timers.retry_soon(record.state.id, 0)
                 return record
-
-    async def go_on(self, record: GameRecord, number: int) -> GameRecord:
-        """`after_round` after an answer: the answer is saved, so a failure to start the
-        next round is retried from the store instead of being the player's error."""
-        self.timers.cancel(record.state.id)
-        try:
-            return await self.after_round(record, number)
-        except Exception:
-            log.exception(
-                "game %s: going on after round %s failed; retrying", record.state.id, number
-            )
-            self.timers.retry_soon(record.state.id, number)
-            return record
-
-    async def after_round(self, record: GameRecord, number: int) -> GameRecord:
-        rnd = record.state.rounds[number - 1]
-        if all(answer is not None for answer in rnd.answers):
-            try:
-                await announce(
-                    f"game {record.state.id} round {number}",
-                    self.events.round_resolved(record, number),
-                )
-            except ChannelLost as lost:
-                return await self.void(record, lost.reason)
-        if record.state.outcome is not None:
-            await self.finish(record)
-            return record
-        if len(record.state.rounds) > number:  # saved with the round that resolved
-            return await self._opened(record)
-        return await self.next_round(record)
+        return await self.show(record)
 
     def going_on(self, record: GameRecord, state: GameState) -> GameState:
         """`state` with its next round started, if the game goes on: a resolved round and
@@ -169,43 +143,15 @@ class RoundFlow:
         return rules.apply(state, rules.StartRound(digits, self.clock()))
 
     async def next_round(self, record: GameRecord) -> GameRecord:
-        record = await self.commit(record, self.going_on(record, record.state))
-        return await self._opened(record)
+        """Save the next round open (under the lock); `show` posts it after."""
+        return await self.commit(record, self.going_on(record, record.state))
 
-    async def _opened(self, record: GameRecord) -> GameRecord:
-        """A round just saved open: its deadline armed, its best answer sought, posted."""
-        self._arm(record)
-        self.reveals.start(record)
-        return await self._post_round(record, replayed=False)
-
-    async def _post_round(self, record: GameRecord, *, replayed: bool) -> GameRecord:
-        """Announce the open round (with the last round's best answers), then keep where
-        and when it appeared."""
-        number = len(record.state.rounds)
-        if not replayed and number > 1 and not record.meta.best_of(number - 1):
-            found = await self.reveals.take(record, number - 1)
-            record = replace(record, meta=replace(record.meta, best=[*record.meta.best, *found]))
-        try:
-            posted = await announce(
-                f"game {record.state.id} round {number}",
-                self.events.round_started(record, replayed=replayed),
-            )
-        except ChannelLost as lost:
-            return await self.void(record, lost.reason)
-        if posted is None:
-            return record
-        meta = replace(record.meta, round_message_id=posted.message_id)
-        if posted.pinged:
-            meta.pinged_at = posted.at
-        state = rules.apply(record.state, rules.RoundShown(posted.at))
-        record = await self.commit(replace(record, meta=meta), state)
-        self._arm(record)  # answers count until the deadline plus the post's delay
-        self.practice.play(record)
-        return record
-
-    async def finish(self, record: GameRecord) -> None:
+    async def finish(self, record: GameRecord) -> GameRecord:
+        """The game just saved as over: its timers stop, a duel is rated, and it leaves
+        this process's games. Under the lock; `show` announces it after."""
         game_id = record.state.id
         self.timers.cancel(game_id)
+        self.shows.reposts.pop(game_id, None)
         self.practice.forget(game_id)
         record = await self._keep_last_reveal(record)
         ratings: list[RatingChange] = []
@@ -216,11 +162,9 @@ class RoundFlow:
                 ratings = await self.store.record_duel_result(record)
             except Exception:
                 log.exception("game %s: recording the duel rating failed", game_id)
+        self.shows.ratings[game_id] = ratings
         self.active.forget(record)
-        try:
-            await announce(f"game {game_id} over", self.events.game_over(record, ratings))
-        except ChannelLost as lost:
-            log.info("game %s: over, but its channel is gone (%s)", game_id, lost.reason)
+        return record
 
     async def _keep_last_reveal(self, record: GameRecord) -> GameRecord:
         """The last round's best answers, for the summary, kept with the game."""
@@ -242,7 +186,8 @@ class RoundFlow:
         return kept
 
     async def void(self, record: GameRecord, reason: str) -> GameRecord:
-        """End the game without a result: Discord took its place away, or an admin said so."""
+        """End the game without a result: Discord took its place away, or an admin said so.
+        Under the lock; `show` announces it after."""
         if record.state.outcome is not None:
             return record
         log.warning("game %s: void (%s)", record.state.id, reason)
@@ -250,68 +195,135 @@ class RoundFlow:
         record = await self.commit(
             replace(record, meta=meta), rules.apply(record.state, rules.Void())
         )
-        await self.finish(record)
-        return record
+        return await self.finish(record)
 
     async def expire(self, game_id: str, round_number: int) -> None:
         """The deadline of `round_number`; a no-op when answers resolved it first.
 
         Formulas received by the deadline and still in PHP are waited for first. A
-        player who missed it because they left the server makes the game void.
+        player who missed it because they left the server makes the game void (asked
+        before the lock: the question is a REST call).
         """
         record = self.active.get(game_id)
         rnd = record.state.current_round if record else None
-        if rnd is not None and rnd.number == round_number:
-            await self.in_flight.wait(game_id, round_number, rnd.answer_deadline, self.answer_grace)
+        if record is None or rnd is None or rnd.number != round_number:
+            return
+        await self.in_flight.wait(game_id, round_number, rnd.answer_deadline, self.answer_grace)
+        gone = await self._left(record)
         async with self.active.lock(game_id):
             record = self.active.get(game_id)
             rnd = record.state.current_round if record else None
             if record is None or rnd is None or rnd.number != round_number:
                 return
             if self.clock() < rnd.answer_deadline:  # the post came late: not due yet
-                self._arm(record)
+                self.arm(record)
                 return
             missing = [
                 p for p, a in zip(record.state.players, rnd.answers, strict=True) if a is None
             ]
-            for player in missing:
-                if await self.presence.has_left(record.guild_id, player):
-                    await self.void(record, "player_left")
+            if any(player in gone for player in missing):
+                record = await self.void(record, "player_left")
+                resolved = None
+            else:
+                now = max(self.clock(), rnd.answer_deadline)
+                state = self.going_on(record, rules.apply(record.state, rules.Expire(now)))
+                try:
+                    record = await self.commit(record, state)
+                except StaleGame:  # another bot process changed it first
+                    log.warning(
+                        "game %s: round %s was changed by another writer", game_id, round_number
+                    )
+                    await self.reload(game_id)
                     return
-            now = max(self.clock(), rnd.answer_deadline)
-            state = self.going_on(record, rules.apply(record.state, rules.Expire(now)))
-            try:
-                record = await self.commit(record, state)
-            except StaleGame:  # another bot process changed it first
-                log.warning(
-                    "game %s: round %s was changed by another writer", game_id, round_number
-                )
-                await self.reload(game_id)
-                return
-            await self.after_round(record, round_number)
+                resolved = self._resolved(record, round_number)
+                if record.state.outcome is not None:
+                    record = await self.finish(record)
+        await self.show(record, resolved=resolved)
+
+    async def _left(self, record: GameRecord) -> set[str]:
+        """The players about to miss the deadline who left the server. Asked of a player
+        only when they miss a second round in a row (a member is one REST call to ask
+        about; the members intent, which would tell it for free, is privileged), and at
+        once in a single-player game, which the miss would end."""
+        state = record.state
+        rnd = state.current_round
+        if rnd is None:
+            return set()
+        gone = set()
+        for index, (player, answer) in enumerate(zip(state.players, rnd.answers, strict=True)):
+            if answer is not None or (state.mode is Mode.PRACTICE and index == 1):
+                continue
+            earlier = state.rounds[rnd.number - 2] if rnd.number > 1 else None
+            earlier_answer = earlier.answers[index] if earlier is not None else None
+            again = earlier_answer is not None and earlier_answer.auto
+            if (len(state.players) == 1 or again) and await self.presence.has_left(
+                record.guild_id, player
+            ):
+                gone.add(player)
+        return gone
+
+    @staticmethod
+    def _resolved(record: GameRecord, number: int) -> int | None:
+        """`number` if that round ended with every answer in (its result is shown)."""
+        rnd = record.state.rounds[number - 1]
+        return number if all(answer is not None for answer in rnd.answers) else None
 
     async def resume(self, game_id: str, number: int) -> None:
         """Go on from the stored game after a failure: the failed save may have landed."""
+        stored: GameRecord | None
         async with self.active.lock(game_id):
             stored = await self.store.load_game(game_id)
             if stored is None:
                 return
             if not stored.active:
-                if game_id in self.active:  # finished in the store, never announced
-                    await self.finish(stored)
-                return
-            self.active.remember(stored)
-            rnd = stored.state.current_round
-            if rnd is None:  # the round was resolved, the next one never started
-                await self.next_round(stored)
-                return
-            if rnd.number != number:
-                if not self.timers.armed(game_id):
-                    self._arm(stored)
-                return
-        await self.expire(game_id, number)
+                if game_id not in self.active:
+                    return
+                stored = await self.finish(stored)  # finished in the store, never announced
+            else:
+                self.active.remember(stored)
+                rnd = stored.state.current_round
+                if rnd is None:  # the round was resolved, the next one never started
+                    stored = await self.next_round(stored)
+                elif rnd.number == number:
+                    stored = None
+                elif self.timers.armed(game_id):
+                    return
+        if stored is None:
+            await self.expire(game_id, number)
+        else:
+            await self.show(stored)  # posts the open round if it is not up yet, else arms it
+
+    async def answered(
+        self, record: GameRecord, number: int, player: int, via: Via | None
+    ) -> GameRecord:
+        """Announce an answer just saved (outside the lock). In Practice the person's
+        answer carries the round: the bot's own shows nothing by itself, and a person
+        who answers first has the bot answer at once, on the person's interaction."""
+        if self._resolved(record, number) is not None:
+            return await self.show(record, via, resolved=number)
+        if record.state.mode is Mode.PRACTICE:
+            if player == BOT_SEAT:
+                return record
+            try:
+                hurried = await self.practice.hurry(record.state.id, number, via)
+            except Exception:  # the person's answer is saved: never their error
+                log.exception("practice %s: the bot's round %s failed", record.state.id, number)
+                hurried = False
+            if hurried:
+                return self.active.get(record.state.id) or record
+        return await self.show(record, via, answered=player)
 
     # ------------------------------------------------------- restart, sweeps
+
+    async def load(self) -> int:
+        """This process's running games into memory, before the gateway is ready: an
+        Answer pressed right after a restart finds its game (a modal is opened from
+        memory alone). `recover` arms and posts them once players can see the bot."""
+        games = [r for r in await self.store.active_games() if self.owns(r.guild_id)]
+        for record in games:
+            if record.state.id not in self.active:
+                self.active.remember(record)
+        return len(games)
 
     async def recover(self) -> int:
         """Re-arm every active game of this process's shards after a restart; how many.
@@ -329,20 +341,27 @@ class RoundFlow:
         return len(games)
 
     async def _recover_game(self, record: GameRecord) -> None:
+        """Arm a game whose round is up and running; post one that never went up; replay
+        one whose deadline passed while the bot was down (its old message loses its
+        Answer button)."""
         self.active.remember(record)
+        replaced: int | None = None
+        replayed = False
         async with self.active.lock(record.state.id):
             rnd = record.state.current_round
             if rnd is None:
-                await self.next_round(record)
-                return
-            if rnd.answer_deadline > self.clock():
-                self._arm(record)
+                record = await self.next_round(record)
+            elif rnd.answer_deadline > self.clock() and rnd.shown_at is not None:
+                self.arm(record)
                 self.practice.play(record)
                 return
-            state = rules.apply(record.state, rules.ReplayRound(self.clock()))
-            record = await self.commit(record, state)
-            self._arm(record)
-            await self._post_round(record, replayed=True)
+            elif rnd.answer_deadline <= self.clock():
+                state = rules.apply(record.state, rules.ReplayRound(self.clock()))
+                replayed = rnd.shown_at is not None
+                old = record.meta.round_message_id
+                replaced = old if replayed else None
+                record = await self.commit(record, state)
+        await self.show(record, replaced=replaced, replayed=replayed)
 
     async def sweep(self, *, from_store: bool = False) -> int:
         """Resolve every overdue game whose timer is gone (`Sweeper.sweep`); how many."""
@@ -353,7 +372,7 @@ class RoundFlow:
         self.sweeper.close()
         self.practice.close()
 
-    def _arm(self, record: GameRecord) -> None:
+    def arm(self, record: GameRecord) -> None:
         rnd = record.state.current_round
         if rnd is None:
             self.timers.cancel(record.state.id)

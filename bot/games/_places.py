@@ -73,6 +73,8 @@ async def public_thread(message: discord.PartialMessage, name: str, budget: Rest
             "creating a game thread",
             budget,
         )
+    except discord.RateLimited as limited:  # longer than with_retry waits: not an HTTPException
+        raise GameError("discord_busy") from limited
     except discord.HTTPException as error:
         if error.code == THREAD_EXISTS:
             return message.id  # a thread made from a message has the message's id
@@ -97,9 +99,14 @@ async def private_thread(
             "creating a private game thread",
             budget,
         )
+    except discord.RateLimited as limited:
+        raise GameError("discord_busy") from limited
     except discord.HTTPException as error:
         if error.code == TOO_MANY_THREADS:
             raise GameError("thread_limit") from error
         raise
-    await with_retry(lambda: thread.add_user(player), "adding the player", budget)
+    try:
+        await with_retry(lambda: thread.add_user(player), "adding the player", budget)
+    except discord.RateLimited as limited:
+        raise GameError("discord_busy") from limited
     return thread.id

@@ -25,8 +25,10 @@ log = logging.getLogger(__name__)
 BOT_SEAT = 1
 DEFAULT_LEVEL = Level.SKILLED
 
-Answer = Callable[[str, int, str, int], Awaitable[Any]]
-"""(game id, player, formula, round number): how the bot hands in its formula."""
+Answer = Callable[[str, int, str, int, Any], Awaitable[Any]]
+"""(game id, player, formula, round number, the person's interaction or None): how the
+bot hands in its formula."""
+Move = Callable[[Any], Awaitable[bool]]
 
 
 class PracticeOpponent:
@@ -43,6 +45,7 @@ class PracticeOpponent:
         self.rng = rng or random.Random()
         self._timers = Timers(clock, "practice")
         self._planned: dict[str, int] = {}
+        self._moves: dict[str, tuple[int, Move]] = {}
 
     def play(self, record: GameRecord) -> None:
         """Plan the bot's answer to the open round (once per round; again after a restart)."""
@@ -58,23 +61,40 @@ class PracticeOpponent:
         score, game_set, me = state.scores[BOT_SEAT], state.game_set, int(state.players[BOT_SEAT])
         self._planned[game_id] = number
 
-        async def move_now() -> None:
-            if self.revealer is None:
-                return
+        async def move_now(via: Any = None) -> bool:
+            if self._moves.pop(game_id, (0, None))[0] != number or self.revealer is None:
+                return False
             found = await self.revealer.best(digits, score, game_set, aim=move.aim)
             if found is None:
                 log.info("practice %s: no move found for round %s", game_id, number)
-                return
+                return False
             try:
-                await self.answer(game_id, me, found.formula, number)
+                await self.answer(game_id, me, found.formula, number, via)
             except GameError as refused:  # the round ended first (a person's answer, a void)
                 log.info("practice %s: round %s: %s", game_id, number, refused.code)
+                return False
+            return True
 
-        self._timers.at(game_id, rnd.opened_at + move.delay_s, move_now)
+        async def when_thought() -> None:
+            await move_now()
+
+        self._moves[game_id] = (number, move_now)
+        self._timers.at(game_id, rnd.opened_at + move.delay_s, when_thought)
+
+    async def hurry(self, game_id: str, number: int, via: Any) -> bool:
+        """The person answered round `number` first: the bot answers now instead of
+        after its thinking time, so the person's interaction (`via`) carries the
+        round's result and the next round. Whether the bot answered."""
+        planned = self._moves.get(game_id)
+        if planned is None or planned[0] != number:
+            return False
+        self._timers.cancel(game_id)
+        return await planned[1](via)
 
     def forget(self, game_id: str) -> None:
         self._timers.cancel(game_id)
         self._planned.pop(game_id, None)
+        self._moves.pop(game_id, None)
 
     def close(self) -> None:
         self._timers.close()

@@ -109,7 +109,25 @@ def result_embed(record: GameRecord, number: int, locale: str) -> discord.Embed:
             )
     else:
         embed.description = _answer_line(state, number, 0, locale)
+    unanswered = not all(answer is not None for answer in rnd.answers)
+    if state.outcome is not None and number == len(state.rounds) and unanswered:
+        lines = [embed.description or "", outcome_text(state, locale)]  # how it ended
+        embed.description = "\n".join(filter(None, lines))
     return embed
+
+
+def replaced_embed(record: GameRecord, locale: str) -> discord.Embed:
+    """The old message of a round that was posted again: no longer the one to answer."""
+    state = record.state
+    rnd = state.rounds[-1]
+    return discord.Embed(
+        title=t(
+            "games.round.title", locale, mode=mode_name(state.mode, locale), number=rnd.number,
+            max=state.game_set.max_rounds,
+        ),
+        description=t("games.round.replaced", locale),
+        colour=COLOR_RESULT,
+    )  # fmt: skip
 
 
 def outcome_text(state: GameState, locale: str) -> str:

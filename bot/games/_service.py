@@ -36,7 +36,7 @@ from bot.games._types import (
     Presence,
     Revealer,
     SubmitResult,
-    announce,
+    Via,
     answer_grace,
     random_digits_source,
 )
@@ -245,8 +245,10 @@ class GameService:
             self.active.remember(record)
         return await self.flow.first_round(record)
 
-    async def _bot_answer(self, game_id: str, player: int, formula: str, number: int) -> None:
-        await self.submit(game_id, player, formula, number)
+    async def _bot_answer(
+        self, game_id: str, player: int, formula: str, number: int, via: Via | None
+    ) -> None:
+        await self.submit(game_id, player, formula, number, via=via)
 
     async def rematch(self, game_id: str, user_id: int, locale: str = "en") -> Challenge:
         record = await self.load(game_id)
@@ -259,14 +261,15 @@ class GameService:
 
     async def submit(
         self, game_id: str, user_id: int, formula: str, round_number: int | None = None,
-        *, received: float | None = None,
+        *, received: float | None = None, via: Via | None = None,
     ) -> SubmitResult:  # fmt: skip
         """Check the formula with real PHP, then apply it to the round it was meant for.
 
         The time of receipt (`received`: when Discord took the interaction, else now)
         is the answer's time, so neither REST nor a slow sandbox makes an answer late:
         the round's deadline waits for it (`AnswersInFlight`). The PHP call runs
-        outside the lock so two players of a duel are evaluated at once.
+        outside the lock so two players of a duel are evaluated at once. `via`: the
+        answer's interaction, which carries the round's announcements when it can.
         """
         received = self.clock() if received is None else received
         record = await self.load(game_id)
@@ -282,12 +285,14 @@ class GameService:
             )
             if isinstance(verdict, EvalError):
                 return SubmitResult(record, rnd.number, error=verdict)
-            return await self._answer(game_id, user_id, rnd.number, verdict, received)
+            return await self._answer(game_id, user_id, rnd.number, verdict, received, via)
 
     async def _answer(
-        self, game_id: str, user_id: int, number: int, verdict: Evaluation, received: float
-    ) -> SubmitResult:
-        """Apply a valid formula under the lock, to the game as it is now."""
+        self, game_id: str, user_id: int, number: int, verdict: Evaluation, received: float,
+        via: Via | None,
+    ) -> SubmitResult:  # fmt: skip
+        """Apply a valid formula under the lock, to the game as it is now; announce it
+        after the lock (`RoundFlow.answered`)."""
         async with self.active.lock(game_id):
             live = await self.flow.current(game_id)
             if live is None:
@@ -302,12 +307,14 @@ class GameService:
                 if stored is not None:
                     self._problem(stored, user_id, number, received)
                 raise GameError("round_over") from exc
-            if not state.rounds[number - 1].resolved:
-                index = state.player_index(str(user_id))
-                await announce(f"game {game_id} answer", self.events.answer_received(record, index))
-                return SubmitResult(record, number, evaluation=verdict, secret=True)
-            record = await self.flow.go_on(record, number)
-        return SubmitResult(record, number, evaluation=verdict)
+            resolved = state.rounds[number - 1].resolved
+            if resolved:
+                self.flow.timers.cancel(game_id)
+            if state.outcome is not None:
+                record = await self.flow.finish(record)
+        shown = await self.flow.answered(record, number, state.player_index(str(user_id)), via)
+        secret = not shown.state.rounds[number - 1].resolved
+        return SubmitResult(record, number, evaluation=verdict, secret=secret)
 
     async def expire(self, game_id: str, round_number: int) -> None:
         """The deadline of `round_number` (the round timer calls it; tests may too)."""
@@ -328,8 +335,8 @@ class GameService:
             except StaleGame as exc:  # another bot process ended it first
                 await self.flow.reload(game_id)
                 raise GameError("game_over") from exc
-            await self.flow.finish(record)
-        return record
+            record = await self.flow.finish(record)
+        return await self.flow.show(record)
 
     async def void_game(self, game_id: str, reason: str) -> GameRecord:
         """End a game this process runs as void (an admin's word); GameError if it is not here."""
@@ -337,7 +344,8 @@ class GameService:
             live = self.active.get(game_id)
             if live is None:
                 raise GameError("cannot_void", id=game_id[:8])
-            return await self.flow.void(live, reason)
+            record = await self.flow.void(live, reason)
+        return await self.flow.show(record)
 
     async def void_where(
         self, reason: str, *, guild_id: int | None = None, channel_id: int | None = None
@@ -352,8 +360,9 @@ class GameService:
         for record in doomed:
             async with self.active.lock(record.state.id):
                 live = self.active.get(record.state.id)
-                if live is not None:
-                    await self.flow.void(live, reason)
+                voided = await self.flow.void(live, reason) if live is not None else None
+            if voided is not None:
+                await self.flow.show(voided)
         return len(doomed)
 
     # --------------------------------------------------------------- restart

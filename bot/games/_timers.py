@@ -108,6 +108,11 @@ class RoundTimers:
     def arm(self, game_id: str, number: int, deadline: float) -> None:
         self._timers.at(game_id, deadline, lambda: self._fire(game_id, number, failed=False))
 
+    def later(self, game_id: str, moment: float, action: Callable[[], Awaitable[None]]) -> None:
+        """Hold the game's timer for another step at `moment` (a round's post tried
+        again): no deadline runs meanwhile, and the sweep sees the game as timed."""
+        self._timers.at(game_id, moment, action)
+
     def retry_soon(self, game_id: str, number: int) -> None:
         """A step failed after the round's timer was cancelled: go on from the store soon."""
         self._timers.at(game_id, self.clock(), lambda: self._fire(game_id, number, failed=True))

@@ -33,6 +33,9 @@ DEADLINE_TRIES = 8
 """A deadline whose save failed is retried after 1, 2, 4 ... 60 s, eight tries in all
 (about two minutes); then the game waits for the next restart (`recover`)."""
 
+UNPOSTED = "round_not_posted"
+"""The void reason of a game whose round Discord never let the bot post."""
+
 DigitsSource = Callable[[GameState, int], str]
 """The Digits of round n of a game that is not seeded (tests force them)."""
 
@@ -85,21 +88,58 @@ class ChannelLost(Exception):
         self.reason = reason
 
 
-class GameEvents(Protocol):
-    """What the service announces; the Discord side renders it. Called after saving.
+class Via(Protocol):
+    """The interaction an answer came through, which announcements may ride.
 
+    Its response and followups are not under the bot token's global limit: the
+    response may edit the message its component is on (the round's, for the Answer
+    button's modal) and a followup posts in the interaction's channel. Each call
+    raises on failure; the announcer then falls back to the bot token.
+    """
+
+    def can_edit(self, message_id: int | None) -> bool:
+        """Whether the response may edit `message_id` (the message of its component)."""
+        ...
+
+    def can_post(self, channel_id: int) -> bool:
+        """Whether a followup lands in `channel_id` (the interaction's channel)."""
+        ...
+
+    async def edit(self, **fields: Any) -> None: ...
+
+    async def post(self, **fields: Any) -> Posted: ...
+
+
+class GameEvents(Protocol):
+    """What the service announces; the Discord side renders it. Called after saving,
+    never under the game's lock (an announcement may wait out Discord's retries).
+
+    `via` is the answer's interaction when one carries the step (`Via`), else None.
     An announcement that finds the game's channel gone raises `ChannelLost`.
     """
 
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> Posted | None:
+    async def round_started(
+        self, record: GameRecord, *, replayed: bool = False, via: Via | None = None
+    ) -> Posted | None:
         """Post the open round; what was posted, so the service can keep it."""
         ...
 
-    async def answer_received(self, record: GameRecord, player: int) -> None: ...
+    async def answer_received(
+        self, record: GameRecord, player: int, via: Via | None = None
+    ) -> None: ...
 
-    async def round_resolved(self, record: GameRecord, number: int) -> None: ...
+    async def round_resolved(
+        self, record: GameRecord, number: int, via: Via | None = None
+    ) -> None: ...
 
-    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None: ...
+    async def round_replaced(self, record: GameRecord, message_id: int) -> None:
+        """The open round was posted again (a replay): its old message `message_id`
+        says so and loses its Answer button."""
+        ...
+
+    async def game_over(
+        self, record: GameRecord, ratings: list[RatingChange], via: Via | None = None
+    ) -> None: ...
 
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None: ...
 
@@ -114,22 +154,31 @@ class NoEvents:
     """Announces nothing and knows nobody left: a service without a front end (tests,
     the benchmarks)."""
 
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> Posted | None:
-        del record, replayed
+    async def round_started(
+        self, record: GameRecord, *, replayed: bool = False, via: Via | None = None
+    ) -> Posted | None:
+        del record, replayed, via
         return None
 
     async def has_left(self, guild_id: int, user_id: str) -> bool:
         del guild_id, user_id
         return False
 
-    async def answer_received(self, record: GameRecord, player: int) -> None:
-        del record, player
+    async def answer_received(
+        self, record: GameRecord, player: int, via: Via | None = None
+    ) -> None:
+        del record, player, via
 
-    async def round_resolved(self, record: GameRecord, number: int) -> None:
-        del record, number
+    async def round_resolved(self, record: GameRecord, number: int, via: Via | None = None) -> None:
+        del record, number, via
 
-    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
-        del record, ratings
+    async def round_replaced(self, record: GameRecord, message_id: int) -> None:
+        del record, message_id
+
+    async def game_over(
+        self, record: GameRecord, ratings: list[RatingChange], via: Via | None = None
+    ) -> None:
+        del record, ratings, via
 
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:
         del challenge, status

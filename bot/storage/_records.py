@@ -66,6 +66,10 @@ class GameMeta:
     """The channel a duel was challenged in: a Rematch is posted there."""
     round_message_id: int | None = None
     """The live round's message: edited into the round's result when it ends."""
+    round_message_of: int | None = None
+    """Which round `round_message_id` shows (None in games saved before it was kept: the
+    live one). A round whose post failed has no message yet, and the last round's
+    message is not its to edit."""
     pinged_at: float | None = None
     """When a round last pinged the players (a crash loop must not ping them every start)."""
     void_reason: str | None = None

@@ -39,7 +39,7 @@ async def test_duel_secret_answers_auto_move_win_and_ratings(world) -> None:
     assert "Online Duel — round 1 of 7" in first.embeds[0].title
 
     acknowledged = await answer(world.alice, first, "3*4+89")
-    assert acknowledged.ephemeral
+    assert all(f.ephemeral for f in acknowledged.followups)
     assert "secret" in reply_text(acknowledged) and "101" in reply_text(acknowledged)
     public = "\n".join(message_text(m) for m in thread.history())
     assert "3*4+89" not in public

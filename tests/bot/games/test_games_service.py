@@ -35,17 +35,24 @@ class Recorder:
         if record.state.id in self.broken:
             raise RuntimeError("this game's channel is gone")
 
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
+    async def round_started(
+        self, record: GameRecord, *, replayed: bool = False, via: Any = None
+    ) -> None:
         self._note("round_started", record, len(record.state.rounds))
 
-    async def answer_received(self, record: GameRecord, player: int) -> None:
+    async def answer_received(self, record: GameRecord, player: int, via: Any = None) -> None:
         self._note("answer_received", record, player)
 
-    async def round_resolved(self, record: GameRecord, number: int) -> None:
+    async def round_resolved(self, record: GameRecord, number: int, via: Any = None) -> None:
         self._note("round_resolved", record, number)
 
-    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
+    async def game_over(
+        self, record: GameRecord, ratings: list[RatingChange], via: Any = None
+    ) -> None:
         self._note("game_over", record, ratings)
+
+    async def round_replaced(self, record: GameRecord, message_id: int) -> None:
+        del record, message_id
 
     async def challenge_closed(self, challenge: Challenge, status: str) -> None:
         self.events.append(("challenge_closed", challenge.id, status))

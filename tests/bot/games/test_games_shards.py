@@ -40,17 +40,24 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[tuple[str, str, Any]] = []
 
-    async def round_started(self, record: GameRecord, *, replayed: bool = False) -> None:
+    async def round_started(
+        self, record: GameRecord, *, replayed: bool = False, via: Any = None
+    ) -> None:
         self.events.append(("round_started", record.state.id, len(record.state.rounds)))
 
-    async def answer_received(self, record: GameRecord, player: int) -> None:
+    async def answer_received(self, record: GameRecord, player: int, via: Any = None) -> None:
         self.events.append(("answer_received", record.state.id, player))
 
-    async def round_resolved(self, record: GameRecord, number: int) -> None:
+    async def round_resolved(self, record: GameRecord, number: int, via: Any = None) -> None:
         self.events.append(("round_resolved", record.state.id, number))
 
-    async def game_over(self, record: GameRecord, ratings: list[RatingChange]) -> None:
+    async def game_over(
+        self, record: GameRecord, ratings: list[RatingChange], via: Any = None
+    ) -> None:
         self.events.append(("game_over", record.state.id, ratings))
+
+    async def round_replaced(self, record: GameRecord, message_id: int) -> None:
+        del record, message_id
 
     async def challenge_closed(self, challenge: Challenge, status: str) -> None:
         self.events.append(("challenge_closed", challenge.id, status))

@@ -1,0 +1,66 @@
+"""An answer's interaction as the carrier of the round it ends (`Via`).
+
+Interaction responses and followups are not under the bot token's global limit, so
+the round's result is the answer's response (an edit of the message its Answer
+button was on: the modal submit of a component may update that message) and the
+next round, or the summary, is its followup. A followup lands in the interaction's
+channel, so an answer from elsewhere (/answer outside the thread) carries nothing
+there; an interaction's token lives 15 minutes, so an old one carries nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.games._types import Clock, Posted
+
+Interaction = discord.Interaction[Any]
+
+TOKEN_LIFE_S = 15 * 60.0
+"""An interaction's token works this long after Discord took it."""
+TOKEN_MARGIN_S = 60.0
+"""A call this close to the token's end goes by the bot token instead."""
+
+
+class InteractionVia:
+    """`Via` over a discord.py interaction already acknowledged by its handler.
+
+    `completes`: the text that completes a "thinking" original (a slash command's
+    deferral) before the first public followup, which would otherwise become that
+    private original instead of a message of its own.
+    """
+
+    def __init__(self, interaction: Interaction, clock: Clock, *, completes: str | None) -> None:
+        self.interaction = interaction
+        self.clock = clock
+        self.taken = interaction.created_at.timestamp()
+        component_modal = interaction.type is discord.InteractionType.modal_submit
+        message = interaction.message
+        self.source = message.id if component_modal and message is not None else None
+        self.channel_id = interaction.channel_id
+        self._completes = completes
+
+    def _fresh(self) -> bool:
+        return self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
+
+    def can_edit(self, message_id: int | None) -> bool:
+        return message_id is not None and message_id == self.source and self._fresh()
+
+    def can_post(self, channel_id: int) -> bool:
+        return channel_id == self.channel_id and self._fresh()
+
+    async def edit(self, **fields: Any) -> None:
+        response = self.interaction.response
+        if not response.is_done():
+            await response.edit_message(**fields)
+        else:  # a deferred update: the original is the component's message
+            await self.interaction.edit_original_response(**fields)
+
+    async def post(self, **fields: Any) -> Posted:
+        if self._completes is not None:
+            await self.interaction.edit_original_response(content=self._completes)
+            self._completes = None
+        message = await self.interaction.followup.send(wait=True, **fields)
+        return Posted(message.id, message.created_at.timestamp())

@@ -1,0 +1,228 @@
+"""What a game's steps show, after they are saved: a round's result, the next round's
+post, the summary (`Shows`, the announcing half of `RoundFlow`).
+
+It runs outside the game's lock, so Discord's retries never hold it, and one game's
+announcements run one at a time in the order of its steps (`ActiveGames.voice`).
+An answer's interaction, when one carries the step (`Via`), carries them too.
+
+A round's clock starts when its message is up: its deadline is armed only once the
+post is saved as shown (`rules.RoundShown`). A post that fails past its retries is
+tried again later (`REPOST_AFTER_S`), as a fresh round once its deadline has passed
+unseen; after the last try the game is void, its attempt given back, and its summary
+says why once Discord takes it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Protocol
+
+import rules
+from bot.games._active import ActiveGames
+from bot.games._practice import PracticeOpponent
+from bot.games._reveals import Reveals
+from bot.games._timers import RoundTimers
+from bot.games._types import UNPOSTED, ChannelLost, Clock, GameEvents, Via, announce
+from bot.storage import GameRecord, RatingChange
+from rules import GameState
+
+log = logging.getLogger(__name__)
+
+REPOST_AFTER_S = (15.0, 30.0, 60.0, 120.0, 240.0)
+"""A round whose post failed past its retries is posted again after these waits
+(about eight minutes in all); then the game is void: nobody loses a round unseen."""
+TELL_AGAIN_S = 300.0
+TELL_TRIES = 12
+"""A void game's summary that Discord did not take is tried again every five minutes
+for an hour: the player learns why when Discord answers again."""
+
+
+class Steps(Protocol):
+    """What showing needs of the game flow (`RoundFlow`)."""
+
+    active: ActiveGames
+    events: GameEvents
+    clock: Clock
+    timers: RoundTimers
+    reveals: Reveals
+    practice: PracticeOpponent
+
+    async def commit(self, record: GameRecord, state: GameState) -> GameRecord: ...
+
+    async def void(self, record: GameRecord, reason: str) -> GameRecord: ...
+
+    def arm(self, record: GameRecord) -> None: ...
+
+
+class Shows:
+    def __init__(self, steps: Steps) -> None:
+        self.steps = steps
+        self.reposts: dict[str, int] = {}
+        """Games whose open round's post failed: how many times (memory: a restart
+        posts every round that is not up anyway)."""
+        self.ratings: dict[str, list[RatingChange]] = {}
+        """A duel's rating changes, from `RoundFlow.finish` (under the lock) to its summary."""
+
+    async def show(
+        self,
+        record: GameRecord,
+        via: Via | None = None,
+        *,
+        answered: int | None = None,
+        resolved: int | None = None,
+        replaced: int | None = None,
+        replayed: bool = False,
+    ) -> GameRecord:
+        """Announce what a step just saved, outside the game's lock, in step order:
+        who `answered`, the round `resolved` (its result), an old message `replaced`
+        by a replay; then the summary if the game is over, else the open round's post
+        if it is not up yet. Returns the game as it is after."""
+        game_id = record.state.id
+        async with self.steps.active.voice(game_id):
+            try:
+                if answered is not None:
+                    await announce(
+                        f"game {game_id} answer",
+                        self.steps.events.answer_received(record, answered, via),
+                    )
+                if resolved is not None:
+                    await announce(
+                        f"game {game_id} round {resolved}",
+                        self.steps.events.round_resolved(record, resolved, via),
+                    )
+            except ChannelLost as lost:
+                return await self._void_now(record, lost.reason)
+            if record.state.outcome is not None:
+                await self._announce_over(record, via)
+                return record
+            rnd = record.state.current_round
+            if rnd is None:
+                return record
+            if rnd.shown_at is not None:
+                if not self.steps.timers.armed(game_id):
+                    self.steps.arm(record)
+                return record
+            shown = await self._post_round(record, via, replayed=replayed)
+            if replaced is not None and shown is not record:
+                await announce(
+                    f"game {game_id} old round message",
+                    self.steps.events.round_replaced(shown, replaced),
+                )
+            return shown
+
+    async def _announce_over(self, record: GameRecord, via: Via | None) -> bool:
+        """The summary; whether Discord took it (a game whose channel is gone: yes)."""
+        ratings = self.ratings.pop(record.state.id, [])
+        try:
+            await self.steps.events.game_over(record, ratings, via)
+        except ChannelLost as lost:
+            log.info("game %s: over, but its channel is gone (%s)", record.state.id, lost.reason)
+        except Exception:
+            log.exception("announcing game %s over failed", record.state.id)
+            return False
+        return True
+
+    async def _post_round(
+        self, record: GameRecord, via: Via | None, *, replayed: bool
+    ) -> GameRecord:
+        """Post the open round (with the last round's best answers), then save when and
+        where it appeared and only then arm its deadline. A post that failed past its
+        retries is tried again later: the round's clock has not started."""
+        game_id = record.state.id
+        number = len(record.state.rounds)
+        if not replayed and number > 1 and not record.meta.best_of(number - 1):
+            found = await self.steps.reveals.take(record, number - 1)
+            record = replace(record, meta=replace(record.meta, best=[*record.meta.best, *found]))
+        try:
+            posted = await self.steps.events.round_started(record, replayed=replayed, via=via)
+        except ChannelLost as lost:
+            return await self._void_now(record, lost.reason)
+        except Exception:
+            log.exception("game %s: posting round %s failed", game_id, number)
+            self._post_later(game_id, number)
+            return record
+        self.reposts.pop(game_id, None)
+        async with self.steps.active.lock(game_id):
+            live = self.steps.active.get(game_id)
+            rnd = live.state.current_round if live is not None else None
+            if live is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
+                log.info("game %s: round %s moved on while it was posted", game_id, number)
+                return live or record
+            meta = replace(live.meta, best=max(live.meta.best, record.meta.best, key=len))
+            state = live.state
+            if posted is not None:
+                meta.round_message_id, meta.round_message_of = posted.message_id, number
+                if posted.pinged:
+                    meta.pinged_at = posted.at
+            at = posted.at if posted is not None else self.steps.clock()  # None: no front end
+            state = rules.apply(state, rules.RoundShown(at))
+            shown = replace(live, meta=meta, state=state)
+            if shown != live:
+                try:
+                    shown = await self.steps.commit(replace(live, meta=meta), state)
+                except Exception:  # the round is up: its clock runs, saved or not
+                    log.exception("game %s: saving that round %s is up failed", game_id, number)
+                    self.steps.active.remember(shown)
+            self.steps.arm(shown)  # answers count until the deadline plus the post's delay
+            self.steps.reveals.start(shown)
+            self.steps.practice.play(shown)
+            return shown
+
+    def _post_later(self, game_id: str, number: int) -> None:
+        """Try the round's post again later; after the last try, the game is void. The
+        re-post holds the round's timer, so no deadline or sweep ends it meanwhile."""
+        tries = self.reposts.get(game_id, 0)
+        self.reposts[game_id] = tries + 1
+        if tries >= len(REPOST_AFTER_S):
+            self.reposts.pop(game_id, None)
+            now = self.steps.clock()
+            self.steps.timers.later(game_id, now, lambda: self._give_up(game_id, number))
+            return
+        moment = self.steps.clock() + REPOST_AFTER_S[tries]
+        self.steps.timers.later(game_id, moment, lambda: self.repost(game_id, number))
+
+    async def repost(self, game_id: str, number: int) -> None:
+        """Post the open round `number` again; once its deadline passed unseen it starts
+        afresh (`ReplayRound`: the same Digits, a full time limit from now)."""
+        async with self.steps.active.lock(game_id):
+            record = self.steps.active.get(game_id)
+            rnd = record.state.current_round if record is not None else None
+            if record is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
+                return
+            if self.steps.clock() >= rnd.answer_deadline:
+                replay = rules.apply(record.state, rules.ReplayRound(self.steps.clock()))
+                try:
+                    record = await self.steps.commit(record, replay)
+                except Exception:  # the store is down: the round waits, unseen and untimed
+                    log.exception("game %s: replaying round %s failed", game_id, number)
+                    self._post_later(game_id, number)
+                    return
+        await self.show(record)
+
+    async def _give_up(self, game_id: str, number: int) -> None:
+        async with self.steps.active.lock(game_id):
+            record = self.steps.active.get(game_id)
+            rnd = record.state.current_round if record is not None else None
+            if record is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
+                return
+            log.error("game %s: round %s could not be posted; void", game_id, number)
+            record = await self.steps.void(record, UNPOSTED)
+        await self._tell(record, 1)
+
+    async def _tell(self, record: GameRecord, tries: int) -> None:
+        """The summary of a game voided because Discord would not show it, until it lands."""
+        async with self.steps.active.voice(record.state.id):
+            told = await self._announce_over(record, None)
+        if not told and tries < TELL_TRIES:
+            moment = self.steps.clock() + TELL_AGAIN_S
+            self.steps.timers.later(record.state.id, moment, lambda: self._tell(record, tries + 1))
+
+    async def _void_now(self, record: GameRecord, reason: str) -> GameRecord:
+        """Discord took the game's place away during an announcement: void it."""
+        async with self.steps.active.lock(record.state.id):
+            live = self.steps.active.get(record.state.id) or record
+            voided = await self.steps.void(live, reason)
+        if voided is not live:
+            await self._announce_over(voided, None)
+        return voided
