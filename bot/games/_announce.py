@@ -24,7 +24,7 @@ from bot.charts import ChartRenderer, game_chart
 from bot.common import mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
-from bot.games._discord import RestBudget, with_retry
+from bot.games._discord import RestBudget, RestBusy, with_retry
 from bot.games._summary import summary_messages
 from bot.games._types import UNPOSTED, ChannelLost, Posted, Via
 from bot.games._views import answer_view, rematch_view, summary_view
@@ -322,6 +322,6 @@ class Announcer:
             await with_retry(lambda: guild.fetch_member(int(user_id)), "member check", self.budget)
         except discord.NotFound:
             return True
-        except discord.HTTPException:
+        except (discord.HTTPException, RestBusy):
             return False  # unknown is not gone
         return False

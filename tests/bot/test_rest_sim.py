@@ -55,11 +55,6 @@ async def test_a_429_on_round_1_is_not_retried_by_hand_and_pauses_every_call(wor
     world.env._errors_acknowledged = len(world.env.errors)  # the failed post was logged
 
 
-@pytest.mark.xfail(
-    reason="the game flow (bot/games/_flow.py, issue 20's rounds part) does not post again a "
-    "round whose post failed; it expires unseen at its deadline",
-    strict=False,
-)
 async def test_a_round_whose_post_hit_a_429_is_posted_after_the_pause(world) -> None:
     world.digits.extend("3489", "2476")
     world.env.inject_error("POST", "/channels/*/messages", status=429, times=1)
