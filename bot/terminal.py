@@ -27,6 +27,7 @@ Evaluate = Callable[[str, str, tuple[str, ...]], Awaitable[Evaluation | EvalErro
 ReadLine = Callable[[float], Awaitable[str | None]]
 
 RESIGN = ":q"
+PROMPT = "formula> "
 RESIGN_WORDS = {RESIGN, "quit", "resign", "exit"}
 REVEAL_WAIT_S = 2.0
 """How long a round's result waits for its best answer (solved while the round ran)."""
@@ -192,14 +193,41 @@ async def _show_best(best: asyncio.Future[Candidate | None], out: TextIO) -> Non
         )
 
 
+def _terminal_reader(out: TextIO) -> ReadLine:
+    """Lines typed at a terminal, with line editing: arrows, Home/End, history (Up).
+
+    prompt_toolkit rather than the stdlib's readline: `input()` cannot be
+    interrupted at a deadline, while a prompt_toolkit prompt is a coroutine the
+    clock cancels, leaving the terminal as it found it. Ctrl-D resigns, as end
+    of input does; Ctrl-C stops the command as before.
+    """
+    from prompt_toolkit import PromptSession
+
+    session: PromptSession[str] = PromptSession()
+
+    async def read(seconds: float) -> str | None:
+        try:
+            return await asyncio.wait_for(session.prompt_async(PROMPT), seconds)
+        except TimeoutError:
+            return None
+        except EOFError:
+            print("(input ended: resigning)", file=out)
+            return RESIGN
+
+    return read
+
+
 async def _stdin_reader(out: TextIO) -> ReadLine:
     """A deadline-aware line reader on stdin.
 
-    Pipes, sockets and terminals are watched by the event loop, so a timeout
-    leaves nothing blocked behind; anything else (a file, /dev/null) can't be
-    watched, but never blocks either, so a thread reads it. End of input
-    resigns the game instead of waiting for the clock.
+    A terminal gets line editing (`_terminal_reader`). Pipes and sockets are
+    watched by the event loop, so a timeout leaves nothing blocked behind;
+    anything else (a file, /dev/null) can't be watched, but never blocks
+    either, so a thread reads it. End of input resigns the game instead of
+    waiting for the clock.
     """
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return _terminal_reader(out)
     interactive = sys.stdin.isatty()
     mode = os.fstat(sys.stdin.fileno()).st_mode
     next_line: Callable[[], Awaitable[str | None]]
@@ -219,7 +247,7 @@ async def _stdin_reader(out: TextIO) -> ReadLine:
 
     async def read(seconds: float) -> str | None:
         if interactive:
-            out.write("formula> ")
+            out.write(PROMPT)
             out.flush()
         try:
             line = await asyncio.wait_for(next_line(), seconds)
@@ -231,7 +259,7 @@ async def _stdin_reader(out: TextIO) -> ReadLine:
             print("(input ended: resigning)", file=out)
             return RESIGN
         if not interactive:
-            print(f"formula> {line.rstrip()}", file=out)
+            print(f"{PROMPT}{line.rstrip()}", file=out)
         return line
 
     return read

@@ -2,23 +2,39 @@
 
 One settings object serves every backend, so switching between the local
 bubblewrap pool and Docker is one variable and the limits keep their names.
+
+A plain pydantic model that reads its own fields from the environment, not a
+pydantic-settings one: `formula-darts eval` must start in a few cold `php -r`
+runs' time, and importing pydantic-settings alone costs more than that (issue
+20). Its fields are flat, so the environment is all it ever read.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 def _cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-class EvaluatorSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+class EvaluatorSettings(BaseModel):
+    """Fields not given are read from the environment, by name in any case, as
+    pydantic-settings does without a prefix; given ones win."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, validate_default=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_environment(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        environment = {key.lower(): value for key, value in os.environ.items()}
+        read = {name: environment[name] for name in cls.model_fields if name in environment}
+        return read | data
 
     evaluator: Literal["auto", "docker", "local"] = "auto"
     pool_size: int = Field(default_factory=_cpu_count, ge=1, le=256)

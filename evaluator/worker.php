@@ -26,6 +26,11 @@
  * - after each request and before its answer, cycles are collected and the
  *   globals it created are removed, so its destructors run in its own time;
  *   a worker left holding memory retires ("bye");
+ * - PHP cannot undeclare a function, class, interface, trait or constant, so
+ *   a request that declared one retires its worker ("bye"): the next request
+ *   meets a fresh one. Only text naming a declaration (FD_DECLARES) can
+ *   declare anything, so the counts are taken only then (listing the
+ *   functions costs four times a formula);
  * - the worker calls none of the functions the pool disables (handlers,
  *   filters, output buffers, stream modes, define, ...): see DEFENCES.
  */
@@ -36,6 +41,22 @@
 const FD_JSON = JSON_PRESERVE_ZERO_FRACTION | JSON_INVALID_UTF8_SUBSTITUTE | JSON_UNESCAPED_SLASHES;
 const FD_MAX_BATCH = 256;
 const FD_MAX_LINE = 65600; // fgets reads length - 1 bytes: a 64 KiB request and its newline fit
+// What code must contain to declare a function, class (named, anonymous or an
+// alias: class_alias needs a user class), interface, trait, enum or constant:
+// a declaration keyword, or eval/include/require compiling more code.
+const FD_DECLARES = '/function|class|interface|trait|enum|const|eval|include|require/i';
+
+/** How many functions, classes, interfaces, traits and constants user code declared. */
+function fd_declared(): array
+{
+    return [
+        count(get_defined_functions()['user']),
+        count(get_declared_classes()),
+        count(get_declared_interfaces()),
+        count(get_declared_traits()),
+        count(get_defined_constants(true)['user'] ?? []),
+    ];
+}
 
 /** Runs in a function scope so evaluated code cannot touch the loop's variables. */
 function fd_run(string $fd_mode, string $fd_code): mixed
@@ -106,6 +127,7 @@ function fd_main(): void
 {
     $known = array_flip(array_keys($GLOBALS));
     $globals = count($GLOBALS);
+    $declared = fd_declared();
     $ceiling = fd_memory_ceiling();
     while (($line = fgets(STDIN, FD_MAX_LINE)) !== false) {
         $first = json_decode($line, true);
@@ -120,9 +142,11 @@ function fd_main(): void
         unset($line, $first);
         foreach ($batch as $request) {
             $nonce = is_array($request) && is_string($request['i'] ?? null) ? $request['i'] : null;
+            $declares = false;
             if (!is_array($request) || !is_string($request['c'] ?? null)) {
                 $response = ['ok' => false, 'e' => 'sandbox', 'c' => null, 'm' => 'bad request'];
             } else {
+                $declares = preg_match(FD_DECLARES, $request['c']) === 1;
                 $response = fd_evaluate(($request['m'] ?? 'e') === 'r' ? 'r' : 'e', $request['c']);
             }
             unset($request);
@@ -136,7 +160,8 @@ function fd_main(): void
                         }
                     }
                 }
-                $clean = count($GLOBALS) === $globals && memory_get_usage() < $ceiling;
+                $clean = count($GLOBALS) === $globals && memory_get_usage() < $ceiling
+                    && (!$declares || fd_declared() === $declared);
             } catch (Throwable $e) {
                 unset($e);
                 $clean = false;
@@ -150,7 +175,7 @@ function fd_main(): void
                 $out = json_encode(['ok' => false, 'e' => 'php', 'c' => null, 'm' => 'unencodable result', 'i' => $nonce], FD_JSON);
             }
             fprintf(STDERR, "%s\n", $out);
-            unset($response, $out, $nonce);
+            unset($response, $out, $nonce, $declares);
             if (!$clean) {
                 exit(0);
             }

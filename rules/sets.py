@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from rules._bounded_yaml import load_bounded
+from rules._bounded_yaml import MAX_NUMBER, UnreadableValues, load_bounded
 from rules.game_set import (
     ALLOWED_FUNCTIONS,
     CLASSIC,
@@ -378,6 +378,15 @@ def parse_sets(
         raise errors.error()
     try:
         document = load_bounded(text)
+    except UnreadableValues as exc:
+        for value in exc.values:
+            params = {"line": value.line, "column": value.column, "value": value.value}
+            if value.code == "yaml_number_too_long":
+                params |= {"length": int(value.detail), "max": MAX_NUMBER}
+            elif value.code == "yaml_bad_value":
+                params["tag"] = value.tag
+            errors.add(None, None, value.message, value.code, **params)
+        raise errors.error() from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -22,7 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(_eval.dash_formula(words))
     try:
         code = args.func(args)
     except KeyboardInterrupt:

@@ -1,14 +1,20 @@
 """`formula-darts eval`: judge formulas with real PHP, one on the command line or a JSONL stream.
 
 The stream mode is for tools and replays: tens of thousands of lines per
-second, one output line per input line, in order, and never a traceback — a
-bad input line (not JSON, not an object, a lone surrogate, a bad field) gets
-an error line with code `input` and the lines after it are read as usual.
-Numbers are read as PHP's json_decode reads them: an integer beyond 64 bits
-is a float.
+second, exactly one output line per input line, in order, and never a
+traceback — a bad input line (blank, not JSON, nested too deep, longer than
+MAX_LINE, not an object, a lone surrogate, a bad field) gets an error line
+with code `input` and the lines after it are read as usual. Lines are split
+in linear time however long they are. Numbers are read as PHP's json_decode
+reads them: an integer beyond 64 bits is a float.
 
 Only what the command needs is imported (the evaluator, rules; not the bot's
-storage), so a run starts in a few cold `php -r` runs' time.
+storage, pydantic-settings or the Docker SDK: `EVALUATOR=auto` takes the local
+sandbox when it can run), so a run starts in a few cold `php -r` runs' time.
+
+A formula may start with `-` (`-pow(10,3)`, as the solver writes them), which
+argparse would take for an option: `dash_formula` passes such a word on as
+`--formula=<word>`, and `--` still ends the options.
 """
 
 from __future__ import annotations
@@ -19,31 +25,38 @@ import contextlib
 import json
 import math
 import os
+import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from evaluator import EvalError, Evaluation, Evaluator, EvaluatorSettings, open_evaluator
-from evaluator.sandbox.local import SandboxUnavailable
+from evaluator.sandbox.local import LocalWorkerFactory, SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError
-from evaluator.service import error_text
+from evaluator.service import error_text, make_pool
 from rules.digits import valid_digits
 from rules.scoring import INT_MAX, INT_MIN, apply_points, php_text
 from rules.sets import CLASSIC, GameSet, SetsError, load_sets
 
 _READ_CHUNK = 1 << 16
+MAX_LINE = 1 << 20
+"""Bytes of one input line (a valid one is under 1 KiB); a longer one is an `input`
+error, and no more than this much of it is ever held."""
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")  # argparse reads these as values
 
 
-def register(sub: Any) -> None:  # argparse._SubParsersAction
-    parser = sub.add_parser(
-        "eval",
-        help="judge formulas with real PHP",
-        description="Judge a formula as the game does: the checker, then PHP in the sandbox.",
-    )
+def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("formula", nargs="?", help="the formula, e.g. '34+89'")
+    parser.add_argument(
+        "--formula",
+        dest="formula_option",
+        metavar="FORMULA",
+        help="the formula, also one starting with '-' (a bare '-pow(10,3)' works too)",
+    )
     parser.add_argument("--digits", help="the round's four digits, e.g. 3489")
     parser.add_argument("--set", dest="set_name", default=CLASSIC.name, help="Set name (darts)")
     parser.add_argument("--score", type=float, help="Score before the round: show points")
@@ -51,10 +64,61 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
     parser.add_argument(
         "--jsonl", action="store_true", help="read JSON lines on stdin, write one per line"
     )
+
+
+def register(sub: Any) -> None:  # argparse._SubParsersAction
+    parser = sub.add_parser(
+        "eval",
+        help="judge formulas with real PHP",
+        description="Judge a formula as the game does: the checker, then PHP in the sandbox "
+        "(EVALUATOR=auto: the local one when it can run, else Docker).",
+    )
+    _options(parser)
     parser.set_defaults(func=run)
 
 
+def dash_formula(words: Sequence[str]) -> list[str]:
+    """`eval`'s words with a bare formula starting with `-` passed as `--formula=<word>`.
+
+    argparse takes a word starting with `-` for an option unless it is a negative
+    number, so `eval --digits 1034 -pow(10,3)` was refused. A single-dash word
+    that is none of eval's options is the formula; words after `--` are left
+    alone (positional, as argparse reads them), and so is any other command.
+    """
+    if list(words[:1]) != ["eval"]:
+        return list(words)
+    probe = argparse.ArgumentParser(add_help=True)
+    _options(probe)
+    known = probe._option_string_actions  # argparse has no public table of them
+    out = ["eval"]
+    rest = list(words[1:])
+    wants_value = False
+    for index, word in enumerate(rest):
+        if word == "--":
+            out += rest[index:]
+            break
+        dashed = (
+            word.startswith("-")
+            and not word.startswith("--")
+            and len(word) > 1
+            and word.split("=", 1)[0] not in known
+            and not _NEGATIVE_NUMBER.match(word)
+        )
+        if dashed and wants_value:  # `--formula -pow(1,0)+34`: the option's own value
+            out[-1] = f"{out[-1]}={word}"
+        else:
+            out.append(f"--formula={word}" if dashed else word)
+        action = known.get(word)
+        wants_value = action is not None and action.nargs != 0 and not dashed
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.formula_option is not None:
+        if args.formula is not None:
+            print("formula-darts eval: give the formula once", file=sys.stderr)
+            return 2
+        args.formula = args.formula_option
     try:
         sets = load_sets(args.sets_file)
     except SetsError as exc:
@@ -92,9 +156,26 @@ def _as_number(value: float) -> int | float:
     return int(value) if value.is_integer() else value
 
 
+async def _open() -> Evaluator:
+    """The local sandbox unless EVALUATOR=docker, or auto finds no php or bubblewrap here:
+    then the evaluator's own choice, which imports the Docker SDK only for that."""
+    settings = EvaluatorSettings()
+    if settings.evaluator != "docker":
+        try:
+            local = LocalWorkerFactory(settings)
+        except SandboxUnavailable:
+            if settings.evaluator == "local":
+                raise
+        else:
+            pool = make_pool(local, settings)
+            await pool.start()
+            return Evaluator(pool, f"EVALUATOR={settings.evaluator}: local ({local.name})")
+    return await open_evaluator(settings)
+
+
 async def _with_evaluator(body: Callable[[Evaluator], Any]) -> int:
     try:
-        evaluator = await open_evaluator(EvaluatorSettings())
+        evaluator = await _open()
     except (SandboxUnavailable, SandboxStartError) as exc:
         print(f"formula-darts eval: {exc}", file=sys.stderr)
         return 3
@@ -142,9 +223,25 @@ def _php_number(value: int | float) -> int | float:
     return value
 
 
-def _parse(line: bytes, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, int | float | None]:
+@dataclass(frozen=True, slots=True)
+class _Overlong:
+    """A line longer than MAX_LINE: only its length was kept."""
+
+    size: int
+
+
+_Line = bytes | _Overlong
+
+
+def _parse(line: _Line, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, int | float | None]:
+    if isinstance(line, _Overlong):
+        raise _InputError(f"a line of {line.size} bytes; at most {MAX_LINE}")
+    if not line.strip():
+        raise _InputError("an empty line; expected a JSON object")
     try:
         data = json.loads(line.decode("utf-8"))
+    except RecursionError:
+        raise _InputError("not a JSON line: nested too deep") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise _InputError(f"not a JSON line: {exc}") from None
     if not isinstance(data, dict):
@@ -173,7 +270,7 @@ def _parse(line: bytes, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, in
     return formula, digits, game_set, score
 
 
-async def _answer(evaluator: Evaluator, line: bytes, sets: dict[str, GameSet]) -> str:
+async def _answer(evaluator: Evaluator, line: _Line, sets: dict[str, GameSet]) -> str:
     try:
         formula, digits, game_set, score = _parse(line, sets)
     except _InputError as exc:
@@ -211,32 +308,73 @@ def _dump(data: dict[str, Any]) -> str:
     return line
 
 
+class _Lines:
+    """Cuts chunks into lines in linear time, however long a line is: a line spanning
+    chunks is kept as parts (at most MAX_LINE + 1 bytes of it) and joined once, when
+    its newline comes; joining the rest to each new chunk was quadratic (32 MiB on one
+    line took 23 s)."""
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []
+        self._kept = 0
+        self._size = 0
+
+    def feed(self, chunk: bytes) -> list[_Line]:
+        *whole, tail = chunk.split(b"\n")
+        lines: list[_Line] = []
+        if whole:
+            self._add(whole[0])
+            lines.append(self._take())
+            rest = whole[1:]
+            if len(chunk) > MAX_LINE:
+                lines += [p if len(p) <= MAX_LINE else _Overlong(len(p)) for p in rest]
+            else:
+                lines += rest
+        self._add(tail)
+        return lines
+
+    def end(self) -> list[_Line]:
+        """The last line, when the input does not end with a newline."""
+        return [self._take()] if self._size else []
+
+    def _add(self, piece: bytes) -> None:
+        self._size += len(piece)
+        room = MAX_LINE + 1 - self._kept
+        if piece and room > 0:
+            self._parts.append(piece[:room])
+            self._kept += min(len(piece), room)
+
+    def _take(self) -> _Line:
+        line: _Line = _Overlong(self._size) if self._size > MAX_LINE else b"".join(self._parts)
+        self._parts, self._kept, self._size = [], 0, 0
+        return line
+
+
 def _reader(
     source: IO[str],
     loop: asyncio.AbstractEventLoop,
-    queue: asyncio.Queue[list[bytes] | None],
+    queue: asyncio.Queue[list[_Line] | None],
     stop: threading.Event,
 ) -> None:
     """Read stdin in a thread (a regular file cannot be polled) and hand over whole
     lines in batches, so the cost of crossing threads is per chunk, not per line."""
 
-    def hand_over(item: list[bytes] | None) -> None:
+    def hand_over(item: list[_Line] | None) -> None:
         asyncio.run_coroutine_threadsafe(queue.put(item), loop).result()
 
     stream = source.buffer if hasattr(source, "buffer") else None
-    rest = b""
+    lines = _Lines()
     try:
         while not stop.is_set():
             chunk = stream.read1(_READ_CHUNK) if stream is not None else source.read().encode()
             if not chunk:
                 break
-            *lines, rest = (rest + chunk).split(b"\n")
-            if lines:
-                hand_over(lines)
+            if whole := lines.feed(chunk):
+                hand_over(whole)
             if stream is None:
                 break
-        if rest.strip():
-            hand_over([rest])
+        if last := lines.end():
+            hand_over(last)
         hand_over(None)
     except (RuntimeError, OSError, CancelledError):
         pass  # the loop is gone or stdin broke: the pipeline ends either way
@@ -251,7 +389,7 @@ async def _stream(
     One line typed interactively is a chunk of one: answered at once. A reader
     that goes away (`| head`) stops the pipeline quietly."""
     loop = asyncio.get_running_loop()
-    batches: asyncio.Queue[list[bytes] | None] = asyncio.Queue(maxsize=4)
+    batches: asyncio.Queue[list[_Line] | None] = asyncio.Queue(maxsize=4)
     stop = threading.Event()
     thread = threading.Thread(target=_reader, args=(source, loop, batches, stop), daemon=True)
     thread.start()
@@ -260,7 +398,6 @@ async def _stream(
     while (lines := await batches.get()) is not None:
         if stop.is_set():
             continue  # keep draining so the reader thread never blocks
-        lines = [line for line in lines if line.strip()]
         out = await _answer_all(evaluator, lines, sets, lanes)
         try:
             sink.write("".join(line + "\n" for line in out))
@@ -272,7 +409,7 @@ async def _stream(
 
 
 async def _answer_all(
-    evaluator: Evaluator, lines: list[bytes], sets: dict[str, GameSet], lanes: int
+    evaluator: Evaluator, lines: list[_Line], sets: dict[str, GameSet], lanes: int
 ) -> list[str]:
     out = [""] * len(lines)
     cursor = iter(range(len(lines)))
