@@ -79,6 +79,10 @@ def _number_meaning(text: str) -> str:
     return f"JavaScript reads {kind} here; write whole numbers with the digits 0-9 only"
 
 
+def _touches(first: Token, second: Token) -> bool:
+    return first.column + len(first.text) == second.column
+
+
 def _joined(read: list[Token]) -> list[Token]:
     """`Math` `.` `name` written in one piece become one NAME token `Math.name`."""
     out: list[Token] = []
@@ -113,6 +117,8 @@ def _refusal(
             return forbidden(token, "token", ": it would call a value; only functions are called")
         return None
     if kind is Kind.NAME:
+        if previous is not None and previous.kind is Kind.NUMBER and _touches(previous, token):
+            return forbidden(token, "token", ": a name may not follow a number directly")
         if token.text not in functions:
             allowed = ", ".join(sorted(functions)) or "none"
             return forbidden(token, "name", f" (functions here: {allowed})")
