@@ -48,7 +48,7 @@ class Php:
 
     @property
     def default_functions(self) -> tuple[str, ...]:
-        return LANGUAGE_FUNCTIONS[self.key][0]
+        return LANGUAGE_FUNCTIONS[self.key].defaults
 
     def check(self, formula: str, digits: str, functions: Iterable[str]) -> str:
         return check_php(formula, digits, functions)
@@ -102,7 +102,7 @@ class JavaScript:
 
     @property
     def default_functions(self) -> tuple[str, ...]:
-        return LANGUAGE_FUNCTIONS[self.key][0]
+        return LANGUAGE_FUNCTIONS[self.key].defaults
 
     def check(self, formula: str, digits: str, functions: Iterable[str]) -> str:
         return check_javascript(formula, digits, functions)

@@ -35,11 +35,24 @@ JS_ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
 )
 """Vetted JavaScript Math functions (numbers in, a number out), written as JavaScript does."""
 
-LANGUAGE_FUNCTIONS: dict[FormulaLanguage, tuple[tuple[str, ...], frozenset[str]]] = {
-    FormulaLanguage.PHP: (DEFAULT_FUNCTIONS, ALLOWED_FUNCTIONS),
-    FormulaLanguage.JAVASCRIPT: (JS_DEFAULT_FUNCTIONS, JS_ALLOWED_FUNCTIONS),
+@dataclass(frozen=True, slots=True)
+class FunctionRules:
+    """A language's functions for Sets: the default list, the vetted list, and whether
+    a name is case-insensitive (PHP's `POW` is `pow`; JavaScript's `Math.SQRT` is nothing)."""
+
+    defaults: tuple[str, ...]
+    allowed: frozenset[str]
+    case_insensitive: bool
+
+    def fold(self, name: str) -> str:
+        return name.lower() if self.case_insensitive else name
+
+
+LANGUAGE_FUNCTIONS: dict[FormulaLanguage, FunctionRules] = {
+    FormulaLanguage.PHP: FunctionRules(DEFAULT_FUNCTIONS, ALLOWED_FUNCTIONS, True),
+    FormulaLanguage.JAVASCRIPT: FunctionRules(JS_DEFAULT_FUNCTIONS, JS_ALLOWED_FUNCTIONS, False),
 }
-"""Each language's default and allowed functions."""
+"""Each language's functions for Sets."""
 
 VERSION_LENGTH = 10
 
@@ -117,7 +130,7 @@ class GameSet:
         values = dict(data)
         language = FormulaLanguage(values.get("language", FormulaLanguage.PHP))
         values["language"] = language
-        values["functions"] = tuple(values.get("functions", LANGUAGE_FUNCTIONS[language][0]))
+        values["functions"] = tuple(values.get("functions", LANGUAGE_FUNCTIONS[language].defaults))
         return cls(**values)
 
 

@@ -24,7 +24,9 @@ from rules.game_set import (
     ALLOWED_FUNCTIONS,
     CLASSIC,
     DEFAULT_FUNCTIONS,
+    LANGUAGE_FUNCTIONS,
     VERSION_LENGTH,
+    FormulaLanguage,
     GameSet,
     compute_min_rounds,
 )
@@ -66,6 +68,7 @@ FIELDS = (
     "functions",
     "attempts",
     "description",
+    "language",
 )
 
 
@@ -189,19 +192,42 @@ def _int_field(
     return value
 
 
-def _functions_field(data: Mapping[str, Any], name: str, errors: _Collector) -> tuple[str, ...]:
+def _language_field(data: Mapping[str, Any], name: str, errors: _Collector) -> FormulaLanguage:
+    raw = data.get("language", FormulaLanguage.PHP.value)
+    try:
+        return FormulaLanguage(raw)
+    except ValueError:
+        known = ", ".join(lang.value for lang in FormulaLanguage)
+        errors.add(
+            name,
+            "language",
+            f"must be one of {known}, got {excerpt(raw)}",
+            "language_unknown",
+            known=known,
+        )
+        return FormulaLanguage.PHP
+
+
+def _functions_field(
+    data: Mapping[str, Any],
+    name: str,
+    errors: _Collector,
+    language: FormulaLanguage = FormulaLanguage.PHP,
+) -> tuple[str, ...]:
+    rules = LANGUAGE_FUNCTIONS[language]
+    defaults, allowed_names = rules.defaults, rules.allowed
     raw = data.get("functions")
     if raw is None:
-        return DEFAULT_FUNCTIONS
+        return defaults
     if isinstance(raw, str):
         raw = raw.replace(",", " ").split()
     if not isinstance(raw, list) or not all(isinstance(f, str) for f in raw):
         errors.add(name, "functions", "must be a list of function names", "functions_type")
-        return DEFAULT_FUNCTIONS
-    names = tuple(dict.fromkeys(f.strip().lower() for f in raw if f.strip()))
-    unknown = [f for f in names if f not in ALLOWED_FUNCTIONS]
+        return defaults
+    names = tuple(dict.fromkeys(rules.fold(f.strip()) for f in raw if f.strip()))
+    unknown = [f for f in names if f not in allowed_names]
     if unknown:
-        allowed = ", ".join(sorted(ALLOWED_FUNCTIONS))
+        allowed = ", ".join(sorted(allowed_names))
         shown = excerpt(", ".join(excerpt(f) for f in unknown[:5]), 200)
         shown += f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
         errors.add(
@@ -265,7 +291,8 @@ def _validate_one(
     max_rounds = _int_field(data, name, "max_rounds", errors)
     time_limit = _int_field(data, name, "time_limit", errors)
     attempts = _int_field(data, name, "attempts", errors, default=1)
-    functions = _functions_field(data, name, errors)
+    language = _language_field(data, name, errors)
+    functions = _functions_field(data, name, errors, language)
     description = data.get("description", "")
     if not isinstance(description, str):
         errors.add(name, "description", "must be text", "description_type")
@@ -319,6 +346,7 @@ def _validate_one(
         functions=functions,
         attempts=attempts or 1,
         description=description,
+        language=language,
     )
 
 

@@ -144,3 +144,34 @@ def test_php_stays_the_default_language_and_keeps_its_version() -> None:
     assert js.to_dict()["language"] == "javascript"
     assert js.version != GameSet.from_dict({**js.to_dict(), "language": "php"}).version
     assert GameSet.from_dict(js.to_dict()) == js
+
+
+JS_DARTS = """
+js-darts:
+  description: The classic numbers, written in JavaScript and judged by real node.
+  language: javascript
+  start_score: 501
+  goal: 100
+  bonus: 50
+  max_rounds: 7
+  time_limit: 120
+  min_rounds: 4
+  functions: [Math.pow, Math.sqrt, Math.cbrt, Math.abs, Math.floor, Math.ceil, Math.round,
+              Math.trunc, Math.sign, Math.hypot, Math.max, Math.min]
+"""
+"""The global Set js-darts, ready for sets.yaml once the bot scores and solves JavaScript."""
+
+
+def test_a_javascript_set_parses_exports_and_reads_back() -> None:
+    from rules.sets import SetsError, dump_sets, parse_sets
+
+    js = parse_sets(JS_DARTS)["js-darts"]
+    assert js.language is FormulaLanguage.JAVASCRIPT
+    assert js.functions[:2] == ("Math.pow", "Math.sqrt")
+    assert parse_sets(dump_sets([js]))["js-darts"] == js
+    with pytest.raises(SetsError, match="not allowed: math.sqrt"):
+        parse_sets(JS_DARTS.replace("Math.pow, Math.sqrt", "Math.pow, math.sqrt"))
+    with pytest.raises(SetsError, match="not allowed: math.pow"):
+        parse_sets(JS_DARTS.replace("language: javascript", "language: php"))
+    with pytest.raises(SetsError, match="language"):
+        parse_sets(JS_DARTS.replace("language: javascript", "language: python"))
