@@ -10,6 +10,7 @@ as before; JavaScript (real node) the second.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -41,6 +42,10 @@ class Language(Protocol):
         """The Result's type as the language names it."""
         ...
 
+    def json_number(self, value: int | float) -> str:
+        """A number as JSON text, as the language would write it (`eval --jsonl`)."""
+        ...
+
 
 class Php:
     key = FormulaLanguage.PHP
@@ -58,6 +63,11 @@ class Php:
 
     def type_name(self, value: int | float) -> str:
         return "float" if isinstance(value, float) else "int"
+
+    def json_number(self, value: int | float) -> str:
+        if isinstance(value, int) or math.isfinite(value):
+            return repr(value)
+        return json.dumps(value)
 
 
 _REPR = re.compile(r"(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?")
@@ -112,6 +122,9 @@ class JavaScript:
 
     def type_name(self, value: int | float) -> str:
         return "number"
+
+    def json_number(self, value: int | float) -> str:
+        return js_number_text(float(value)) if math.isfinite(value) else "null"
 
 
 LANGUAGES: Final[Mapping[FormulaLanguage, Language]] = {

@@ -26,13 +26,13 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
 )
 """Vetted PHP math functions that take and return numbers only; a Set may use no others."""
 
-JS_DEFAULT_FUNCTIONS: tuple[str, ...] = ("Math.pow", "Math.sqrt")
-"""A JavaScript Set's functions when it names none: the original rules' pow and sqrt."""
-
-JS_ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
-    ("Math.sqrt", "Math.cbrt", "Math.pow", "Math.abs", "Math.floor", "Math.ceil")
-    + ("Math.round", "Math.trunc", "Math.sign", "Math.hypot", "Math.max", "Math.min")
+JS_DEFAULT_FUNCTIONS: tuple[str, ...] = (
+    *("Math.pow", "Math.sqrt", "Math.cbrt", "Math.abs", "Math.floor", "Math.ceil"),
+    *("Math.round", "Math.trunc", "Math.sign", "Math.hypot", "Math.max", "Math.min"),
 )
+"""A JavaScript Set's functions when it names none: every vetted one."""
+
+JS_ALLOWED_FUNCTIONS: frozenset[str] = frozenset(JS_DEFAULT_FUNCTIONS)
 """Vetted JavaScript Math functions (numbers in, a number out), written as JavaScript does."""
 
 @dataclass(frozen=True, slots=True)
