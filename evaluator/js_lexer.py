@@ -84,10 +84,7 @@ def tokens(text: str) -> list[Token]:
                 out.append(Token(Kind.OPENER, opener, i + 1))
                 return out
             word = _punctuator(text, i)
-            if word in _ALLOWED_OPS:
-                kind = Kind.OP
-            else:
-                kind = _CHARS.get(word, Kind.TOKEN)
+            kind = Kind.OP if word in _ALLOWED_OPS else _CHARS.get(word, Kind.TOKEN)
             token = Token(kind, word, i + 1)
         out.append(token)
         previous = token.kind

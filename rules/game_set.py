@@ -35,6 +35,7 @@ JS_DEFAULT_FUNCTIONS: tuple[str, ...] = (
 JS_ALLOWED_FUNCTIONS: frozenset[str] = frozenset(JS_DEFAULT_FUNCTIONS)
 """Vetted JavaScript Math functions (numbers in, a number out), written as JavaScript does."""
 
+
 @dataclass(frozen=True, slots=True)
 class FunctionRules:
     """A language's functions for Sets: the default list, the vetted list, and whether

@@ -33,8 +33,8 @@ from evaluator.sandbox.local import SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError
 from evaluator.service import error_text
 from rules.digits import valid_digits
-from rules.scoring import INT_MAX, INT_MIN, apply_points
 from rules.game_set import FormulaLanguage
+from rules.scoring import INT_MAX, INT_MIN, apply_points
 from rules.sets import CLASSIC, GameSet, SetsError, load_sets
 
 _READ_CHUNK = 1 << 16

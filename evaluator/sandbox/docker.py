@@ -75,9 +75,7 @@ def _attachable(base_url: str) -> bool:
     return base_url.startswith(("http+docker://localhost", "http+docker://localunix", "http://"))
 
 
-def docker_available(
-    settings: EvaluatorSettings, program: WorkerProgram = PHP
-) -> tuple[bool, str]:
+def docker_available(settings: EvaluatorSettings, program: WorkerProgram = PHP) -> tuple[bool, str]:
     """Can the Docker backend run `program` here? (answer, the reason a human can act on)."""
     tag = program.image(settings)
     try:

@@ -231,9 +231,9 @@ class LocalWorkerFactory:
         self.settings = settings or EvaluatorSettings()
         self.program = program
         self.disabled_functions = disabled_functions
-        self.php_memory_limit_mb = php_memory_limit_mb or program.limits(
-            self.settings
-        ).memory_limit_mb
+        self.php_memory_limit_mb = (
+            php_memory_limit_mb or program.limits(self.settings).memory_limit_mb
+        )
         self.open_basedir = open_basedir
         path = program.binary(self.settings)
         php = shutil.which(path)

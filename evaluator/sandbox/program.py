@@ -83,7 +83,7 @@ class PhpProgram:
     in_sandbox = "/sandbox/worker.php"
     max_processes = 2  # bwrap's pid 1 and php itself: php may not fork at all
     image_binary = "php"
-    docker_pids = None
+    docker_pids: int | None = None
 
     def binary(self, settings: EvaluatorSettings) -> str:
         return settings.php_path
@@ -137,9 +137,9 @@ def decode_node_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict
     bye = data.get("bye") is True
     if data.get("ok") is True:
         value = data.get("v")
-        if data.get("t") == "number" and isinstance(value, int | float):
-            if not isinstance(value, bool):
-                return Evaluation(formula, float(value)), bye
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if data.get("t") == "number" and isinstance(value, int | float) and number:
+            return Evaluation(formula, float(value)), bye
         raise ProtocolError(f"bad value in response: {line[:80]!r}")
     code = _NODE_CODES.get(str(data.get("e")))
     message, cls = data.get("m"), data.get("c")
@@ -156,7 +156,7 @@ class NodeProgram:
     in_sandbox = "/sandbox/worker.js"
     max_processes = 5  # bwrap, node and its 3 threads (--v8-pool-size=1): not one more
     image_binary = "node"
-    docker_pids = 4  # node and its threads: a child process has no pid left
+    docker_pids: int | None = 4  # node and its threads: a child process has no pid left
 
     def binary(self, settings: EvaluatorSettings) -> str:
         return settings.node_path

@@ -169,9 +169,9 @@ def test_a_javascript_set_parses_exports_and_reads_back() -> None:
     assert js.language is FormulaLanguage.JAVASCRIPT
     assert js.functions[:2] == ("Math.pow", "Math.sqrt")
     assert parse_sets(dump_sets([js]))["js-darts"] == js
-    with pytest.raises(SetsError, match="not allowed: math.sqrt"):
+    with pytest.raises(SetsError, match=r"not allowed: math\.sqrt"):
         parse_sets(JS_DARTS.replace("Math.pow, Math.sqrt", "Math.pow, math.sqrt"))
-    with pytest.raises(SetsError, match="not allowed: math.pow"):
+    with pytest.raises(SetsError, match=r"not allowed: math\.pow"):
         parse_sets(JS_DARTS.replace("language: javascript", "language: php"))
     with pytest.raises(SetsError, match="language"):
         parse_sets(JS_DARTS.replace("language: javascript", "language: python"))

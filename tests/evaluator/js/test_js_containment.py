@@ -78,7 +78,7 @@ async def test_no_thread_beyond_nodes_own(js_backend: str) -> None:
     try:
         code = (
             "const { Worker } = require('worker_threads');"
-            " const w = new Worker('require(\"fs\").writeSync(2, \"ran\\\\n\")', { eval: true });"
+            ' const w = new Worker(\'require("fs").writeSync(2, "ran\\\\n")\', { eval: true });'
             " Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300); return 0;"
         )
         verdict = await pool.run_raw(code)

@@ -107,7 +107,9 @@ def generate(count: int = COUNT, seed: int = SEED) -> list[str]:
         try:
             formulas.append(check(_expr(rng, _split(rng, digits)), digits, FUNCTIONS))
         except FormulaError as exc:
-            raise AssertionError(f"the generator made a formula the checker refuses: {exc}") from exc
+            raise AssertionError(
+                f"the generator made a formula the checker refuses: {exc}"
+            ) from exc
     return formulas
 
 
