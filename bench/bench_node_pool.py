@@ -16,10 +16,11 @@ import argparse
 import asyncio
 import subprocess
 import time
+from collections.abc import Awaitable, Callable
 
 from bench._report import percentile, write_section
 from evaluator.language import language
-from evaluator.result import Evaluation
+from evaluator.result import Evaluation, Verdict
 from evaluator.sandbox.local import LocalWorkerFactory
 from evaluator.sandbox.pool import WorkerPool
 from evaluator.sandbox.program import NODE
@@ -36,9 +37,10 @@ COLD = (
 )
 
 
-async def _load(run: object, callers: int, seconds: float) -> tuple[list[float], float, int]:
+async def _load(
+    run: Callable[[int], Awaitable[Verdict]], callers: int, seconds: float
+) -> tuple[list[float], float, int]:
     """Latencies (s), wall time and count for `callers` looping over FORMULAS."""
-    assert callable(run)
     samples: list[float] = []
     loop = asyncio.get_running_loop()
     end = loop.time() + seconds
@@ -96,7 +98,7 @@ async def measure(seconds: float, cold_count: int) -> str:
     evaluator = await open_evaluator(settings, languages=[FormulaLanguage.JAVASCRIPT])
     try:
 
-        def bot(i: int) -> object:
+        def bot(i: int) -> Awaitable[Verdict]:
             return evaluator.evaluate(
                 FORMULAS[i], DIGITS[i], functions, language=FormulaLanguage.JAVASCRIPT
             )
@@ -109,7 +111,10 @@ async def measure(seconds: float, cold_count: int) -> str:
     cold_row, _, cold_rate = _row(1, cold_samples, cold_wall)
     head = "| callers | formulas | p50 ms | p99 ms | formulas/s |\n|---:|---:|---:|---:|---:|"
     ratio_one, ratio_eight = rates[1] / cold_rate, rates[8] / cold_rate
-    met = lambda ok: "met" if ok else "NOT met"  # noqa: E731
+
+    def met(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
     return "\n".join([
         "## Node pool (`bench/bench_node_pool.py`)",
         "",
