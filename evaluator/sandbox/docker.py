@@ -95,10 +95,9 @@ def docker_available(settings: EvaluatorSettings, program: WorkerProgram = PHP) 
         try:
             image = client.images.get(tag)
         except docker_errors.ImageNotFound:
-            build = "build" if program is PHP else f"build --language {program.image_binary}"
             return False, (
                 f"Docker {version} is up but the image {tag} is missing: "
-                f"run `formula-darts sandbox {build}`"
+                f"run `formula-darts sandbox {program.build_command}`"
             )
         except docker_errors.DockerException as exc:
             return False, f"cannot inspect {tag}: {exc}"

@@ -47,6 +47,7 @@ class WorkerProgram(Protocol):
     max_processes: int  # RLIMIT_NPROC under bubblewrap: the runtime's own threads
     image_binary: str  # the runtime's command inside its Docker image
     docker_pids: int | None  # the container's pids_limit (None: the settings' docker_pids)
+    build_command: str  # `formula-darts sandbox …` that builds its image
 
     def binary(self, settings: EvaluatorSettings) -> str: ...
 
@@ -84,6 +85,7 @@ class PhpProgram:
     max_processes = 2  # bwrap's pid 1 and php itself: php may not fork at all
     image_binary = "php"
     docker_pids: int | None = None
+    build_command = "build"
 
     def binary(self, settings: EvaluatorSettings) -> str:
         return settings.php_path
@@ -157,6 +159,7 @@ class NodeProgram:
     max_processes = 5  # bwrap, node and its 3 threads (--v8-pool-size=1): not one more
     image_binary = "node"
     docker_pids: int | None = 4  # node and its threads: a child process has no pid left
+    build_command = "build --language javascript"
 
     def binary(self, settings: EvaluatorSettings) -> str:
         return settings.node_path
