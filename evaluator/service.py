@@ -1,4 +1,4 @@
-"""The one async API the bot uses: check a formula, then let real PHP judge it.
+"""The one async API the bot uses: check a formula, then let real PHP (or node) judge it.
 
 `open_evaluator()` picks the sandbox (Docker when asked or available, else the
 local bubblewrap pool), warms it and proves it answers before the bot takes a
@@ -84,6 +84,10 @@ class Evaluator:
         self.observer = observer
         self._pools: dict[FormulaLanguage, WorkerPool] = {FormulaLanguage.PHP: pool}
         self._opening: dict[FormulaLanguage, asyncio.Task[WorkerPool]] = {}
+
+    def adopt(self, key: FormulaLanguage, pool: WorkerPool) -> None:
+        """Use `pool` (started, of `key`'s program) for `key`'s formulas; closed with this."""
+        self._pools[key] = pool
 
     async def pool_for(self, key: FormulaLanguage) -> WorkerPool | EvalError:
         """The language's warm pool, opened (once) on first use; an EvalError if it cannot run."""
@@ -287,8 +291,7 @@ async def open_evaluator(
     try:
         for key in languages:
             if key is not FormulaLanguage.PHP:
-                opened = await _open_pool(settings, language(key).program, observer)
-                evaluator._pools[key] = opened
+                evaluator.adopt(key, await _open_pool(settings, language(key).program, observer))
     except BaseException:
         await evaluator.close()
         raise

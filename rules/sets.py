@@ -68,8 +68,9 @@ FIELDS = (
     "functions",
     "attempts",
     "description",
-    "language",
 )
+FILE_ONLY_FIELDS = ("language",)
+"""Fields a Sets file may give that the /sets commands do not edit (yet): a Set's language."""
 
 
 def excerpt(value: object, limit: int = _EXCERPT) -> str:
@@ -277,13 +278,13 @@ def _validate_one(
         errors.add(name, None, "must be a mapping of fields", "not_mapping")
         return None
     for key in data:
-        if key not in FIELDS:
+        if key not in FIELDS and key not in FILE_ONLY_FIELDS:
             errors.add(
                 name,
                 str(key),
-                f"unknown field (known: {', '.join(FIELDS)})",
+                f"unknown field (known: {', '.join(FIELDS + FILE_ONLY_FIELDS)})",
                 "unknown_field",
-                known=", ".join(FIELDS),
+                known=", ".join(FIELDS + FILE_ONLY_FIELDS),
             )
     start = _int_field(data, name, "start_score", errors)
     goal = _int_field(data, name, "goal", errors)
