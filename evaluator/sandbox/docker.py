@@ -1,5 +1,9 @@
 """Docker backend: warm, hardened php-cli containers, one worker each, driven through the SDK.
 
+For a JavaScript Set the same containers run node's worker from the node image
+(`program`: evaluator/sandbox/program.py), under the same limits but a pids
+limit of node's own threads.
+
 A cold `docker run` costs hundreds of milliseconds; a container that stays up
 answers a formula over its attach socket in a fraction of one. So each worker is
 one long-running container running the same worker.php as the local backend:

@@ -1,4 +1,4 @@
-"""Warm php-cli workers under bubblewrap on this machine.
+"""Warm php-cli workers (or node's, for JavaScript: `program`) under bubblewrap on this machine.
 
 Each worker is `bwrap … php -n worker.php`: no network, own pid/ipc/uts/
 mount namespaces, a filesystem of a read-only /usr plus an empty tmpfs /tmp,
@@ -6,6 +6,9 @@ dies with its parent, rlimits on memory, CPU, files and processes, and PHP's
 dangerous functions disabled on top. Three pipes: requests into stdin,
 answers out of stderr, and stdout for whatever PHP prints by itself (echo,
 a fatal error), of which only the last 2 KiB are kept, as last words.
+What differs for node is its `WorkerProgram` (evaluator/sandbox/program.py):
+its flags, an address space V8 can start in (RLIMIT_DATA still bounds what
+it writes), and exactly as many tasks as node's own threads, so not one child.
 
 The pipes are watched with `loop.add_reader` only while a batch is in flight
 (`receive` until `settle`): no task or reader waits on an idle worker.
