@@ -1,4 +1,6 @@
-"""Formula checking and PHP sandboxes: `check()` a formula, then real PHP gives the Result.
+"""Formula checking and sandboxes: `check()` a formula, then real PHP gives the Result
+(real node for a JavaScript Set: `evaluator.language` holds each language's checker,
+worker program and number text; `Evaluator.evaluate` picks it by the Set's language).
 
 The bot only needs `open_evaluator()`, `Evaluator.evaluate()` and, for its
 metrics, `Evaluator.stats()` (a `PoolStats`) and a `PoolObserver`; the rest is

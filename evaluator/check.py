@@ -74,7 +74,7 @@ def normalize(formula: str) -> str:
     return "".join(" " if ch.isspace() else ch for ch in text).strip()
 
 
-def _error(
+def error(
     code: ErrorCode,
     message: str,
     position: int | None = None,
@@ -84,10 +84,10 @@ def _error(
     return FormulaError(EvalError(code, message, position, text, params=tuple(params.items())))
 
 
-def _forbidden(token: Token, reason: str, detail: str = "") -> FormulaError:
+def forbidden(token: Token, reason: str, detail: str = "") -> FormulaError:
     """`detail` follows "is not allowed" as written: ": why" or " (note)"."""
     message = f"`{token.text}` at column {token.column} is not allowed{detail}"
-    return _error(
+    return error(
         ErrorCode.FORBIDDEN,
         message,
         token.column,
@@ -128,24 +128,24 @@ def _refusal(
         return None
     if kind is Kind.NAME:
         if not token.text[0].isascii():  # PHP reads `😀3489` as one name: show the character
-            return _forbidden(token._replace(text=token.text[0]), "char")
+            return forbidden(token._replace(text=token.text[0]), "char")
         if token.text.lower() not in functions:
             allowed = ", ".join(sorted(functions)) or "none"
-            return _forbidden(token, "name", f" (functions here: {allowed})")
+            return forbidden(token, "name", f" (functions here: {allowed})")
         if following is None or following.kind is not Kind.LPAREN:
-            return _forbidden(token, "uncalled", f": only calls are allowed, as in {token.text}(…)")
+            return forbidden(token, "uncalled", f": only calls are allowed, as in {token.text}(…)")
         return None
     if kind is Kind.PHP_NUMBER:
-        return _forbidden(token, "number", f": {_number_meaning(token.text)}")
+        return forbidden(token, "number", f": {_number_meaning(token.text)}")
     if kind is Kind.OPENER:
-        return _forbidden(token, "token", f": {_opener_meaning(token.text)}")
+        return forbidden(token, "token", f": {_opener_meaning(token.text)}")
     if token.text == "**":
-        return _forbidden(token, "operator", f": PHP reads it as {_MEANINGS['**']}")
+        return forbidden(token, "operator", f": PHP reads it as {_MEANINGS['**']}")
     if token.text in _MEANINGS:
-        return _forbidden(token, "token", f": PHP reads it as {_MEANINGS[token.text]}")
+        return forbidden(token, "token", f": PHP reads it as {_MEANINGS[token.text]}")
     if token.text.startswith("("):
-        return _forbidden(token, "token", ": PHP reads it as a cast")
-    return _forbidden(token, "char")
+        return forbidden(token, "token", ": PHP reads it as a cast")
+    return forbidden(token, "char")
 
 
 def tokenize(text: str, functions: frozenset[str]) -> list[Token]:
@@ -167,7 +167,7 @@ def _check_nesting(read: list[Token]) -> None:
         if token.kind is Kind.LPAREN:
             depth += 1
             if depth > MAX_NESTING:
-                raise _error(
+                raise error(
                     ErrorCode.TOO_LONG,
                     f"parentheses nest deeper than {MAX_NESTING} at column {token.column}",
                     token.column,
@@ -177,7 +177,7 @@ def _check_nesting(read: list[Token]) -> None:
         elif token.kind is Kind.RPAREN:
             depth -= 1
             if depth < 0:
-                raise _error(
+                raise error(
                     ErrorCode.SYNTAX,
                     f"`)` at column {token.column} closes nothing",
                     token.column,
@@ -186,7 +186,7 @@ def _check_nesting(read: list[Token]) -> None:
                     column=str(token.column),
                 )
     if depth > 0:
-        raise _error(
+        raise error(
             ErrorCode.SYNTAX,
             f"{depth} `(` not closed",
             None,
@@ -211,7 +211,7 @@ def _check_digits(tokens_read: list[Token], digits: str) -> None:
         (col for k, (ch, col) in enumerate(read) if k >= len(digits) or ch != digits[k]), None
     )
     shown = ",".join(ch for ch, _ in read) or "none"
-    raise _error(
+    raise error(
         ErrorCode.DIGITS,
         f"digits read {shown} but the round's number is {digits}",
         mismatch,
@@ -226,26 +226,38 @@ def _lowered(functions: tuple[str, ...]) -> frozenset[str]:
     return frozenset(f.lower() for f in functions)
 
 
-def check(formula: str, digits: str, functions: Iterable[str]) -> str:
-    """Return the normalized formula if it may run, else raise FormulaError.
-
-    `functions` are the Set's allowed PHP functions (case-insensitive, as in PHP).
-    """
+def prepare(formula: str) -> str:
+    """The normalized formula, or FormulaError if it is too long or empty (every language)."""
     if len(formula) > _RAW_LIMIT:
-        raise _error(
+        raise error(
             ErrorCode.TOO_LONG,
             f"a formula has at most {MAX_LENGTH} characters",
             limit=str(MAX_LENGTH),
         )
     text = normalize(formula)
     if len(text) > MAX_LENGTH:
-        raise _error(
+        raise error(
             ErrorCode.TOO_LONG,
             f"a formula has at most {MAX_LENGTH} characters",
             limit=str(MAX_LENGTH),
         )
     if not text:
-        raise _error(ErrorCode.SYNTAX, "the formula is empty", reason="empty")
+        raise error(ErrorCode.SYNTAX, "the formula is empty", reason="empty")
+    return text
+
+
+def check_shape(read: list[Token], digits: str) -> None:
+    """Parentheses balanced and not too deep, the digits in order (every language)."""
+    _check_nesting(read)
+    _check_digits(read, digits)
+
+
+def check(formula: str, digits: str, functions: Iterable[str]) -> str:
+    """Return the normalized formula if it may run, else raise FormulaError.
+
+    `functions` are the Set's allowed PHP functions (case-insensitive, as in PHP).
+    """
+    text = prepare(formula)
     read = tokenize(text, _lowered(functions if isinstance(functions, tuple) else tuple(functions)))
     _check_nesting(read)
     _check_digits(read, digits)

@@ -24,6 +24,7 @@ class Kind(StrEnum):
     SPACE = "space"
     NUMBER = "number"  # an integer literal written in decimal digits only
     PHP_NUMBER = "php_number"  # any other number PHP reads: 0x1A, 0b11, 0o7, 1e3, 1.5, 1_000
+    JS_NUMBER = "js_number"  # any other number node reads: 0x1A, 1e3, .5, 1_000, 5n
     NAME = "name"  # a label (pow, x9) or a qualified name (a\b, \pow)
     OP = "op"  # + - * / % & | ^ << >>
     LPAREN = "lparen"

@@ -1,4 +1,4 @@
-"""The one async API the bot uses: check a formula, then let real PHP judge it.
+"""The one async API the bot uses: check a formula, then let real PHP (or node) judge it.
 
 `open_evaluator()` picks the sandbox (Docker when asked or available, else the
 local bubblewrap pool), warms it and proves it answers before the bot takes a
@@ -7,20 +7,23 @@ single formula, so a broken host fails at startup with the reason.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 from collections.abc import Iterable
 from types import TracebackType
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
-from evaluator.check import check
-from evaluator.result import EvalError, FormulaError, Verdict
+from evaluator.language import Language, language
+from evaluator.result import ErrorCode, EvalError, FormulaError, Verdict
 from evaluator.sandbox.base import WorkerFactory
 from evaluator.sandbox.local import LocalWorkerFactory, SandboxUnavailable
 from evaluator.sandbox.penalty import PenaltyBox
-from evaluator.sandbox.pool import WorkerPool
+from evaluator.sandbox.pool import SandboxStartError, WorkerPool
+from evaluator.sandbox.program import PHP, WorkerProgram
 from evaluator.sandbox.stats import PoolObserver, PoolStats
 from evaluator.settings import EvaluatorSettings
+from rules.game_set import FormulaLanguage
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +35,23 @@ class HasFunctions(Protocol):
     def functions(self) -> tuple[str, ...]: ...
 
 
+@runtime_checkable
+class HasLanguage(Protocol):
+    """A Set that names its formula language (`rules.sets.GameSet`)."""
+
+    @property
+    def language(self) -> FormulaLanguage: ...
+
+
 Functions = Iterable[str] | HasFunctions
+
+
+def _language_of(functions: Functions, chosen: FormulaLanguage | None) -> Language:
+    if chosen is not None:
+        return language(chosen)
+    if isinstance(functions, HasLanguage):
+        return language(functions.language)
+    return language(FormulaLanguage.PHP)
 
 
 def _names(functions: Functions) -> tuple[str, ...]:
@@ -44,11 +63,50 @@ def _names(functions: Functions) -> tuple[str, ...]:
 
 
 class Evaluator:
-    """Checker + warm PHP pool. Never raises for a formula: every outcome is a Verdict."""
+    """Checker + warm pool per language. Never raises for a formula: every outcome is a Verdict.
 
-    def __init__(self, pool: WorkerPool, reason: str = "") -> None:
+    `pool` is PHP's (the default language); another language's pool is opened
+    with `settings` the first time a formula of that language comes (or at
+    start, for the languages `open_evaluator` is asked to warm).
+    """
+
+    def __init__(
+        self,
+        pool: WorkerPool,
+        reason: str = "",
+        *,
+        settings: EvaluatorSettings | None = None,
+        observer: PoolObserver | None = None,
+    ) -> None:
         self.pool = pool
         self.reason = reason
+        self.settings = settings
+        self.observer = observer
+        self._pools: dict[FormulaLanguage, WorkerPool] = {FormulaLanguage.PHP: pool}
+        self._opening: dict[FormulaLanguage, asyncio.Task[WorkerPool]] = {}
+
+    def adopt(self, key: FormulaLanguage, pool: WorkerPool) -> None:
+        """Use `pool` (started, of `key`'s program) for `key`'s formulas; closed with this."""
+        self._pools[key] = pool
+
+    async def pool_for(self, key: FormulaLanguage) -> WorkerPool | EvalError:
+        """The language's warm pool, opened (once) on first use; an EvalError if it cannot run."""
+        if key in self._pools:
+            return self._pools[key]
+        if self.settings is None or self.pool.closed:
+            return EvalError(ErrorCode.SANDBOX, f"no {key.value} sandbox in this evaluator")
+        if key not in self._opening:
+            program = language(key).program
+            self._opening[key] = asyncio.ensure_future(
+                _open_pool(self.settings, program, self.observer)
+            )
+        try:
+            pool = await asyncio.shield(self._opening[key])
+        except (SandboxUnavailable, SandboxStartError) as exc:
+            self._opening.pop(key, None)
+            return EvalError(ErrorCode.SANDBOX, str(exc))
+        self._pools[key] = pool
+        return pool
 
     @property
     def backend(self) -> str:
@@ -64,39 +122,72 @@ class Evaluator:
         return self.pool.stats()
 
     async def evaluate(
-        self, formula: str, digits: str, functions: Functions, *, who: str | None = None
+        self,
+        formula: str,
+        digits: str,
+        functions: Functions,
+        *,
+        who: str | None = None,
+        language: FormulaLanguage | None = None,
     ) -> Verdict:
         """Check `formula` against the round's `digits` and the Set's functions, then run it.
 
-        `who` (the player id) is charged when the formula ends its PHP worker;
-        a caller who keeps doing that is slowed down, nobody else is."""
+        The language is `language`, else the Set's (when `functions` is a Set),
+        else PHP. `who` (the player id) is charged when the formula ends its
+        worker; a caller who keeps doing that is slowed down, nobody else is."""
+        lang = _language_of(functions, language)
         try:
-            text = check(formula, digits, _names(functions))
+            text = lang.check(formula, digits, _names(functions))
         except FormulaError as exc:
             return exc.error
-        return await self.pool.run(text, who=who)
+        pool = await self.pool_for(lang.key)
+        if isinstance(pool, EvalError):
+            return pool
+        return await pool.run(text, who=who)
 
-    async def evaluate_many(self, items: Iterable[tuple[str, str, Functions]]) -> list[Verdict]:
+    async def evaluate_many(
+        self,
+        items: Iterable[tuple[str, str, Functions]],
+        *,
+        language: FormulaLanguage | None = None,
+    ) -> list[Verdict]:
         """Evaluate (formula, digits, functions) triples; verdicts come back in order."""
         verdicts: list[Verdict | None] = []
-        passed: list[tuple[int, str]] = []
+        passed: dict[FormulaLanguage, list[tuple[int, str]]] = {}
         for formula, digits, functions in items:
+            lang = _language_of(functions, language)
             try:
-                passed.append((len(verdicts), check(formula, digits, _names(functions))))
-                verdicts.append(None)
+                text = lang.check(formula, digits, _names(functions))
             except FormulaError as exc:
                 verdicts.append(exc.error)
-        ran = await self.pool.run_many(text for _, text in passed)
-        for (index, _), verdict in zip(passed, ran, strict=True):
-            verdicts[index] = verdict
+                continue
+            passed.setdefault(lang.key, []).append((len(verdicts), text))
+            verdicts.append(None)
+        for key, jobs in passed.items():
+            pool = await self.pool_for(key)
+            if isinstance(pool, EvalError):
+                ran: list[Verdict] = [pool] * len(jobs)
+            else:
+                ran = await pool.run_many(text for _, text in jobs)
+            for (index, _), verdict in zip(jobs, ran, strict=True):
+                verdicts[index] = verdict
         return [v for v in verdicts if v is not None]
 
-    async def run_raw(self, code: str) -> Verdict:
-        """Tests only: PHP statements without the checker (see WorkerPool.run_raw)."""
-        return await self.pool.run_raw(code)
+    async def run_raw(self, code: str, *, language: FormulaLanguage | None = None) -> Verdict:
+        """Tests only: statements without the checker (see WorkerPool.run_raw)."""
+        pool = await self.pool_for(language or FormulaLanguage.PHP)
+        if isinstance(pool, EvalError):
+            return pool
+        return await pool.run_raw(code)
 
     async def close(self) -> None:
-        await self.pool.close()
+        for task in self._opening.values():
+            task.cancel()
+        for pool in list(self._pools.values()):
+            await pool.close()
+        for task in self._opening.values():
+            if task.done() and not task.cancelled() and task.exception() is None:
+                await task.result().close()
 
     async def __aenter__(self) -> Evaluator:
         return self
@@ -110,7 +201,9 @@ class Evaluator:
         await self.close()
 
 
-def _docker_factory(settings: EvaluatorSettings) -> tuple[WorkerFactory | None, str]:
+def _docker_factory(
+    settings: EvaluatorSettings, program: WorkerProgram = PHP
+) -> tuple[WorkerFactory | None, str]:
     """The Docker factory if the engine and image are usable, else None and why.
 
     Imported lazily: the docker SDK is only needed when Docker is used, and a
@@ -118,31 +211,36 @@ def _docker_factory(settings: EvaluatorSettings) -> tuple[WorkerFactory | None, 
     """
     try:
         docker = importlib.import_module("evaluator.sandbox.docker")
-        available, why = docker.docker_available(settings)
+        available, why = docker.docker_available(settings, program)
         if not available:
             return None, f"Docker is not usable: {why}"
-        factory: WorkerFactory = docker.DockerWorkerFactory(settings)
+        factory: WorkerFactory = docker.DockerWorkerFactory(settings, program=program)
     except Exception as exc:
         return None, f"the Docker backend failed to load: {type(exc).__name__}: {exc}"
     return factory, f"Docker is available ({why})"
 
 
-def make_factory(settings: EvaluatorSettings) -> tuple[WorkerFactory, str]:
+def make_factory(
+    settings: EvaluatorSettings, program: WorkerProgram = PHP
+) -> tuple[WorkerFactory, str]:
     """Choose the backend per `settings.evaluator` and say why, for the log."""
     if settings.evaluator in ("auto", "docker"):
-        factory, why = _docker_factory(settings)
+        factory, why = _docker_factory(settings, program)
         if factory is not None:
             return factory, why
         if settings.evaluator == "docker":
             raise SandboxUnavailable(f"EVALUATOR=docker, but {why}")
-        local = LocalWorkerFactory(settings)
+        local = LocalWorkerFactory(settings, program=program)
         return local, f"{why}; using the local {local.name} sandbox"
-    local = LocalWorkerFactory(settings)
+    local = LocalWorkerFactory(settings, program=program)
     return local, f"EVALUATOR=local ({local.name})"
 
 
 def make_pool(
-    factory: WorkerFactory, settings: EvaluatorSettings, observer: PoolObserver | None = None
+    factory: WorkerFactory,
+    settings: EvaluatorSettings,
+    observer: PoolObserver | None = None,
+    program: WorkerProgram = PHP,
 ) -> WorkerPool:
     return WorkerPool(
         factory,
@@ -154,7 +252,19 @@ def make_pool(
         max_busy_s=settings.cpu_budget_s / 2,
         penalties=PenaltyBox(settings.free_kills, settings.kill_refill_s),
         observer=observer,
+        program=program,
     )
+
+
+async def _open_pool(
+    settings: EvaluatorSettings, program: WorkerProgram, observer: PoolObserver | None
+) -> WorkerPool:
+    """A started pool of `program`'s workers on the backend the settings choose."""
+    factory, reason = make_factory(settings, program)
+    log.info("%s evaluator backend: %s — %s", program.name, factory.name, reason)
+    pool = make_pool(factory, settings, observer, program)
+    await pool.start()
+    return pool
 
 
 async def open_evaluator(
@@ -162,10 +272,13 @@ async def open_evaluator(
     *,
     warm: bool = True,
     observer: PoolObserver | None = None,
+    languages: Iterable[FormulaLanguage] = (),
 ) -> Evaluator:
     """Build the evaluator the settings ask for; with `warm`, start and probe every worker.
 
-    `observer` hears each request's PHP latency and each worker restart.
+    PHP's pool always; the pools of `languages` are opened now too (a broken
+    node fails at startup), any other language's on its first formula.
+    `observer` hears each request's latency and each worker restart.
     Raises SandboxUnavailable / SandboxStartError when no sandbox can run.
     """
     settings = settings or EvaluatorSettings()
@@ -174,7 +287,15 @@ async def open_evaluator(
     pool = make_pool(factory, settings, observer)
     if warm:
         await pool.start()
-    return Evaluator(pool, reason)
+    evaluator = Evaluator(pool, reason, settings=settings, observer=observer)
+    try:
+        for key in languages:
+            if key is not FormulaLanguage.PHP:
+                evaluator.adopt(key, await _open_pool(settings, language(key).program, observer))
+    except BaseException:
+        await evaluator.close()
+        raise
+    return evaluator
 
 
 def error_text(error: EvalError) -> str:

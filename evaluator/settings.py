@@ -54,6 +54,11 @@ class EvaluatorSettings(BaseModel):
     allow_unsandboxed: bool = False
     php_path: str = "php"
     bwrap_path: str = "bwrap"
+    node_path: str = "node"
+    node_address_space_mb: int = Field(
+        default=1024, ge=768, description="address space of one node worker (V8 reserves much)"
+    )
+    node_docker_image: str = "formula-darts-node-sandbox:latest"
     docker_image: str = "formula-darts-sandbox:latest"
     docker_memory_mb: int = Field(default=128, ge=16)
     docker_pids: int = Field(default=16, ge=4)

@@ -7,7 +7,16 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from typing import Any
+
+
+class FormulaLanguage(StrEnum):
+    """The language a Set's formulas are written in and judged by (RULES.md)."""
+
+    PHP = "php"
+    JAVASCRIPT = "javascript"
+
 
 DEFAULT_FUNCTIONS: tuple[str, ...] = ("pow", "sqrt", "hexdec", "octdec", "bindec")
 """PHP functions the original rules allow."""
@@ -16,6 +25,35 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
     (*DEFAULT_FUNCTIONS, "abs", "intdiv", "floor", "ceil", "round", "fmod", "max", "min")
 )
 """Vetted PHP math functions that take and return numbers only; a Set may use no others."""
+
+JS_DEFAULT_FUNCTIONS: tuple[str, ...] = (
+    *("Math.pow", "Math.sqrt", "Math.cbrt", "Math.abs", "Math.floor", "Math.ceil"),
+    *("Math.round", "Math.trunc", "Math.sign", "Math.hypot", "Math.max", "Math.min"),
+)
+"""A JavaScript Set's functions when it names none: every vetted one."""
+
+JS_ALLOWED_FUNCTIONS: frozenset[str] = frozenset(JS_DEFAULT_FUNCTIONS)
+"""Vetted JavaScript Math functions (numbers in, a number out), written as JavaScript does."""
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionRules:
+    """A language's functions for Sets: the default list, the vetted list, and whether
+    a name is case-insensitive (PHP's `POW` is `pow`; JavaScript's `Math.SQRT` is nothing)."""
+
+    defaults: tuple[str, ...]
+    allowed: frozenset[str]
+    case_insensitive: bool
+
+    def fold(self, name: str) -> str:
+        return name.lower() if self.case_insensitive else name
+
+
+LANGUAGE_FUNCTIONS: dict[FormulaLanguage, FunctionRules] = {
+    FormulaLanguage.PHP: FunctionRules(DEFAULT_FUNCTIONS, ALLOWED_FUNCTIONS, True),
+    FormulaLanguage.JAVASCRIPT: FunctionRules(JS_DEFAULT_FUNCTIONS, JS_ALLOWED_FUNCTIONS, False),
+}
+"""Each language's functions for Sets."""
 
 VERSION_LENGTH = 10
 
@@ -52,10 +90,15 @@ class GameSet:
     functions: tuple[str, ...] = DEFAULT_FUNCTIONS
     attempts: int = 1
     description: str = ""
+    language: FormulaLanguage = FormulaLanguage.PHP
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["functions"] = list(self.functions)
+        if self.language is FormulaLanguage.PHP:
+            del data["language"]  # PHP Sets export and snapshot exactly as before
+        else:
+            data["language"] = self.language.value
         return data
 
     @property
@@ -66,7 +109,8 @@ class GameSet:
         Set's numbers mid-day starts a new board (and new Digits) instead of ranking
         games played under different rules together. A description edit changes
         nothing, and neither does `attempts`: allowing one more try must not wipe the
-        day's board. Ten hex digits of a SHA-256 of the canonical fields.
+        day's board. Ten hex digits of a SHA-256 of the canonical fields; the
+        language counts only when it is not PHP, so every PHP Set keeps its version.
         """
         fields = {
             "start_score": self.start_score,
@@ -77,6 +121,8 @@ class GameSet:
             "min_rounds": self.min_rounds,
             "functions": sorted(f.lower() for f in self.functions),
         }
+        if self.language is not FormulaLanguage.PHP:
+            fields["language"] = self.language.value
         text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:VERSION_LENGTH]
 
@@ -84,7 +130,9 @@ class GameSet:
     def from_dict(cls, data: Mapping[str, Any]) -> GameSet:
         """Rebuild a snapshot already validated (e.g. stored with a game)."""
         values = dict(data)
-        values["functions"] = tuple(values.get("functions", DEFAULT_FUNCTIONS))
+        language = FormulaLanguage(values.get("language", FormulaLanguage.PHP))
+        values["language"] = language
+        values["functions"] = tuple(values.get("functions", LANGUAGE_FUNCTIONS[language].defaults))
         return cls(**values)
 
 

@@ -24,7 +24,9 @@ from rules.game_set import (
     ALLOWED_FUNCTIONS,
     CLASSIC,
     DEFAULT_FUNCTIONS,
+    LANGUAGE_FUNCTIONS,
     VERSION_LENGTH,
+    FormulaLanguage,
     GameSet,
     compute_min_rounds,
 )
@@ -67,6 +69,8 @@ FIELDS = (
     "attempts",
     "description",
 )
+FILE_ONLY_FIELDS = ("language",)
+"""Fields a Sets file may give that the /sets commands do not edit (yet): a Set's language."""
 
 
 def excerpt(value: object, limit: int = _EXCERPT) -> str:
@@ -189,16 +193,39 @@ def _int_field(
     return value
 
 
-def _functions_field(data: Mapping[str, Any], name: str, errors: _Collector) -> tuple[str, ...]:
+def _language_field(data: Mapping[str, Any], name: str, errors: _Collector) -> FormulaLanguage:
+    raw = data.get("language", FormulaLanguage.PHP.value)
+    try:
+        return FormulaLanguage(raw)
+    except ValueError:
+        known = ", ".join(lang.value for lang in FormulaLanguage)
+        errors.add(
+            name,
+            "language",
+            f"must be one of {known}, got {excerpt(raw)}",
+            "language_unknown",
+            known=known,
+        )
+        return FormulaLanguage.PHP
+
+
+def _functions_field(
+    data: Mapping[str, Any],
+    name: str,
+    errors: _Collector,
+    language: FormulaLanguage = FormulaLanguage.PHP,
+) -> tuple[str, ...]:
+    rules = LANGUAGE_FUNCTIONS[language]
+    defaults, allowed_names = rules.defaults, rules.allowed
     raw = data.get("functions")
     if raw is None:
-        return DEFAULT_FUNCTIONS
+        return defaults
     if isinstance(raw, str):
         raw = raw.replace(",", " ").split()
     if not isinstance(raw, list) or not all(isinstance(f, str) for f in raw):
         errors.add(name, "functions", "must be a list of function names", "functions_type")
-        return DEFAULT_FUNCTIONS
-    given = [f.strip().lower() for f in raw if f.strip()]
+        return defaults
+    given = [rules.fold(f.strip()) for f in raw if f.strip()]
     names = tuple(dict.fromkeys(given))
     twice = [f for f in names if given.count(f) > 1]
     if twice:
@@ -210,9 +237,9 @@ def _functions_field(data: Mapping[str, Any], name: str, errors: _Collector) -> 
             "functions_duplicate",
             names=shown,
         )
-    unknown = [f for f in names if f not in ALLOWED_FUNCTIONS]
+    unknown = [f for f in names if f not in allowed_names]
     if unknown:
-        allowed = ", ".join(sorted(ALLOWED_FUNCTIONS))
+        allowed = ", ".join(sorted(allowed_names))
         shown = excerpt(", ".join(excerpt(f) for f in unknown[:5]), 200)
         shown += f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
         errors.add(
@@ -262,13 +289,13 @@ def _validate_one(
         errors.add(name, None, "must be a mapping of fields", "not_mapping")
         return None
     for key in data:
-        if key not in FIELDS:
+        if key not in FIELDS and key not in FILE_ONLY_FIELDS:
             errors.add(
                 name,
                 str(key),
-                f"unknown field (known: {', '.join(FIELDS)})",
+                f"unknown field (known: {', '.join(FIELDS + FILE_ONLY_FIELDS)})",
                 "unknown_field",
-                known=", ".join(FIELDS),
+                known=", ".join(FIELDS + FILE_ONLY_FIELDS),
             )
     start = _int_field(data, name, "start_score", errors)
     goal = _int_field(data, name, "goal", errors)
@@ -276,7 +303,8 @@ def _validate_one(
     max_rounds = _int_field(data, name, "max_rounds", errors)
     time_limit = _int_field(data, name, "time_limit", errors)
     attempts = _int_field(data, name, "attempts", errors, default=1)
-    functions = _functions_field(data, name, errors)
+    language = _language_field(data, name, errors)
+    functions = _functions_field(data, name, errors, language)
     description = data.get("description", "")
     if not isinstance(description, str):
         errors.add(name, "description", "must be text", "description_type")
@@ -341,6 +369,7 @@ def _validate_one(
         functions=functions,
         attempts=attempts or 1,
         description=description,
+        language=language,
     )
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -35,11 +36,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from evaluator import EvalError, Evaluation, Evaluator, EvaluatorSettings, open_evaluator
+from evaluator.language import language
 from evaluator.sandbox.local import LocalWorkerFactory, SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError
 from evaluator.service import error_text, make_pool
 from rules.digits import valid_digits
-from rules.scoring import INT_MAX, INT_MIN, apply_points, php_text
+from rules.game_set import FormulaLanguage
+from rules.scoring import INT_MAX, INT_MIN, apply_points
 from rules.sets import CLASSIC, GameSet, SetsError, load_sets
 
 _READ_CHUNK = 1 << 16
@@ -61,6 +64,12 @@ def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", dest="set_name", default=CLASSIC.name, help="Set name (darts)")
     parser.add_argument("--score", type=float, help="Score before the round: show points")
     parser.add_argument("--sets-file", type=Path, help="a Sets file instead of sets.yaml")
+    parser.add_argument(
+        "--language",
+        choices=[lang.value for lang in FormulaLanguage],
+        help="the formula language (default: the Set's); another language than the Set's "
+        "brings that language's default functions",
+    )
     parser.add_argument(
         "--jsonl", action="store_true", help="read JSON lines on stdin, write one per line"
     )
@@ -124,6 +133,9 @@ def run(args: argparse.Namespace) -> int:
     except SetsError as exc:
         print(f"formula-darts eval: {exc}", file=sys.stderr)
         return 2
+    if args.language is not None:
+        chosen = FormulaLanguage(args.language)
+        sets = {name: _in_language(s, chosen) for name, s in sets.items()}
     if args.jsonl:
         if args.formula is not None:
             print("formula-darts eval: --jsonl reads formulas from stdin only", file=sys.stderr)
@@ -152,6 +164,14 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
+def _in_language(game_set: GameSet, chosen: FormulaLanguage) -> GameSet:
+    """The Set's numbers in `chosen` (with that language's default functions if it is new)."""
+    if game_set.language is chosen:
+        return game_set
+    functions = language(chosen).default_functions
+    return dataclasses.replace(game_set, language=chosen, functions=functions)
+
+
 def _as_number(value: float) -> int | float:
     return int(value) if value.is_integer() else value
 
@@ -169,7 +189,9 @@ async def _open() -> Evaluator:
         else:
             pool = make_pool(local, settings)
             await pool.start()
-            return Evaluator(pool, f"EVALUATOR={settings.evaluator}: local ({local.name})")
+            return Evaluator(
+                pool, f"EVALUATOR={settings.evaluator}: local ({local.name})", settings=settings
+            )
     return await open_evaluator(settings)
 
 
@@ -191,10 +213,12 @@ async def _one(
     if isinstance(verdict, EvalError):
         print(f"{formula}: invalid {error_text(verdict)}")
         return 1
-    print(f"{verdict.formula} = {php_text(verdict.value)} ({verdict.php_type})")
+    lang = language(game_set.language)
+    print(f"{verdict.formula} = {lang.show(verdict.value)} ({lang.type_name(verdict.value)})")
     if score is not None:
         points, new_score = apply_points(score, verdict.value, game_set.goal, game_set.bonus)
-        print(f"points {php_text(points)}, score {php_text(score)} → {php_text(new_score)}")
+        shown = lang.show
+        print(f"points {shown(points)}, score {shown(score)} → {shown(new_score)}")
     return 0
 
 
@@ -257,6 +281,11 @@ def _parse(line: _Line, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, in
     game_set = sets.get(name) if isinstance(name, str) else None
     if game_set is None:
         raise _InputError(f"no Set named {name!r}")
+    chosen = _text(data.get("language", game_set.language.value), "language")
+    if chosen not in [lang.value for lang in FormulaLanguage]:
+        known = ", ".join(lang.value for lang in FormulaLanguage)
+        raise _InputError(f'"language" must be one of {known}, got {chosen!r}')
+    game_set = _in_language(game_set, FormulaLanguage(chosen))
     score = data.get("score")
     if isinstance(score, int) and not isinstance(score, bool):
         score = _php_number(score)
@@ -279,19 +308,12 @@ async def _answer(evaluator: Evaluator, line: _Line, sets: dict[str, GameSet]) -
     if isinstance(verdict, EvalError):
         return _error_line({"php_class": None, **verdict.as_dict()})
     assert isinstance(verdict, Evaluation)
-    value = verdict.value
-    out = f'{{"ok": true, "type": "{verdict.php_type}", "value": {_json_number(value)}'
+    value, lang = verdict.value, language(game_set.language)
+    out = f'{{"ok": true, "type": "{lang.type_name(value)}", "value": {lang.json_number(value)}'
     if score is not None:
         points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
-        out += f', "points": {_json_number(points)}, "score": {_json_number(new_score)}'
+        out += f', "points": {lang.json_number(points)}, "score": {lang.json_number(new_score)}'
     return out + "}"
-
-
-def _json_number(value: int | float) -> str:
-    """What json.dumps writes for a number, without building a dict to dump."""
-    if isinstance(value, int) or math.isfinite(value):
-        return repr(value)
-    return json.dumps(value)
 
 
 def _error_line(error: dict[str, object]) -> str:

@@ -30,7 +30,15 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
         action="store_true",
         help="pack this host's php and its libraries into an image FROM scratch",
     )
-    build.add_argument("--tag", default=None, help="default: DOCKER_IMAGE from the settings")
+    build.add_argument(
+        "--tag", default=None, help="default: DOCKER_IMAGE (NODE_DOCKER_IMAGE) from the settings"
+    )
+    build.add_argument(
+        "--language",
+        choices=("php", "javascript"),
+        default="php",
+        help="javascript: the node image, packed from this host's node (nothing is pulled)",
+    )
     build.set_defaults(func=_build)
     info = actions.add_parser(
         "info", help="PHP version inside the image and which backend would run (exit 1: no Docker)"
@@ -44,6 +52,8 @@ def _build(args: argparse.Namespace) -> int:
 
     from evaluator.sandbox import _docker_image as images
 
+    if args.language == "javascript":
+        return _build_node(args.tag or EvaluatorSettings().node_docker_image)
     tag = args.tag or EvaluatorSettings().docker_image
     try:
         client = docker.from_env(timeout=600)
@@ -67,6 +77,21 @@ def _build(args: argparse.Namespace) -> int:
     finally:
         client.close()
     print(f"built {built.tag} ({built.source}, PHP {built.php_version}) {built.image_id[:19]}")
+    return 0
+
+
+def _build_node(tag: str) -> int:
+    from evaluator.sandbox import _docker_image as images
+
+    try:
+        built = images.build_node_image(tag)
+    except images.ImageBuildError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    except Exception as exc:  # no engine: the SDK's own words
+        print(f"no Docker engine reachable: {exc}", file=sys.stderr)
+        return 1
+    print(f"built {built.tag} ({built.source}, node {built.php_version}) {built.image_id[:19]}")
     return 0
 
 

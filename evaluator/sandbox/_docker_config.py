@@ -12,8 +12,8 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evaluator.sandbox._docker_image import WORKER_IN_IMAGE
-from evaluator.sandbox.protocol import RESPONSE_FD, php_ini_args
+from evaluator.sandbox.program import PHP, WorkerProgram
+from evaluator.sandbox.protocol import RESPONSE_FD
 
 if TYPE_CHECKING:
     from evaluator.settings import EvaluatorSettings
@@ -30,13 +30,18 @@ TMPFS_SIZE = "1m"
 __all__ = ["RESPONSE_FD", "container_config", "is_orphan", "owner_token", "worker_command"]
 
 
-def worker_command(settings: EvaluatorSettings) -> list[str]:
-    """The same php flags as the local backend, pointed at the worker inside the image."""
-    ini = php_ini_args(settings.php_memory_limit_mb, settings.cpu_budget_s, open_basedir=TMP)
-    return ["php", *ini, WORKER_IN_IMAGE]
+def worker_command(settings: EvaluatorSettings, program: WorkerProgram = PHP) -> list[str]:
+    """The same runtime flags as the local backend, pointed at the worker inside the image."""
+    return program.argv(program.image_binary, program.in_sandbox, program.limits(settings))
 
 
-def container_config(settings: EvaluatorSettings, command: list[str], owner: str) -> dict[str, Any]:
+def container_config(
+    settings: EvaluatorSettings,
+    command: list[str],
+    owner: str,
+    image: str | None = None,
+    pids: int | None = None,
+) -> dict[str, Any]:
     """`create_container` arguments; `host_config` holds `create_host_config` keywords.
 
     nproc counts every process of the uid on the host, across containers, so it is
@@ -44,7 +49,7 @@ def container_config(settings: EvaluatorSettings, command: list[str], owner: str
     """
     memory = f"{settings.docker_memory_mb}m"
     return {
-        "image": settings.docker_image,
+        "image": image or settings.docker_image,
         "command": command,
         "user": SANDBOX_USER,
         "working_dir": TMP,
@@ -65,7 +70,7 @@ def container_config(settings: EvaluatorSettings, command: list[str], owner: str
             "ipc_mode": "none",
             "mem_limit": memory,
             "memswap_limit": memory,
-            "pids_limit": settings.docker_pids,
+            "pids_limit": pids or settings.docker_pids,
             "nano_cpus": int(settings.docker_cpus * 1_000_000_000),
             "ulimits": [
                 {"Name": "nofile", "Soft": 64, "Hard": 64},

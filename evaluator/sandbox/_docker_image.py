@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import re
 import shutil
@@ -76,14 +77,19 @@ def host_php_files(php: str | None = None) -> dict[str, str]:
     binary = php or shutil.which("php")
     if binary is None:
         raise ImageBuildError("no php on this host: install php-cli (apt-get install php-cli)")
+    return host_files(binary, "/usr/bin/php")
+
+
+def host_files(binary: str, target: str) -> dict[str, str]:
+    """Map of path-in-image → host file for `binary` (at `target`) and every library it links."""
     real = os.path.realpath(binary)
     out = subprocess.run(["ldd", real], capture_output=True, text=True, check=False)
     if out.returncode != 0:
         raise ImageBuildError(f"ldd {real} failed: {out.stderr.strip() or out.stdout.strip()}")
-    files = {"/usr/bin/php": real}
+    files = {target: real}
     for line in out.stdout.splitlines():
         if "not found" in line:
-            raise ImageBuildError(f"php links a missing library: {line.strip()}")
+            raise ImageBuildError(f"{binary} links a missing library: {line.strip()}")
         match = _LDD_PATH.search(line)
         if match:
             files[match.group(1)] = os.path.realpath(match.group(1))
@@ -114,18 +120,26 @@ def _add_dirs(tar: tarfile.TarFile, paths: list[str]) -> None:
         tar.addfile(info)
 
 
-def from_host_context(worker: Path = WORKER_SOURCE, php: str | None = None) -> io.BytesIO:
-    """A build context tarball: rootfs/ with php, its libraries, the worker; a Dockerfile."""
-    files = host_php_files(php)
+def from_host_context(
+    worker: Path = WORKER_SOURCE,
+    php: str | None = None,
+    *,
+    files: dict[str, str] | None = None,
+    worker_in_image: str = WORKER_IN_IMAGE,
+    cmd: tuple[str, ...] = ("php", "-n", WORKER_IN_IMAGE),
+) -> io.BytesIO:
+    """A build context tarball: rootfs/ with php (or `files`: another runtime), its
+    libraries, the worker; a Dockerfile."""
+    files = files if files is not None else host_php_files(php)
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
-        _add_dirs(tar, [*files, "/etc/passwd", WORKER_IN_IMAGE])
+        _add_dirs(tar, [*files, "/etc/passwd", worker_in_image])
         for target, source in sorted(files.items()):
             with open(source, "rb") as handle:
                 _add_bytes(tar, "rootfs" + target, handle.read(), 0o755)
         _add_bytes(tar, "rootfs/etc/passwd", _PASSWD)
         _add_bytes(tar, "rootfs/etc/group", _GROUP)
-        _add_bytes(tar, "rootfs" + WORKER_IN_IMAGE, worker.read_bytes(), 0o444)
+        _add_bytes(tar, "rootfs" + worker_in_image, worker.read_bytes(), 0o444)
         tmp = tarfile.TarInfo("rootfs/tmp")
         tmp.type = tarfile.DIRTYPE
         tmp.mode = 0o1777
@@ -136,7 +150,7 @@ def from_host_context(worker: Path = WORKER_SOURCE, php: str | None = None) -> i
             f"ENV PATH={_PATH}\n"
             "USER 65534:65534\n"
             "WORKDIR /tmp\n"
-            f'CMD ["php", "-n", "{WORKER_IN_IMAGE}"]\n'
+            f"CMD {json.dumps(list(cmd))}\n"
         )
         _add_bytes(tar, "Dockerfile", dockerfile.encode())
     buf.seek(0)
@@ -261,6 +275,79 @@ def ensure_image(
         if labels.get(WORKER_SHA_LABEL) == worker_sha256():
             return None
         return build_image(tag, from_host=from_host, client=client)
+    finally:
+        if own_client:
+            client.close()
+
+
+NODE_WORKER_SOURCE = WORKER_SOURCE.parent / "worker.js"
+NODE_WORKER_IN_IMAGE = "/sandbox/worker.js"
+NODE_VERSION_LABEL = "formula-darts.node-version"
+
+
+def host_node_version(node: str | None = None) -> str:
+    binary = node or shutil.which("node") or "node"
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True, check=False)
+    return out.stdout.strip() or "unknown"
+
+
+def build_node_image(tag: str, *, client: Any = None, node: str | None = None) -> BuiltImage:
+    """The JavaScript sandbox image: this host's node (its own `nodejs` package) and
+    the libraries it links, with worker.js, FROM scratch. Nothing is pulled."""
+    binary = node or shutil.which("node")
+    if binary is None:
+        raise ImageBuildError("no node on this host: install nodejs (apt-get install nodejs)")
+    if not NODE_WORKER_SOURCE.exists():
+        raise ImageBuildError(f"the worker {NODE_WORKER_SOURCE} does not exist")
+    own_client = client is None
+    client = client or docker.from_env(timeout=300)
+    version = host_node_version(binary)
+    labels = {
+        IMAGE_LABEL: "1",
+        WORKER_SHA_LABEL: worker_sha256(NODE_WORKER_SOURCE),
+        SOURCE_LABEL: "from-host",
+        NODE_VERSION_LABEL: version,
+    }
+    context = from_host_context(
+        NODE_WORKER_SOURCE,
+        files=host_files(binary, "/usr/bin/node"),
+        worker_in_image=NODE_WORKER_IN_IMAGE,
+        cmd=("node", NODE_WORKER_IN_IMAGE),
+    )
+    try:
+        image, _ = client.images.build(
+            fileobj=context,
+            custom_context=True,
+            dockerfile="Dockerfile",
+            tag=tag,
+            labels=labels,
+            pull=False,
+            rm=True,
+            forcerm=True,
+        )
+    except docker_errors.BuildError as exc:
+        log = "".join(str(chunk.get("stream", chunk)) for chunk in exc.build_log)
+        raise ImageBuildError(f"building {tag} failed: {exc.msg}\n{log[-2000:]}") from exc
+    except docker_errors.APIError as exc:
+        raise ImageBuildError(f"building {tag} failed: {exc.explanation or exc}") from exc
+    finally:
+        if own_client:
+            client.close()
+    return BuiltImage(tag, image.id, "from-host", version)
+
+
+def ensure_node_image(tag: str, *, client: Any = None) -> BuiltImage | None:
+    """Build the node image unless `tag` already carries this worker.js (as `ensure_image`)."""
+    own_client = client is None
+    client = client or docker.from_env(timeout=300)
+    try:
+        try:
+            labels = client.images.get(tag).labels or {}
+        except docker_errors.ImageNotFound:
+            labels = {}
+        if labels.get(WORKER_SHA_LABEL) == worker_sha256(NODE_WORKER_SOURCE):
+            return None
+        return build_node_image(tag, client=client)
     finally:
         if own_client:
             client.close()

@@ -1,5 +1,9 @@
 """Docker backend: warm, hardened php-cli containers, one worker each, driven through the SDK.
 
+For a JavaScript Set the same containers run node's worker from the node image
+(`program`: evaluator/sandbox/program.py), under the same limits but a pids
+limit of node's own threads.
+
 A cold `docker run` costs hundreds of milliseconds; a container that stays up
 answers a formula over its attach socket in a fraction of one. So each worker is
 one long-running container running the same worker.php as the local backend:
@@ -27,6 +31,7 @@ import socket
 import struct
 import time
 import uuid
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import docker  # type: ignore[import-untyped]
@@ -43,6 +48,7 @@ from evaluator.sandbox._docker_config import (
     worker_command,
 )
 from evaluator.sandbox.base import WorkerDied
+from evaluator.sandbox.program import PHP, WorkerProgram
 from evaluator.sandbox.protocol import MAX_RESPONSE_BYTES
 
 if TYPE_CHECKING:
@@ -73,8 +79,9 @@ def _attachable(base_url: str) -> bool:
     return base_url.startswith(("http+docker://localhost", "http+docker://localunix", "http://"))
 
 
-def docker_available(settings: EvaluatorSettings) -> tuple[bool, str]:
-    """Can the Docker backend run here? (answer, the reason a human can act on)."""
+def docker_available(settings: EvaluatorSettings, program: WorkerProgram = PHP) -> tuple[bool, str]:
+    """Can the Docker backend run `program` here? (answer, the reason a human can act on)."""
+    tag = program.image(settings)
     try:
         client = _client(timeout=5)
     except DockerUnavailable as exc:
@@ -90,28 +97,30 @@ def docker_available(settings: EvaluatorSettings) -> tuple[bool, str]:
                 "needs DOCKER_HOST=unix://... (mount /var/run/docker.sock)"
             )
         try:
-            image = client.images.get(settings.docker_image)
+            image = client.images.get(tag)
         except docker_errors.ImageNotFound:
             return False, (
-                f"Docker {version} is up but the image {settings.docker_image} is missing: "
-                "run `formula-darts sandbox build`"
+                f"Docker {version} is up but the image {tag} is missing: "
+                f"run `formula-darts sandbox {program.build_command}`"
             )
         except docker_errors.DockerException as exc:
-            return False, f"cannot inspect {settings.docker_image}: {exc}"
-        return _image_verdict(settings.docker_image, image.labels or {}, version)
+            return False, f"cannot inspect {tag}: {exc}"
+        return _image_verdict(tag, image.labels or {}, version, program.source)
     finally:
         client.close()
 
 
-def _image_verdict(tag: str, labels: dict[str, str], version: str) -> tuple[bool, str]:
+def _image_verdict(
+    tag: str, labels: dict[str, str], version: str, source: Path = images.WORKER_SOURCE
+) -> tuple[bool, str]:
     built_for = labels.get(images.WORKER_SHA_LABEL, "")
     php = labels.get(images.PHP_VERSION_LABEL, "")
     about = f"Docker {version}, image {tag}" + (f" (PHP {php})" if php else "")
     if not built_for or built_for == "unknown":
         return True, f"{about}; the image does not say which worker it carries"
-    if images.WORKER_SOURCE.exists() and built_for != images.worker_sha256():
+    if source.exists() and built_for != images.worker_sha256(source):
         return False, (
-            f"{about} carries an older worker.php: run `formula-darts sandbox build` again"
+            f"{about} carries an older {source.name}: run `formula-darts sandbox build` again"
         )
     return True, about
 
@@ -238,10 +247,17 @@ class DockerWorkerFactory:
 
     name = "docker"
 
-    def __init__(self, settings: EvaluatorSettings, *, command: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        settings: EvaluatorSettings,
+        *,
+        command: list[str] | None = None,
+        program: WorkerProgram = PHP,
+    ) -> None:
         self.settings = settings
+        self.program = program
         self.token = owner_token()
-        self.command = command if command is not None else worker_command(settings)
+        self.command = command if command is not None else worker_command(settings, program)
         self._api: Any = None
         self._swept: asyncio.Future[None] | None = None
 
@@ -253,7 +269,13 @@ class DockerWorkerFactory:
     def config(self, command: list[str] | None = None) -> dict[str, Any]:
         """The `create_container` arguments: every hardening option in one place."""
         api = self.api()
-        config = container_config(self.settings, command or self.command, self.token)
+        config = container_config(
+            self.settings,
+            command or self.command,
+            self.token,
+            image=self.program.image(self.settings),
+            pids=self.program.docker_pids,
+        )
         host = config.pop("host_config")
         return {**config, "host_config": api.create_host_config(**host)}
 
@@ -290,7 +312,8 @@ class DockerWorkerFactory:
             )["Id"]
         except docker_errors.ImageNotFound as exc:
             raise DockerUnavailable(
-                f"image {self.settings.docker_image} is missing: run `formula-darts sandbox build`"
+                f"image {self.program.image(self.settings)} is missing: "
+                "run `formula-darts sandbox build`"
             ) from exc
         try:
             raw = api.attach_socket(

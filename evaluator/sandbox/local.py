@@ -1,4 +1,4 @@
-"""Warm php-cli workers under bubblewrap on this machine.
+"""Warm php-cli workers (or node's, for JavaScript: `program`) under bubblewrap on this machine.
 
 Each worker is `bwrap … php -n worker.php`: no network, own pid/ipc/uts/
 mount namespaces, a filesystem of a read-only /usr plus an empty tmpfs /tmp,
@@ -6,6 +6,9 @@ dies with its parent, rlimits on memory, CPU, files and processes, and PHP's
 dangerous functions disabled on top. Three pipes: requests into stdin,
 answers out of stderr, and stdout for whatever PHP prints by itself (echo,
 a fatal error), of which only the last 2 KiB are kept, as last words.
+What differs for node is its `WorkerProgram` (evaluator/sandbox/program.py):
+its flags, an address space V8 can start in (RLIMIT_DATA still bounds what
+it writes), and exactly as many tasks as node's own threads, so not one child.
 
 The pipes are watched with `loop.add_reader` only while a batch is in flight
 (`receive` until `settle`): no task or reader waits on an idle worker.
@@ -27,19 +30,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evaluator.sandbox.base import WorkerDied
-from evaluator.sandbox.protocol import (
-    DISABLED_FUNCTIONS,
-    MAX_RESPONSE_BYTES,
-    SANDBOX_TMP,
-    WORKER_SCRIPT,
-    php_ini_args,
-)
+from evaluator.sandbox.program import PHP, RuntimeLimits, WorkerProgram
+from evaluator.sandbox.protocol import DISABLED_FUNCTIONS, MAX_RESPONSE_BYTES, SANDBOX_TMP
 from evaluator.settings import EvaluatorSettings
 
 log = logging.getLogger(__name__)
 
-SANDBOX_SCRIPT = "/sandbox/worker.php"
-MAX_PROCESSES = 2  # bwrap's pid 1 and php itself: php may not fork at all
+SANDBOX_SCRIPT = PHP.in_sandbox
+MAX_PROCESSES = PHP.max_processes
 FILE_SIZE_LIMIT = 1 << 20
 TMP_SIZE = 4 << 20
 OPEN_FILES_LIMIT = 32
@@ -53,7 +51,7 @@ class SandboxUnavailable(RuntimeError):
 
 
 class LocalWorker:
-    """One php process; implements the `Worker` protocol."""
+    """One worker process (php or node); implements the `Worker` protocol."""
 
     def __init__(
         self, proc: subprocess.Popen[bytes], requests: int, responses: int, output: int
@@ -219,12 +217,13 @@ def bwrap_missing_message(path: str) -> str:
 
 
 class LocalWorkerFactory:
-    """Starts sandboxed php workers; implements the `WorkerFactory` protocol."""
+    """Starts sandboxed workers of one `program` (PHP's by default); a `WorkerFactory`."""
 
     def __init__(
         self,
         settings: EvaluatorSettings | None = None,
         *,
+        program: WorkerProgram = PHP,
         disabled_functions: tuple[str, ...] = DISABLED_FUNCTIONS,
         php_memory_limit_mb: int | None = None,
         open_basedir: str | None = None,
@@ -233,15 +232,17 @@ class LocalWorkerFactory:
         OS limit holds by itself (RLIMIT_NPROC with pcntl_fork callable, RLIMIT_AS
         with memory_limit above it, the mount namespace without open_basedir)."""
         self.settings = settings or EvaluatorSettings()
+        self.program = program
         self.disabled_functions = disabled_functions
-        self.php_memory_limit_mb = php_memory_limit_mb or self.settings.php_memory_limit_mb
+        self.php_memory_limit_mb = (
+            php_memory_limit_mb or program.limits(self.settings).memory_limit_mb
+        )
         self.open_basedir = open_basedir
-        php = shutil.which(self.settings.php_path)
+        path = program.binary(self.settings)
+        php = shutil.which(path)
         if php is None:
-            raise SandboxUnavailable(
-                f"php (`{self.settings.php_path}`) was not found: `apt-get install php-cli`"
-            )
-        self.php = os.path.realpath(php)
+            raise SandboxUnavailable(program.missing(path))
+        self.php = os.path.realpath(php)  # the runtime's binary (php or node)
         bwrap = shutil.which(self.settings.bwrap_path)
         if bwrap is None and not self.settings.allow_unsandboxed:
             raise SandboxUnavailable(bwrap_missing_message(self.settings.bwrap_path))
@@ -252,11 +253,11 @@ class LocalWorkerFactory:
         if self.sandboxed and self._prlimit is None:
             log.warning("prlimit not found: workers run without a process-count limit")
         if not self.sandboxed:
-            log.warning("running PHP WITHOUT a sandbox (ALLOW_UNSANDBOXED=true)")
+            log.warning("running %s WITHOUT a sandbox (ALLOW_UNSANDBOXED=true)", program.name)
 
     def command(self, script: str, script_fd: int | None) -> list[str]:
         """The argv of one worker; public so tests and docs can show the exact flags."""
-        ini = php_ini_args(
+        limits = RuntimeLimits(
             self.php_memory_limit_mb,
             self.settings.cpu_budget_s,
             open_basedir=self.open_basedir
@@ -264,7 +265,7 @@ class LocalWorkerFactory:
             else (SANDBOX_TMP if self.sandboxed else "/nonexistent"),
             disabled_functions=self.disabled_functions,
         )
-        php = [self.php, *ini, script]
+        php = self.program.argv(self.php, script, limits)
         if not self.sandboxed:
             return php
         assert self.bwrap is not None
@@ -301,18 +302,19 @@ class LocalWorkerFactory:
             "--chdir", SANDBOX_TMP,
         ]  # fmt: skip
         if self._prlimit is not None:
-            args += [self._prlimit, f"--nproc={MAX_PROCESSES}", "--"]
+            args += [self._prlimit, f"--nproc={self.program.max_processes}", "--"]
         return [*args, *php]
 
     def _preexec(self) -> Callable[[], None]:
         memory = self.settings.memory_mb << 20
+        address_space = self.program.address_space_mb(self.settings) << 20
         cpu = self.settings.cpu_budget_s
         # Root's workers get an unprivileged uid of their own: the kernel does not
         # enforce RLIMIT_NPROC for root, and a unique uid keeps counts per worker.
         uid = random.randrange(*_UID_RANGE) if os.geteuid() == 0 and self.sandboxed else None
 
         def preexec() -> None:
-            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
             resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
             resource.setrlimit(resource.RLIMIT_CPU, (cpu + 5, cpu + 10))
             resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
@@ -335,8 +337,9 @@ class LocalWorkerFactory:
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
         out_r, out_w = os.pipe()
-        script_fd = os.open(WORKER_SCRIPT, os.O_RDONLY) if self.sandboxed else None
-        script = SANDBOX_SCRIPT if self.sandboxed else str(WORKER_SCRIPT)
+        source = self.program.source
+        script_fd = os.open(source, os.O_RDONLY) if self.sandboxed else None
+        script = self.program.in_sandbox if self.sandboxed else str(source)
         keep = () if script_fd is None else (script_fd,)
         try:
             proc = subprocess.Popen(

@@ -35,14 +35,8 @@ from typing import Any
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
 from evaluator.sandbox.base import Worker, WorkerDied, WorkerFactory
 from evaluator.sandbox.penalty import PenaltyBox
-from evaluator.sandbox.protocol import (
-    MAX_BATCH,
-    ProtocolError,
-    decode_response,
-    encode_batch,
-    encode_request,
-    fatal_verdict,
-)
+from evaluator.sandbox.program import PHP, WorkerProgram
+from evaluator.sandbox.protocol import MAX_BATCH, ProtocolError, encode_batch, encode_request
 from evaluator.sandbox.stats import Counters, PoolObserver, PoolStats, RestartReason
 
 log = logging.getLogger(__name__)
@@ -94,11 +88,13 @@ class WorkerPool:
         max_busy_s: float = math.inf,
         penalties: PenaltyBox | None = None,
         observer: PoolObserver | None = None,
+        program: WorkerProgram = PHP,
     ) -> None:
         """`max_requests` and `max_busy_s` retire a worker before PHP leaks or a
         lifetime CPU limit (RLIMIT_CPU, max_execution_time) could kill it mid-request.
         `penalties` slows callers whose formulas keep ending workers; `observer`
-        hears each request's PHP latency and each restart."""
+        hears each request's PHP latency and each restart. `program` says how the
+        workers' answers read (PHP's worker by default; node's for JavaScript)."""
         if size < 1:
             raise ValueError("a pool needs at least one worker")
         self.factory = factory
@@ -109,6 +105,7 @@ class WorkerPool:
         self.max_busy_s = max_busy_s
         self.penalties = penalties if penalties is not None else PenaltyBox()
         self.observer = observer
+        self.program = program
         self._idle: list[_Slot] = []
         self._queue: deque[_Job] = deque()
         self._live = 0  # workers alive or being spawned
@@ -185,7 +182,7 @@ class WorkerPool:
             return await self.factory.spawn()
         except Exception as exc:
             log.warning("%s worker did not start: %s", self.backend, exc)
-            return f"could not start a PHP worker: {exc}"
+            return f"could not start a {self.program.name} worker: {exc}"
 
     async def run(self, expression: str, *, who: str | None = None) -> Verdict:
         """Evaluate one PHP expression (already passed by `check()`).
@@ -309,7 +306,9 @@ class WorkerPool:
                 log.warning("%s worker took no batch: %s", self.backend, exc)
                 died = isinstance(exc, WorkerDied)
                 reason = RestartReason.DIED if died else RestartReason.BACKEND
-                unsent = EvalError(ErrorCode.SANDBOX, f"the PHP worker took no request: {exc}")
+                unsent = EvalError(
+                    ErrorCode.SANDBOX, f"the {self.program.name} worker took no request: {exc}"
+                )
                 return False
             started = loop.time()
             for job in batch:
@@ -318,7 +317,7 @@ class WorkerPool:
                     line = await worker.receive(started + limit)
                     while not line.strip():  # PHP's own stderr notes (mmap) start with one
                         line = await worker.receive(started + limit)
-                    verdict, bye = decode_response(line, job.formula, job.nonce)
+                    verdict, bye = self.program.decode(line, job.formula, job.nonce)
                 except Exception as exc:
                     verdict, reason = self._failure(exc)
                     bye = True
@@ -351,16 +350,16 @@ class WorkerPool:
         if self._closed:
             return _closed(), RestartReason.BACKEND
         if isinstance(exc, TimeoutError):
-            message = f"PHP took longer than {self.timeout_s:g} s"
+            message = f"{self.program.name} took longer than {self.timeout_s:g} s"
             return EvalError(ErrorCode.TIMEOUT, message), RestartReason.TIMEOUT
         if isinstance(exc, WorkerDied):
             log.warning("%s worker died: %s", self.backend, exc)
-            fatal = fatal_verdict(exc.last_words)
-            died = EvalError(ErrorCode.SANDBOX, f"the PHP worker died: {exc}")
+            fatal = self.program.fatal(exc.last_words)
+            died = EvalError(ErrorCode.SANDBOX, f"the {self.program.name} worker died: {exc}")
             return fatal or died, RestartReason.DIED
         if isinstance(exc, ProtocolError):
             log.warning("%s worker broke the protocol: %s", self.backend, exc)
-            message = f"the PHP worker misbehaved: {exc}"
+            message = f"the {self.program.name} worker misbehaved: {exc}"
             return EvalError(ErrorCode.SANDBOX, message), RestartReason.PROTOCOL
         log.error("%s worker failed", self.backend, exc_info=exc)
         return EvalError(ErrorCode.SANDBOX, f"the sandbox failed: {exc}"), RestartReason.BACKEND
@@ -426,7 +425,9 @@ class WorkerPool:
             self._counters.spawn_failures += 1
             log.warning("%s worker did not start: %s", self.backend, exc)
             if self._live == 0:  # nobody left to answer what waits: say why now
-                error = EvalError(ErrorCode.SANDBOX, f"could not start a PHP worker: {exc}")
+                error = EvalError(
+                    ErrorCode.SANDBOX, f"could not start a {self.program.name} worker: {exc}"
+                )
                 self._fail_queue(error)
             return
         except asyncio.CancelledError:

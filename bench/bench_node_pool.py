@@ -1,0 +1,145 @@
+"""The node pool (JavaScript Sets) against a cold `node -e` per formula.
+
+Run: `python -m bench.bench_node_pool [--seconds 3] [--cold 60]`. Two warm
+bubblewrap node workers (the pool the bot would use), 1, 2 and 8 callers each
+awaiting one formula at a time for `--seconds`; then the bot's path (the
+JavaScript checker + the pool) with one caller; then a cold `node -e` per
+formula, the formula run as a classic script as the worker runs it. Writes
+the "node-pool" section of docs/BENCHMARKS.md, beside PHP's.
+
+Targets (issue 23): >= 30x the cold throughput, p50 <= 0.5 ms with one caller.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import subprocess
+import time
+from collections.abc import Awaitable, Callable
+
+from bench._report import percentile, write_section
+from evaluator.language import language
+from evaluator.result import Evaluation, Verdict
+from evaluator.sandbox.local import LocalWorkerFactory
+from evaluator.sandbox.pool import WorkerPool
+from evaluator.sandbox.program import NODE
+from evaluator.service import make_pool, open_evaluator
+from evaluator.settings import EvaluatorSettings
+from rules.game_set import FormulaLanguage
+
+FORMULAS = ("34+89", "Math.pow(3,4)-8*9", "348/9", "3**4+89", "023*8", "Math.sqrt(3489)")
+DIGITS = ("3489", "3489", "3489", "3489", "0238", "3489")
+CALLERS = (1, 2, 8)
+COLD = (
+    "const vm = require('vm');"
+    " console.log(String(new vm.Script(process.argv[1]).runInThisContext()))"
+)
+
+
+async def _load(
+    run: Callable[[int], Awaitable[Verdict]], callers: int, seconds: float
+) -> tuple[list[float], float, int]:
+    """Latencies (s), wall time and count for `callers` looping over FORMULAS."""
+    samples: list[float] = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+
+    async def caller(k: int) -> None:
+        index = k
+        while loop.time() < end:
+            started = time.perf_counter()
+            verdict = await run(index % len(FORMULAS))
+            samples.append(time.perf_counter() - started)
+            assert isinstance(verdict, Evaluation), verdict
+            index += 1
+
+    started = time.perf_counter()
+    await asyncio.gather(*(caller(k) for k in range(callers)))
+    return samples, time.perf_counter() - started, len(samples)
+
+
+def _row(callers: int, samples: list[float], wall: float) -> tuple[str, float, float]:
+    p50, p99 = percentile(samples, 50) * 1e3, percentile(samples, 99) * 1e3
+    rate = len(samples) / wall
+    return f"| {callers} | {len(samples)} | {p50:.3f} | {p99:.3f} | {rate:,.0f} |", p50, rate
+
+
+def cold(count: int) -> tuple[list[float], float]:
+    samples = []
+    started = time.perf_counter()
+    for k in range(count):
+        t = time.perf_counter()
+        subprocess.run(["node", "-e", COLD, FORMULAS[k % len(FORMULAS)]], check=True,
+                       capture_output=True)  # fmt: skip
+        samples.append(time.perf_counter() - t)
+    return samples, time.perf_counter() - started
+
+
+async def measure(seconds: float, cold_count: int) -> str:
+    settings = EvaluatorSettings(evaluator="local", pool_size=2, timeout_s=2.0)
+    pool: WorkerPool = make_pool(LocalWorkerFactory(settings, program=NODE), settings, program=NODE)
+    await pool.start()
+    js = language(FormulaLanguage.JAVASCRIPT)
+    functions = js.default_functions
+    rows, rates, p50_one = [], {}, 0.0
+    try:
+        for _ in range(200):  # warm up both workers
+            await pool.run("1+1")
+        for callers in CALLERS:
+            samples, wall, _ = await _load(lambda i: pool.run(FORMULAS[i]), callers, seconds)
+            row, p50, rate = _row(callers, samples, wall)
+            rows.append(row)
+            rates[callers] = rate
+            if callers == 1:
+                p50_one = p50
+    finally:
+        await pool.close()
+    evaluator = await open_evaluator(settings, languages=[FormulaLanguage.JAVASCRIPT])
+    try:
+
+        def bot(i: int) -> Awaitable[Verdict]:
+            return evaluator.evaluate(
+                FORMULAS[i], DIGITS[i], functions, language=FormulaLanguage.JAVASCRIPT
+            )
+
+        samples, wall, _ = await _load(bot, 1, seconds)
+        bot_row, _, _ = _row(1, samples, wall)
+    finally:
+        await evaluator.close()
+    cold_samples, cold_wall = cold(cold_count)
+    cold_row, _, cold_rate = _row(1, cold_samples, cold_wall)
+    head = "| callers | formulas | p50 ms | p99 ms | formulas/s |\n|---:|---:|---:|---:|---:|"
+    ratio_one, ratio_eight = rates[1] / cold_rate, rates[8] / cold_rate
+
+    def met(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    return "\n".join([
+        "## Node pool (`bench/bench_node_pool.py`)",
+        "",
+        f"`python -m bench.bench_node_pool`: 2 warm bubblewrap node workers, {seconds:g} s per "
+        "row, formulas like `34+89`, `Math.pow(3,4)-8*9`, `023*8`; each formula in a fresh "
+        "vm context (made after the previous answer, before the next read).",
+        "",
+        "**Pool (`WorkerPool.run`)**", "", head, *rows, "",
+        "**Bot path (`Evaluator.evaluate`: JavaScript checker + pool)**", "", head, bot_row, "",
+        "**Baseline: a cold `node -e` per formula**", "", head, cold_row, "",
+        f"- p50 with 1 caller: {p50_one:.3f} ms (target <= 0.5 ms): {met(p50_one <= 0.5)}",
+        f"- vs cold `node -e`: {ratio_one:.0f}x the throughput with 1 caller, "
+        f"{ratio_eight:.0f}x with 8 (target >= 30x): {met(ratio_one >= 30)}",
+    ])  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--cold", type=int, default=60)
+    args = parser.parse_args()
+    body = asyncio.run(measure(args.seconds, args.cold))
+    print(body)
+    write_section("node-pool", body)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""The formula languages: one interface, one registered implementation per language.
+
+A Set names its language (`rules.game_set.FormulaLanguage`); everything that
+differs between languages is behind `Language`: its checker, its sandboxed
+runner (the worker program the pool runs, locally and in Docker) and how its
+numbers are shown. Nothing outside this registry asks which language it is
+(DESIGN.md, "Languages"). PHP is the first implementation and behaves exactly
+as before; JavaScript (real node) the second.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Final, Protocol
+
+from evaluator.check import check as check_php
+from evaluator.js_check import check as check_javascript
+from evaluator.sandbox.program import NODE, PHP, WorkerProgram
+from rules.game_set import LANGUAGE_FUNCTIONS, FormulaLanguage
+from rules.scoring import php_text
+
+
+class Language(Protocol):
+    key: FormulaLanguage
+    program: WorkerProgram  # the worker the pool runs, in bubblewrap or Docker
+
+    @property
+    def default_functions(self) -> tuple[str, ...]: ...
+
+    def check(self, formula: str, digits: str, functions: Iterable[str]) -> str:
+        """The normalized formula if it may run, else FormulaError (never runs anything)."""
+        ...
+
+    def show(self, value: int | float) -> str:
+        """A Result as the language prints it."""
+        ...
+
+    def type_name(self, value: int | float) -> str:
+        """The Result's type as the language names it."""
+        ...
+
+    def json_number(self, value: int | float) -> str:
+        """A number as JSON text, as the language would write it (`eval --jsonl`)."""
+        ...
+
+
+class Php:
+    key = FormulaLanguage.PHP
+    program = PHP
+
+    @property
+    def default_functions(self) -> tuple[str, ...]:
+        return LANGUAGE_FUNCTIONS[self.key].defaults
+
+    def check(self, formula: str, digits: str, functions: Iterable[str]) -> str:
+        return check_php(formula, digits, functions)
+
+    def show(self, value: int | float) -> str:
+        return php_text(value)
+
+    def type_name(self, value: int | float) -> str:
+        return "float" if isinstance(value, float) else "int"
+
+    def json_number(self, value: int | float) -> str:
+        if isinstance(value, int) or math.isfinite(value):
+            return repr(value)
+        return json.dumps(value)
+
+
+_REPR = re.compile(r"(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?")
+
+
+def js_number_text(value: float) -> str:
+    """`String(value)` as JavaScript computes it (ECMA-262 Number::toString, radix 10).
+
+    Python's repr gives the same shortest round-trip digits; only the layout
+    differs: integers without `.0`, exponents from 1e21 up and below 1e-6, `e+`.
+    """
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    match = _REPR.fullmatch(repr(float(value)))
+    assert match is not None
+    sign, whole, fraction, exponent = match.groups()
+    digits = (whole + (fraction or "")).lstrip("0")
+    point = len(whole.lstrip("0")) if whole.strip("0") else -(len(fraction or "") - len(digits))
+    point += int(exponent or 0)
+    digits = digits.rstrip("0")
+    k, n = len(digits), point
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        text = "0." + "0" * -n + digits
+    else:
+        e = n - 1
+        mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+        text = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + text
+
+
+class JavaScript:
+    key = FormulaLanguage.JAVASCRIPT
+    program = NODE
+
+    @property
+    def default_functions(self) -> tuple[str, ...]:
+        return LANGUAGE_FUNCTIONS[self.key].defaults
+
+    def check(self, formula: str, digits: str, functions: Iterable[str]) -> str:
+        return check_javascript(formula, digits, functions)
+
+    def show(self, value: int | float) -> str:
+        return js_number_text(float(value))
+
+    def type_name(self, value: int | float) -> str:
+        return "number"
+
+    def json_number(self, value: int | float) -> str:
+        return js_number_text(float(value)) if math.isfinite(value) else "null"
+
+
+LANGUAGES: Final[Mapping[FormulaLanguage, Language]] = {
+    FormulaLanguage.PHP: Php(),
+    FormulaLanguage.JAVASCRIPT: JavaScript(),
+}
+
+
+def language(key: FormulaLanguage | str = FormulaLanguage.PHP) -> Language:
+    """The registered implementation of `key` (ValueError for an unknown name)."""
+    return LANGUAGES[FormulaLanguage(key)]

@@ -1,0 +1,200 @@
+"""What a sandbox runs: the worker program of one language, and how its answers read.
+
+The pool, the bubblewrap backend and the Docker backend are the same for every
+language; what differs is this: which binary runs which worker script with
+which flags, how much address space and how many threads that runtime needs
+to start at all, which image carries it, and how an answer line becomes a
+verdict. PHP's program is the default everywhere, so nothing about PHP changes
+when a second language is added.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Protocol
+
+from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
+from evaluator.sandbox.protocol import (
+    DISABLED_FUNCTIONS,
+    SANDBOX_TMP,
+    WORKER_SCRIPT,
+    ProtocolError,
+    decode_response,
+    fatal_verdict,
+    php_ini_args,
+)
+from evaluator.settings import EvaluatorSettings
+
+NODE_WORKER_SCRIPT: Final = Path(__file__).resolve().parent.parent / "worker.js"
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeLimits:
+    """The runtime's own limits; tests loosen them to prove an OS limit holds alone."""
+
+    memory_limit_mb: int
+    cpu_budget_s: int
+    open_basedir: str = SANDBOX_TMP
+    disabled_functions: tuple[str, ...] = DISABLED_FUNCTIONS
+
+
+class WorkerProgram(Protocol):
+    name: str  # "php", "node": the engine's name in messages and logs
+    source: Path  # the worker script on this host
+    in_sandbox: str  # where the sandbox (bwrap bind, image) puts it
+    max_processes: int  # RLIMIT_NPROC under bubblewrap: the runtime's own threads
+    image_binary: str  # the runtime's command inside its Docker image
+    docker_pids: int | None  # the container's pids_limit (None: the settings' docker_pids)
+    build_command: str  # `formula-darts sandbox …` that builds its image
+
+    def binary(self, settings: EvaluatorSettings) -> str: ...
+
+    def missing(self, path: str) -> str:
+        """How to install the runtime when `path` is not found."""
+        ...
+
+    def argv(self, binary: str, script: str, limits: RuntimeLimits) -> list[str]: ...
+
+    def limits(self, settings: EvaluatorSettings) -> RuntimeLimits: ...
+
+    def address_space_mb(self, settings: EvaluatorSettings) -> int:
+        """RLIMIT_AS of one worker under bubblewrap."""
+        ...
+
+    def image(self, settings: EvaluatorSettings) -> str:
+        """The Docker image that carries this runtime and worker."""
+        ...
+
+    def decode(self, line: bytes, formula: str, nonce: str) -> tuple[Verdict, bool]:
+        """A response line as a verdict and whether the worker retires (ProtocolError if bad)."""
+        ...
+
+    def fatal(self, last_words: str) -> EvalError | None:
+        """The runtime's own fatal error among a dead worker's last words, if any."""
+        ...
+
+
+class PhpProgram:
+    """php-cli running worker.php (evaluator/sandbox/protocol.py has its flags)."""
+
+    name = "PHP"
+    source = WORKER_SCRIPT
+    in_sandbox = "/sandbox/worker.php"
+    max_processes = 2  # bwrap's pid 1 and php itself: php may not fork at all
+    image_binary = "php"
+    docker_pids: int | None = None
+    build_command = "build"
+
+    def binary(self, settings: EvaluatorSettings) -> str:
+        return settings.php_path
+
+    def missing(self, path: str) -> str:
+        return f"php (`{path}`) was not found: `apt-get install php-cli`"
+
+    def argv(self, binary: str, script: str, limits: RuntimeLimits) -> list[str]:
+        ini = php_ini_args(
+            limits.memory_limit_mb,
+            limits.cpu_budget_s,
+            open_basedir=limits.open_basedir,
+            disabled_functions=limits.disabled_functions,
+        )
+        return [binary, *ini, script]
+
+    def limits(self, settings: EvaluatorSettings) -> RuntimeLimits:
+        return RuntimeLimits(settings.php_memory_limit_mb, settings.cpu_budget_s)
+
+    def address_space_mb(self, settings: EvaluatorSettings) -> int:
+        return settings.memory_mb
+
+    def image(self, settings: EvaluatorSettings) -> str:
+        return settings.docker_image
+
+    def decode(self, line: bytes, formula: str, nonce: str) -> tuple[Verdict, bool]:
+        return decode_response(line, formula, nonce)
+
+    def fatal(self, last_words: str) -> EvalError | None:
+        return fatal_verdict(last_words)
+
+
+_NODE_CODES: Final = {
+    "syntax": ErrorCode.SYNTAX,
+    "php": ErrorCode.PHP,  # a runtime error of the formula's language (TypeError, ...)
+    "not_finite": ErrorCode.NOT_FINITE,
+    "sandbox": ErrorCode.SANDBOX,
+}
+
+
+def decode_node_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict, bool]:
+    """worker.js's answer: a double (`-0.0` keeps the sign of zero) or a typed error."""
+    try:
+        data = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"unreadable response: {line[:80]!r}") from exc
+    if not isinstance(data, dict):
+        raise ProtocolError(f"response is not an object: {line[:80]!r}")
+    if data.get("i") != nonce:
+        raise ProtocolError(f"response does not answer this request: {line[:80]!r}")
+    bye = data.get("bye") is True
+    if data.get("ok") is True:
+        value = data.get("v")
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if data.get("t") == "number" and isinstance(value, int | float) and number:
+            return Evaluation(formula, float(value)), bye
+        raise ProtocolError(f"bad value in response: {line[:80]!r}")
+    code = _NODE_CODES.get(str(data.get("e")))
+    message, cls = data.get("m"), data.get("c")
+    if code is None or not isinstance(message, str):
+        raise ProtocolError(f"bad error in response: {line[:80]!r}")
+    return EvalError(code, message, php_class=cls if isinstance(cls, str) else None), bye
+
+
+class NodeProgram:
+    """node running worker.js: each formula in a fresh vm context holding a frozen Math."""
+
+    name = "node"
+    source = NODE_WORKER_SCRIPT
+    in_sandbox = "/sandbox/worker.js"
+    max_processes = 5  # bwrap, node and its 3 threads (--v8-pool-size=1): not one more
+    image_binary = "node"
+    docker_pids: int | None = 4  # node and its threads: a child process has no pid left
+    build_command = "build --language javascript"
+
+    def binary(self, settings: EvaluatorSettings) -> str:
+        return settings.node_path
+
+    def missing(self, path: str) -> str:
+        return f"node (`{path}`) was not found: `apt-get install nodejs`"
+
+    def argv(self, binary: str, script: str, limits: RuntimeLimits) -> list[str]:
+        return [
+            binary,
+            f"--max-old-space-size={limits.memory_limit_mb}",
+            "--max-semi-space-size=2",
+            "--v8-pool-size=1",
+            "--stack-size=900",
+            "--no-warnings",
+            script,
+        ]
+
+    def limits(self, settings: EvaluatorSettings) -> RuntimeLimits:
+        return RuntimeLimits(settings.php_memory_limit_mb, settings.cpu_budget_s)
+
+    def address_space_mb(self, settings: EvaluatorSettings) -> int:
+        return settings.node_address_space_mb
+
+    def image(self, settings: EvaluatorSettings) -> str:
+        return settings.node_docker_image
+
+    def decode(self, line: bytes, formula: str, nonce: str) -> tuple[Verdict, bool]:
+        return decode_node_response(line, formula, nonce)
+
+    def fatal(self, last_words: str) -> EvalError | None:
+        if "heap out of memory" in last_words or "out of memory" in last_words:
+            return EvalError(ErrorCode.SANDBOX, "node ran out of memory", php_class="FatalError")
+        return None
+
+
+PHP: Final[WorkerProgram] = PhpProgram()
+NODE: Final[WorkerProgram] = NodeProgram()
