@@ -30,11 +30,10 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import CancelledError
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from bot.cli._lines import MAX_LINE, Line, Overlong, read_lines
 from evaluator import EvalError, Evaluation, Evaluator, EvaluatorSettings, open_evaluator
 from evaluator.language import language
 from evaluator.sandbox.local import LocalWorkerFactory, SandboxUnavailable
@@ -45,8 +44,6 @@ from rules.game_set import FormulaLanguage
 from rules.scoring import INT_MAX, INT_MIN, apply_points
 from rules.sets import CLASSIC, GameSet, SetsError, load_sets
 
-_READ_CHUNK = 1 << 16
-MAX_LINE = 1 << 20
 """Bytes of one input line (a valid one is under 1 KiB); a longer one is an `input`
 error, and no more than this much of it is ever held."""
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")  # argparse reads these as values
@@ -247,18 +244,8 @@ def _php_number(value: int | float) -> int | float:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class _Overlong:
-    """A line longer than MAX_LINE: only its length was kept."""
-
-    size: int
-
-
-_Line = bytes | _Overlong
-
-
-def _parse(line: _Line, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, int | float | None]:
-    if isinstance(line, _Overlong):
+def _parse(line: Line, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, int | float | None]:
+    if isinstance(line, Overlong):
         raise _InputError(f"a line of {line.size} bytes; at most {MAX_LINE}")
     if not line.strip():
         raise _InputError("an empty line; expected a JSON object")
@@ -299,7 +286,7 @@ def _parse(line: _Line, sets: dict[str, GameSet]) -> tuple[str, str, GameSet, in
     return formula, digits, game_set, score
 
 
-async def _answer(evaluator: Evaluator, line: _Line, sets: dict[str, GameSet]) -> str:
+async def _answer(evaluator: Evaluator, line: Line, sets: dict[str, GameSet]) -> str:
     try:
         formula, digits, game_set, score = _parse(line, sets)
     except _InputError as exc:
@@ -330,78 +317,6 @@ def _dump(data: dict[str, Any]) -> str:
     return line
 
 
-class _Lines:
-    """Cuts chunks into lines in linear time, however long a line is: a line spanning
-    chunks is kept as parts (at most MAX_LINE + 1 bytes of it) and joined once, when
-    its newline comes; joining the rest to each new chunk was quadratic (32 MiB on one
-    line took 23 s)."""
-
-    def __init__(self) -> None:
-        self._parts: list[bytes] = []
-        self._kept = 0
-        self._size = 0
-
-    def feed(self, chunk: bytes) -> list[_Line]:
-        *whole, tail = chunk.split(b"\n")
-        lines: list[_Line] = []
-        if whole:
-            self._add(whole[0])
-            lines.append(self._take())
-            rest = whole[1:]
-            if len(chunk) > MAX_LINE:
-                lines += [p if len(p) <= MAX_LINE else _Overlong(len(p)) for p in rest]
-            else:
-                lines += rest
-        self._add(tail)
-        return lines
-
-    def end(self) -> list[_Line]:
-        """The last line, when the input does not end with a newline."""
-        return [self._take()] if self._size else []
-
-    def _add(self, piece: bytes) -> None:
-        self._size += len(piece)
-        room = MAX_LINE + 1 - self._kept
-        if piece and room > 0:
-            self._parts.append(piece[:room])
-            self._kept += min(len(piece), room)
-
-    def _take(self) -> _Line:
-        line: _Line = _Overlong(self._size) if self._size > MAX_LINE else b"".join(self._parts)
-        self._parts, self._kept, self._size = [], 0, 0
-        return line
-
-
-def _reader(
-    source: IO[str],
-    loop: asyncio.AbstractEventLoop,
-    queue: asyncio.Queue[list[_Line] | None],
-    stop: threading.Event,
-) -> None:
-    """Read stdin in a thread (a regular file cannot be polled) and hand over whole
-    lines in batches, so the cost of crossing threads is per chunk, not per line."""
-
-    def hand_over(item: list[_Line] | None) -> None:
-        asyncio.run_coroutine_threadsafe(queue.put(item), loop).result()
-
-    stream = source.buffer if hasattr(source, "buffer") else None
-    lines = _Lines()
-    try:
-        while not stop.is_set():
-            chunk = stream.read1(_READ_CHUNK) if stream is not None else source.read().encode()
-            if not chunk:
-                break
-            if whole := lines.feed(chunk):
-                hand_over(whole)
-            if stream is None:
-                break
-        if last := lines.end():
-            hand_over(last)
-        hand_over(None)
-    except (RuntimeError, OSError, CancelledError):
-        pass  # the loop is gone or stdin broke: the pipeline ends either way
-
-
 async def _stream(
     evaluator: Evaluator, sets: dict[str, GameSet], source: IO[str], sink: IO[str]
 ) -> int:
@@ -411,9 +326,9 @@ async def _stream(
     One line typed interactively is a chunk of one: answered at once. A reader
     that goes away (`| head`) stops the pipeline quietly."""
     loop = asyncio.get_running_loop()
-    batches: asyncio.Queue[list[_Line] | None] = asyncio.Queue(maxsize=4)
+    batches: asyncio.Queue[list[Line] | None] = asyncio.Queue(maxsize=4)
     stop = threading.Event()
-    thread = threading.Thread(target=_reader, args=(source, loop, batches, stop), daemon=True)
+    thread = threading.Thread(target=read_lines, args=(source, loop, batches, stop), daemon=True)
     thread.start()
     pool = evaluator.pool
     lanes = max(1, min(pool.size * 16, pool.size + pool.queue_limit))
@@ -431,7 +346,7 @@ async def _stream(
 
 
 async def _answer_all(
-    evaluator: Evaluator, lines: list[_Line], sets: dict[str, GameSet], lanes: int
+    evaluator: Evaluator, lines: list[Line], sets: dict[str, GameSet], lanes: int
 ) -> list[str]:
     out = [""] * len(lines)
     cursor = iter(range(len(lines)))
