@@ -93,6 +93,20 @@ class ConfirmedSolver:
             log.warning("no best answer for %s at Score %s: %s", digits, score, found.message)
         return None
 
+    async def finish(
+        self, digits: str, score: Number, game_set: GameSet, *, last: bool = False
+    ) -> Candidate | None:
+        """How a perfect player plays: the formula likeliest to finish next round
+        (`SolverProcess.finish`), confirmed by PHP like the best answer."""
+        solution = await self.solver.finish(
+            digits, score, game_set, last=last, timeout_s=self.timeout_s
+        )
+        if isinstance(solution, SolveFailure):
+            log.warning("no finishing move for %s at Score %s: %s", digits, score, solution.message)
+            return None
+        found = await confirm(self.evaluator, solution, game_set)
+        return None if found is None else found.candidate
+
     async def prepare(self, digits: str, game_set: GameSet) -> None:
         """Prepare Digits that many Scores will be asked about (a Qualification day's, which
         everyone played): each query on them after this costs a few milliseconds."""

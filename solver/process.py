@@ -123,6 +123,17 @@ def _best(digits: str, score: Number, game_set: GameSet, top: int, aim: int) -> 
         _give_back()
 
 
+def _finish(digits: str, score: Number, game_set: GameSet, last: bool) -> Solution:
+    from solver.finish import finishing
+
+    _make_room(digits, game_set)
+    try:
+        found = finishing(_solver(), digits, score, game_set, last=last)
+    finally:
+        _give_back()
+    return Solution(digits, score, game_set.name, 0, (found,))
+
+
 def _closest(digits: str, game_set: GameSet) -> Candidate:
     _make_room(digits, game_set)
     try:
@@ -284,6 +295,23 @@ class SolverProcess:
         outcome: Solution | SolveFailure = await self._call(
             lane, timeout_s, _best, digits, score, game_set, top, aim, wide=wide
         )
+        return outcome
+
+    async def finish(
+        self,
+        digits: str,
+        score: Number,
+        game_set: GameSet,
+        *,
+        last: bool = False,
+        timeout_s: float | None = None,
+    ) -> Solution | SolveFailure:
+        """A perfect player's formula: the one whose new Score the next round is likeliest
+        to check out (`solver.finish`); the best answer when it checks out, or if `last`."""
+        outcome: Solution | SolveFailure = await self._call(
+            Lane.PLAYER, timeout_s, _finish, digits, score, game_set, last,
+            wide=not ordinary(score, game_set),
+        )  # fmt: skip
         return outcome
 
     async def closest(
