@@ -91,6 +91,7 @@ class Worker:
         self._process = subprocess.Popen(
             [sys.executable, "-c", f"from solver.worker import serve; serve({theirs.fileno()})"],
             pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,  # a terminal game reads stdin: the solver never does
             env={**os.environ, "PYTHONPATH": path},
         )
         theirs.close()
