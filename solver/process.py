@@ -173,10 +173,6 @@ class _Gate:
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._arrived = 0
 
-    @property
-    def waiting(self) -> int:
-        return sum(not f.done() for _, _, f in self._waiting)
-
     async def enter(self, lane: Lane) -> None:
         if not self._busy:
             self._busy = True
@@ -194,8 +190,8 @@ class _Gate:
     def leave(self) -> None:
         while self._waiting:
             _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done():
-                turn.set_result(None)  # the gate stays busy: it passes to this call
+            if not turn.done() and not turn.get_loop().is_closed():  # a waiter of a loop
+                turn.set_result(None)  # that ended never runs; else the gate passes on
                 return
         self._busy = False
 
