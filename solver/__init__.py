@@ -21,16 +21,18 @@ needs; ties go to the first formula in plain string order (without spaces).
 """
 
 from solver.practice import Level, PracticeMove, practice_move
-from solver.process import SolverProcess
+from solver.process import Lane, SolverProcess, ordinary
 from solver.result import Candidate, FailureReason, Solution, SolveFailure
 
 __all__ = [
     "Candidate",
     "FailureReason",
+    "Lane",
     "Level",
     "PracticeMove",
     "Solution",
     "SolveFailure",
     "SolverProcess",
+    "ordinary",
     "practice_move",
 ]

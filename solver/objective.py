@@ -21,9 +21,11 @@ Intervals = tuple[V.Floats, V.Floats]
 
 def widen(lo: V.Floats, hi: V.Floats) -> Intervals:
     """Grow intervals by far more than any rounding of the arithmetic that maps them."""
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
+        # each end scaled before the sum: |lo| + |hi| overflows to INF near the largest
+        # double (a Score of 1e308), which made every interval the whole line
         slack = np.where(
-            np.isfinite(lo) & np.isfinite(hi), (np.abs(lo) + np.abs(hi)) * 1e-9 + 1e-9, 0
+            np.isfinite(lo) & np.isfinite(hi), np.abs(lo) * 1e-9 + np.abs(hi) * 1e-9 + 1e-9, 0
         )
         return lo - slack, hi + slack
 

@@ -1,7 +1,9 @@
 """How Formula Darts plays in practice: per level, the new Score it aims for and when it answers.
 
 Pure: the caller passes the RNG, the Score and the Set, and asks the solver
-for the formula nearest the returned aim (`aim=0` is the best answer).
+for the formula nearest the returned aim (`aim=0` is the best answer), or, at
+PERFECT, for the formula that plays to finish (`solver.finish`): the smallest
+new Score is the revealed best answer, not the shortest way to 0.
 """
 
 from __future__ import annotations
@@ -41,21 +43,24 @@ _STYLES = {
 
 @dataclass(frozen=True, slots=True)
 class PracticeMove:
-    """The new Score the bot aims to leave, and how long it waits before answering."""
+    """The new Score the bot aims to leave, and how long it waits before answering;
+    `finish`: play to check out soonest instead (`solver.finish.finishing`)."""
 
     aim: int
     delay_s: float
+    finish: bool = False
 
 
 def practice_move(
     level: Level, score: Number, game_set: GameSet, rng: random.Random
 ) -> PracticeMove:
-    """At PERFECT the aim is always 0 (the solver's best); lower levels leave more."""
+    """PERFECT plays to finish; the others play the best answer (aim 0) by chance, or
+    leave more of the Score."""
     style = _STYLES[level]
     low, high = style.think
     delay = game_set.time_limit * rng.uniform(low, high)
     if rng.random() < style.best_chance:
-        return PracticeMove(0, delay)
+        return PracticeMove(0, delay, finish=level is Level.PERFECT)
     kept = rng.uniform(*style.kept)
     finite = float(score) if math.isfinite(float(score)) else float(game_set.start_score)
     return PracticeMove(max(0, round(finite * kept)), delay)

@@ -1,13 +1,18 @@
-"""The solver in a process of its own, for asyncio callers: never on the event loop, never in
+"""The solver in processes of its own, for asyncio callers: never on the event loop, never in
 the PHP pool.
 
-One worker process (forkserver) keeps a bounded cache of prepared Digits and
-keeps its peak resident memory under `memory_mb`: before each call it gives up
-the least recently used Digits until the call's own peak fits. Every
-call has a timeout and answers a `SolveFailure` instead of waiting longer or
-raising: a reveal that is not ready is shown later or skipped, the game goes
-on. A call that timed out keeps running in the worker, so its tables are
-cached for the next call on the same Digits.
+The main process keeps a bounded cache of prepared Digits and keeps its peak
+resident memory under `memory_mb`: before each call it gives up the least
+recently used Digits until the call's own peak fits, and the kernel enforces the
+budget (worker.py). Every call has a deadline and answers a `SolveFailure`
+instead of waiting longer or raising: a call past it is stopped (its process
+killed and replaced), a reveal that is not ready is skipped, the game goes on.
+
+Calls wait in two lanes, most urgent first (`Lane`): a person waiting (a reveal,
+a practice move) before work ahead of need (`prepare`, the daily post's
+closest). A Score no round of the Set's reaches in ordinary play (`ordinary`:
+`pow(3,489)` is a legal answer) is solved in a second process, so honest calls
+never wait behind one.
 """
 
 from __future__ import annotations
@@ -15,16 +20,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import multiprocessing
+import heapq
 import os
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from enum import IntEnum
 from types import TracebackType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.scoring import Number
 from rules.sets import GameSet
 from solver.result import Candidate, FailureReason, Solution, SolveFailure
+from solver.worker import Worker, limit_memory
 
 if TYPE_CHECKING:
     from solver.solve import Solver
@@ -71,6 +79,7 @@ def _init(cache_size: int, memory_mb: int) -> None:
     # One thread per solver process: the machine's cores belong to the game.
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[name] = "1"
+    limit_memory(memory_mb)
     from solver.solve import Solver
 
     _state.solver = Solver(cache_size)
@@ -114,6 +123,17 @@ def _best(digits: str, score: Number, game_set: GameSet, top: int, aim: int) -> 
         _give_back()
 
 
+def _finish(digits: str, score: Number, game_set: GameSet, last: bool) -> Solution:
+    from solver.finish import finishing
+
+    _make_room(digits, game_set)
+    try:
+        found = finishing(_solver(), digits, score, game_set, last=last)
+    finally:
+        _give_back()
+    return Solution(digits, score, game_set.name, 0, (found,))
+
+
 def _closest(digits: str, game_set: GameSet) -> Candidate:
     _make_room(digits, game_set)
     try:
@@ -126,8 +146,69 @@ def _status() -> tuple[int, int, int]:
     return os.getpid(), resident_bytes(), peak_bytes()
 
 
+class Lane(IntEnum):
+    """Who waits for a call; a process takes the waiting calls of the lowest lane first."""
+
+    PLAYER = 0  # a round's reveal, a practice move, a replay: a person is waiting
+    AHEAD = 1  # work ahead of need: `prepare`, the daily post's closest formula
+
+
+ORDINARY_REACH = 100
+"""A Score up to this many times (start + 2 Goal + Bonus) is one ordinary play reaches
+(darts: 75,100; a bad answer like 9999 from 501 leaves 9,298)."""
+
+
+def ordinary(score: Number, game_set: GameSet) -> bool:
+    """Whether a Score is one a round of this Set ordinarily starts with: others (a Score
+    of 1e308 after `pow(3,489)`) are solved in the second process, away from the rest."""
+    reach = game_set.start_score + 2 * game_set.goal + game_set.bonus
+    return float(score) <= ORDINARY_REACH * reach
+
+
+class _Gate:
+    """One call at a time into a process: the lowest lane first, then first come."""
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrived = 0
+
+    async def enter(self, lane: Lane) -> None:
+        if not self._busy:
+            self._busy = True
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._arrived += 1
+        heapq.heappush(self._waiting, (int(lane), self._arrived, turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given the turn, then cancelled
+                self.leave()
+            raise
+
+    def leave(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done() and not turn.get_loop().is_closed():  # a waiter of a loop
+                turn.set_result(None)  # that ended never runs; else the gate passes on
+                return
+        self._busy = False
+
+
+class _Lane:
+    """A worker process, the thread that talks to it, and the gate in front of it."""
+
+    def __init__(self, cache_size: int, memory_mb: int) -> None:
+        self.worker = Worker(_init, (cache_size, memory_mb))
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
+        self.gate = _Gate()
+        self.pending = 0
+
+
 class SolverProcess:
-    """An asyncio front to one solver process."""
+    """An asyncio front to the solver's processes: the main one, and the second one for
+    Scores out of ordinary reach (started at its first call)."""
 
     def __init__(
         self,
@@ -143,52 +224,55 @@ class SolverProcess:
         self.memory_mb = memory_mb
         self.timeout_s = timeout_s
         self.queue_limit = queue_limit
-        self._pending = 0
         self._closed = False
-        self._executor = self._start()
+        self._main = _Lane(cache_size, memory_mb)
+        self._wide = _Lane(2, memory_mb)
 
-    def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("forkserver"),
-            initializer=_init,
-            initargs=(self.cache_size, self.memory_mb),
-        )
-
-    async def _call(self, timeout_s: float | None, fn: object, *args: object) -> T | SolveFailure:
+    async def _call(
+        self, lane: Lane, timeout_s: float | None, fn: Callable[..., T], *args: object, wide: bool
+    ) -> T | SolveFailure:
         if self._closed:
             return SolveFailure(FailureReason.CLOSED, "the solver is closed")
-        if self._pending >= self.queue_limit:
+        place = self._wide if wide else self._main
+        if place.pending >= self.queue_limit:
             return SolveFailure(FailureReason.BUSY, "the solver has too many requests waiting")
-        self._pending += 1
+        timeout = self.timeout_s if timeout_s is None else timeout_s
+        deadline = time.perf_counter() + timeout
+        place.pending += 1
         try:
-            # run_in_executor, not submit + wrap_future: the same future, and an event
-            # loop that tracks executor work (simcord) knows what it is waiting for.
+            try:
+                await asyncio.wait_for(place.gate.enter(lane), max(timeout, 0.0))
+            except TimeoutError:
+                return SolveFailure(FailureReason.TIMEOUT, "the solve is not ready in time")
+            # run_in_executor: an event loop that tracks executor work (simcord) knows
+            # what it is waiting for; the thread stops the call at its deadline
             loop = asyncio.get_running_loop()
-            future: asyncio.Future[T] = loop.run_in_executor(self._executor, fn, *args)  # type: ignore[arg-type]
-            return await asyncio.wait_for(
-                asyncio.shield(future), self.timeout_s if timeout_s is None else timeout_s
-            )
-        except TimeoutError:
-            return SolveFailure(FailureReason.TIMEOUT, "the solve is not ready in time")
-        except BrokenProcessPool as exc:
-            self._executor = self._start()
-            return SolveFailure(FailureReason.CRASHED, f"the solver process died: {exc}")
-        except ValueError as exc:
-            return SolveFailure(FailureReason.INVALID, str(exc))
+            work = loop.run_in_executor(place.thread, place.worker.call, fn, args, deadline)
+            try:
+                outcome: Any = await asyncio.shield(work)
+            except asyncio.CancelledError:
+                work.add_done_callback(lambda _: place.gate.leave())  # still running
+                raise
+            place.gate.leave()
+            return outcome  # type: ignore[no-any-return]
         finally:
-            self._pending -= 1
+            place.pending -= 1
 
     async def prepare(
         self, digits: str, game_set: GameSet, *, timeout_s: float | None = None
     ) -> SolveFailure | None:
-        """Build the tables of `digits` ahead (e.g. Qualification Digits)."""
-        outcome: SolveFailure | None = await self._call(timeout_s, _prepare, digits, game_set)
+        """Build the tables of `digits` ahead (e.g. Qualification Digits), after every
+        call a person waits for."""
+        outcome: SolveFailure | None = await self._call(
+            Lane.AHEAD, timeout_s, _prepare, digits, game_set, wide=False
+        )
         return outcome
 
     async def is_prepared(self, digits: str, game_set: GameSet) -> bool | SolveFailure:
         """Whether `prepare` ran for these Digits and the process still has them."""
-        outcome: bool | SolveFailure = await self._call(None, _is_prepared, digits, game_set)
+        outcome: bool | SolveFailure = await self._call(
+            Lane.PLAYER, None, _is_prepared, digits, game_set, wide=False
+        )
         return outcome
 
     async def best(
@@ -200,38 +284,70 @@ class SolverProcess:
         top: int = 1,
         aim: int = 0,
         timeout_s: float | None = None,
+        lane: Lane = Lane.PLAYER,
     ) -> Solution | SolveFailure:
         """The best `top` distinct Results for a Score (or new Scores nearest `aim`)."""
+        wide = not (ordinary(score, game_set) and ordinary(aim, game_set))
         outcome: Solution | SolveFailure = await self._call(
-            timeout_s, _best, digits, score, game_set, top, aim
+            lane, timeout_s, _best, digits, score, game_set, top, aim, wide=wide
         )
+        return outcome
+
+    async def finish(
+        self,
+        digits: str,
+        score: Number,
+        game_set: GameSet,
+        *,
+        last: bool = False,
+        timeout_s: float | None = None,
+    ) -> Solution | SolveFailure:
+        """A perfect player's formula: the one whose new Score the next round is likeliest
+        to check out (`solver.finish`); the best answer when it checks out, or if `last`."""
+        outcome: Solution | SolveFailure = await self._call(
+            Lane.PLAYER, timeout_s, _finish, digits, score, game_set, last,
+            wide=not ordinary(score, game_set),
+        )  # fmt: skip
         return outcome
 
     async def closest(
         self, digits: str, game_set: GameSet, *, timeout_s: float | None = None
     ) -> Candidate | SolveFailure:
         """The formula whose Result is nearest the Goal."""
-        outcome: Candidate | SolveFailure = await self._call(timeout_s, _closest, digits, game_set)
+        outcome: Candidate | SolveFailure = await self._call(
+            Lane.AHEAD, timeout_s, _closest, digits, game_set, wide=False
+        )
         return outcome
 
-    async def status(self) -> tuple[int, int, int] | SolveFailure:
-        """(pid, resident bytes, peak resident bytes) of the solver process."""
-        outcome: tuple[int, int, int] | SolveFailure = await self._call(None, _status)
+    async def status(self, *, wide: bool = False) -> tuple[int, int, int] | SolveFailure:
+        """(pid, resident bytes, peak resident bytes) of the main (or the second) process."""
+        outcome: tuple[int, int, int] | SolveFailure = await self._call(
+            Lane.PLAYER, None, _status, wide=wide
+        )
         return outcome
 
     def spawn(self) -> None:
-        """Start the solver process now rather than at the first request.
+        """Start the main solver process now rather than at the first request.
 
         Its start costs about a second, which a first request would pay inside a round's
-        deadline. It also has to happen outside a virtual clock (simcord's tests): starting
-        a process polls earlier children with a timeout of 0 that never runs out when
-        time.monotonic stands still.
-        """
-        self._executor.submit(_status).result()
+        deadline."""
+        failure = self._main.thread.submit(
+            self._main.worker.start, time.perf_counter() + 60
+        ).result()
+        if failure is not None:
+            raise RuntimeError(f"the solver process did not start: {failure.message}")
+
+    def shutdown(self) -> None:
+        """Stop the processes and their threads (blocking: for synchronous owners)."""
+        self._closed = True
+        for place in (self._main, self._wide):
+            place.worker.kill()  # a call in progress ends now, not at its deadline
+            place.thread.submit(place.worker.stop)
+            place.thread.shutdown(wait=True, cancel_futures=False)
 
     async def close(self) -> None:
         self._closed = True
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        await asyncio.get_running_loop().run_in_executor(None, self.shutdown)
 
     async def __aenter__(self) -> SolverProcess:
         await self.status()  # the process starts now, not inside the first round's deadline

@@ -46,6 +46,7 @@ class FailureReason(StrEnum):
     CRASHED = "crashed"
     CLOSED = "closed"
     INVALID = "invalid"
+    MEMORY = "memory"
 
 
 @dataclass(frozen=True, slots=True)

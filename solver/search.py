@@ -210,7 +210,8 @@ def _func_preimage(func: Func, lo: V.Floats, hi: V.Floats) -> Intervals:
     if func is Func.SQRT:
         ok = hi >= 0
         low = np.maximum(lo, 0.0)
-        return np.where(ok, low * low, np.inf), np.where(ok, hi * hi, -np.inf)
+        with np.errstate(over="ignore"):  # past the largest double: no x is that large
+            return np.where(ok, low * low, np.inf), np.where(ok, hi * hi, -np.inf)
     if func is Func.ABS:
         ok = hi >= 0
         low = np.maximum(lo, 0.0)

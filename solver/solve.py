@@ -20,7 +20,13 @@ from solver.objective import Distance, NewScore, Objective
 from solver.php import Number
 from solver.result import Candidate, Solution
 from solver.search import Prepared, invertible_forms, prepare
-from solver.textforms import min_text_form_length, short_text_found, text_found, text_table
+from solver.textforms import (
+    min_text_form_length,
+    short_text_found,
+    text_found,
+    text_reaches,
+    text_table,
+)
 
 _MAX_INTS_CHECKED = 200_000
 
@@ -246,6 +252,8 @@ def _text_forms_needed(prep: Prepared, objective: Objective, found: Found, top: 
         return _Need.ALL
     head = ranked[:top]
     last = head[-1].score
+    if not text_reaches(objective, last):  # a huge Score: no text form comes near it
+        return _Need.NONE
     if _better_int_missing(objective, found, last):
         return _Need.ALL
     return _Need.SHORT if max(g.length for g in head) >= shortest else _Need.NONE

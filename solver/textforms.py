@@ -32,6 +32,19 @@ KEPT_REACH = 1 << 23
 100,000). A query reaching further (an API caller's huge aim) reads every reading and keeps
 none of it: a table of readings up to 2^57 held half a million rows (+79 MiB)."""
 
+TEXT_READ_MAX = 2.0**77
+"""Above every |hexdec/octdec/bindec(x)|: `(string)$x` at precision 14 has at most 19
+characters that are hex digits (PHP_INT_MIN's 19 digits; a float's 14 digits, the `E` and
+its exponent's 3), so a reading is below 16^19 = 2^76 (a float sum may round up, hence 77).
+Far from 0 (a huge Score's intervals) the text forms cannot score: nothing is read."""
+
+
+def text_reaches(objective: Objective, bound: float) -> bool:
+    """Whether a text form could score at most `bound`: some interval of the objective's
+    sublevel meets [-TEXT_READ_MAX, TEXT_READ_MAX]."""
+    lo, hi = objective.sublevel(bound)
+    return bool(np.any((lo <= TEXT_READ_MAX) & (hi >= -TEXT_READ_MAX)))
+
 
 @dataclass(frozen=True, slots=True)
 class Readings:

@@ -14,12 +14,16 @@ import json
 import math
 import sys
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rules.digits import valid_digits
-from rules.scoring import php_text
+from rules.scoring import php_equal, php_text
 from rules.sets import CLASSIC, GameSet, SetsError, load_sets
+
+if TYPE_CHECKING:
+    from solver.result import Candidate
 
 _ANSWERS = 65536
 
@@ -61,14 +65,29 @@ def run(args: argparse.Namespace) -> int:
         return 2
     game_set = sets[args.set_name]
     score = game_set.start_score if args.score is None else _as_number(args.score)
-    solution = solver.solve(args.digits, score, game_set, top=args.top)
+    solution = solver.solve(args.digits, score, game_set, top=_SHARES * args.top)
     print(f"{args.digits}, Score {php_text(score, zero_fraction=False)}, Set {game_set.name}:")
-    for rank, c in enumerate(solution.candidates, 1):
+    for rank, c in enumerate(_by_number(solution.candidates, args.top), 1):
         print(
             f"{rank}. {c.formula} = {php_text(c.value)} ({c.php_type}), "
             f"points {php_text(c.points)}, new Score {php_text(c.score)}"
         )
     return 0
+
+
+_SHARES = 3
+"""The most PHP Results one number has: 0, 0.0 and -0.0 (other numbers an int and a float)."""
+
+
+def _by_number(candidates: Sequence[Candidate], top: int) -> list[Candidate]:
+    """The first `top` candidates with different numbers: the solver tells PHP's int 449
+    from the float 449.0 (a reveal falls back from one to the other if PHP disagrees),
+    but to a reader they are one Result, and the first (the shorter) stands for both."""
+    shown: list[Candidate] = []
+    for candidate in candidates:
+        if len(shown) < top and not any(php_equal(c.value, candidate.value) for c in shown):
+            shown.append(candidate)
+    return shown
 
 
 def _check_args(args: argparse.Namespace, sets: dict[str, GameSet]) -> str | None:

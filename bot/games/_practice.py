@@ -2,9 +2,10 @@
 
 At each round it picks, by its level, the new Score it aims for and how long it
 "thinks" (`solver.practice.practice_move`), asks the solver for the formula nearest
-that aim, and answers through the same door as a person (`GameService.submit`),
-so real PHP judges it and the round's rules apply. A move it cannot find in time
-is no answer: the deadline's auto-move plays it, as for a person.
+that aim (at PERFECT: the formula likeliest to finish next round), and answers
+through the same door as a person (`GameService.submit`), so real PHP judges it and
+the round's rules apply. A move it cannot find in time is no answer: the deadline's
+auto-move plays it, as for a person.
 """
 
 from __future__ import annotations
@@ -59,12 +60,16 @@ class PracticeOpponent:
         move = practice_move(level, state.scores[BOT_SEAT], state.game_set, self.rng)
         game_id, number, digits = state.id, rnd.number, rnd.digits
         score, game_set, me = state.scores[BOT_SEAT], state.game_set, int(state.players[BOT_SEAT])
+        last = number >= game_set.max_rounds
         self._planned[game_id] = number
 
         async def move_now(via: Any = None) -> bool:
             if self._moves.pop(game_id, (0, None))[0] != number or self.revealer is None:
                 return False
-            found = await self.revealer.best(digits, score, game_set, aim=move.aim)
+            if move.finish:
+                found = await self.revealer.finish(digits, score, game_set, last=last)
+            else:
+                found = await self.revealer.best(digits, score, game_set, aim=move.aim)
             if found is None:
                 log.info("practice %s: no move found for round %s", game_id, number)
                 return False

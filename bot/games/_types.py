@@ -242,3 +242,9 @@ class Revealer(Protocol):
     async def best(
         self, digits: str, score: rules.Number, game_set: GameSet, *, aim: int = 0
     ) -> Candidate | None: ...
+
+    async def finish(
+        self, digits: str, score: rules.Number, game_set: GameSet, *, last: bool = False
+    ) -> Candidate | None:
+        """How a perfect player plays: the formula likeliest to check out next round."""
+        ...

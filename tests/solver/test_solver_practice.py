@@ -10,9 +10,10 @@ from rules.sets import CLASSIC
 from solver.practice import Level, practice_move
 
 
-def test_perfect_always_aims_for_the_best_answer() -> None:
+def test_perfect_always_plays_to_finish() -> None:
     rng = random.Random(1)
-    assert {practice_move(Level.PERFECT, 501, CLASSIC, rng).aim for _ in range(200)} == {0}
+    moves = {practice_move(Level.PERFECT, 501, CLASSIC, rng) for _ in range(200)}
+    assert {(m.aim, m.finish) for m in moves} == {(0, True)}
 
 
 @pytest.mark.parametrize("level", list(Level))

@@ -47,7 +47,7 @@ async def test_no_solver_code_runs_in_the_event_loops_process(
 async def test_a_solve_not_ready_in_time_is_a_failure_not_a_wait(process: SolverProcess) -> None:
     outcome = await process.best("9876", 501, CLASSIC, timeout_s=0)
     assert isinstance(outcome, SolveFailure) and outcome.reason is FailureReason.TIMEOUT
-    # the work goes on in the solver process: the tables are there for the next call
+    # a call already past its deadline never starts; the process serves the next one
     later = await process.best("9876", 300, CLASSIC)
     assert isinstance(later, Solution)
 

@@ -83,4 +83,4 @@ def solver() -> Iterator[Any]:
     opened = SolverProcess(timeout_s=120)
     opened.spawn()
     yield opened
-    opened._executor.shutdown(wait=True, cancel_futures=True)
+    opened.shutdown()
