@@ -94,7 +94,8 @@ class Shows:
             except ChannelLost as lost:
                 return await self._void_now(record, lost.reason)
             if record.state.outcome is not None:
-                await self._announce_over(record, via)
+                if not await self._announce_over(record, via):
+                    self._tell_later(record, 1, REPOST_AFTER_S[0])
                 return record
             rnd = record.state.current_round
             if rnd is None:
@@ -113,14 +114,15 @@ class Shows:
 
     async def _announce_over(self, record: GameRecord, via: Via | None) -> bool:
         """The summary; whether Discord took it (a game whose channel is gone: yes)."""
-        ratings = self.ratings.pop(record.state.id, [])
+        ratings = self.ratings.get(record.state.id, [])
         try:
             await self.steps.events.game_over(record, ratings, via)
         except ChannelLost as lost:
             log.info("game %s: over, but its channel is gone (%s)", record.state.id, lost.reason)
         except Exception:
             log.exception("announcing game %s over failed", record.state.id)
-            return False
+            return False  # its ratings stay for the next try
+        self.ratings.pop(record.state.id, None)
         return True
 
     async def _post_round(
@@ -211,12 +213,18 @@ class Shows:
         await self._tell(record, 1)
 
     async def _tell(self, record: GameRecord, tries: int) -> None:
-        """The summary of a game voided because Discord would not show it, until it lands."""
+        """The summary of a game over (voided because Discord would not show it, or
+        whose summary failed), tried until it lands or TELL_TRIES have passed."""
         async with self.steps.active.voice(record.state.id):
             told = await self._announce_over(record, None)
         if not told and tries < TELL_TRIES:
-            moment = self.steps.clock() + TELL_AGAIN_S
-            self.steps.timers.later(record.state.id, moment, lambda: self._tell(record, tries + 1))
+            self._tell_later(record, tries + 1, TELL_AGAIN_S)
+
+    def _tell_later(self, record: GameRecord, tries: int, after_s: float) -> None:
+        """Try the summary again: a game over must be told once, and a 5xx that reaches
+        the bot is final for that call (discord.py tried it already)."""
+        moment = self.steps.clock() + after_s
+        self.steps.timers.later(record.state.id, moment, lambda: self._tell(record, tries))
 
     async def _void_now(self, record: GameRecord, reason: str) -> GameRecord:
         """Discord took the game's place away during an announcement: void it."""
