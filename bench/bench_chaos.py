@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import sys
 import tempfile
 import time
@@ -53,7 +54,8 @@ async def _one(seed: int, steps: int, url: str, evaluator: object, solver: Solve
             ),
         )  # fmt: skip
     except AssertionError as error:
-        broken, chaos = [str(error)], None
+        cause = error.__cause__
+        broken, chaos = [str(error) + (f" ({cause!r})" if cause is not None else "")], None
     finally:
         await store.close()
     took = time.perf_counter() - started
@@ -75,6 +77,7 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.CRITICAL)  # the faults are meant to be logged: quiet
     seeds = [args.seed] if args.seed is not None else list(range(1, args.seeds + 1))
     evaluator = await open_evaluator(EvaluatorSettings(evaluator="local", pool_size=2))
     solver = SolverProcess(timeout_s=120)
