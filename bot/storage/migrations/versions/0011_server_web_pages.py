@@ -28,9 +28,7 @@ def upgrade() -> None:
         batch_op.add_column(
             sa.Column("web_on", sa.Boolean(), server_default=sa.false(), nullable=False)
         )
-        batch_op.create_index(
-            batch_op.f("ix_server_config_web_key"), ["web_key"], unique=True
-        )
+        batch_op.create_index(batch_op.f("ix_server_config_web_key"), ["web_key"], unique=True)
 
 
 def downgrade() -> None:
