@@ -9,6 +9,7 @@ web keeps secret too. `_app` has the application and its headers, `_routes` the 
 
 from __future__ import annotations
 
-from bot.web._app import NoNames, Names, create_app, page_address, serve
+from bot.web._app import create_app, serve
+from bot.web._keys import Names, NoNames
 
-__all__ = ["Names", "NoNames", "create_app", "page_address", "serve"]
+__all__ = ["Names", "NoNames", "create_app", "serve"]

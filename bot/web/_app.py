@@ -13,13 +13,14 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Protocol
 
 import jinja2
 from aiohttp import web
 
 from bot.games import Revealer
 from bot.storage import Store
+from bot.web import _routes
+from bot.web._keys import JINJA, NAMES, REVEALER, STORE, Names, NoNames
 
 log = logging.getLogger(__name__)
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -27,35 +28,8 @@ CSP = (
     "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-CACHE_S = 30
-"""How long a client may reuse a page before it asks again (with its ETag)."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-class Names(Protocol):
-    """A player's name on a server, if known (the bot asks Discord's member cache)."""
-
-    def name(self, guild_id: int, user_id: int) -> str | None: ...
-
-
-class NoNames:
-    """`formula-darts web` alone has no Discord: players are shown by a short label."""
-
-    def name(self, guild_id: int, user_id: int) -> str | None:
-        del guild_id, user_id
-        return None
-
-
-STORE = web.AppKey("store", Store)
-NAMES: web.AppKey[Names] = web.AppKey("names")
-REVEALER: web.AppKey[Revealer | None] = web.AppKey("revealer")
-JINJA = web.AppKey("jinja", jinja2.Environment)
-
-
-def page_address(base: str, key: str) -> str:
-    """A server's address, as `/config web on` prints it."""
-    return f"{base.rstrip('/')}/s/{key}/"
 
 
 def _secure(response: web.StreamResponse) -> None:
@@ -88,9 +62,9 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
     return response
 
 
-def create_app(store: Store, names: Names | None = None, revealer: Revealer | None = None) -> web.Application:
-    from bot.web import _routes
-
+def create_app(
+    store: Store, names: Names | None = None, revealer: Revealer | None = None
+) -> web.Application:
     app = web.Application(middlewares=[_headers])
     app[STORE] = store
     app[NAMES] = names or NoNames()

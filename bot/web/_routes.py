@@ -20,12 +20,13 @@ from bot.leaderboards import _render
 from bot.leaderboards._views import PERIODS, board, duel_board, player, replay
 from bot.leaderboards._void import void_text
 from bot.storage import ServerSettings
-from bot.web._app import CACHE_S, JINJA, NAMES, REVEALER, STORE
+from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
 from bot.web._svg import stats_svg
 from bot.web._text import LANGUAGES, language, rules_html
 
 KEY = r"{key:[A-Za-z0-9_-]{16,40}}"
 CACHE_MAX = 512
+PAGE_MAX = 100_000
 
 
 class BoardCache:
@@ -64,8 +65,10 @@ def _lang(request: web.Request) -> str:
 def _page(request: web.Request, template: str, lang: str, **values: Any) -> web.Response:
     here = request.rel_url
     switch = {code: str(here.update_query(lang=code)) for code in LANGUAGES}
-    html = request.app[JINJA].get_template(template).render(
-        lang=lang, tr=lambda key, **p: t(f"web.{key}", lang, **p), switch=switch, **values
+    html = (
+        request.app[JINJA]
+        .get_template(template)
+        .render(lang=lang, tr=lambda key, **p: t(f"web.{key}", lang, **p), switch=switch, **values)
     )
     response = web.Response(text=html, content_type="text/html", charset="utf-8")
     response.headers["Content-Language"] = lang
@@ -82,8 +85,10 @@ async def _server(request: web.Request) -> ServerSettings:
 
 def _not_found(request: web.Request) -> web.HTTPNotFound:
     lang = _lang(request)
-    html = request.app[JINJA].get_template("not_found.html").render(
-        lang=lang, tr=lambda key, **p: t(f"web.{key}", lang, **p), switch={}, base=None
+    html = (
+        request.app[JINJA]
+        .get_template("not_found.html")
+        .render(lang=lang, tr=lambda key, **p: t(f"web.{key}", lang, **p), switch={}, base=None)
     )
     return web.HTTPNotFound(text=html, content_type="text/html")
 
@@ -133,7 +138,9 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
     versions = await store.set_versions(server.guild_id, set_name)
     version = query.get("version")
     version = version if version in versions else (versions[0] if versions else None)
-    page = min(max(int(query.get("page", "0")) if query.get("page", "0").isdigit() else 0, 0), 10**6)
+    page = min(
+        max(int(query.get("page", "0")) if query.get("page", "0").isdigit() else 0, 0), 10**6
+    )
     found = await board(store, server.guild_id, set_name, period, version, page)
     rows = [
         {
@@ -230,13 +237,12 @@ async def _game(request: web.Request) -> web.Response:
         rounds.append({"number": rnd.number, "digits": rnd.digits, "resolved": rnd.resolved,
                        "cells": cells})  # fmt: skip
     accuracy = [
-        None if a is None else decimal_text(round(a * 100, 1), lang) + " %"
-        for a in found.accuracy
+        None if a is None else decimal_text(round(a * 100, 1), lang) + " %" for a in found.accuracy
     ]
     sealed_until = (
         None if found.sealed is None else found.sealed.ends.strftime("%Y-%m-%d %H:%M UTC")
     )
-    response = _page(
+    return _page(
         request, "game.html", lang, base=_base(request), record=record, names=names,
         players=[f"{_base(request)}p/{p}" for p in state.players],
         scores=[fmt(s) for s in state.scores], rounds=rounds, accuracy=accuracy,
@@ -247,4 +253,3 @@ async def _game(request: web.Request) -> web.Response:
         title=t("web.game.title", lang, mode=t(f"games.mode.{state.mode.value}", lang),
                 set=state.game_set.name, id=state.id[:8]),
     )  # fmt: skip
-    return response

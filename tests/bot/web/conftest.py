@@ -78,9 +78,7 @@ async def populate(store: Store) -> str:
     """Alice checks out in 4, Bob (hostile name) in 5, Carol finishes 7 rounds, all of a
     past day; Dave's game of today is still being played on SECRET_DIGITS."""
     await qualification(store, GUILD, "a" * 32, ALICE, [100, 100, 100, 51], best=True)
-    await qualification(
-        store, GUILD, "b" * 32, BOB, [100, 100, 100, 100, 99], formula="1<2>3&4"
-    )
+    await qualification(store, GUILD, "b" * 32, BOB, [100, 100, 100, 100, 99], formula="1<2>3&4")
     await qualification(store, GUILD, "c" * 32, CAROL, [1] * 7)
     await qualification(
         store, GUILD, "d" * 32, DAVE, [100], period=today(), digits=SECRET_DIGITS,

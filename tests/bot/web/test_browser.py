@@ -18,14 +18,23 @@ from conftest import DAVE, HOSTILE, SECRET_DIGITS, Site
 
 playwright_api = pytest.importorskip("playwright.async_api")
 axe_module = pytest.importorskip("axe_playwright_python.async_playwright")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = (
+    os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+)
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt chromium)")
 SHOTS = Path(os.environ.get("WEB_SHOTS", "build/web-shots"))
 SERIOUS = {"serious", "critical"}
 
 
 @pytest.fixture
-async def browser() -> AsyncIterator[Any]:
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+@pytest.fixture
+async def browser(shots: Path) -> AsyncIterator[Any]:
+    del shots
     async with playwright_api.async_playwright() as pw:
         launched = await pw.chromium.launch(
             executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
@@ -50,7 +59,6 @@ async def _check(browser: Any, site: Site, path: str, shot: str) -> None:
     results = await axe_module.Axe().run(page)
     serious = [v["id"] for v in results.response["violations"] if v["impact"] in SERIOUS]
     assert serious == [], f"{path}: {results.generate_report()}"
-    SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / f"{shot}.png"), full_page=True)
     dark = await _open(browser, site, path, color_scheme="dark")
     await dark.screenshot(path=str(SHOTS / f"{shot}-dark.png"), full_page=True)

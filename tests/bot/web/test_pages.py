@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-from markupsafe import escape
-
 from conftest import (
     DAVE,
     GUILD,
@@ -15,6 +13,7 @@ from conftest import (
     SECRET_DIGITS,
     Site,
 )
+from markupsafe import escape
 
 
 async def _get(site: Site, path: str, **headers: str) -> tuple[int, str, dict[str, str]]:
