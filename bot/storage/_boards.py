@@ -17,12 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot import elo
 from bot.storage._codec import finished_moment, status
 from bot.storage._games import dialect_insert, game_players, games
-from bot.storage._models import Rating, RatingEvent, table
+from bot.storage._models import BarredPlayer, Rating, RatingEvent, table
 from bot.storage._records import GameRecord, LeaderRow, PlayerStats, RatingChange, RatingRow
 from rules import Mode
 
 ratings_t = table(Rating)
 events_t = table(RatingEvent)
+barred_t = table(BarredPlayer)
 
 _RANK_ORDER = (games.c.rank_class, games.c.rank_value, games.c.answer_time, games.c.created_at)
 
@@ -66,6 +67,21 @@ RANKED_CLASSES = (0, 1)
 """rank_class of a checkout and of a game played to maxRound; 2 (a loss) is not ranked."""
 
 
+def _barred(guild_id: Any, player: Any) -> Any:
+    """A player an admin barred here: off every board while barred (their games are kept;
+    unbarred, they are back). `player` is a text id (games) or a number (ratings)."""
+    user = (
+        barred_t.c.user_id
+        if isinstance(player.type, sa.BigInteger)
+        else sa.cast(barred_t.c.user_id, sa.String)
+    )
+    return (
+        sa.select(barred_t.c.user_id)
+        .where(barred_t.c.guild_id == guild_id, user == player)
+        .exists()
+    )
+
+
 def _board_conditions(
     guild_id: int, set_name: str, since: str | None, version: str | None, until: str | None = None
 ) -> list[Any]:
@@ -76,6 +92,7 @@ def _board_conditions(
         games.c.mode == Mode.QUALIFICATION.value,
         games.c.set_name == set_name,
         games.c.rank_class.in_(RANKED_CLASSES),
+        ~_barred(games.c.guild_id, games.c.player),
     ]
     if version is not None:
         conditions.append(games.c.set_version == version)
@@ -172,7 +189,12 @@ def _rating_row(rank: int, row: Any) -> RatingRow:
 
 async def duel_count(conn: AsyncConnection, guild_id: int) -> int:
     count = await conn.scalar(
-        sa.select(sa.func.count()).select_from(ratings_t).where(ratings_t.c.guild_id == guild_id)
+        sa.select(sa.func.count())
+        .select_from(ratings_t)
+        .where(
+            ratings_t.c.guild_id == guild_id,
+            ~_barred(ratings_t.c.guild_id, ratings_t.c.user_id),
+        )
     )
     return int(count or 0)
 
@@ -180,7 +202,10 @@ async def duel_count(conn: AsyncConnection, guild_id: int) -> int:
 async def duel(conn: AsyncConnection, guild_id: int, limit: int, offset: int) -> list[RatingRow]:
     result = await conn.execute(
         sa.select(ratings_t)
-        .where(ratings_t.c.guild_id == guild_id)
+        .where(
+            ratings_t.c.guild_id == guild_id,
+            ~_barred(ratings_t.c.guild_id, ratings_t.c.user_id),
+        )
         .order_by(ratings_t.c.rating.desc(), ratings_t.c.games.desc(), ratings_t.c.user_id)
         .limit(limit)
         .offset(offset)
