@@ -2,7 +2,8 @@
 (no browser download), with axe-core's accessibility check; a screenshot of each page is
 saved under `build/web-shots/` (WEB_SHOTS) for a person to look at.
 
-Skipped, saying why, where Playwright or the chromium executable is missing.
+Skipped, saying why, where Playwright or the chromium executable is missing, unless
+REQUIRE_BROWSER=1 (CI), where that fails.
 """
 
 from __future__ import annotations
