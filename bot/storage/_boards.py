@@ -116,6 +116,17 @@ async def qualification_count(
     return int(count or 0)
 
 
+async def qualification_sets(conn: AsyncConnection, guild_id: int) -> list[str]:
+    """The Sets with Qualification games here, by name (the web board's Set choice)."""
+    result = await conn.execute(
+        sa.select(games.c.set_name)
+        .where(games.c.guild_id == guild_id, games.c.mode == Mode.QUALIFICATION.value)
+        .distinct()
+        .order_by(games.c.set_name)
+    )
+    return [str(name) for name in result.scalars()]
+
+
 async def set_versions(
     conn: AsyncConnection, guild_id: int, set_name: str, since: str | None
 ) -> list[str]:

@@ -135,6 +135,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
     set_name = query.get("set", "darts")[:64]
     period = query.get("period", "today")
     period = period if period in PERIODS else "today"
+    sets = await store.qualification_sets(server.guild_id)
     versions = await store.set_versions(server.guild_id, set_name)
     version = query.get("version")
     version = version if version in versions else (versions[0] if versions else None)
@@ -163,7 +164,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
         title=t("web.board.title", lang, set=set_name, period=period_name),
         periods=[(p, t(f"leaderboards.period.{p}", lang)) for p in PERIODS],
         versions=[(v, _render.version_label(v, False, lang)) for v in versions],
-        version=version, set_name=set_name, period=period,
+        version=version, set_name=set_name, period=period, sets=sets,
     )  # fmt: skip
 
 

@@ -42,9 +42,9 @@ NAMES = FakeNames({ALICE: "Alice", BOB: HOSTILE, CAROL: "Carol", DAVE: "Dave"})
 async def qualification(
     store: Store, guild: int, game_id: str, player: int, results: Sequence[rules.Number],
     *, period: str = PAST, digits: str = "1234", formula: str = "12*3+4",
-    finish: bool = True, best: bool = False,
+    finish: bool = True, best: bool = False, game_set: rules.GameSet = rules.CLASSIC,
 ) -> GameRecord:  # fmt: skip
-    state = rules.new_game(game_id, rules.Mode.QUALIFICATION, rules.CLASSIC, [str(player)])
+    state = rules.new_game(game_id, rules.Mode.QUALIFICATION, game_set, [str(player)])
     for number, result in enumerate(results):
         state = rules.apply(state, rules.StartRound(digits, 1000.0 * number))
         state = rules.apply(state, rules.Submit(str(player), formula, result, 1000.0 * number + 9))

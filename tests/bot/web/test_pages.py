@@ -107,3 +107,17 @@ async def test_a_server_with_its_web_off_or_unknown_is_not_found(site: Site) -> 
 async def test_a_game_of_another_server_is_not_found_here(site: Site) -> None:
     status, _, _ = await _get(site, f"{site.base}g/{'e' * 32}")
     assert status == 404
+
+
+async def test_the_board_offers_each_set_played_here(site: Site) -> None:
+    from conftest import qualification
+
+    from rules import GameSet
+
+    blitz = GameSet("blitz", 501, 100, 50, 12, 30, 4)
+    await qualification(site.store, GUILD, "g" * 32, 101, [100, 100, 100, 51], game_set=blitz)
+    _, html, _ = await _get(site, site.base + "?period=all")
+    assert 'href="?set=blitz&amp;period=all&amp;lang=en"' in html
+    assert 'href="?set=darts&amp;period=all&amp;lang=en" aria-current="page"' in html
+    _, blitz_board, _ = await _get(site, site.base + "?period=all&set=blitz")
+    assert "Alice" in blitz_board and "Carol" not in blitz_board
