@@ -67,19 +67,13 @@ RANKED_CLASSES = (0, 1)
 """rank_class of a checkout and of a game played to maxRound; 2 (a loss) is not ranked."""
 
 
-def _barred(guild_id: Any, player: Any) -> Any:
-    """A player an admin barred here: off every board while barred (their games are kept;
-    unbarred, they are back). `player` is a text id (games) or a number (ratings)."""
-    user = (
-        barred_t.c.user_id
-        if isinstance(player.type, sa.BigInteger)
-        else sa.cast(barred_t.c.user_id, sa.String)
-    )
-    return (
-        sa.select(barred_t.c.user_id)
-        .where(barred_t.c.guild_id == guild_id, user == player)
-        .exists()
-    )
+def _not_barred(guild_id: int, player: Any) -> Any:
+    """Not a player an admin barred here: barred players are off every board while barred
+    (their games are kept; unbarred, they are back). `player` is a text id (games) or a
+    number (ratings); the barred list is read once per query, not per row."""
+    user = barred_t.c.user_id
+    ids = sa.select(user if isinstance(player.type, sa.BigInteger) else sa.cast(user, sa.String))
+    return player.not_in(ids.where(barred_t.c.guild_id == guild_id).scalar_subquery())
 
 
 def _board_conditions(
@@ -92,7 +86,7 @@ def _board_conditions(
         games.c.mode == Mode.QUALIFICATION.value,
         games.c.set_name == set_name,
         games.c.rank_class.in_(RANKED_CLASSES),
-        ~_barred(games.c.guild_id, games.c.player),
+        _not_barred(guild_id, games.c.player),
     ]
     if version is not None:
         conditions.append(games.c.set_version == version)
@@ -204,7 +198,7 @@ async def duel_count(conn: AsyncConnection, guild_id: int) -> int:
         .select_from(ratings_t)
         .where(
             ratings_t.c.guild_id == guild_id,
-            ~_barred(ratings_t.c.guild_id, ratings_t.c.user_id),
+            _not_barred(guild_id, ratings_t.c.user_id),
         )
     )
     return int(count or 0)
@@ -215,7 +209,7 @@ async def duel(conn: AsyncConnection, guild_id: int, limit: int, offset: int) ->
         sa.select(ratings_t)
         .where(
             ratings_t.c.guild_id == guild_id,
-            ~_barred(ratings_t.c.guild_id, ratings_t.c.user_id),
+            _not_barred(guild_id, ratings_t.c.user_id),
         )
         .order_by(ratings_t.c.rating.desc(), ratings_t.c.games.desc(), ratings_t.c.user_id)
         .limit(limit)
