@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DAVE, HOSTILE, SECRET_DIGITS, Site
+
+from tests.bot.web.pages_site import DAVE, HOSTILE, SECRET_DIGITS, Site
 
 playwright_api = pytest.importorskip("playwright.async_api")
 axe_module = pytest.importorskip("axe_playwright_python.async_playwright")

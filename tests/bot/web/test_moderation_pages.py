@@ -4,10 +4,9 @@ data as the PNG of /stats."""
 
 from __future__ import annotations
 
-from conftest import ALICE, BOB, CAROL, GUILD, Site
-
 from bot.charts import GAMES_MAX, stats_input
 from bot.leaderboards._views import player
+from tests.bot.web.pages_site import ALICE, BOB, CAROL, GUILD, Site
 
 
 async def _board_names(site: Site) -> list[str]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from conftest import (
+from markupsafe import escape
+
+from tests.bot.web.pages_site import (
     DAVE,
     GUILD,
     HOSTILE,
@@ -13,7 +15,6 @@ from conftest import (
     SECRET_DIGITS,
     Site,
 )
-from markupsafe import escape
 
 
 async def _get(site: Site, path: str, **headers: str) -> tuple[int, str, dict[str, str]]:
@@ -110,9 +111,8 @@ async def test_a_game_of_another_server_is_not_found_here(site: Site) -> None:
 
 
 async def test_the_board_offers_each_set_played_here(site: Site) -> None:
-    from conftest import qualification
-
     from rules import GameSet
+    from tests.bot.web.pages_site import qualification
 
     blitz = GameSet("blitz", 501, 100, 50, 12, 30, 4)
     await qualification(site.store, GUILD, "g" * 32, 101, [100, 100, 100, 51], game_set=blitz)

@@ -8,13 +8,13 @@ import socket
 from pathlib import Path
 
 import aiohttp
-from conftest import NAMES, populate
 
 from bot.app import serve_pages
 from bot.cli import build_parser
 from bot.cli._web import _serve
 from bot.settings import BotSettings
 from bot.storage import open_store
+from tests.bot.web.pages_site import NAMES, populate
 
 
 def _settings(tmp_path: Path, port: int | None) -> BotSettings:
