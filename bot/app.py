@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from enum import StrEnum
 from typing import Any
 
@@ -51,6 +52,7 @@ from bot.settings import BotSettings
 from bot.sharding import IdentifyGate
 from bot.solving import ConfirmedSolver
 from bot.storage import Store, open_store
+from bot.web import Names, create_app, serve
 from evaluator import Evaluator, open_evaluator
 from evaluator.sandbox.stats import RestartReason
 from solver.process import SolverProcess
@@ -187,6 +189,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             clock=discord_clock,
             owns=shards.owns,
             closest=closest,
+            web_base=settings.web_base_url,
         )
         self._recovery: asyncio.Task[None] | None = None
         self._daily: asyncio.Task[None] | None = None
@@ -200,8 +203,13 @@ class FormulaDartsBot(commands.AutoShardedBot):
         if feature is Feature.ADMIN:
             return [AdminCog(Moderation(self.store, self.service))]
         if feature is Feature.CONFIG:
-            return [ConfigCog(ServerConfig(self.store, discord_clock, on_change=self.daily.poke))]
-        return [LeaderboardsCog(self.store, self.sets, self.revealer, self.charts)]
+            service = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
+            return [ConfigCog(service, self.settings.web_base_url)]
+        return [
+            LeaderboardsCog(
+                self.store, self.sets, self.revealer, self.charts, self.settings.web_base_url
+            )
+        ]
 
     async def setup_hook(self) -> None:
         for feature in self.features:
@@ -372,9 +380,32 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             identify_gate=IdentifyGate(store),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
+        serve_pages(settings, store, MemberNames(bot), ConfirmedSolver(solver, evaluator)),
     ):
         observe(metrics, bot, evaluator)
         await bot.start(token)
+
+
+class MemberNames:
+    """Players' names for the web pages, from the bot's member cache (nothing is stored)."""
+
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+
+    def name(self, guild_id: int, user_id: int) -> str | None:
+        guild = self.bot.get_guild(guild_id)
+        member = None if guild is None else guild.get_member(user_id)
+        return None if member is None else member.display_name
+
+
+def serve_pages(
+    settings: BotSettings, store: Store, names: Names, revealer: Revealer | None = None
+) -> AbstractAsyncContextManager[object]:
+    """The servers' web pages on WEB_PORT, beside the bot; nothing when it is not set."""
+    if settings.web_port is None:
+        return nullcontext()
+    app = create_app(store, names, revealer)
+    return serve(app, settings.web_host, settings.web_port)
 
 
 def observe(metrics: Metrics, bot: FormulaDartsBot, evaluator: Evaluator) -> None:

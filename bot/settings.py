@@ -59,6 +59,21 @@ class BotSettings(BaseSettings):
         default="127.0.0.1",
         description="the address /metrics listens on; 0.0.0.0 for a scraper in another container",
     )
+    web_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve the servers' web pages on this port; None: off, 0: any free port",
+    )
+    web_host: str = Field(
+        default="127.0.0.1",
+        description="the address the web pages listen on; 0.0.0.0 behind a reverse proxy",
+    )
+    web_base_url: str | None = Field(
+        default=None,
+        description="the pages' public address (https://darts.example.org): /config web and "
+        "the links in Discord print it; None: no link is printed",
+    )
     log_format: LogFormat = LogFormat.TEXT
     shard_count: int | None = Field(
         default=None, ge=1, description="how many shards in all; None: Discord's recommendation"

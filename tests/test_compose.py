@@ -99,7 +99,7 @@ def test_single_with_postgres_adds_the_database(tmp_path) -> None:
 
 def test_shards_run_two_processes_over_postgres(tmp_path) -> None:
     services = resolved(tmp_path, "shards")
-    assert set(services) == {"sandbox-image", "shard-0", "shard-1", "postgres"}
+    assert set(services) == {"sandbox-image", "shard-0", "shard-1", "postgres", "web"}
     for shard in ("0", "1"):
         spec = services[f"shard-{shard}"]
         env = spec["environment"]
@@ -112,6 +112,28 @@ def test_shards_run_two_processes_over_postgres(tmp_path) -> None:
             "service_completed_successfully"
         )
     assert services["postgres"]["healthcheck"]["test"][0] == "CMD-SHELL"
+
+
+def _port(spec: str | dict[str, Any]) -> tuple[str, str, str]:
+    """(host ip, published, target) of a port, as Compose v2 (a mapping) or 1.x
+    ("127.0.0.1:8080:8080/tcp") prints it."""
+    if isinstance(spec, dict):
+        return (str(spec.get("host_ip", "")), str(spec["published"]), str(spec["target"]))
+    ip, published, target = spec.split("/")[0].split(":")
+    return (ip, published, target)
+
+
+def test_the_web_pages_are_served_once_on_the_hosts_loopback(tmp_path) -> None:
+    """single: the bot serves them (WEB_PORT); shards: `formula-darts web` alone, once."""
+    bot = resolved(tmp_path, "single")["bot"]
+    assert bot["environment"]["WEB_PORT"] == "8080" and bot["environment"]["WEB_HOST"] == "0.0.0.0"
+    assert [_port(p) for p in bot["ports"]] == [("127.0.0.1", "8080", "8080")]
+    shards = resolved(tmp_path, "shards")
+    assert all("WEB_PORT" not in shards[f"shard-{n}"]["environment"] for n in "01")
+    web = shards["web"]
+    assert web["command"][:2] == ["formula-darts", "web"]
+    assert web["environment"]["DATABASE_URL"].startswith("postgresql+asyncpg://")
+    assert [_port(p)[0] for p in web["ports"]] == ["127.0.0.1"]
 
 
 def test_the_profiles_never_run_a_bot_twice(tmp_path) -> None:

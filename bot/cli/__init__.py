@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.cli import _db, _eval, _play, _run, _sandbox, _sets, _solve
+from bot.cli import _db, _eval, _play, _run, _sandbox, _sets, _solve, _web
 
-_MODULES = (_run, _play, _eval, _solve, _sets, _sandbox, _db)
+_MODULES = (_run, _play, _eval, _solve, _sets, _sandbox, _db, _web)
 
 
 def build_parser() -> argparse.ArgumentParser:

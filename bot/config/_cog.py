@@ -19,6 +19,10 @@ from bot.i18n import cmd, locale_of, t
 from bot.storage import ServerSettings
 
 Interaction = discord.Interaction[Any]
+WEB_CHOICES = [
+    app_commands.Choice(name=cmd(f"config.web.{state}", state), value=state)
+    for state in ("on", "off")
+]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=cmd(f"config.language.{code}", code), value=code) for code in LANGUAGES
 ]
@@ -42,6 +46,21 @@ def shown(settings: ServerSettings, locale: str) -> str:
     return text if cleared is None else f"{text}\n{cleared}"
 
 
+def web_text(settings: ServerSettings, base: str | None, locale: str) -> str:
+    """What `/config web` answers: the server's address when its pages are on."""
+    if not settings.web_on or settings.web_key is None:
+        return t("web.config.off", locale)
+    if base is None:
+        return t("web.config.on_no_base", locale, page_key=settings.web_key)
+    return t("web.config.on", locale, url=web_address(base, settings.web_key))
+
+
+def web_address(base: str, key: str) -> str:
+    """A server's pages (bot.web's `/s/<key>/`), as /config web, /game and the daily post
+    link them."""
+    return f"{base.rstrip('/')}/s/{key}/"
+
+
 def cleared_text(settings: ServerSettings, locale: str) -> str | None:
     """Why there is no daily post any more, when the bot took the channel off itself."""
     reason = settings.cleared_reason
@@ -63,8 +82,10 @@ class ConfigCog(commands.Cog, name="Config"):
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
-    def __init__(self, service: ServerConfig) -> None:
+    def __init__(self, service: ServerConfig, web_base: str | None = None) -> None:
+        """`web_base`: the web pages' public address (WEB_BASE_URL), None when not known."""
         self.service = service
+        self.web_base = web_base
 
     async def _allowed(self, interaction: Interaction) -> bool:
         """Acknowledged first (privately), before any database work: a slow database must
@@ -148,6 +169,22 @@ class ConfigCog(commands.Cog, name="Config"):
     ) -> list[app_commands.Choice[str]]:
         del interaction
         return [app_commands.Choice(name=z, value=z) for z in zone_choices(current)]
+
+    @config.command(
+        name=cmd("config.web.name", "web"),
+        description=cmd(
+            "config.web.description",
+            "This server's pages on the web: boards, players, replays (off by default)",
+        ),
+    )
+    @app_commands.rename(state=cmd("config.option.state.name", "state"))
+    @app_commands.describe(state=cmd("config.option.state", "on or off"))
+    @app_commands.choices(state=WEB_CHOICES)
+    async def web(self, interaction: Interaction, state: app_commands.Choice[str]) -> None:
+        if not await self._allowed(interaction):
+            return
+        settings = await self.service.set_web(interaction.guild_id or 0, state.value == "on")
+        await reply(interaction, web_text(settings, self.web_base, locale_of(interaction)))
 
     @config.command(
         name=cmd("config.show.name", "show"),

@@ -110,6 +110,10 @@ class ServerConfig:
                 raise ConfigError("missing_permission", permission=missing[0])
         return await self._update(guild_id, channel_id=channel_id)
 
+    async def set_web(self, guild_id: int, on: bool) -> ServerSettings:
+        """Turn the server's web pages on or off (its page key is made once and kept)."""
+        return await self.store.servers.set_web(guild_id, on, self.clock())
+
     async def set_language(self, guild_id: int, language: str | None) -> ServerSettings:
         if language is not None and language not in LANGUAGES:
             raise ConfigError("unknown_language", language=language)

@@ -49,6 +49,7 @@ def daily_embed(content: DailyContent) -> discord.Embed:
     embed = discord.Embed(
         title=t("daily.title", locale, set=content.set_name, period=content.period),
         colour=COLOUR,
+        url=content.link,
     )
     lines = board_lines(summary.board, locale) or [_no_board(summary, locale)]
     lines.append(t("daily.players", locale, players=summary.players))

@@ -27,9 +27,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import Enum
 from typing import Protocol
+from urllib.parse import urlencode
 
 import rules
 from bot.common import SetsDirectory, UserError
+from bot.config import web_address
 from bot.storage import ChannelGone, PeriodSummary, ServerSettings, Store
 from rules import GameSet
 from solver.result import Candidate
@@ -80,6 +82,8 @@ class DailyContent:
     summary: PeriodSummary
     closest: dict[str, Candidate | None] | None
     locale: str
+    link: str | None = None
+    """The server's board on the web, when its pages are on (`/config web`)."""
 
     @property
     def marker(self) -> str:
@@ -152,6 +156,13 @@ def ended_periods(now: datetime, settings: ServerSettings) -> list[str]:
     return days[::-1]
 
 
+def board_link(base: str | None, settings: ServerSettings, set_name: str) -> str | None:
+    """A Set's board on the server's pages, or None while they are off."""
+    if base is None or not settings.web_on or settings.web_key is None:
+        return None
+    return f"{web_address(base, settings.web_key)}?{urlencode({'set': set_name})}"
+
+
 class DailyPosts:
     def __init__(
         self,
@@ -163,7 +174,10 @@ class DailyPosts:
         owns: Callable[[int], bool] = lambda guild_id: True,
         closest: Closest | None = None,
         owner: str | None = None,
+        web_base: str | None = None,
     ) -> None:
+        """`web_base`: the web pages' public address; the post links its board there."""
+        self.web_base = web_base
         self.store = store
         self.sets = sets
         self.channel = channel
@@ -247,6 +261,7 @@ class DailyPosts:
             summary,
             await self._closest(played, summary),
             settings.language or "en",
+            board_link(self.web_base, settings, set_name),
         )
         assert settings.channel_id is not None
         sent: int | ChannelGone | None = None

@@ -9,7 +9,7 @@ translate Discord interactions into service calls; `_announce`, `_render` and
 from __future__ import annotations
 
 from bot.games._announce import Announcer
-from bot.games._best import summary_best
+from bot.games._best import accuracy, summary_best
 from bot.games._closing import ThreadCloser
 from bot.games._cog import GamesCog
 from bot.games._controls import GameControlsCog
@@ -52,6 +52,7 @@ __all__ = [
     "Revealer",
     "SubmitResult",
     "ThreadCloser",
+    "accuracy",
     "outcome_text",
     "reveal_played",
     "round_line",

@@ -1,7 +1,9 @@
 """Leaderboards, stats, history and game replays: the reasons players come back.
 
 `_cog` has the commands, `_pages` the paging buttons (DynamicItems that survive
-restarts), `_render` the embeds. Everything is read through the Store.
+restarts), `_render` the embeds. `_views` is the query layer: it reads the Store (and
+asks `rules.seal`) once and returns frozen view models that the embeds here and the
+web pages (`bot.web`) both draw.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from bot.common import (
     refuse,
     set_choices,
 )
+from bot.config import web_address
 from bot.games import Revealer
 from bot.i18n import cmd, locale_of, t
 from bot.leaderboards import _pages, _render, _void
@@ -83,7 +84,10 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         sets: SetsDirectory,
         revealer: Revealer | None = None,
         charts: ChartRenderer | None = None,
+        web_base: str | None = None,
     ) -> None:
+        """`web_base`: the web pages' public address; `/game` links its replay there."""
+        self.web_base = web_base
         self.store = store
         self.sets = sets
         self.revealer = revealer
@@ -140,8 +144,19 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         if page.private:
             await interaction.edit_original_response(embed=page.embed)
             return
+        if request.kind is PageKind.GAME:
+            page.embed.url = await self._replay_link(interaction.guild_id or 0, request.arg)
         view = _pages.view_for(page, locale)
         await publish(interaction, embed=page.embed, **({"view": view} if view else {}))
+
+    async def _replay_link(self, guild_id: int, game_id: str) -> str | None:
+        """The game's replay on the server's pages, when they are on."""
+        if self.web_base is None:
+            return None
+        settings = await self.store.servers.settings(guild_id)
+        if not settings.web_on or settings.web_key is None:
+            return None
+        return f"{web_address(self.web_base, settings.web_key)}g/{game_id}"
 
     @leaderboard.command(
         name=cmd("leaderboards.leaderboard.qualification.name", "qualification"),

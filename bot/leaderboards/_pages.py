@@ -9,23 +9,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-import rules
 from bot.common import loaded_cog, report_unexpected
-from bot.games import Revealer, reveal_played
+from bot.games import Revealer
 from bot.i18n import t
-from bot.leaderboards import _render
-from bot.storage import GameRecord, Store
+from bot.leaderboards import _render, _views
+from bot.storage import Store
 
 COG_NAME = "Leaderboards"
-PAGE_SIZE = 10
-REVEAL_TIMEOUT_S = 10.0
-"""How long `/game` waits for a finished Qualification's best answers (the page is deferred)."""
+PAGE_SIZE = _views.PAGE_SIZE
 _TEMPLATE = r"fd:pg:(?P<kind>[qdhg]):(?P<owner>\d+):(?P<page>\d+):(?P<arg>[\w:-]*)"
 
 
@@ -72,13 +69,7 @@ def qualification_arg(arg: str) -> tuple[str, str, str | None]:
 
 def since(period: str, now: datetime | None = None, tz: tzinfo = UTC) -> str | None:
     """The first Qualification period (a day in the server's timezone) a board includes."""
-    moment = now or discord.utils.utcnow()
-    if period == "today":
-        return rules.period_of(moment, tz)
-    if period == "week":
-        today = datetime.strptime(rules.period_of(moment, tz), "%Y-%m-%d")
-        return (today - timedelta(days=6)).strftime("%Y-%m-%d")
-    return None
+    return _views.since(period, now or discord.utils.utcnow(), tz)
 
 
 @dataclass
@@ -93,7 +84,7 @@ class Page:
 
 
 def page_count(total: int) -> int:
-    return max(1, -(-total // PAGE_SIZE))
+    return _views.page_count(total, PAGE_SIZE)
 
 
 async def build(
@@ -129,21 +120,15 @@ async def _qualification_page(
     store: Store, guild_id: int, request: PageRequest, locale: str
 ) -> Page:
     """A board of one Set version over the server's days, with each player's streak."""
-    zone = (await store.servers.settings(guild_id)).zone
-    now = discord.utils.utcnow()
     period, set_name, version = qualification_arg(request.arg)
-    first = since(period, now, zone)
-    rows = await store.qualification_leaderboard(
-        guild_id, set_name, first, limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
-        version=version,
-    )  # fmt: skip
-    pages = page_count(await store.qualification_count(guild_id, set_name, first, version=version))
-    users = [row.user_id for row in rows]
-    streaks = await store.board_streaks(guild_id, set_name, users, rules.period_of(now, zone))
-    embed = _render.qualification_embed(
-        rows, set_name, period, request.page, locale, pages, version, streaks
+    found = await _views.board(
+        store, guild_id, set_name, period, version, request.page, discord.utils.utcnow()
     )
-    return Page(embed, request.page + 1 < pages, request, pages)
+    embed = _render.qualification_embed(
+        list(found.rows), set_name, period, request.page, locale, found.pages, version,
+        found.streaks,
+    )  # fmt: skip
+    return Page(embed, request.page + 1 < found.pages, request, found.pages)
 
 
 async def _game_page(
@@ -153,17 +138,13 @@ async def _game_page(
     if not request.arg:
         embed = discord.Embed(description=t("leaderboards_extra.game.empty_id", locale))
         return Page(embed, False, request, private=True)
-    record = await store.find_game(guild_id, request.arg)
-    if record is None:
+    found = await _views.replay(store, guild_id, request.arg, discord.utils.utcnow(), revealer)
+    if found is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=request.arg))
         return Page(embed, False, request, private=True)
-    if record.state.mode is rules.Mode.QUALIFICATION:
-        sealed = await seal_of(store, record, discord.utils.utcnow())
-        if sealed is not None:
-            return Page(_render.game_embed(record, 0, locale, sealed), False, request)
-        if revealer is not None and not record.meta.best:
-            best = await reveal_played(revealer, record, REVEAL_TIMEOUT_S)
-            record = replace(record, meta=replace(record.meta, best=best))
+    record = found.record
+    if found.sealed is not None:
+        return Page(_render.game_embed(record, 0, locale, found.sealed), False, request)
     pages = _render.round_pages(record)
     page = min(request.page, pages - 1)
     return Page(
@@ -172,19 +153,6 @@ async def _game_page(
         replace(request, page=page),
         pages,
     )
-
-
-async def seal_of(store: Store, record: GameRecord, now: datetime) -> rules.Seal | None:
-    """The seal on a Qualification game's Digits and formulas (`rules.seal`): its period
-    runs, or a game of that period (the same server and Set: the same Digits) is still
-    being played, however long; None when they may be shown."""
-    if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
-        return None
-    zone = (await store.servers.settings(record.guild_id)).zone
-    running = await store.servers.running(
-        record.guild_id, record.state.game_set.name, record.period
-    )
-    return rules.seal(record.period, now, still_played=running > 0, tz=zone)
 
 
 def view_for(page: Page, locale: str) -> discord.ui.View | None:

@@ -17,12 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot import elo
 from bot.storage._codec import finished_moment, status
 from bot.storage._games import dialect_insert, game_players, games
-from bot.storage._models import Rating, RatingEvent, table
+from bot.storage._models import BarredPlayer, Rating, RatingEvent, table
 from bot.storage._records import GameRecord, LeaderRow, PlayerStats, RatingChange, RatingRow
 from rules import Mode
 
 ratings_t = table(Rating)
 events_t = table(RatingEvent)
+barred_t = table(BarredPlayer)
 
 _RANK_ORDER = (games.c.rank_class, games.c.rank_value, games.c.answer_time, games.c.created_at)
 
@@ -66,6 +67,15 @@ RANKED_CLASSES = (0, 1)
 """rank_class of a checkout and of a game played to maxRound; 2 (a loss) is not ranked."""
 
 
+def _not_barred(guild_id: int, player: Any) -> Any:
+    """Not a player an admin barred here: barred players are off every board while barred
+    (their games are kept; unbarred, they are back). `player` is a text id (games) or a
+    number (ratings); the barred list is read once per query, not per row."""
+    user = barred_t.c.user_id
+    ids = sa.select(user if isinstance(player.type, sa.BigInteger) else sa.cast(user, sa.String))
+    return player.not_in(ids.where(barred_t.c.guild_id == guild_id).scalar_subquery())
+
+
 def _board_conditions(
     guild_id: int, set_name: str, since: str | None, version: str | None, until: str | None = None
 ) -> list[Any]:
@@ -76,6 +86,7 @@ def _board_conditions(
         games.c.mode == Mode.QUALIFICATION.value,
         games.c.set_name == set_name,
         games.c.rank_class.in_(RANKED_CLASSES),
+        _not_barred(guild_id, games.c.player),
     ]
     if version is not None:
         conditions.append(games.c.set_version == version)
@@ -97,6 +108,17 @@ async def qualification_count(
         )
     )
     return int(count or 0)
+
+
+async def qualification_sets(conn: AsyncConnection, guild_id: int) -> list[str]:
+    """The Sets with Qualification games here, by name (the web board's Set choice)."""
+    result = await conn.execute(
+        sa.select(games.c.set_name)
+        .where(games.c.guild_id == guild_id, games.c.mode == Mode.QUALIFICATION.value)
+        .distinct()
+        .order_by(games.c.set_name)
+    )
+    return [str(name) for name in result.scalars()]
 
 
 async def set_versions(
@@ -172,7 +194,12 @@ def _rating_row(rank: int, row: Any) -> RatingRow:
 
 async def duel_count(conn: AsyncConnection, guild_id: int) -> int:
     count = await conn.scalar(
-        sa.select(sa.func.count()).select_from(ratings_t).where(ratings_t.c.guild_id == guild_id)
+        sa.select(sa.func.count())
+        .select_from(ratings_t)
+        .where(
+            ratings_t.c.guild_id == guild_id,
+            _not_barred(guild_id, ratings_t.c.user_id),
+        )
     )
     return int(count or 0)
 
@@ -180,7 +207,10 @@ async def duel_count(conn: AsyncConnection, guild_id: int) -> int:
 async def duel(conn: AsyncConnection, guild_id: int, limit: int, offset: int) -> list[RatingRow]:
     result = await conn.execute(
         sa.select(ratings_t)
-        .where(ratings_t.c.guild_id == guild_id)
+        .where(
+            ratings_t.c.guild_id == guild_id,
+            _not_barred(guild_id, ratings_t.c.user_id),
+        )
         .order_by(ratings_t.c.rating.desc(), ratings_t.c.games.desc(), ratings_t.c.user_id)
         .limit(limit)
         .offset(offset)

@@ -296,6 +296,9 @@ class ModerationLog(SQLModel, table=True):
     created_at: float = Field(sa_type=sa.Float)
 
 
+WEB_KEY = 32
+
+
 class ServerConfig(SQLModel, table=True):
     """A server's own settings (`/config`): where the daily post goes, the language of the
     bot's public messages there, and the timezone its Qualification days run in."""
@@ -316,6 +319,14 @@ class ServerConfig(SQLModel, table=True):
     """The channel the bot took off itself (403/404 on the post, or the bot left the server)."""
     cleared_reason: str | None = Field(default=None, sa_type=sa.String(16), nullable=True)
     cleared_at: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
+    web_key: str | None = Field(
+        default=None, sa_type=sa.String(WEB_KEY), nullable=True, unique=True, index=True
+    )
+    """The server's page key in its web addresses (random, not its snowflake): made the
+    first time an admin turns the web on, kept when it is turned off (links stay)."""
+    web_on: bool = Field(
+        default=False, sa_type=sa.Boolean, sa_column_kwargs={"server_default": sa.false()}
+    )
 
 
 class DailyPost(SQLModel, table=True):

@@ -252,6 +252,9 @@ class ServerSettings:
     cleared_channel_id: int | None = None
     cleared_reason: ChannelGone | None = None
     cleared_at: float | None = None
+    web_key: str | None = None
+    """The page key of the server's web pages (`/config web`); None until first turned on."""
+    web_on: bool = False
 
     @property
     def zone(self) -> tzinfo:

@@ -14,6 +14,7 @@ channel before it makes it again (`PostClaim.resumed_since`).
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -32,6 +33,9 @@ posts_t = table(DailyPost)
 rounds_t = table(RoundRow)
 answers_t = table(AnswerRow)
 
+WEB_KEY_BYTES = 16
+"""A page key of 22 URL-safe characters: 128 random bits, not guessed to find a server."""
+
 UNSET: Any = object()
 """A `/config` field left as it is (None is a value: "no channel")."""
 
@@ -46,6 +50,8 @@ def _settings(row: Any) -> ServerSettings:
         cleared_channel_id=row.cleared_channel_id,
         cleared_reason=None if row.cleared_reason is None else _gone(row.cleared_reason),
         cleared_at=row.cleared_at,
+        web_key=row.web_key,
+        web_on=bool(row.web_on),
     )
 
 
@@ -84,6 +90,31 @@ async def update(
         .on_conflict_do_update(index_elements=["guild_id"], set_=changes)
     )
     return await get(conn, guild_id)
+
+
+async def set_web(
+    conn: AsyncConnection, guild_id: int, on: bool, now: float, new_key: str
+) -> ServerSettings:
+    """Turn a server's web pages on or off; its page key is made once (`new_key` is used
+    only when it has none) and kept, so an address given out stays the same."""
+    key = (await get(conn, guild_id)).web_key or new_key
+    changes = {"web_on": on, "web_key": key, "updated_at": now}
+    await conn.execute(
+        dialect_insert(conn, config_t)
+        .values(guild_id=guild_id, **changes)
+        .on_conflict_do_update(index_elements=["guild_id"], set_=changes)
+    )
+    return await get(conn, guild_id)
+
+
+async def by_web_key(conn: AsyncConnection, key: str) -> ServerSettings | None:
+    """The server whose pages `key` names, if it has them on."""
+    row = (
+        await conn.execute(
+            sa.select(config_t).where(config_t.c.web_key == key, config_t.c.web_on.is_(True))
+        )
+    ).first()
+    return None if row is None else _settings(row)
 
 
 async def clear_channel(
@@ -341,6 +372,14 @@ class ServerStore:
         """Set the `/config` fields given (channel_id, language, timezone); None unsets."""
         async with self._write() as conn:
             return await update(conn, guild_id, now, **changes)
+
+    async def set_web(self, guild_id: int, on: bool, now: float) -> ServerSettings:
+        async with self._write() as conn:
+            return await set_web(conn, guild_id, on, now, secrets.token_urlsafe(WEB_KEY_BYTES))
+
+    async def by_web_key(self, key: str) -> ServerSettings | None:
+        async with self._read() as conn:
+            return await by_web_key(conn, key)
 
     async def clear_channel(
         self, guild_id: int, channel_id: int | None, reason: ChannelGone, now: float

@@ -224,6 +224,10 @@ class Store:
         async with self._read() as conn:
             return await _boards.qualification_count(conn, guild_id, set_name, since, version)
 
+    async def qualification_sets(self, guild_id: int) -> list[str]:
+        async with self._read() as conn:
+            return await _boards.qualification_sets(conn, guild_id)
+
     async def set_versions(
         self, guild_id: int, set_name: str, *, since: str | None = None
     ) -> list[str]:

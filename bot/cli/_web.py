@@ -1,0 +1,45 @@
+"""`formula-darts web`: the servers' web pages alone, over the bot's database.
+
+The same pages the bot serves on WEB_PORT, for a deployment that runs them apart (a
+second process, another machine). Without Discord it knows no member names, so players
+show as a short label. It does not migrate: the bot (or `formula-darts db upgrade`) does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+# bot.web and bot.storage are imported where used: every command registers this one.
+
+
+def register(sub: Any) -> None:  # argparse._SubParsersAction
+    parser = sub.add_parser("web", help="serve the servers' web pages over the database")
+    parser.add_argument("--url", help="database URL (default: DATABASE_URL)")
+    parser.add_argument("--host", help="address to listen on (default: WEB_HOST, 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port (default: WEB_PORT, else 8080)")
+    parser.set_defaults(func=_run)
+
+
+async def _serve(url: str, host: str, port: int) -> None:
+    from bot.storage import open_store
+    from bot.web import create_app, serve
+
+    async with (
+        await open_store(url, migrate=False) as store,
+        serve(create_app(store), host, port),
+    ):
+        print(f"formula-darts web: http://{host}:{port}/ (Ctrl-C stops)", flush=True)
+        await asyncio.Event().wait()
+
+
+def _run(args: argparse.Namespace) -> int:
+    from bot.settings import BotSettings
+    from bot.storage import normalize_url
+
+    settings = BotSettings()
+    url = normalize_url(args.url or settings.database_url)
+    port = args.port if args.port is not None else (settings.web_port or 8080)
+    asyncio.run(_serve(url, args.host or settings.web_host, port))
+    return 0

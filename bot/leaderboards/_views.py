@@ -1,0 +1,161 @@
+"""The query layer: what a board, a player's record and a game replay show, as plain
+frozen values both renderers (Discord embeds in `_render`, web pages in `bot.web`) draw.
+
+Every secret is decided here, once: a Qualification replay asks `rules.seal` (through
+`seal_of`) and a sealed one carries no rounds at all, so no renderer can show its Digits
+by mistake; barred players and voided games are left off boards by the Store's queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta, tzinfo
+
+import rules
+from bot.charts import GAMES_MAX, StatsChartInput, stats_input
+from bot.games import Revealer, accuracy, reveal_played
+from bot.leaderboards._void import voided
+from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow, Store
+from rules import Mode, Streak
+
+PAGE_SIZE = 10
+REVEAL_TIMEOUT_S = 10.0
+"""How long a replay waits for a finished Qualification's best answers."""
+PERIODS = ("today", "week", "all")
+
+
+def page_count(total: int, size: int = PAGE_SIZE) -> int:
+    return max(1, -(-total // size))
+
+
+def since(period: str, now: datetime, tz: tzinfo = UTC) -> str | None:
+    """The first Qualification period (a day in the server's timezone) a board includes."""
+    if period == "today":
+        return rules.period_of(now, tz)
+    if period == "week":
+        today = datetime.strptime(rules.period_of(now, tz), "%Y-%m-%d")
+        return (today - timedelta(days=6)).strftime("%Y-%m-%d")
+    return None
+
+
+@dataclass(frozen=True)
+class Board:
+    """One page of a Qualification board: one Set version over today, the week or all time."""
+
+    set_name: str
+    period: str
+    version: str | None
+    rows: tuple[LeaderRow, ...]
+    streaks: Mapping[int, Streak]
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True)
+class DuelBoard:
+    rows: tuple[RatingRow, ...]
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A game to replay. `sealed` (a Qualification whose Digits are still secret): the
+    record's rounds are emptied here, so only its outcome can be drawn."""
+
+    record: GameRecord
+    sealed: rules.Seal | None = None
+    accuracy: tuple[float | None, ...] = ()
+    """Each seat's accuracy against the best answers (None: none found)."""
+
+    @property
+    def voided(self) -> bool:
+        return voided(self.record)
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's page: totals, streaks per Set, the last games and the stats chart's data."""
+
+    user_id: int
+    stats: PlayerStats
+    streaks: Mapping[str, Streak]
+    games: tuple[GameRecord, ...] = ()
+    chart: StatsChartInput | None = field(default=None)
+
+
+async def board(
+    store: Store, guild_id: int, set_name: str, period: str, version: str | None,
+    page: int = 0, now: datetime | None = None,
+) -> Board:  # fmt: skip
+    """A Qualification board page, with each player's current streak."""
+    zone = (await store.servers.settings(guild_id)).zone
+    moment = now or datetime.now(UTC)
+    first = since(period, moment, zone)
+    rows = await store.qualification_leaderboard(
+        guild_id, set_name, first, limit=PAGE_SIZE, offset=page * PAGE_SIZE, version=version
+    )
+    total = await store.qualification_count(guild_id, set_name, first, version=version)
+    users = [row.user_id for row in rows]
+    streaks = await store.board_streaks(guild_id, set_name, users, rules.period_of(moment, zone))
+    return Board(set_name, period, version, tuple(rows), streaks, page, page_count(total))
+
+
+async def duel_board(store: Store, guild_id: int, page: int = 0) -> DuelBoard:
+    rows = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+    return DuelBoard(tuple(rows), page, page_count(await store.duel_count(guild_id)))
+
+
+async def seal_of(store: Store, record: GameRecord, now: datetime) -> rules.Seal | None:
+    """The seal on a Qualification game's Digits and formulas (`rules.seal`): its period
+    runs, or a game of that period (the same server and Set: the same Digits) is still
+    being played, however long; None when they may be shown."""
+    if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
+        return None
+    zone = (await store.servers.settings(record.guild_id)).zone
+    running = await store.servers.running(
+        record.guild_id, record.state.game_set.name, record.period
+    )
+    return rules.seal(record.period, now, still_played=running > 0, tz=zone)
+
+
+async def replay(
+    store: Store, guild_id: int, game_id: str, now: datetime | None = None,
+    revealer: Revealer | None = None,
+) -> Replay | None:  # fmt: skip
+    """A game of this server by its id (or a prefix); None when there is none. A sealed
+    Qualification comes back without rounds; an unsealed one without best answers yet gets
+    them from `revealer` (nothing is solved while it runs: everyone plays those Digits)."""
+    record = await store.find_game(guild_id, game_id) if game_id else None
+    if record is None:
+        return None
+    if record.state.mode is rules.Mode.QUALIFICATION:
+        sealed = await seal_of(store, record, now or datetime.now(UTC))
+        if sealed is not None:
+            hidden = replace(record.state, rounds=[])
+            return Replay(replace(record, state=hidden, meta=replace(record.meta, best=[])), sealed)
+        if revealer is not None and not record.meta.best:
+            best = await reveal_played(revealer, record, REVEAL_TIMEOUT_S)
+            record = replace(record, meta=replace(record.meta, best=best))
+    seats = range(len(record.state.players))
+    return Replay(record, None, tuple(accuracy(record, seat) for seat in seats))
+
+
+async def player(
+    store: Store, guild_id: int, user_id: int, now: datetime | None = None
+) -> PlayerRecord:
+    """What `/stats` shows of a player, their last games and the chart's data (the same
+    games as the PNG in Discord: no Practice, no void)."""
+    zone = (await store.servers.settings(guild_id)).zone
+    today = rules.period_of(now or datetime.now(UTC), zone)
+    stats = await store.player_stats(guild_id, user_id)
+    streaks = await store.player_streaks(guild_id, user_id, today)
+    records = await store.history(guild_id, user_id, limit=GAMES_MAX)
+    counted = [
+        r
+        for r in records
+        if r.state.mode is not Mode.PRACTICE and r.state.outcome is not None and not voided(r)
+    ]
+    chart = stats_input(counted, user_id) if counted else None
+    return PlayerRecord(user_id, stats, streaks, tuple(records[:PAGE_SIZE]), chart)

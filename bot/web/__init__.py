@@ -1,0 +1,15 @@
+"""The server's pages on the web: boards, players, replays and the rules, as plain HTML.
+
+aiohttp (under discord.py already) and Jinja2 with autoescape; served by the bot process
+on `WEB_PORT` or alone by `formula-darts web` over the same database. The pages draw the
+leaderboards' view models (`bot.leaderboards` queries), so what Discord keeps secret the
+web keeps secret too. `_app` has the application and its headers, `_routes` the pages,
+`_text` the language and the rules' text, `_svg` the chart.
+"""
+
+from __future__ import annotations
+
+from bot.web._app import create_app, serve
+from bot.web._keys import Names, NoNames
+
+__all__ = ["Names", "NoNames", "create_app", "serve"]

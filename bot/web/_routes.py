@@ -1,0 +1,256 @@
+"""The pages: a server's board, duel ratings, a player, a replay; the rules.
+
+Each handler finds the server by its page key (only while its admins have the web on),
+asks the leaderboards' query layer for a view model, and renders it; a board page is
+kept a few seconds (`BoardCache`), since a busy server's board is asked far more often
+than it changes. A name, a Set or a formula reaches HTML only through Jinja2's autoescape.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import web
+
+from bot.common import fmt
+from bot.i18n import decimal_text, t
+from bot.leaderboards import _render
+from bot.leaderboards._views import PERIODS, board, duel_board, player, replay
+from bot.leaderboards._void import void_text
+from bot.storage import ServerSettings
+from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
+from bot.web._svg import stats_svg
+from bot.web._text import LANGUAGES, language, rules_html
+
+KEY = r"{key:[A-Za-z0-9_-]{16,40}}"
+CACHE_MAX = 512
+PAGE_MAX = 100_000
+
+
+class BoardCache:
+    """Rendered board pages for `CACHE_S` seconds: a cache, rebuilt on demand."""
+
+    def __init__(self) -> None:
+        self._pages: dict[str, tuple[float, str]] = {}
+
+    def get(self, key: str, now: float) -> str | None:
+        found = self._pages.get(key)
+        return found[1] if found is not None and now - found[0] < CACHE_S else None
+
+    def put(self, key: str, now: float, html: str) -> None:
+        if len(self._pages) >= CACHE_MAX:
+            self._pages.clear()
+        self._pages[key] = (now, html)
+
+
+BOARDS = web.AppKey("boards", BoardCache)
+
+
+def add_routes(app: web.Application) -> None:
+    app[BOARDS] = BoardCache()
+    app.router.add_get("/", _home)
+    app.router.add_get("/rules", _rules)
+    app.router.add_get(f"/s/{KEY}/", _board)
+    app.router.add_get(f"/s/{KEY}/duel", _duel)
+    app.router.add_get(f"/s/{KEY}/p/{{user:[0-9]{{1,20}}}}", _player)
+    app.router.add_get(f"/s/{KEY}/g/{{game:[A-Za-z0-9_-]{{4,40}}}}", _game)
+
+
+def _lang(request: web.Request) -> str:
+    return language(request.query.get("lang"), request.headers.get("Accept-Language"))
+
+
+def _page(request: web.Request, template: str, lang: str, **values: Any) -> web.Response:
+    here = request.rel_url
+    switch = {code: str(here.update_query(lang=code)) for code in LANGUAGES}
+    html = (
+        request.app[JINJA]
+        .get_template(template)
+        .render(lang=lang, tr=lambda key, **p: t(f"web.{key}", lang, **p), switch=switch, **values)
+    )
+    response = web.Response(text=html, content_type="text/html", charset="utf-8")
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = "Accept-Language"
+    return response
+
+
+async def _server(request: web.Request) -> ServerSettings:
+    found = await request.app[STORE].servers.by_web_key(request.match_info["key"])
+    if found is None:
+        raise _not_found(request)
+    return found
+
+
+def _not_found(request: web.Request) -> web.HTTPNotFound:
+    lang = _lang(request)
+    html = (
+        request.app[JINJA]
+        .get_template("not_found.html")
+        .render(lang=lang, tr=lambda key, **p: t(f"web.{key}", lang, **p), switch={}, base=None)
+    )
+    return web.HTTPNotFound(text=html, content_type="text/html")
+
+
+def _name(request: web.Request, guild_id: int, user_id: int, lang: str) -> str:
+    known = request.app[NAMES].name(guild_id, user_id)
+    return known or t("web.player.unknown", lang, tail=str(user_id)[-4:])
+
+
+def _base(request: web.Request) -> str:
+    return f"/s/{request.match_info['key']}/"
+
+
+async def _home(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPFound("/rules")
+
+
+async def _rules(request: web.Request) -> web.Response:
+    lang = _lang(request)
+    return _page(request, "rules.html", lang, base=None, sections=rules_html(lang))
+
+
+async def _board(request: web.Request) -> web.Response:
+    server = await _server(request)
+    lang = _lang(request)
+    cache = request.app[BOARDS]
+    cache_key = f"{server.guild_id}|{lang}|{request.rel_url.query_string}"
+    now = time.monotonic()
+    html = cache.get(cache_key, now)
+    if html is None:
+        html = (await _board_page(request, server, lang)).text or ""
+        cache.put(cache_key, now, html)
+    response = web.Response(text=html, content_type="text/html", charset="utf-8")
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = "Accept-Language"
+    response.headers["Cache-Control"] = f"public, max-age={CACHE_S}"
+    return response
+
+
+async def _board_page(request: web.Request, server: ServerSettings, lang: str) -> web.Response:
+    """The uncached path: the query layer's Board, rendered."""
+    store = request.app[STORE]
+    query = request.query
+    set_name = query.get("set", "darts")[:64]
+    period = query.get("period", "today")
+    period = period if period in PERIODS else "today"
+    sets = await store.qualification_sets(server.guild_id)
+    versions = await store.set_versions(server.guild_id, set_name)
+    version = query.get("version")
+    version = version if version in versions else (versions[0] if versions else None)
+    page = min(
+        max(int(query.get("page", "0")) if query.get("page", "0").isdigit() else 0, 0), 10**6
+    )
+    found = await board(store, server.guild_id, set_name, period, version, page)
+    rows = [
+        {
+            "rank": row.rank,
+            "name": _name(request, server.guild_id, row.user_id, lang),
+            "player": f"{_base(request)}p/{row.user_id}",
+            "result": _render.ranking_result(
+                row.rank_class, row.rounds, row.score, row.perfect, lang, row.termination
+            ),
+            "time": decimal_text(row.answer_time, lang),
+            "streak": s.current if (s := found.streaks.get(row.user_id)) else 0,
+            "game": f"{_base(request)}g/{row.game_id}",
+            "game_id": row.game_id[:8],
+        }
+        for row in found.rows
+    ]
+    period_name = t(f"leaderboards.period.{period}", lang)
+    return _page(
+        request, "board.html", lang, base=_base(request), board=found, rows=rows,
+        title=t("web.board.title", lang, set=set_name, period=period_name),
+        periods=[(p, t(f"leaderboards.period.{p}", lang)) for p in PERIODS],
+        versions=[(v, _render.version_label(v, False, lang)) for v in versions],
+        version=version, set_name=set_name, period=period, sets=sets,
+    )  # fmt: skip
+
+
+async def _duel(request: web.Request) -> web.Response:
+    server = await _server(request)
+    lang = _lang(request)
+    found = await duel_board(request.app[STORE], server.guild_id)
+    rows = [
+        {"row": row, "name": _name(request, server.guild_id, row.user_id, lang),
+         "player": f"{_base(request)}p/{row.user_id}"}
+        for row in found.rows
+    ]  # fmt: skip
+    return _page(request, "duel.html", lang, base=_base(request), rows=rows)
+
+
+async def _player(request: web.Request) -> web.Response:
+    server = await _server(request)
+    lang = _lang(request)
+    user_id = int(request.match_info["user"])
+    found = await player(request.app[STORE], server.guild_id, user_id)
+    name = _name(request, server.guild_id, user_id, lang)
+    games = [
+        {
+            "when": datetime.fromtimestamp(r.created_at, UTC).strftime("%Y-%m-%d %H:%M"),
+            "mode": t(f"games.mode.{r.state.mode.value}", lang),
+            "set": r.state.game_set.name,
+            "result": _render.game_result(r, str(user_id), lang),
+            "game": f"{_base(request)}g/{r.state.id}",
+            "game_id": r.state.id[:8],
+        }
+        for r in found.games
+    ]
+    chart = (
+        None if found.chart is None else stats_svg(found.chart, lang, t("web.player.chart", lang))
+    )
+    streaks = sorted(found.streaks.items(), key=lambda i: (-i[1].current, -i[1].longest))
+    return _page(
+        request, "player.html", lang, base=_base(request), name=name, record=found,
+        games=games, chart=chart, streaks=streaks,
+    )  # fmt: skip
+
+
+async def _game(request: web.Request) -> web.Response:
+    server = await _server(request)
+    lang = _lang(request)
+    revealer = request.app[REVEALER]
+    found = await replay(
+        request.app[STORE], server.guild_id, request.match_info["game"], revealer=revealer
+    )
+    if found is None:
+        raise _not_found(request)
+    record, state = found.record, found.record.state
+    seats = range(len(state.players))
+    names = [_name(request, server.guild_id, int(p), lang) for p in state.players]
+    rounds = []
+    for rnd in state.rounds:
+        best = {b.seat: b for b in record.meta.best_of(rnd.number)}
+        cells = []
+        for seat in seats:
+            answer = rnd.answers[seat] if seat < len(rnd.answers) else None
+            reveal = best.get(seat)
+            cells.append({
+                "answer": answer if rnd.resolved else None,
+                "result": fmt(answer.result) if answer else "",
+                "points": fmt(answer.points) if answer else "",
+                "score": fmt(answer.score) if answer else "",
+                "best": reveal.formula if reveal else None,
+                "best_score": fmt(reveal.score) if reveal else "",
+                "found": bool(reveal and answer and float(answer.score) <= float(reveal.score)),
+            })  # fmt: skip
+        rounds.append({"number": rnd.number, "digits": rnd.digits, "resolved": rnd.resolved,
+                       "cells": cells})  # fmt: skip
+    accuracy = [
+        None if a is None else decimal_text(round(a * 100, 1), lang) + " %" for a in found.accuracy
+    ]
+    sealed_until = (
+        None if found.sealed is None else found.sealed.ends.strftime("%Y-%m-%d %H:%M UTC")
+    )
+    return _page(
+        request, "game.html", lang, base=_base(request), record=record, names=names,
+        players=[f"{_base(request)}p/{p}" for p in state.players],
+        scores=[fmt(s) for s in state.scores], rounds=rounds, accuracy=accuracy,
+        sealed=found.sealed, sealed_until=sealed_until, hide_scores=found.sealed is not None
+        and record.active, void=void_text(record, lang) if found.voided else None,
+        outcome=_render.game_result(record, state.players[0], lang) if not state.mode.is_duel
+        else None,
+        title=t("web.game.title", lang, mode=t(f"games.mode.{state.mode.value}", lang),
+                set=state.game_set.name, id=state.id[:8]),
+    )  # fmt: skip

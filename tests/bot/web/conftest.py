@@ -1,0 +1,27 @@
+"""The `site` fixture: a store with one server's games (`pages_site.populate`) and the
+web app over it, served on a real loopback port by aiohttp's test server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.storage import open_store
+from bot.web import create_app
+from tests.bot.web.pages_site import NAMES, Site, populate
+
+
+@pytest.fixture
+async def site(tmp_path: Path) -> AsyncIterator[Site]:
+    store = await open_store(f"sqlite+aiosqlite:///{tmp_path}/web.sqlite3")
+    key = await populate(store)
+    client = TestClient(TestServer(create_app(store, NAMES)))
+    await client.start_server()
+    try:
+        yield Site(store, client, key)
+    finally:
+        await client.close()
+        await store.close()

@@ -1,0 +1,113 @@
+"""The pages in a real browser: the distribution's headless Chromium driven by Playwright
+(no browser download), with axe-core's accessibility check; a screenshot of each page is
+saved under `build/web-shots/` (WEB_SHOTS) for a person to look at.
+
+Skipped, saying why, where Playwright or the chromium executable is missing, unless
+REQUIRE_BROWSER=1 (CI), where that fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot.web.pages_site import DAVE, HOSTILE, SECRET_DIGITS, Site
+
+playwright_api = pytest.importorskip("playwright.async_api")
+axe_module = pytest.importorskip("axe_playwright_python.async_playwright")
+CHROMIUM = (
+    os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt chromium)")
+SHOTS = Path(os.environ.get("WEB_SHOTS", "build/web-shots"))
+SERIOUS = {"serious", "critical"}
+
+
+@pytest.fixture
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+@pytest.fixture
+async def browser(shots: Path) -> AsyncIterator[Any]:
+    del shots
+    async with playwright_api.async_playwright() as pw:
+        launched = await pw.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+async def _open(browser: Any, site: Site, path: str, **context: Any) -> Any:
+    page = await (await browser.new_context(**context)).new_page()
+    response = await page.goto(str(site.client.make_url(path)))
+    assert response is not None and response.status == 200, path
+    return page
+
+
+async def _check(browser: Any, site: Site, path: str, shot: str) -> None:
+    """No serious axe violation (a context that lets axe's script in past the CSP), and a
+    screenshot of the page as a phone shows it."""
+    page = await _open(browser, site, path, bypass_csp=True, viewport={"width": 390, "height": 844})
+    results = await axe_module.Axe().run(page)
+    serious = [v["id"] for v in results.response["violations"] if v["impact"] in SERIOUS]
+    assert serious == [], f"{path}: {results.generate_report()}"
+    await page.screenshot(path=str(SHOTS / f"{shot}.png"), full_page=True)
+    dark = await _open(browser, site, path, color_scheme="dark")
+    await dark.screenshot(path=str(SHOTS / f"{shot}-dark.png"), full_page=True)
+
+
+async def test_the_board_in_order_with_a_hostile_name_as_text(site: Site, browser: Any) -> None:
+    page = await _open(browser, site, site.base + "?period=all")
+    names = await page.locator("tbody th[scope=row]").all_inner_texts()
+    assert names == ["Alice", HOSTILE, "Carol"]
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: dialogs.append(d.message))
+    assert await page.locator("b").count() == 0
+    assert await page.evaluate("document.scripts.length") == 0
+    assert dialogs == []
+    await _check(browser, site, site.base + "?period=all", "board")
+    await _check(browser, site, site.base + "duel", "duel")
+
+
+async def test_the_replay_shows_each_round_and_the_best_answer(site: Site, browser: Any) -> None:
+    path = f"{site.base}g/{'a' * 32}"
+    page = await _open(browser, site, path)
+    headings = await page.locator("main h2").all_inner_texts()
+    assert headings == [f"Round {n} · Digits 1234" for n in range(1, 5)]
+    assert "1*234 → 467" in await page.locator("main").inner_text()
+    await _check(browser, site, path, "replay")
+
+
+async def test_a_running_qualification_shows_nothing_of_its_digits(
+    site: Site, browser: Any
+) -> None:
+    for path in (site.base, f"{site.base}g/{'d' * 32}", f"{site.base}p/{DAVE}"):
+        page = await _open(browser, site, path)
+        assert SECRET_DIGITS not in await page.content(), path
+    await _check(browser, site, f"{site.base}g/{'d' * 32}", "replay-sealed")
+
+
+async def test_the_switch_changes_the_language(site: Site, browser: Any) -> None:
+    page = await _open(browser, site, "/rules", locale="en-US")
+    assert await page.locator("h1").inner_text() == "The rules"
+    await page.get_by_role("link", name="Українська").click()
+    assert await page.locator("h1").inner_text() == "Правила"
+    assert await page.locator("html").get_attribute("lang") == "uk"
+    await _check(browser, site, "/rules?lang=uk", "rules-uk")
+
+
+async def test_the_player_page(site: Site, browser: Any) -> None:
+    path = f"{site.base}p/101"
+    page = await _open(browser, site, path)
+    assert await page.locator("figure svg[role=img]").count() == 1
+    await _check(browser, site, path, "player")

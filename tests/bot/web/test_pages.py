@@ -1,0 +1,123 @@
+"""The web pages over a real store, through aiohttp's client: order, secrecy, escaping,
+headers, languages and the 404 of a server whose web is off."""
+
+from __future__ import annotations
+
+import re
+
+from markupsafe import escape
+
+from tests.bot.web.pages_site import (
+    DAVE,
+    GUILD,
+    HOSTILE,
+    OTHER_GUILD,
+    SECRET_DIGITS,
+    Site,
+)
+
+
+async def _get(site: Site, path: str, **headers: str) -> tuple[int, str, dict[str, str]]:
+    response = await site.client.get(path, headers=headers)
+    return response.status, await response.text(), dict(response.headers)
+
+
+async def test_the_board_ranks_the_players_in_order(site: Site) -> None:
+    status, html, _ = await _get(site, site.base + "?period=all")
+    assert status == 200
+    names = re.findall(r'<th scope="row"><a href="[^"]+">([^<]*)</a></th>', html)
+    hostile = str(escape(HOSTILE))
+    assert names == ["Alice", hostile, "Carol"]
+    assert "<title>" in html and "<caption>" in html and 'scope="col"' in html
+
+
+async def test_a_hostile_name_is_text(site: Site) -> None:
+    _, html, _ = await _get(site, site.base + "?period=all")
+    assert "<script>" not in html and "<b>bob</b>" not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;b&gt;bob&lt;/b&gt;" in html
+
+
+async def test_a_running_qualification_shows_nothing_of_its_digits(site: Site) -> None:
+    for path in (site.base, site.base + "?period=week", f"{site.base}g/{'d' * 32}",
+                 f"{site.base}p/{DAVE}", f"{site.base}g/dddddddd"):  # fmt: skip
+        status, html, _ = await _get(site, path)
+        assert status == 200, path
+        assert SECRET_DIGITS not in html, path
+        assert "73*9+1" not in html and "73*9" not in html, path
+    _, replay, headers = await _get(site, f"{site.base}g/{'d' * 32}")
+    assert "secret until its day ends" in replay
+    assert headers["Cache-Control"] == "no-store"
+
+
+async def test_a_replay_shows_each_round_and_the_best_answer(site: Site) -> None:
+    status, html, _ = await _get(site, f"{site.base}g/{'a' * 32}")
+    assert status == 200
+    assert [int(n) for n in re.findall(r'<h2 id="round-(\d+)"', html)] == [1, 2, 3, 4]
+    assert html.count("<code>12*3+4</code>") == 4
+    assert "<code>1*234</code> → 467" in html
+    assert "Accuracy against the best answers" in html
+    _, hostile, _ = await _get(site, f"{site.base}g/{'b' * 32}")
+    assert "<code>1&lt;2&gt;3&amp;4</code>" in hostile
+
+
+async def test_the_player_page_has_the_chart_as_inline_svg(site: Site) -> None:
+    status, html, _ = await _get(site, f"{site.base}p/101")
+    assert status == 200
+    assert '<svg role="img" aria-label="Score chart of the last games"' in html
+    assert "<script" not in html.split("<svg", 1)[1]
+
+
+async def test_the_language_follows_the_browser_and_the_switch(site: Site) -> None:
+    _, uk, headers = await _get(site, "/rules", **{"Accept-Language": "uk-UA,uk;q=0.9,en;q=0.8"})
+    assert '<html lang="uk">' in uk and "<h1>Правила</h1>" in uk
+    assert headers["Content-Language"] == "uk"
+    _, en, _ = await _get(site, "/rules?lang=en", **{"Accept-Language": "uk"})
+    assert '<html lang="en">' in en and "<h1>The rules</h1>" in en
+    _, board, _ = await _get(site, site.base + "?lang=uk&period=all")
+    assert "Кваліфікація · darts · за весь час" in board
+
+
+async def test_headers_cache_and_only_get(site: Site) -> None:
+    response = await site.client.get(site.base)
+    assert response.status == 200
+    csp = response.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in csp and "script-src" not in csp
+    assert "Set-Cookie" not in response.headers
+    assert response.headers["Cache-Control"] == "public, max-age=30"
+    etag = response.headers["ETag"]
+    again = await site.client.get(site.base, headers={"If-None-Match": etag})
+    assert again.status == 304 and await again.read() == b""
+    posted = await site.client.post(site.base)
+    assert posted.status == 405
+
+
+async def test_a_server_with_its_web_off_or_unknown_is_not_found(site: Site) -> None:
+    other = await site.store.servers.set_web(OTHER_GUILD, False, 2.0)
+    assert other.web_key is not None
+    for path in (f"/s/{other.web_key}/", "/s/AAAAAAAAAAAAAAAAAAAAAA/", f"/s/{GUILD}/"):
+        status, html, _ = await _get(site, path)
+        assert status == 404, path
+        assert "Alice" not in html
+    await site.store.servers.set_web(GUILD, False, 3.0)
+    status, _, _ = await _get(site, f"{site.base}p/101")
+    assert status == 404
+    status, _, _ = await _get(site, site.base + "?period=all&x=1")
+    assert status == 404
+
+
+async def test_a_game_of_another_server_is_not_found_here(site: Site) -> None:
+    status, _, _ = await _get(site, f"{site.base}g/{'e' * 32}")
+    assert status == 404
+
+
+async def test_the_board_offers_each_set_played_here(site: Site) -> None:
+    from rules import GameSet
+    from tests.bot.web.pages_site import qualification
+
+    blitz = GameSet("blitz", 501, 100, 50, 12, 30, 4)
+    await qualification(site.store, GUILD, "g" * 32, 101, [100, 100, 100, 51], game_set=blitz)
+    _, html, _ = await _get(site, site.base + "?period=all")
+    assert 'href="?set=blitz&amp;period=all&amp;lang=en"' in html
+    assert 'href="?set=darts&amp;period=all&amp;lang=en" aria-current="page"' in html
+    _, blitz_board, _ = await _get(site, site.base + "?period=all&set=blitz")
+    assert "Alice" in blitz_board and "Carol" not in blitz_board
