@@ -42,12 +42,14 @@ WAITS_KEPT = 1024
 
 
 class Lane(StrEnum):
-    """Who a call is for. The games' lane is served first; the optional lane (daily
-    posts, shares, archives, rematch posts) waits for it and stops when invalid
-    requests pile up."""
+    """Who a call is for, served in this order. The games' lane first; the optional
+    lane (shares, archives, rematch posts) waits for it, and the daily posts' lane
+    (thousands at one midnight) for both; the last two stop when invalid requests
+    pile up."""
 
     GAMES = "games"
     OPTIONAL = "optional"
+    DAILY = "daily"
 
 
 class PauseKind(StrEnum):
@@ -145,9 +147,8 @@ class RestBudget:
         self._at = now
 
     def _ahead(self, lane: Lane) -> int:
-        if lane is Lane.GAMES:
-            return len(self._queues[Lane.GAMES])
-        return len(self._queues[Lane.GAMES]) + len(self._queues[Lane.OPTIONAL])
+        """Calls queued in `lane` and in the lanes served before it."""
+        return sum(len(self._queues[other]) for other in _up_to(lane))
 
     def delay_s(self, lane: Lane = Lane.GAMES) -> float:
         """How long a call taken now in `lane` would wait (the backlog, in seconds)."""
@@ -163,7 +164,7 @@ class RestBudget:
         A waiter sleeps (`sleep`, a wait simcord's virtual clock recognizes) until its
         turn is due, then looks again: in order, it wakes about once.
         """
-        if lane is Lane.OPTIONAL and not self.optional_allowed():
+        if lane is not Lane.GAMES and not self.optional_allowed():
             self._refused_calls[lane] += 1
             raise RestBusy(reason="optional traffic stopped: too many invalid requests")
         if lane is Lane.GAMES:
@@ -212,8 +213,7 @@ class RestBudget:
         """When `ticket`'s token should be there, if nothing jumps the queue."""
         queue = self._queues[lane]
         ahead = ticket.seq - queue[0].seq if queue else 0
-        if lane is Lane.OPTIONAL:
-            ahead += len(self._queues[Lane.GAMES])
+        ahead += sum(len(self._queues[other]) for other in _up_to(lane) if other is not lane)
         paused = max(0.0, self._paused_until - self.clock())
         return max(paused + (ahead + 1 - self._tokens) / self.rate, 1e-3)
 
@@ -266,7 +266,7 @@ class RestBudget:
     def optional_allowed(self) -> bool:
         """Whether optional traffic (daily posts, shares, archives) may go now: not while
         invalid requests near Discord's ban. Ask it before optional work that would
-        cost more than its one call; `take(Lane.OPTIONAL)` asks it too."""
+        cost more than its one call; `take` in the optional or daily lane asks it too."""
         recent = self.invalid_recent()
         stopped = recent >= self.invalid_limit
         if stopped and not self._optional_stopped:
@@ -293,6 +293,11 @@ class RestBudget:
             invalid_recent=self.invalid_recent(),
             optional_allowed=not self._optional_stopped,
         )
+
+
+def _up_to(lane: Lane) -> list[Lane]:
+    lanes = list(Lane)
+    return lanes[: lanes.index(lane) + 1]
 
 
 class _Window:
