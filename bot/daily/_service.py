@@ -263,8 +263,10 @@ class DailyPosts:
         if claim is None:
             return Outcome.WAITING
         played = await servers.played_set(guild_id, set_name, period)
-        version = None if played is None else played.version
-        summary = await servers.summary(guild_id, set_name, period, version=version)
+        if played is None:  # no game of it that day: nothing to read (most of a wave)
+            summary = PeriodSummary([], 0, 0, [])
+        else:
+            summary = await servers.summary(guild_id, set_name, period, version=played.version)
         content = DailyContent(
             guild_id,
             set_name,

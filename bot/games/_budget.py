@@ -146,6 +146,12 @@ class RestBudget:
         self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
         self._at = now
 
+    def _need(self, lane: Lane) -> float:
+        """Tokens the bucket must hold for a call of `lane` to go: the daily posts take
+        only what would overflow a full bucket, never the burst the games may need (a
+        wave of them alone stays at the rate in every second)."""
+        return self.burst if lane is Lane.DAILY else 1.0
+
     def _ahead(self, lane: Lane) -> int:
         """Calls queued in `lane` and in the lanes served before it."""
         return sum(len(self._queues[other]) for other in _up_to(lane))
@@ -154,7 +160,7 @@ class RestBudget:
         """How long a call taken now in `lane` would wait (the backlog, in seconds)."""
         now = self.clock()
         self._refill(now)
-        deficit = max(0.0, self._ahead(lane) + 1 - self._tokens)
+        deficit = max(0.0, self._ahead(lane) + self._need(lane) - self._tokens)
         return max(0.0, self._paused_until - now) + deficit / self.rate
 
     async def take(self, lane: Lane = Lane.GAMES, *, within: float | None = None) -> None:
@@ -174,7 +180,8 @@ class RestBudget:
             raise RestBusy(reason=f"the {lane} lane is {self.delay_s(lane):.1f} s behind")
         now = self.clock()
         self._refill(now)
-        if not self._ahead(lane) and now >= self._paused_until and self._tokens >= 1 - 1e-9:
+        need = self._need(lane)
+        if not self._ahead(lane) and now >= self._paused_until and self._tokens >= need - 1e-9:
             self._tokens = max(0.0, self._tokens - 1)  # a float a hair short of a token is one
             self._waits[lane].append(0.0)
             return
@@ -199,8 +206,9 @@ class RestBudget:
         now = self.clock()
         self._refill(now)
         if now >= self._paused_until:
-            for queue in self._queues.values():
-                while queue and (queue[0].dropped or self._tokens >= 1 - 1e-9):
+            for lane, queue in self._queues.items():
+                need = self._need(lane)
+                while queue and (queue[0].dropped or self._tokens >= need - 1e-9):
                     head = queue.popleft()
                     if not head.dropped:
                         head.granted = True
@@ -215,7 +223,7 @@ class RestBudget:
         ahead = ticket.seq - queue[0].seq if queue else 0
         ahead += sum(len(self._queues[other]) for other in _up_to(lane) if other is not lane)
         paused = max(0.0, self._paused_until - self.clock())
-        return max(paused + (ahead + 1 - self._tokens) / self.rate, 1e-3)
+        return max(paused + (ahead + self._need(lane) - self._tokens) / self.rate, 1e-3)
 
     # ------------------------------------------------------ admission, pauses
 
