@@ -250,3 +250,28 @@ async def test_on_simcord_no_post_while_invalid_requests_stop_optional_traffic(
     assert not await world.store.servers.post_done((world.guild.id, "darts", seeds.DAY))
     await world.env.advance_time(600)  # the 10-minute window has passed: it resumes
     assert len([m for m in board.history() if m.embeds]) == 1
+
+
+async def test_a_wave_of_daily_calls_never_spends_the_games_burst() -> None:
+    """On a clock only the budget's sleeps move: 100 daily calls from a full bucket go
+    at the rate in every second (the burst is not spent on them), and the games still
+    find the bucket's burst there in the middle of the wave (their second has fewer
+    daily calls)."""
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    budget = RestBudget(lambda: now[0], burst=5, sleep=sleep, global_limit=12.5)  # 10/s
+    seconds: list[int] = []
+    for n in range(100):
+        await budget.take(Lane.DAILY)
+        seconds.append(int(now[0] + 1e-9))
+        if n == 50:
+            before = now[0]
+            for _ in range(4):  # a burst of the games' calls: all at once
+                await budget.take(Lane.GAMES)
+                seconds.append(int(now[0] + 1e-9))
+            assert now[0] == before
+    per_second = [seconds.count(s) for s in sorted(set(seconds))]
+    assert max(per_second) <= 11 and min(per_second[:-1]) >= 9  # calls of both lanes
