@@ -163,7 +163,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self.shard_plan = shards
         self.budget = budget
         """Every bot-token call of this process: `with_retry(call, what, self.budget,
-        lane=Lane.OPTIONAL)` for optional traffic (daily posts), `budget.optional_allowed()`."""
+        lane=Lane.OPTIONAL)` for optional traffic, `Lane.DAILY` for the daily posts,
+        `budget.optional_allowed()`."""
         metrics.bind_rest(budget.stats)
         self.identify_gate = identify_gate
         self._max_concurrency: int | None = None
@@ -185,11 +186,12 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self.daily = DailyPosts(
             store,
             self.sets,
-            DiscordChannel(self),
+            DiscordChannel(self, budget),
             clock=discord_clock,
             owns=shards.owns,
             closest=closest,
             web_base=settings.web_base_url,
+            may_post=budget.optional_allowed,
         )
         self._recovery: asyncio.Task[None] | None = None
         self._daily: asyncio.Task[None] | None = None

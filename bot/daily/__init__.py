@@ -1,10 +1,12 @@
 """The daily post: each server's Qualification day, closed at its midnight (issue 12).
 
-`_service` decides what is due and claims it exactly once (no Discord); `_render` draws
-the embed and the Play button; `_discord` sends it.
+`_service` decides what is due and claims it exactly once (no Discord); `_ahead` solves
+the day's closest formulas before its midnight; `_render` draws the embed and the Play
+button; `_discord` sends it through the REST budget's daily lane.
 """
 
+from bot.daily._ahead import Closest, DayAhead
 from bot.daily._discord import DiscordChannel
-from bot.daily._service import Closest, DailyContent, DailyPosts, PostChannel
+from bot.daily._service import DailyContent, DailyPosts, PostChannel
 
-__all__ = ["Closest", "DailyContent", "DailyPosts", "DiscordChannel", "PostChannel"]
+__all__ = ["Closest", "DailyContent", "DailyPosts", "DayAhead", "DiscordChannel", "PostChannel"]

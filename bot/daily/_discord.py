@@ -1,4 +1,11 @@
-"""Sending the daily post to its channel through discord.py, and finding it there."""
+"""Sending the daily post to its channel through discord.py, and finding it there.
+
+Every bot-token call (fetching the channel, the send, reading its history) goes through
+the process's `RestBudget` in `Lane.DAILY`, below the games' and the optional lane:
+thousands of posts at one midnight take only what the games leave, stay under the
+global limit, and stop when the budget stops optional traffic (`RestBusy`, which the
+service takes as "try again later").
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ import discord
 
 from bot.daily._render import daily_embed, daily_view, marked
 from bot.daily._service import DailyContent
+from bot.games import Lane, RestBudget, with_retry
 from bot.storage import ChannelGone
 
 log = logging.getLogger(__name__)
@@ -25,11 +33,17 @@ class DiscordChannel:
     """`PostChannel` on a discord.py client: a channel that is gone or closed to the
     bot is reported (a `ChannelGone`), a transient failure raises."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, budget: RestBudget | None = None) -> None:
         self.client = client
+        self.budget = budget
 
     async def _channel(self, channel_id: int) -> discord.TextChannel | ChannelGone:
-        channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+        channel = self.client.get_channel(channel_id) or await with_retry(
+            lambda: self.client.fetch_channel(channel_id),
+            "daily post: fetch its channel",
+            self.budget,
+            lane=Lane.DAILY,
+        )
         return channel if isinstance(channel, discord.TextChannel) else ChannelGone.NOT_FOUND
 
     async def post(self, channel_id: int, content: DailyContent) -> int | ChannelGone:
@@ -37,11 +51,17 @@ class DiscordChannel:
             channel = await self._channel(channel_id)
             if isinstance(channel, ChannelGone):
                 return channel
-            message = await channel.send(
-                embed=daily_embed(content),
-                view=daily_view(content),
-                allowed_mentions=discord.AllowedMentions.none(),
-                nonce=content.nonce,  # discord.py sends enforce_nonce with it
+            text = channel
+            message = await with_retry(
+                lambda: text.send(
+                    embed=daily_embed(content),
+                    view=daily_view(content),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    nonce=content.nonce,  # discord.py sends enforce_nonce with it
+                ),
+                f"daily post {content.marker}",
+                self.budget,
+                lane=Lane.DAILY,
             )
         except (discord.Forbidden, discord.NotFound) as error:
             return _gone(error)
@@ -54,7 +74,14 @@ class DiscordChannel:
             if isinstance(channel, ChannelGone):
                 return channel
             after = datetime.fromtimestamp(since, UTC)
-            async for message in channel.history(limit=HISTORY_LIMIT, after=after):
+            text = channel
+
+            async def read() -> list[discord.Message]:  # HISTORY_LIMIT is one request
+                return [m async for m in text.history(limit=HISTORY_LIMIT, after=after)]
+
+            for message in await with_retry(
+                read, f"daily post {marker}: its channel's history", self.budget, lane=Lane.DAILY
+            ):
                 if me is not None and message.author.id == me.id and marked(message, marker):
                     return message.id
         except discord.NotFound:

@@ -14,6 +14,13 @@ Discord refuses (403) or that is gone (404) is taken off the server's `/config` 
 the reason, which `/config show` tells. Nothing is kept in memory: each look goes over every
 server's ended days since its channel was set (the last `CATCH_UP`), so posts missed
 during a downtime are made then, oldest first.
+
+At one midnight thousands of servers are due: they are posted `CONCURRENCY` at a time
+(each server's days in order), every call in the REST budget's daily lane, below the
+games' (`PostChannel`'s job); while the budget stops optional traffic (invalid requests
+near Discord's ban) nothing is claimed and the look is tried again in `RETRY_S`. The
+closest formulas were solved before midnight (`DayAhead`), so the wave asks the
+solver nothing the running games' reveals would wait behind.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from urllib.parse import urlencode
 import rules
 from bot.common import SetsDirectory, UserError
 from bot.config import web_address
+from bot.daily._ahead import Closest, DayAhead
 from bot.storage import ChannelGone, PeriodSummary, ServerSettings, Store
 from rules import GameSet
 from solver.result import Candidate
@@ -48,27 +56,15 @@ FOUND_MARGIN_S = 60.0
 CATCH_UP = 7
 """How many ended days a look goes back: a longer downtime's older days stay unposted
 (a week of late boards is news enough)."""
+CONCURRENCY = 8
+"""Servers posted at once. Each post's call waits in the budget's daily lane, behind
+every game's call, so at most this many wait there (0.2 s of the budget's 40 calls/s);
+8 keeps the lane fed while each post's own database work (~10-50 ms) runs."""
 IDLE_S = 3600.0
 """The longest sleep with nothing due (a /config change in this process wakes the loop
 at once; one made in another process is seen within this)."""
-AHEAD_S = 3 * 3600.0
-"""How long before a server's midnight the closest formulas of its day's Digits (those
-played so far) start being solved: the posts of a midnight wave then wait for none of
-them. 2,000 played servers have ~7,000 distinct Digits: about half an hour of solver
-time, spread over this window after every reveal (the AHEAD lane)."""
-AHEAD_EVERY_S = 600.0
-"""How often a server in its window is looked at again (Digits played since get solved;
-those solved before cost a lookup)."""
 
 Key = tuple[int, str, str]
-
-
-class Closest(Protocol):
-    """The formula nearest the Goal for some Digits (`bot.solving.ConfirmedSolver`)."""
-
-    async def prepare(self, digits: str, game_set: GameSet) -> None: ...
-
-    async def closest(self, digits: str, game_set: GameSet) -> Candidate | None: ...
 
 
 @dataclass(frozen=True)
@@ -175,18 +171,24 @@ class DailyPosts:
         closest: Closest | None = None,
         owner: str | None = None,
         web_base: str | None = None,
+        may_post: Callable[[], bool] = lambda: True,
+        concurrency: int = CONCURRENCY,
     ) -> None:
-        """`web_base`: the web pages' public address; the post links its board there."""
+        """`web_base`: the web pages' public address; the post links its board there.
+        `may_post`: whether the REST budget lets optional traffic go now
+        (`RestBudget.optional_allowed`)."""
         self.web_base = web_base
         self.store = store
         self.sets = sets
         self.channel = channel
         self.clock = clock
         self.owns = owns
-        self.closest = closest
+        self.ahead = None if closest is None else DayAhead(store, closest, clock=clock, owns=owns)
         self.owner = owner or uuid.uuid4().hex
+        self.may_post = may_post
+        self.concurrency = max(1, concurrency)
         self._task: asyncio.Task[None] | None = None
-        self._ahead: asyncio.Task[None] | None = None
+        self._ahead_task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._again = False
 
@@ -194,20 +196,43 @@ class DailyPosts:
         """Make every post that is due for this process's servers."""
         due = Due()
         now = datetime.fromtimestamp(self.clock(), UTC)
-        for settings in await self.store.servers.with_channel():
-            if not self.owns(settings.guild_id):
-                continue
-            for set_name, period in await self._owed(settings, now):
-                try:
-                    outcome = await self._post(settings, set_name, period)
-                except Exception:  # one server's failure must not hold up the others
-                    log.exception("daily post of %s failed; tried again", set_name)
-                    outcome = Outcome.WAITING
-                due.made += outcome is Outcome.MADE
-                due.waiting = due.waiting or outcome is Outcome.WAITING
-                if outcome is Outcome.CHANNEL_GONE:
-                    break  # its channel is cleared: nothing more is sent there
+        servers = iter(
+            [s for s in await self.store.servers.with_channel() if self.owns(s.guild_id)]
+        )
+
+        async def worker() -> None:
+            for settings in servers:  # shared: each server is taken by one worker
+                await self._server_due(settings, now, due)
+
+        async with asyncio.TaskGroup() as group:
+            for _ in range(self.concurrency):
+                group.create_task(worker())
         return due
+
+    async def _server_due(self, settings: ServerSettings, now: datetime, due: Due) -> None:
+        """One server's owed posts, oldest first; a failure waits for the next look."""
+        try:
+            owed = await self._owed(settings, now)
+        except Exception:  # one server's failure must not hold up the others
+            log.exception("the daily posts owed to %s could not be read", settings.guild_id)
+            due.waiting = True
+            return
+        for set_name, period in owed:
+            if not self.may_post():  # the budget logs the stop and the resume
+                due.waiting = True
+                return
+            try:
+                outcome = await self._post(settings, set_name, period)
+            except UserError as refused:  # the budget's RestBusy: too far behind, stopped
+                log.warning("daily post of %s waits: %s", set_name, refused)
+                outcome = Outcome.WAITING
+            except Exception:
+                log.exception("daily post of %s failed; tried again", set_name)
+                outcome = Outcome.WAITING
+            due.made += outcome is Outcome.MADE
+            due.waiting = due.waiting or outcome is Outcome.WAITING
+            if outcome is Outcome.CHANNEL_GONE:
+                return  # its channel is cleared: nothing more is sent there
 
     async def server_left(self, guild_id: int) -> None:
         """The bot left (or was removed from) a server: its channel is taken off `/config`,
@@ -252,8 +277,10 @@ class DailyPosts:
         if claim is None:
             return Outcome.WAITING
         played = await servers.played_set(guild_id, set_name, period)
-        version = None if played is None else played.version
-        summary = await servers.summary(guild_id, set_name, period, version=version)
+        if played is None:  # no game of it that day: nothing to read (most of a wave)
+            summary = PeriodSummary([], 0, 0, [])
+        else:
+            summary = await servers.summary(guild_id, set_name, period, version=played.version)
         content = DailyContent(
             guild_id,
             set_name,
@@ -285,67 +312,14 @@ class DailyPosts:
     ) -> dict[str, Candidate | None] | None:
         """Solved under the Set as those games had it (not as edited since); a day
         nobody played has no rounds to solve."""
-        if self.closest is None:
+        if self.ahead is None:
             return None
         if played is None:
             return {}
         digits = dict.fromkeys(best.digits for best in summary.rounds)
-        found = {}
-        for d in digits:
-            # everyone played these: the post's query and every `/game` reveal of the day
-            # after it are queries on prepared Digits
-            await self.closest.prepare(d, played)
-            found[d] = await self.closest.closest(d, played)
-        return found
-
-    async def prepare_ahead(self) -> int:
-        """Solve ahead the closest formulas each owned server's post will show, on servers
-        within AHEAD_S of their midnight: the Digits of the day's rounds played so far, of
-        each Set played (kept by the solver's front; shown only after midnight). How
-        many Digits were asked."""
-        if self.closest is None:
-            return 0
-        now = self.clock()
-        asked = 0
-        servers = self.store.servers
-        for settings in await servers.with_channel():
-            day = rules.period_of(datetime.fromtimestamp(now, UTC), settings.zone)
-            if not self.owns(settings.guild_id) or (
-                rules.period_end(day, settings.zone).timestamp() - now > AHEAD_S
-            ):
-                continue
-            guild_id = settings.guild_id
-            for set_name in (await servers.played_between(guild_id, day, day)).get(day, []):
-                played = await servers.played_set(guild_id, set_name, day)
-                if played is None:
-                    continue
-                summary = await servers.summary(guild_id, set_name, day, version=played.version)
-                for d in dict.fromkeys(best.digits for best in summary.rounds):
-                    await self.closest.closest(d, played)
-                    asked += 1
-        return asked
-
-    def ahead_wait_s(self, servers: list[ServerSettings]) -> float:
-        """AHEAD_EVERY_S while an owned server is in its window, else until the next
-        window opens."""
-        now = self.clock()
-        starts = []
-        for s in servers:
-            if self.owns(s.guild_id):
-                day = rules.period_of(datetime.fromtimestamp(now, UTC), s.zone)
-                start = rules.period_end(day, s.zone).timestamp() - AHEAD_S
-                starts.append(AHEAD_EVERY_S if start <= now else start - now)
-        return max(1.0, min([IDLE_S, *starts]))
-
-    async def _run_ahead(self) -> None:
-        while True:
-            servers: list[ServerSettings] = []
-            try:
-                await self.prepare_ahead()
-                servers = await self.store.servers.with_channel()
-            except Exception:
-                log.exception("solving ahead of midnight failed; the posts solve it then")
-            await asyncio.sleep(self.ahead_wait_s(servers))
+        # mostly solved before midnight; one that was not is prepared first: everyone
+        # played it, so every `/game` reveal of the day after is a query on it
+        return {d: await self.ahead.closest(d, played, prepare=True) for d in digits}
 
     def wait_s(self, servers: list[ServerSettings], deferred: bool) -> float:
         """Until just past the next midnight of a server with a channel; `RETRY_S` while a
@@ -361,24 +335,25 @@ class DailyPosts:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="daily-posts")
-        self._ahead = asyncio.create_task(self._run_ahead(), name="daily-ahead")
+        if self.ahead is not None and self._ahead_task is None:
+            self._ahead_task = asyncio.create_task(self.ahead.run(), name="daily-ahead")
 
     def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             self._task = None
-        if self._ahead is not None:
-            self._ahead.cancel()
-            self._ahead = None
+        if self._ahead_task is not None:
+            self._ahead_task.cancel()
+            self._ahead_task = None
 
     def poke(self) -> None:
         """Look again now (a server's channel or timezone changed): a sleeping loop is
         restarted; a running one goes round once more before it sleeps."""
         if self._task is None:
             return
-        if self._sleeping:
-            self.stop()
-            self.start()
+        if self._sleeping:  # the look ahead keeps its own schedule
+            self._task.cancel()
+            self._task = asyncio.create_task(self._run(), name="daily-posts")
         else:
             self._again = True
 

@@ -42,12 +42,14 @@ WAITS_KEPT = 1024
 
 
 class Lane(StrEnum):
-    """Who a call is for. The games' lane is served first; the optional lane (daily
-    posts, shares, archives, rematch posts) waits for it and stops when invalid
-    requests pile up."""
+    """Who a call is for, served in this order. The games' lane first; the optional
+    lane (shares, archives, rematch posts) waits for it, and the daily posts' lane
+    (thousands at one midnight) for both; the last two stop when invalid requests
+    pile up."""
 
     GAMES = "games"
     OPTIONAL = "optional"
+    DAILY = "daily"
 
 
 class PauseKind(StrEnum):
@@ -144,16 +146,21 @@ class RestBudget:
         self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
         self._at = now
 
+    def _need(self, lane: Lane) -> float:
+        """Tokens the bucket must hold for a call of `lane` to go: the daily posts take
+        only what would overflow a full bucket, never the burst the games may need (a
+        wave of them alone stays at the rate in every second)."""
+        return self.burst if lane is Lane.DAILY else 1.0
+
     def _ahead(self, lane: Lane) -> int:
-        if lane is Lane.GAMES:
-            return len(self._queues[Lane.GAMES])
-        return len(self._queues[Lane.GAMES]) + len(self._queues[Lane.OPTIONAL])
+        """Calls queued in `lane` and in the lanes served before it."""
+        return sum(len(self._queues[other]) for other in _up_to(lane))
 
     def delay_s(self, lane: Lane = Lane.GAMES) -> float:
         """How long a call taken now in `lane` would wait (the backlog, in seconds)."""
         now = self.clock()
         self._refill(now)
-        deficit = max(0.0, self._ahead(lane) + 1 - self._tokens)
+        deficit = max(0.0, self._ahead(lane) + self._need(lane) - self._tokens)
         return max(0.0, self._paused_until - now) + deficit / self.rate
 
     async def take(self, lane: Lane = Lane.GAMES, *, within: float | None = None) -> None:
@@ -163,7 +170,7 @@ class RestBudget:
         A waiter sleeps (`sleep`, a wait simcord's virtual clock recognizes) until its
         turn is due, then looks again: in order, it wakes about once.
         """
-        if lane is Lane.OPTIONAL and not self.optional_allowed():
+        if lane is not Lane.GAMES and not self.optional_allowed():
             self._refused_calls[lane] += 1
             raise RestBusy(reason="optional traffic stopped: too many invalid requests")
         if lane is Lane.GAMES:
@@ -173,7 +180,8 @@ class RestBudget:
             raise RestBusy(reason=f"the {lane} lane is {self.delay_s(lane):.1f} s behind")
         now = self.clock()
         self._refill(now)
-        if not self._ahead(lane) and now >= self._paused_until and self._tokens >= 1 - 1e-9:
+        need = self._need(lane)
+        if not self._ahead(lane) and now >= self._paused_until and self._tokens >= need - 1e-9:
             self._tokens = max(0.0, self._tokens - 1)  # a float a hair short of a token is one
             self._waits[lane].append(0.0)
             return
@@ -198,8 +206,9 @@ class RestBudget:
         now = self.clock()
         self._refill(now)
         if now >= self._paused_until:
-            for queue in self._queues.values():
-                while queue and (queue[0].dropped or self._tokens >= 1 - 1e-9):
+            for lane, queue in self._queues.items():
+                need = self._need(lane)
+                while queue and (queue[0].dropped or self._tokens >= need - 1e-9):
                     head = queue.popleft()
                     if not head.dropped:
                         head.granted = True
@@ -212,10 +221,9 @@ class RestBudget:
         """When `ticket`'s token should be there, if nothing jumps the queue."""
         queue = self._queues[lane]
         ahead = ticket.seq - queue[0].seq if queue else 0
-        if lane is Lane.OPTIONAL:
-            ahead += len(self._queues[Lane.GAMES])
+        ahead += sum(len(self._queues[other]) for other in _up_to(lane) if other is not lane)
         paused = max(0.0, self._paused_until - self.clock())
-        return max(paused + (ahead + 1 - self._tokens) / self.rate, 1e-3)
+        return max(paused + (ahead + self._need(lane) - self._tokens) / self.rate, 1e-3)
 
     # ------------------------------------------------------ admission, pauses
 
@@ -266,7 +274,7 @@ class RestBudget:
     def optional_allowed(self) -> bool:
         """Whether optional traffic (daily posts, shares, archives) may go now: not while
         invalid requests near Discord's ban. Ask it before optional work that would
-        cost more than its one call; `take(Lane.OPTIONAL)` asks it too."""
+        cost more than its one call; `take` in the optional or daily lane asks it too."""
         recent = self.invalid_recent()
         stopped = recent >= self.invalid_limit
         if stopped and not self._optional_stopped:
@@ -293,6 +301,11 @@ class RestBudget:
             invalid_recent=self.invalid_recent(),
             optional_allowed=not self._optional_stopped,
         )
+
+
+def _up_to(lane: Lane) -> list[Lane]:
+    lanes = list(Lane)
+    return lanes[: lanes.index(lane) + 1]
 
 
 class _Window:
