@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 DEFAULT_FUNCTIONS: tuple[str, ...] = ("pow", "sqrt", "hexdec", "octdec", "bindec")
@@ -53,7 +53,9 @@ class GameSet:
     description: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        # not dataclasses.asdict: it deep-copies every value, and these are all immutable
+        # (the Set is dumped with every save of a game)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["functions"] = list(self.functions)
         return data
 
