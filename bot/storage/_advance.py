@@ -10,6 +10,10 @@ the row, a state that does not extend the known one -- goes the full way
 (`_games.save`: read and lock the row, then decide), so exactly-once holds as before:
 the answers' primary key and the stale-write check are untouched.
 
+The step is worked out first in pure Python (`Known.plan`: the statements and their
+values), so on a SQLite file it can be written in one go (`_lane`); elsewhere each
+statement goes inside the caller's transaction (`Known.advance`).
+
 What is known is only a shortcut: losing it costs one full save, never a wrong one.
 """
 

@@ -7,7 +7,8 @@ save's prebuilt statements (`_advance`) go straight to the driver's connection,
 inside the very transaction SQLAlchemy began on it (its commit or rollback ends
 them): the SQL is SQLAlchemy's own compilation of each statement, made once, and
 the values are bound by the driver as always (nothing is ever spliced into SQL).
-On PostgreSQL they go through `conn.execute` as usual.
+On PostgreSQL they go through `conn.execute` as usual. On a SQLite file the common
+save does not come here at all: `_lane` sends it whole, with these compilations.
 """
 
 from __future__ import annotations
