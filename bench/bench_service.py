@@ -3,7 +3,7 @@
 No simulator: `bench/_service_worker.py` drives the real GameService (real local PHP
 pool, real store) with a Discord stand-in that renders and posts nowhere. Each run
 is a subprocess that imports the bot either from this tree or from a baseline
-checkout (`--base`, e.g. `git worktree add /tmp/perf-base 9208ade`), and the two
+checkout (`--base`: `git archive 8829cc8 | tar -x -C /tmp/perf-base`), and the two
 are interleaved (A B A B ...) so the shared machine's load falls on both alike.
 
 Measured per answer, one at a time: the service's own time (the whole `submit`
@@ -171,7 +171,7 @@ def report(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--base", type=Path, help="a checkout of the baseline commit")
-    parser.add_argument("--base-label", default="9208ade")
+    parser.add_argument("--base-label", default="8829cc8")
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--answers", type=int, default=1500)

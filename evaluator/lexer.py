@@ -155,6 +155,11 @@ _PLAIN_TOKEN = re.compile(
 _KINDS: dict[str | None, Kind] = {kind.value: kind for kind in Kind}  # a group is named as its kind
 
 
+def is_plain(text: str) -> bool:
+    """Whether `plain_tokens` can cut `text` (see there)."""
+    return _PLAIN_CHARS.fullmatch(text) is not None and _NOT_PLAIN.search(text) is None
+
+
 def plain_tokens(text: str) -> list[Token] | None:
     """`tokens(text)` the fast way, or None when `text` is not plain.
 
@@ -162,6 +167,6 @@ def plain_tokens(text: str) -> list[Token] | None:
     nothing PHP would read as a longer token (`--`, `->`, `<=`, `1e3`, `(int)`,
     ...). Most formulas are plain, and for those PHP's cut is the obvious one.
     """
-    if not _PLAIN_CHARS.fullmatch(text) or _NOT_PLAIN.search(text):
+    if not is_plain(text):
         return None
     return [Token(_KINDS[m.lastgroup], m[0], m.start() + 1) for m in _PLAIN_TOKEN.finditer(text)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
@@ -93,7 +93,9 @@ class GameSet:
     language: FormulaLanguage = FormulaLanguage.PHP
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        # not dataclasses.asdict: it deep-copies every value, and these are all immutable
+        # (the Set is dumped with every save of a game)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["functions"] = list(self.functions)
         if self.language is FormulaLanguage.PHP:
             del data["language"]  # PHP Sets export and snapshot exactly as before

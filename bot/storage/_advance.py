@@ -10,6 +10,10 @@ the row, a state that does not extend the known one -- goes the full way
 (`_games.save`: read and lock the row, then decide), so exactly-once holds as before:
 the answers' primary key and the stale-write check are untouched.
 
+The step is worked out first in pure Python (`Known.plan`: the statements and their
+values), so on a SQLite file it can be written in one go (`_lane`); elsewhere each
+statement goes inside the caller's transaction (`Known.advance`).
+
 What is known is only a shortcut: losing it costs one full save, never a wrong one.
 """
 
@@ -22,7 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
-from bot.storage._direct import direct
+from bot.storage._direct import Params, Statement, direct
 from bot.storage._models import AnswerRow, Game, GamePlayer, RoundRow, table
 from bot.storage._records import GameRecord
 from rules import GameState
@@ -83,6 +87,19 @@ NEW_ROUNDS, NEW_ANSWERS = _rounds.insert(), _answers.insert()
 """Statements built once: compiled once (`_direct`, or SQLAlchemy's cache)."""
 
 
+Op = tuple[Statement, Params | list[Params]]
+"""One prebuilt statement and its values (a list: executemany)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A save worked out in advance: `ops` (the compare-and-set on the game row first),
+    and what is stored once they commit."""
+
+    ops: list[Op]
+    written: Written
+
+
 class Known:
     """The last committed form of this process's active games (finished ones are let go)."""
 
@@ -98,28 +115,27 @@ class Known:
     def forget(self, game_id: str) -> None:
         self._games.pop(game_id, None)
 
-    async def advance(
-        self, conn: AsyncConnection, record: GameRecord, now: float | None
-    ) -> Written | None:
-        """Write `record` as the next step of the known state; None: take the full way."""
+    def plan(self, record: GameRecord, now: float | None) -> Step | None:
+        """`record` as the next step of the known state, not yet written; None: the full
+        way. Pure Python, so the statements can go to the database all in one go."""
         state = record.state
         known = self._games.get(state.id)
         if known is None:
             return None
         new = state.to_dict()
-        if new != known.state and not _codec.extends(known.state, new):
+        same = new == known.state
+        if not same and not _codec.extends(known.state, new):
             return None
-        state_json = known.state_json if new == known.state else _codec.dumps(new)
+        state_json = known.state_json if same else _codec.dumps(new)
         record.created_at = known.created_at
         finished_at = known.finished_at
         if finished_at is None and state.outcome is not None:
             finished_at = _codec.finished_moment(state, known.created_at) if now is None else now
         row = _game_values(record, state_json, finished_at)
         row.update(b_id=state.id, b_old=known.state_json)
-        if await direct.run(conn, STEP, row) != 1:
-            return None  # another writer's state is stored: the full way decides
-        if new == known.state:
-            return Written(state_json, new, known.created_at, finished_at, known.seats)
+        ops: list[Op] = [(STEP, row)]
+        if same:
+            return Step(ops, Written(state_json, new, known.created_at, finished_at, known.seats))
         seats = _codec.player_rows(state, guild_id=record.guild_id, created_at=known.created_at)
         changed = [
             {"b_game": state.id, "b_seat": seat["seat"], **{k: seat[k] for k in SEAT_MUTABLE}}
@@ -127,13 +143,27 @@ class Known:
             if seat != before
         ]
         if changed:
-            await direct.run(conn, SEAT, changed)
-        await write_rounds(conn, state, known.state)
-        return Written(state_json, new, known.created_at, finished_at, tuple(seats))
+            ops.append((SEAT, changed))
+        ops += round_ops(state, known.state)
+        return Step(ops, Written(state_json, new, known.created_at, finished_at, tuple(seats)))
+
+    async def advance(
+        self, conn: AsyncConnection, record: GameRecord, now: float | None
+    ) -> Written | None:
+        """Write `record` as the next step of the known state; None: take the full way."""
+        step = self.plan(record, now)
+        if step is None:
+            return None
+        (first, row), *rest = step.ops
+        if await direct.run(conn, first, row) != 1:
+            return None  # another writer's state is stored: the full way decides
+        for statement, params in rest:
+            await direct.run(conn, statement, params)
+        return step.written
 
 
-async def write_rounds(conn: AsyncConnection, state: GameState, old: dict[str, Any] | None) -> None:
-    """Write only what changed since `old`: new rounds, newly resolved ones, new answers.
+def round_ops(state: GameState, old: dict[str, Any] | None) -> list[Op]:
+    """Only what changed since `old`: new rounds, newly resolved ones, new answers.
 
     Answers are insert-only; their primary key (game, round, seat) means a second
     resolution of a round cannot slip in even if the checks above were bypassed.
@@ -157,16 +187,24 @@ async def write_rounds(conn: AsyncConnection, state: GameState, old: dict[str, A
                 new_answers.append(
                     _codec.answer_row(state.id, rnd, seat, state.players[seat], answer)
                 )
-    if new_rounds:
-        await direct.run(conn, NEW_ROUNDS, new_rounds)
-    if replayed:
-        await direct.run(conn, REPLAY, replayed)
-    if resolved:
-        await direct.run(conn, RESOLVE, resolved)
-    if new_answers:
-        await direct.run(conn, NEW_ANSWERS, new_answers)
+    ops: list[Op] = []
+    for statement, rows in (
+        (NEW_ROUNDS, new_rounds), (REPLAY, replayed), (RESOLVE, resolved),
+        (NEW_ANSWERS, new_answers),
+    ):  # fmt: skip
+        if rows:
+            ops.append((statement, rows))
+    return ops
+
+
+async def write_rounds(conn: AsyncConnection, state: GameState, old: dict[str, Any] | None) -> None:
+    """`round_ops`, written inside the caller's transaction."""
+    for statement, rows in round_ops(state, old):
+        await direct.run(conn, statement, rows)
 
 
 def _game_values(record: GameRecord, state_json: str, finished_at: float | None) -> _codec.Row:
-    row = _codec.record_row(record, state_json, finished_at)
-    return {name: row[name] for name in MUTABLE}
+    return _codec.step_row(
+        record.state, channel_id=record.channel_id, meta=record.meta,
+        finished_at=finished_at, state_json=state_json,
+    )  # fmt: skip

@@ -128,22 +128,37 @@ def game_row(
     state_json: str,
 ) -> Row:
     """The `games` row, with the ranking fields of RULES.md for single-player games."""
-    result = state.outcome
-    rank: tuple[int, float, float] | None = None
-    if result is not None and not state.mode.is_duel:
-        rank = rules.ranking_key(state)
     return {
         "id": state.id,
         "guild_id": guild_id,
-        "channel_id": channel_id,
         "mode": state.mode.value,
         "set_name": state.game_set.name,
         "set_snapshot": dumps(state.game_set.to_dict()),
         "set_version": state.game_set.version,
         "seed": seed,
         "period": period,
-        "status": status(state),
         "player": state.players[0],
+        "created_at": created_at,
+        **step_row(
+            state, channel_id=channel_id, meta=meta, finished_at=finished_at, state_json=state_json
+        ),
+    }
+
+
+def step_row(
+    state: GameState, *, channel_id: int, meta: GameMeta, finished_at: float | None,
+    state_json: str,
+) -> Row:  # fmt: skip
+    """The `games` columns a step of the game can change (`_advance.MUTABLE`): the common
+    save writes these alone, without working out the fixed ones (the Set's snapshot and
+    version) again."""
+    result = state.outcome
+    rank: tuple[int, float, float] | None = None
+    if result is not None and not state.mode.is_duel:
+        rank = rules.ranking_key(state)
+    return {
+        "channel_id": channel_id,
+        "status": status(state),
         "termination": None if result is None else result.termination.value,
         "winner": None if result is None else result.winner,
         "rounds_played": len(state.rounds),
@@ -155,7 +170,6 @@ def game_row(
         "version": state_version(state),
         "state": state_json,
         "meta": dumps(meta.to_dict()),
-        "created_at": created_at,
         "finished_at": finished_at,
     }
 

@@ -7,7 +7,8 @@ save's prebuilt statements (`_advance`) go straight to the driver's connection,
 inside the very transaction SQLAlchemy began on it (its commit or rollback ends
 them): the SQL is SQLAlchemy's own compilation of each statement, made once, and
 the values are bound by the driver as always (nothing is ever spliced into SQL).
-On PostgreSQL they go through `conn.execute` as usual.
+On PostgreSQL they go through `conn.execute` as usual. On a SQLite file the common
+save does not come here at all: `_lane` sends it whole, with these compilations.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ Statement = sa.Insert | sa.Update
 class _Compiled:
     """A statement's SQL and how to fill its `?`s from a row of named values."""
 
-    def __init__(self, conn: AsyncConnection, statement: Statement) -> None:
-        compiled = statement.compile(dialect=conn.dialect)
+    def __init__(self, dialect: sa.Dialect, statement: Statement) -> None:
+        compiled = statement.compile(dialect=dialect)
         self.sql = compiled.string
         self.names = tuple(compiled.positiontup or ())
         self.fixed = {  # values written into the statement itself, e.g. `resolved=True`
@@ -42,16 +43,18 @@ class Direct:
     def __init__(self) -> None:
         self._compiled: dict[int, _Compiled] = {}
 
+    def compiled(self, dialect: sa.Dialect, statement: Statement) -> _Compiled:
+        key = id(statement)  # module-level statements, alive as long as the process
+        found = self._compiled.get(key)
+        return found or self._compiled.setdefault(key, _Compiled(dialect, statement))
+
     async def run(
         self, conn: AsyncConnection, statement: Statement, params: Params | Sequence[Params]
     ) -> int:
         """Execute (many, for a list of rows) within `conn`'s transaction; the row count."""
         if conn.dialect.name != "sqlite":
             return int((await conn.execute(statement, params)).rowcount)
-        key = id(statement)  # module-level statements, alive as long as the process
-        compiled = self._compiled.get(key) or self._compiled.setdefault(
-            key, _Compiled(conn, statement)
-        )
+        compiled = self.compiled(conn.dialect, statement)
         driver = (await conn.get_raw_connection()).driver_connection
         assert driver is not None
         try:

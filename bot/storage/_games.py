@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
 from bot.storage._advance import Known, Written, write_rounds, written
+from bot.storage._lane import SqliteLane
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
 from bot.storage._records import AttemptsUsed, FinishedThread, GameMeta, GameRecord, StaleGame
 from rules import GameState, Mode
@@ -115,15 +116,23 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
     return written(record, state_json, new, finished_at)
 
 
-async def save_game(write: Writer, known: Known, record: GameRecord, now: float | None) -> None:
+async def save_game(
+    write: Writer, known: Known, record: GameRecord, now: float | None,
+    lane: SqliteLane | None = None,
+) -> None:  # fmt: skip
     """`Store.save_game`: the shortcut (`_advance`) if it can, else the full way, in one
-    transaction. A key conflict (a rival's new game with this id) is retried once; then
-    it is StaleGame."""
+    transaction; on a SQLite file the shortcut is one trip to SQLite's thread (`_lane`).
+    A key conflict (a rival's new game with this id) is retried once; then it is
+    StaleGame."""
     game_id = record.state.id
     for attempt in range(2):
         try:
+            step = known.plan(record, now) if lane is not None else None
+            if step is not None and lane is not None and await lane.apply(step.ops):
+                known.keep(game_id, step.written)
+                return
             async with write() as conn:
-                stored = await known.advance(conn, record, now)
+                stored = None if lane is not None else await known.advance(conn, record, now)
                 stored = stored or await save(conn, record, now)
             known.keep(game_id, stored)
             return

@@ -20,6 +20,7 @@ import rules
 from bot.storage import _boards, _games, _install, _moderation, _offers, _streaks
 from bot.storage._advance import Known
 from bot.storage._engine import enable_wal, make_engine, upgrade
+from bot.storage._lane import SqliteLane
 from bot.storage._records import (
     Challenge,
     ChallengeStatus,
@@ -56,12 +57,16 @@ class Store:
         self._secrets: dict[str, str] = {}
         self.servers = ServerStore(self._write, self._read)
         self._known = Known()
+        self._lane = SqliteLane.of(engine, self._write_lock)
 
     @property
     def dialect(self) -> str:
         return self.engine.dialect.name
 
     async def close(self) -> None:
+        lane, self._lane = self._lane, None
+        if lane is not None:
+            await lane.close()
         await self.engine.dispose()
 
     async def __aenter__(self) -> Store:
@@ -103,7 +108,7 @@ class Store:
         if record.state.mode is rules.Mode.DUEL and record.state.outcome is not None:
             await self._save_ending_duel(record, now)
             return
-        await _games.save_game(self._write, self._known, record, now)
+        await _games.save_game(self._write, self._known, record, now, self._lane)
 
     async def _save_ending_duel(self, record: GameRecord, now: float | None) -> None:
         """The full way (a duel ends once, the shortcut is not worth it), its Elo in the
