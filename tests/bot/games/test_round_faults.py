@@ -13,6 +13,7 @@ import pytest
 import rules
 from bot.games import _announce
 from bot.games._closing import END_BUTTONS_S
+from bot.games._showing import TELL_AGAIN_S
 from tests.support.sim import answer, answer_id, message_text, reply_text, round_messages
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -213,10 +214,11 @@ async def test_the_archive_is_scheduled_even_when_the_summary_failed(world) -> N
     world.env.inject_error("POST", "/webhooks/*", status=500, times=None)
     world.env.inject_error("POST", "/channels/*/messages", status=500, times=None)
     await answer(world.alice, thread.last_message, "700+1")
-    await world.env.advance_time(30)  # every retry of the summary failed
+    await world.env.advance_time(30)  # the summary and its first retry failed
     world.env.backend.faults.clear()
     since = len(world.env.http_requests)
-    await world.env.advance_time(END_BUTTONS_S)
+    # the summary's next try lands (TELL_AGAIN_S) and its buttons get their time from then
+    await world.env.advance_time(TELL_AGAIN_S + END_BUTTONS_S)
     assert any(
         r.method == "PATCH" and r.path == f"/channels/{thread.id}"
         for r in world.env.http_requests[since:]
