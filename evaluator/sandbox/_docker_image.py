@@ -183,6 +183,37 @@ def base_image_present(client: Any, base: str) -> bool:
     return True
 
 
+def _build(
+    client: Any,
+    context: io.BytesIO,
+    tag: str,
+    labels: dict[str, str],
+    *,
+    dockerfile: str = "Dockerfile",
+    buildargs: dict[str, str] | None = None,
+) -> Any:
+    """Build a local context (never pulling); every engine failure is one ImageBuildError
+    with the end of the build's log."""
+    try:
+        image, _ = client.images.build(
+            fileobj=context,
+            custom_context=True,
+            dockerfile=dockerfile,
+            tag=tag,
+            labels=labels,
+            buildargs=buildargs or {},
+            pull=False,
+            rm=True,
+            forcerm=True,
+        )
+    except docker_errors.BuildError as exc:
+        log = "".join(str(chunk.get("stream", chunk)) for chunk in exc.build_log)
+        raise ImageBuildError(f"building {tag} failed: {exc.msg}\n{log[-2000:]}") from exc
+    except docker_errors.APIError as exc:
+        raise ImageBuildError(f"building {tag} failed: {exc.explanation or exc}") from exc
+    return image
+
+
 def build_image(
     tag: str,
     *,
@@ -216,23 +247,7 @@ def build_image(
             labels[SOURCE_LABEL] = "dockerfile"
             context, dockerfile = dockerfile_context(worker), "docker/Dockerfile"
             buildargs = {"WORKER_SHA256": sha} | ({"PHP_IMAGE": base} if base else {})
-        try:
-            image, _ = client.images.build(
-                fileobj=context,
-                custom_context=True,
-                dockerfile=dockerfile,
-                tag=tag,
-                labels=labels,
-                buildargs=buildargs,
-                pull=False,
-                rm=True,
-                forcerm=True,
-            )
-        except docker_errors.BuildError as exc:
-            log = "".join(str(chunk.get("stream", chunk)) for chunk in exc.build_log)
-            raise ImageBuildError(f"building {tag} failed: {exc.msg}\n{log[-2000:]}") from exc
-        except docker_errors.APIError as exc:
-            raise ImageBuildError(f"building {tag} failed: {exc.explanation or exc}") from exc
+        image = _build(client, context, tag, labels, dockerfile=dockerfile, buildargs=buildargs)
         version = image.labels.get(PHP_VERSION_LABEL) or image_php_version(client, tag)
         return BuiltImage(tag, image.id, "from-host" if from_host else "dockerfile", version)
     finally:
@@ -315,21 +330,7 @@ def build_node_image(tag: str, *, client: Any = None, node: str | None = None) -
         cmd=("node", NODE_WORKER_IN_IMAGE),
     )
     try:
-        image, _ = client.images.build(
-            fileobj=context,
-            custom_context=True,
-            dockerfile="Dockerfile",
-            tag=tag,
-            labels=labels,
-            pull=False,
-            rm=True,
-            forcerm=True,
-        )
-    except docker_errors.BuildError as exc:
-        log = "".join(str(chunk.get("stream", chunk)) for chunk in exc.build_log)
-        raise ImageBuildError(f"building {tag} failed: {exc.msg}\n{log[-2000:]}") from exc
-    except docker_errors.APIError as exc:
-        raise ImageBuildError(f"building {tag} failed: {exc.explanation or exc}") from exc
+        image = _build(client, context, tag, labels)
     finally:
         if own_client:
             client.close()

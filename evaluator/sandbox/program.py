@@ -10,7 +10,6 @@ when a second language is added.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
@@ -21,6 +20,7 @@ from evaluator.sandbox.protocol import (
     SANDBOX_TMP,
     WORKER_SCRIPT,
     ProtocolError,
+    answer_object,
     decode_response,
     fatal_verdict,
     php_ini_args,
@@ -128,14 +128,7 @@ _NODE_CODES: Final = {
 
 def decode_node_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict, bool]:
     """worker.js's answer: a double (`-0.0` keeps the sign of zero) or a typed error."""
-    try:
-        data = json.loads(line)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ProtocolError(f"unreadable response: {line[:80]!r}") from exc
-    if not isinstance(data, dict):
-        raise ProtocolError(f"response is not an object: {line[:80]!r}")
-    if data.get("i") != nonce:
-        raise ProtocolError(f"response does not answer this request: {line[:80]!r}")
+    data = answer_object(line, nonce)
     bye = data.get("bye") is True
     if data.get("ok") is True:
         value = data.get("v")

@@ -22,7 +22,7 @@ import secrets
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
 
@@ -274,6 +274,20 @@ _PLAIN_ANSWER = re.compile(
 )
 
 
+def answer_object(line: bytes, nonce: str) -> dict[str, Any]:
+    """A worker's answer line as the object that answers this request (its nonce), else
+    ProtocolError: every language's worker answers in this envelope."""
+    try:
+        data = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"unreadable response: {line[:80]!r}") from exc
+    if not isinstance(data, dict):
+        raise ProtocolError(f"response is not an object: {line[:80]!r}")
+    if data.get("i") != nonce:
+        raise ProtocolError(f"response does not answer this request: {line[:80]!r}")
+    return data
+
+
 def decode_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict, bool]:
     """Parse one response line into a verdict and whether the worker is exiting.
 
@@ -286,14 +300,7 @@ def decode_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict, boo
             return Evaluation(formula, int(fast[2]) if fast[1] == b"int" else float(fast[2])), False
         except ValueError:
             pass  # not a number of its kind: the full parse below says why
-    try:
-        data = json.loads(line)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ProtocolError(f"unreadable response: {line[:80]!r}") from exc
-    if not isinstance(data, dict):
-        raise ProtocolError(f"response is not an object: {line[:80]!r}")
-    if data.get("i") != nonce:
-        raise ProtocolError(f"response does not answer this request: {line[:80]!r}")
+    data = answer_object(line, nonce)
     bye = data.get("bye") is True
     if data.get("ok") is True:
         kind, value = data.get("t"), data.get("v")
