@@ -8,7 +8,6 @@ shown is what the real sandbox returns. A candidate whose PHP Result differs
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from evaluator import Evaluation, Evaluator
@@ -75,16 +74,12 @@ class ConfirmedSolver:
     candidate is no answer: it is logged and the game goes on without the reveal.
     """
 
-    CLOSEST_KEPT = 65536
-    """Closest formulas kept (a few hundred bytes each): a midnight wave's Digits, ahead."""
-
     def __init__(
         self, solver: SolverProcess, evaluator: Evaluator, *, timeout_s: float = 30.0
     ) -> None:
         self.solver = solver
         self.evaluator = evaluator
         self.timeout_s = timeout_s
-        self._closest: OrderedDict[tuple[str, GameSet], Candidate] = OrderedDict()
 
     async def best(
         self, digits: str, score: Number, game_set: GameSet, *, aim: int = 0
@@ -114,34 +109,21 @@ class ConfirmedSolver:
 
     async def prepare(self, digits: str, game_set: GameSet) -> None:
         """Prepare Digits that many Scores will be asked about (a Qualification day's, which
-        everyone played): each query on them after this costs a few milliseconds.
-
-        Not for Digits whose closest formula was found ahead (`closest` before the
-        midnight wave, `DailyPosts.prepare_ahead`): at midnight 2,000 servers' posts
-        each waited for up to 7 of these (~2 h for the last), whose tables a cache of 8
-        Digits would not keep for the day's `/game` reveals anyway."""
-        if (digits, game_set) in self._closest:
-            return
+        everyone played): each query on them after this costs a few milliseconds. The
+        daily post asks it only for Digits not solved ahead of midnight (`DayAhead`)."""
         failure = await self.solver.prepare(digits, game_set, timeout_s=self.timeout_s)
         if failure is not None:
             log.warning("could not prepare %s: %s", digits, failure.message)
 
     async def closest(self, digits: str, game_set: GameSet) -> Candidate | None:
-        """The formula whose Result is nearest the Goal (the daily post), if PHP agrees;
-        kept, so one found ahead of midnight costs the post nothing."""
-        kept = self._closest.get((digits, game_set))
-        if kept is not None:
-            self._closest.move_to_end((digits, game_set))
-            return kept
+        """The formula whose Result is nearest the Goal (the daily post), if PHP agrees
+        (`DayAhead` keeps those found before midnight)."""
         found = await self.solver.closest(digits, game_set, timeout_s=self.timeout_s)
         if isinstance(found, SolveFailure):
             log.warning("no closest formula for %s: %s", digits, found.message)
             return None
         verdict = (await self.evaluator.evaluate_many([(found.formula, digits, game_set)]))[0]
         if isinstance(verdict, Evaluation) and same(verdict.value, found.value):
-            self._closest[(digits, game_set)] = found
-            if len(self._closest) > self.CLOSEST_KEPT:
-                self._closest.popitem(last=False)
             return found
         log.warning("solver and PHP disagree on %s for %s: %r", found.formula, digits, verdict)
         return None

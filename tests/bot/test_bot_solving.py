@@ -63,18 +63,3 @@ async def test_solve_in_its_process_then_confirm(evaluator: Evaluator) -> None:
         assert confirmed.candidate.score == 0
         late = await best_confirmed(process, evaluator, "1234", 300, CLASSIC, timeout_s=0)
         assert isinstance(late, SolveFailure)
-
-
-async def test_a_closest_formula_found_ahead_costs_the_post_nothing(evaluator: Evaluator) -> None:
-    """Found before midnight, kept: the post's prepare and closest ask the solver nothing
-    (seen failing first: each post waited for a prepare and a closest solve)."""
-    from bot.solving import ConfirmedSolver
-
-    process = SolverProcess(timeout_s=120)
-    solving = ConfirmedSolver(process, evaluator)
-    ahead = await solving.closest("5813", CLASSIC)
-    assert ahead is not None
-    await process.close()  # from here on a call to the solver could only fail
-    await solving.prepare("5813", CLASSIC)
-    assert await solving.closest("5813", CLASSIC) == ahead
-    assert await solving.closest("5814", CLASSIC) is None  # not kept: the solver is closed
