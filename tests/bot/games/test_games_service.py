@@ -320,8 +320,8 @@ async def test_resign_waiting_behind_a_checkout_is_told_the_game_is_over(service
     for _ in range(50):
         await asyncio.sleep(0.01)  # PHP answered; the submit waits for the lock
     resigning = asyncio.create_task(service.resign(1, 100))
-    for _ in range(10):
-        await asyncio.sleep(0)
+    for _ in range(50):
+        await asyncio.sleep(0.01)  # its store read came back (a thread); it waits for the lock
     lock.release()
     result, refused = await asyncio.gather(submitting, resigning, return_exceptions=True)
     assert not isinstance(result, BaseException) and result.evaluation is not None
