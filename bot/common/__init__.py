@@ -17,7 +17,16 @@ from bot.common._sets import (
     clean_name,
     set_choices,
 )
-from bot.common._text import code, echo_formula, fmt, mention, shorten, timestamp
+from bot.common._text import (
+    code,
+    echo_formula,
+    fmt,
+    language_label,
+    mention,
+    set_label,
+    shorten,
+    timestamp,
+)
 
 __all__ = [
     "CHOICES_MAX",
@@ -30,6 +39,7 @@ __all__ = [
     "code",
     "echo_formula",
     "fmt",
+    "language_label",
     "loaded_cog",
     "mention",
     "refusal_text",
@@ -37,6 +47,7 @@ __all__ = [
     "reply",
     "report_unexpected",
     "set_choices",
+    "set_label",
     "shorten",
     "timestamp",
 ]

@@ -141,7 +141,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             key,
             locale,
             formula=result.evaluation.formula,
-            result=fmt(result.evaluation.value),
+            result=fmt(result.evaluation.value, result.record.state.game_set.language),
             number=result.round_number,
         )
         if component:

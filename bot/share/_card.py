@@ -117,7 +117,7 @@ def _outcome(state: GameState, index: int, locale: str) -> str:
     result = state.outcome
     if result is None:
         return t("share.outcome.playing", locale)
-    rounds, score = result.rounds, fmt(state.scores[index])
+    rounds, score = result.rounds, fmt(state.scores[index], state.game_set.language)
     duel = state.mode.is_duel
     if result.termination is Termination.RESIGN:
         if state.resigned == index:

@@ -233,6 +233,14 @@ class Store:
         async with self._read() as conn:
             return await _boards.qualification_sets(conn, guild_id)
 
+    async def set_language(
+        self, guild_id: int, set_name: str, version: str | None = None
+    ) -> rules.FormulaLanguage:
+        """The language of `set_name` (of `version`) as its latest game here had it:
+        what a board or a record names and writes its numbers in (PHP when unplayed)."""
+        async with self._read() as conn:
+            return await _boards.set_language(conn, guild_id, set_name, version)
+
     async def set_versions(
         self, guild_id: int, set_name: str, *, since: str | None = None
     ) -> list[str]:
