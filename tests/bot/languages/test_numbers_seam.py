@@ -38,9 +38,7 @@ def test_every_fmt_call_in_the_bot_names_the_language() -> None:
     calls = _calls("fmt")
     assert len(calls) > 20  # the reader finds them
     unnamed = [
-        f"{path}:{node.lineno}"
-        for path, node in calls
-        if len(node.args) + len(node.keywords) < 2
+        f"{path}:{node.lineno}" for path, node in calls if len(node.args) + len(node.keywords) < 2
     ]
     assert unnamed == []
 
