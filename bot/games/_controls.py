@@ -132,7 +132,8 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             self.metrics.answer_error(result.error.code, time.perf_counter() - started)
         if result.error is not None:
             echo = echo_formula(formula)
-            error_text = describe_eval_error(result.error, locale, formula)
+            lang = result.record.state.game_set.language
+            error_text = describe_eval_error(result.error, locale, formula, lang)
             await reply(interaction, t("games.invalid", locale, formula=echo, error=error_text))
             return
         assert result.evaluation is not None
