@@ -22,6 +22,7 @@ from bot.i18n._catalog import (
 )
 from bot.i18n._commands import SyncedCommand, command_text
 from bot.i18n._errors import describe_eval_error
+from bot.i18n._languages import FormulaTexts
 from bot.i18n._languages import texts as formula_texts
 from bot.i18n._numbers import decimal_text, plural_categories, plural_category
 from bot.i18n._translator import CatalogTranslator, cmd
@@ -36,6 +37,7 @@ __all__ = [
     "DEFAULT_LOCALE",
     "Catalog",
     "CatalogTranslator",
+    "FormulaTexts",
     "catalog",
     "cmd",
     "command_text",

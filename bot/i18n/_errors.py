@@ -5,7 +5,7 @@ from __future__ import annotations
 from babel.lists import format_list
 
 from bot.i18n._catalog import catalog, normalize_locale
-from bot.i18n._languages import PHP_OPENERS, PHP_OPERATORS, ErrorTexts, texts
+from bot.i18n._languages import PHP_OPENERS, PHP_OPERATORS, FormulaTexts, texts
 from bot.i18n._markdown import LOOKALIKE, inline_code
 from evaluator.check import normalize
 from evaluator.result import ErrorCode, EvalError
@@ -57,7 +57,7 @@ def _twice_fixed(error: EvalError, formula: str | None) -> str:
     return ("…" if start else "") + window + ("…" if start + HINT_MAX < len(fixed) else "")
 
 
-def _kind(error: EvalError, reason: object, lang: ErrorTexts) -> str | None:
+def _kind(error: EvalError, reason: object, lang: FormulaTexts) -> str | None:
     """The catalog key of a refused token that gets its own text, if it does."""
     text = error.text or ""
     if reason not in ("operator", "token"):
@@ -72,7 +72,7 @@ def _kind(error: EvalError, reason: object, lang: ErrorTexts) -> str | None:
     return None
 
 
-def _own(key: str, lang: ErrorTexts) -> str:
+def _own(key: str, lang: FormulaTexts) -> str:
     """`key` (an `eval.` key), or the language's own text of it when it has one."""
     if lang.overrides:
         own = lang.overrides + key.removeprefix("eval.")
@@ -81,12 +81,14 @@ def _own(key: str, lang: ErrorTexts) -> str:
     return key
 
 
-def _key(error: EvalError, params: dict[str, object], formula: str | None, lang: ErrorTexts) -> str:
+def _key(
+    error: EvalError, params: dict[str, object], formula: str | None, lang: FormulaTexts
+) -> str:
     return _own(_shared_key(error, params, formula, lang), lang)
 
 
 def _shared_key(
-    error: EvalError, params: dict[str, object], formula: str | None, lang: ErrorTexts
+    error: EvalError, params: dict[str, object], formula: str | None, lang: FormulaTexts
 ) -> str:
     book = catalog()
     code = error.code.value

@@ -22,8 +22,8 @@ Reader = Callable[[str], tuple[str, dict[str, str]] | None]
 
 
 @dataclass(frozen=True, slots=True)
-class ErrorTexts:
-    """One language's part of the error texts.
+class FormulaTexts:
+    """One language's part of the formula's texts (its errors, its example, its rules).
 
     `overrides`: the catalog namespace whose keys replace `eval.<rest>` ("" for none);
     `engine`: the key of the engine's message when no reading fits (`eval.php`);
@@ -33,6 +33,7 @@ class ErrorTexts:
     text of a token in parentheses (PHP's `(int)`); `values`: the names its engine
     gives a non-finite Result, longest
     first (`-INF` before `INF`), the first one found in the message being it;
+    `example`: a call of one of its functions, for the answer form's placeholder;
     `rules`: the name of its `/rules` section of surprises (`rules_text/<locale>.<rules>.md`)."""
 
     overrides: str
@@ -43,6 +44,7 @@ class ErrorTexts:
     openers: tuple[tuple[str, str], ...]
     cast: str | None
     values: tuple[str, ...]
+    example: str
     rules: str
 
     def not_finite(self, message: str) -> str:
@@ -84,17 +86,17 @@ JS_OPERATORS: Final = {
 }  # fmt: skip
 """A JavaScript Set's refused tokens with their own text (`eval.js.forbidden.<kind>`)."""
 
-TEXTS: Final[Mapping[FormulaLanguage, ErrorTexts]] = {
-    FormulaLanguage.PHP: ErrorTexts(
+TEXTS: Final[Mapping[FormulaLanguage, FormulaTexts]] = {
+    FormulaLanguage.PHP: FormulaTexts(
         "", "eval.php", read_php_message, "eval.forbidden.", PHP_OPERATORS, PHP_OPENERS,
-        "operator.cast", ("-INF", "INF", "NAN"), "php",
+        "operator.cast", ("-INF", "INF", "NAN"), "pow()", "php",
     ),
-    FormulaLanguage.JAVASCRIPT: ErrorTexts(
+    FormulaLanguage.JAVASCRIPT: FormulaTexts(
         "eval.js.", "eval.js.error", read_node_message, "eval.js.forbidden.", JS_OPERATORS,
-        (), None, ("-Infinity", "Infinity", "NaN"), "javascript",
+        (), None, ("-Infinity", "Infinity", "NaN"), "Math.sqrt()", "javascript",
     ),
 }  # fmt: skip
 
 
-def texts(lang: FormulaLanguage) -> ErrorTexts:
+def texts(lang: FormulaLanguage) -> FormulaTexts:
     return TEXTS[lang]
