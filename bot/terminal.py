@@ -52,8 +52,8 @@ def describe_error(
     the language raised names its class as the language does (`PHP DivisionByZeroError`,
     `JavaScript SyntaxError`)."""
     lines = [f"  ✗ {error.code.value}: {error.message}"]
-    if error.php_class:
-        lines[0] = f"  ✗ {language(lang).label} {error.php_class}: {error.message}"
+    if error.error_class:
+        lines[0] = f"  ✗ {language(lang).label} {error.error_class}: {error.message}"
     if error.position is not None and 0 < error.position <= len(formula) + 1:
         lines.append(f"    {formula}")
         lines.append("    " + " " * (error.position - 1) + "^")

@@ -94,7 +94,7 @@ def _shared_key(
     code = error.code.value
     if error.code is ErrorCode.TIMEOUT:  # PHP's fatal "Maximum execution time" among them
         return "eval.timeout"
-    if error.php_class or error.code is ErrorCode.PHP:
+    if error.error_class or error.code is ErrorCode.RUNTIME:
         reading = lang.read(error.message)
         if reading is None:
             return lang.engine
@@ -145,7 +145,7 @@ def describe_eval_error(
     params["fixed"] = inline_code(_twice_fixed(error, formula))
     params.setdefault("column", error.position if error.position is not None else "?")
     params["message"] = error.message.replace("`", LOOKALIKE)
-    params["error_class"] = error.php_class or "Error"
+    params["error_class"] = error.error_class or "Error"
     key = _key(error, params, formula, own)
     if error.code is ErrorCode.NOT_FINITE:
         params["value"] = own.not_finite(error.message)
