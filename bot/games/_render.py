@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.common import fmt, language_label, mention, timestamp
+from bot.common import fmt, mention, timestamp
 from bot.games._best import best_field
 from bot.i18n import t
 from bot.storage import Challenge, ChallengeStatus, GameRecord
@@ -89,7 +89,7 @@ def _answer_line(state: GameState, number: int, index: int, locale: str) -> str:
         key,
         locale,
         formula=answer.formula,
-        engine=language_label(state.game_set.language),
+        says=t(f"games.result.says.{state.game_set.language.value}", locale),
         result=fmt(answer.result, state.game_set.language),
         points=fmt(answer.points, state.game_set.language),
         score=fmt(answer.score, state.game_set.language),

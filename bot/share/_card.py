@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from babel.dates import format_date
 
-from bot.common import fmt
+from bot.common import fmt, set_label
 from bot.i18n import normalize_locale, t
 from bot.storage import GameRecord
 from rules import Answer, GameSet, GameState, Termination, is_zero, round_points
@@ -148,7 +148,7 @@ def share_card(
     title = t(
         "share.title",
         locale,
-        set=state.game_set.name.replace("_", "\\_"),
+        set=set_label(state.game_set.name, state.game_set.language).replace("_", "\\_"),
         mode=t(f"games.mode.{state.mode.value}", locale),
         date=format_date(_day(record, tz), format="long", locale=locale),
     )
