@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import discord
-
 import rules
 
 ECHO_MAX = 60
@@ -25,13 +23,6 @@ def shorten(text: str, limit: int = ECHO_MAX) -> str:
     if len(text) <= limit:
         return text
     return text[: max(0, limit - 1)] + "…"
-
-
-def echo_formula(formula: str) -> str:
-    """A player's formula as it is echoed in inline code: on one line (a newline would
-    break the message's layout), short, with no backtick or mention to break out of it."""
-    folded = " ".join(formula.split())
-    return discord.utils.escape_mentions(shorten(folded).replace("`", "ˋ"))
 
 
 def mention(user_id: int | str) -> str:
