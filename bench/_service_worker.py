@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from bot.games import GameService, _render
-from bot.games._types import Posted
+from bot.games import _render
+from bot.play import GameService
+from bot.play._types import Posted
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange, Store, open_store
 from evaluator import EvaluatorSettings, open_evaluator
 from evaluator.result import EvalError, Evaluation

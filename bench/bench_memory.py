@@ -69,8 +69,8 @@ async def idle(tmp: Path) -> dict[str, float]:
 
 async def games(tmp: Path, count: int) -> dict[str, float]:
     import rules
-    from bot.games import GameService, NoEvents
     from bot.observability import Metrics
+    from bot.play import GameService, NoEvents
     from bot.storage import open_store
     from evaluator import EvaluatorSettings, open_evaluator
 

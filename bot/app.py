@@ -30,23 +30,14 @@ from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
 from bot.daily import Closest, DailyPosts, DiscordChannel
-from bot.games import (
-    DYNAMIC_ITEMS,
-    Announcer,
-    DigitsSource,
-    Evaluating,
-    GameControlsCog,
-    GamesCog,
-    GameService,
-    RestBudget,
-    Revealer,
-    ThreadCloser,
-)
+from bot.games import DYNAMIC_ITEMS, Announcer, GameControlsCog, GamesCog, RestBudget, ThreadCloser
 from bot.games._discord import INVALID_LIMIT, response_trace
-from bot.i18n import CatalogTranslator, locale_of, t, use_synced_commands
+from bot.i18n import locale_of, t, use_synced_commands
+from bot.i18n.translator import CatalogTranslator
 from bot.leaderboards import LeaderboardsCog, PageButton
 from bot.moderation import AdminCog, Moderation
 from bot.observability import Metrics, readiness_checks, serve_observability
+from bot.play import DigitsSource, Evaluating, GameService, Revealer
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
 from bot.sharding import IdentifyGate

@@ -81,3 +81,39 @@ def test_holding_solver_results_does_not_load_numpy() -> None:
     code = "import sys, solver, solver.result, solver.process\nprint('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+FLOW = "bot.play"
+"""The game flow: it runs games without Discord, so a second front end (the web, the
+terminal) can drive it, and its Discord face (`bot.games`) is one of its users."""
+
+
+def test_the_game_flow_loads_no_discord() -> None:
+    root = Path(__file__).resolve().parents[1] / FLOW.replace(".", "/")
+    modules = sorted(
+        ".".join([*FLOW.split("."), path.stem]).removesuffix(".__init__")
+        for path in root.glob("*.py")
+    )
+    code = (
+        f"import sys, {', '.join(modules)}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'discord', 'aiohttp'}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_no_game_flow_module_imports_discord() -> None:
+    """Not even under TYPE_CHECKING: a Discord-shaped need is a Protocol of the flow's own."""
+    root = Path(__file__).resolve().parents[1] / FLOW.replace(".", "/")
+    bad = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            bad += [f"{path.name}: {n}" for n in names if n.split(".")[0] in {"discord", "aiohttp"}]
+    assert bad == []

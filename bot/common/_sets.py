@@ -6,13 +6,10 @@ a board and `/sets` never disagree about which Set a name means.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from discord import app_commands
-
 from bot.common._errors import UnknownSet
-from bot.i18n import t
 from bot.storage import Store
 from rules import GameSet
 
@@ -61,25 +58,3 @@ class SetsDirectory:
         if found is None:
             raise UnknownSet(name, sorted(sets))
         return found
-
-
-def set_choices(
-    sets: Iterable[GameSet], current: str, locale: str
-) -> list[app_commands.Choice[str]]:
-    """Autocomplete choices for the Sets whose name contains what was typed so far."""
-    needle = clean_name(current)
-    return [
-        app_commands.Choice(
-            name=t(
-                "games.set_choice",
-                locale,
-                name=s.name,
-                start=s.start_score,
-                rounds=s.max_rounds,
-                seconds=s.time_limit,
-            )[:CHOICE_NAME_MAX],
-            value=s.name,
-        )
-        for s in sorted(sets, key=lambda s: s.name)
-        if needle in s.name
-    ][:CHOICES_MAX]

@@ -3,8 +3,6 @@ mentions, times, cut text, code."""
 
 from __future__ import annotations
 
-import discord
-
 import rules
 from evaluator.language import language
 from rules.game_set import FormulaLanguage
@@ -19,7 +17,7 @@ def fmt(value: rules.Number, lang: FormulaLanguage = FormulaLanguage.PHP) -> str
     PHP: as PHP 8 echoes it with precision=-1, without var_export's ".0" on whole
     floats, so a whole Score reads 274 whether a float or an int (the boards store
     Scores as floats and could not tell the two apart). JavaScript: `String(x)`.
-    Every caller in the bot names the language (tests/bot/test_numbers_seam.py reads
+    Every caller in the bot names the language (tests/bot/languages/test_numbers_seam.py reads
     them all): a message that forgot would show a JavaScript game in PHP's digits.
     """
     return language(lang).echo(value)
@@ -44,13 +42,6 @@ def shorten(text: str, limit: int = ECHO_MAX) -> str:
     if len(text) <= limit:
         return text
     return text[: max(0, limit - 1)] + "…"
-
-
-def echo_formula(formula: str) -> str:
-    """A player's formula as it is echoed in inline code: on one line (a newline would
-    break the message's layout), short, with no backtick or mention to break out of it."""
-    folded = " ".join(formula.split())
-    return discord.utils.escape_mentions(shorten(folded).replace("`", "ˋ"))
 
 
 def mention(user_id: int | str) -> str:

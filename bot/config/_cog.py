@@ -13,9 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.common import UserError, refuse, reply, timestamp
+from bot.common import UserError, timestamp
+from bot.common.interactions import refuse, reply
 from bot.config._service import LANGUAGES, ConfigError, ServerConfig, zone_choices
-from bot.i18n import cmd, locale_of, t
+from bot.i18n import locale_of, t
+from bot.i18n.translator import cmd
 from bot.storage import ServerSettings
 
 Interaction = discord.Interaction[Any]

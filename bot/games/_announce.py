@@ -26,9 +26,9 @@ from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
 from bot.games._summary import summary_messages
-from bot.games._types import UNPOSTED, ChannelLost, Posted, Via
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, t
+from bot.play import UNPOSTED, ChannelLost, Posted, Via
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from rules import Mode
 

@@ -19,8 +19,7 @@ import discord
 
 from bot.games._discord import Lane, RestBudget, RestBusy, with_retry
 from bot.games._places import AUTO_ARCHIVE_MINUTES
-from bot.games._timers import Timers
-from bot.games._types import Clock
+from bot.play import Clock, Timers
 from bot.storage import FinishedThread, GameRecord, Store
 
 log = logging.getLogger(__name__)

@@ -15,17 +15,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.common import UserError, refuse, reply, set_choices, timestamp
+from bot.common import UserError, timestamp
+from bot.common.interactions import refuse, reply, set_choices
 from bot.games import _render as render
 from bot.games._announce import USERS_ONLY, Announcer
 from bot.games._controls import GameControlsCog
 from bot.games._discord import StartRefused
 from bot.games._places import NEEDED, private_thread, public_thread, require
-from bot.games._practice import DEFAULT_LEVEL
-from bot.games._service import GameService
-from bot.games._types import GameError
 from bot.games._views import challenge_view
-from bot.i18n import cmd, locale_of, t
+from bot.i18n import locale_of, t
+from bot.i18n.translator import cmd
+from bot.play import DEFAULT_LEVEL, GameError, GameService
 from bot.rules_text import rules_pages
 from rules import FormulaLanguage, GameSet, Mode
 from solver.practice import Level

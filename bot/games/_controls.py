@@ -16,15 +16,14 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.common import UserError, echo_formula, fmt, refuse, reply
+from bot.common import UserError, fmt
+from bot.common.interactions import echo_formula, refuse, reply
 from bot.games import _render as render
 from bot.games._announce import Announcer
 from bot.games._discord import Lane, with_retry
 from bot.games._places import POSTING, missing, public_thread
 from bot.games._riding import InteractionVia
-from bot.games._service import GameService
 from bot.games._sharing import claim_share, share_key, share_target
-from bot.games._types import GameError
 from bot.games._views import (
     COG_NAME,
     AnswerModal,
@@ -34,6 +33,7 @@ from bot.games._views import (
 )
 from bot.i18n import describe_eval_error, formula_texts, locale_of, t
 from bot.observability import Metrics, log_context
+from bot.play import GameError, GameService
 from bot.storage import Challenge
 from rules import FormulaLanguage, GameSet, Mode
 

@@ -38,18 +38,18 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
-from bot.games._budget import (
+from bot.play import (
     GLOBAL_LIMIT_PER_S,
     INVALID_LIMIT,
     SHARE_OF_GLOBAL,
     BudgetStats,
+    Clock,
     Lane,
     PauseKind,
     RestBudget,
     RestBusy,
     StartRefused,
 )
-from bot.games._types import Clock
 
 __all__ = [
     "GLOBAL_LIMIT_PER_S",

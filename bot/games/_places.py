@@ -15,7 +15,7 @@ from typing import Literal
 import discord
 
 from bot.games._discord import RestBudget, with_retry
-from bot.games._types import GameError
+from bot.play import GameError
 from rules import Mode
 
 THREAD_EXISTS = 160004

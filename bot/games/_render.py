@@ -9,8 +9,8 @@ from __future__ import annotations
 import discord
 
 from bot.common import fmt, mention, timestamp
-from bot.games._best import best_field
 from bot.i18n import t
+from bot.play import best_field
 from bot.storage import Challenge, ChallengeStatus, GameRecord
 from rules import GameState, Mode, Termination
 

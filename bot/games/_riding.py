@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.games._types import Clock, Posted
+from bot.play import Clock, Posted
 
 Interaction = discord.Interaction[Any]
 

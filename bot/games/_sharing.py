@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, tzinfo
 
-from bot.games._types import GameError
+from bot.play import GameError
 from bot.share import ShareCard, share_card
 from bot.storage import GameRecord, Store
 from rules import Termination

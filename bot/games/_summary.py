@@ -14,9 +14,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.common import fmt, mention, shorten
-from bot.games._best import accuracy, summary_best
 from bot.games._render import COLOR_LOSS, COLOR_WIN, mode_name, outcome_text
 from bot.i18n import t
+from bot.play import accuracy, summary_best
 from bot.storage import GameRecord, RatingChange
 from rules import Answer, FormulaLanguage, GameState, Round, Termination, nobody_played
 

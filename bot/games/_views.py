@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.common import loaded_cog, report_unexpected
+from bot.common.interactions import loaded_cog, report_unexpected
 from bot.i18n import FormulaTexts, formula_texts, t
 from rules import FormulaLanguage
 

@@ -5,6 +5,7 @@ with `{named}` placeholders. Keys are prefixed by the file name (`games.yaml` ->
 `games.round.title`). A missing Ukrainian text falls back to English, and a
 missing key shows the key itself, so a gap is visible but never a crash.
 Plural forms follow CLDR (Babel), so another language is its texts and nothing else.
+Nothing here loads discord; the command names' Translator is `bot.i18n.translator`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from bot.i18n._errors import describe_eval_error
 from bot.i18n._languages import FormulaTexts
 from bot.i18n._languages import texts as formula_texts
 from bot.i18n._numbers import decimal_text, plural_categories, plural_category
-from bot.i18n._translator import CatalogTranslator, cmd
 
 
 def use_synced_commands(synced: Iterable[SyncedCommand]) -> None:
@@ -36,10 +36,8 @@ def use_synced_commands(synced: Iterable[SyncedCommand]) -> None:
 __all__ = [
     "DEFAULT_LOCALE",
     "Catalog",
-    "CatalogTranslator",
     "FormulaTexts",
     "catalog",
-    "cmd",
     "command_text",
     "decimal_text",
     "describe_eval_error",

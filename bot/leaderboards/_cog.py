@@ -17,20 +17,14 @@ from discord.ext import commands
 
 import rules
 from bot.charts import GAMES_MAX, ChartRenderer, stats_chart, stats_input
-from bot.common import (
-    CHOICE_NAME_MAX,
-    CHOICES_MAX,
-    SetsDirectory,
-    UnknownSet,
-    UserError,
-    refuse,
-    set_choices,
-)
+from bot.common import CHOICE_NAME_MAX, CHOICES_MAX, SetsDirectory, UnknownSet, UserError
+from bot.common.interactions import refuse, set_choices
 from bot.config import web_address
-from bot.games import Revealer
-from bot.i18n import cmd, locale_of, t
+from bot.i18n import locale_of, t
+from bot.i18n.translator import cmd
 from bot.leaderboards import _pages, _render, _void
 from bot.leaderboards._pages import COG_NAME, PageKind, PageRequest
+from bot.play import Revealer
 from bot.storage import GameRecord, Store
 from rules import GameSet, Mode
 

@@ -15,10 +15,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.common import loaded_cog, report_unexpected
-from bot.games import Revealer
+from bot.common.interactions import loaded_cog, report_unexpected
 from bot.i18n import t
 from bot.leaderboards import _render, _views
+from bot.play import Revealer
 from bot.storage import Store
 
 COG_NAME = "Leaderboards"

@@ -13,9 +13,10 @@ import discord
 
 import rules
 from bot.common import fmt, mention, set_label
-from bot.games import FIELD_MAX, outcome_text, round_line, summary_best
+from bot.games import FIELD_MAX, outcome_text, round_line
 from bot.i18n import decimal_text, normalize_locale, t
 from bot.leaderboards._void import VOID_REASON_MAX, void_text, voided
+from bot.play import summary_best
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
 from rules import FormulaLanguage, Streak, Termination
 

@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 import rules
 from bot.charts import GAMES_MAX, StatsChartInput, stats_input
-from bot.games import Revealer, accuracy, reveal_played
 from bot.leaderboards._void import voided
+from bot.play import Revealer, accuracy, reveal_played
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow, Store
 from rules import Mode, Streak
 

@@ -10,8 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.common import UserError, code, mention, refuse, reply, timestamp
-from bot.i18n import cmd, locale_of, t
+from bot.common import UserError, code, mention, timestamp
+from bot.common.interactions import refuse, reply
+from bot.i18n import locale_of, t
+from bot.i18n.translator import cmd
 from bot.moderation._service import Moderation
 
 Interaction = discord.Interaction[Any]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.common import UserError
-from bot.games import GameError, GameService
+from bot.play import GameError, GameService
 from bot.storage import GameRecord, ModerationEntry, Store
 from rules import Termination
 

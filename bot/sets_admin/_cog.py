@@ -19,8 +19,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot.common import ListedSet, language_label, refuse, reply, set_choices
-from bot.i18n import cmd, locale_of, t
+from bot.common import ListedSet, language_label
+from bot.common.interactions import refuse, reply, set_choices
+from bot.i18n import locale_of, t
+from bot.i18n.translator import cmd
 from bot.sets_admin import _render as render
 from bot.sets_admin._manager import ImportResult, SetsAdminError, SetsManager
 from bot.sets_admin._validation import (

@@ -147,7 +147,7 @@ class Challenge:
     message_id: int = 0
     locale: str = "en"
     """The challenge's public language (the server's, else the challenger's), kept across a
-    restart; the duel's own is decided at Accept (`bot.games._challenges.duel_locale`)."""
+    restart; the duel's own is decided at Accept (`bot.play._challenges.duel_locale`)."""
     rematch_of: str | None = None
     """The duel this challenge is the Rematch of (one per duel, kept by a unique key)."""
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import jinja2
 from aiohttp import web
 
-from bot.games import Revealer
+from bot.play import Revealer
 from bot.storage import Store
 from bot.web import _routes
 from bot.web._keys import JINJA, NAMES, REVEALER, STORE, Names, NoNames

@@ -7,7 +7,7 @@ from typing import Protocol
 import jinja2
 from aiohttp import web
 
-from bot.games import Revealer
+from bot.play import Revealer
 from bot.storage import Store
 
 CACHE_S = 30

@@ -1,4 +1,4 @@
-"""How accuracy is defined (bot/games/_best.py) and how the summary labels it (issue 21:
+"""How accuracy is defined (bot/play/_best.py) and how the summary labels it (issue 21:
 a Perfect game read "Accuracy 51 %", and a duel's lines had no label at all)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 import rules
-from bot.games._best import accuracy, round_accuracy
 from bot.games._summary import summary_messages
+from bot.play._best import accuracy, round_accuracy
 from bot.storage import GameMeta, GameRecord, Reveal
 from tests.support.played import PERFECT, play
 from tests.support.sim import embed_text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import GameError
+from bot.play import GameError
 from tests.support.sim import button_id, public_message, reply_text, speak
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -7,7 +7,7 @@ import pytest
 from simcord import SetupError
 
 import rules
-from bot.games import GameError
+from bot.play import GameError
 from bot.storage import ChallengeStatus
 from tests.support.sim import (
     answer,

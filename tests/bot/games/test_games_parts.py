@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from bot.games._active import ActiveGames
-from bot.games._in_flight import AnswersInFlight
-from bot.games._seats import Seats
-from bot.games._timers import RoundTimers, Timers
-from bot.games._types import GameError
+from bot.play._active import ActiveGames
+from bot.play._in_flight import AnswersInFlight
+from bot.play._seats import Seats
+from bot.play._timers import RoundTimers, Timers
+from bot.play._types import GameError
 from tests.bot.storage.builders import record as stored
 from tests.bot.storage.builders import single
 

@@ -11,7 +11,7 @@ import pytest_asyncio
 
 import rules
 from bot.app import create_bot
-from bot.games._reveals import score_before
+from bot.play._reveals import score_before
 from bot.solving import ConfirmedSolver
 from tests.support.fixtures import simulated, solver  # noqa: F401 (fixture)
 from tests.support.sim import answer, message_text, public_message, reply_text

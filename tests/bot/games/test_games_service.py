@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.games import GameError, GameService
+from bot.play import GameError, GameService
 from bot.storage import Challenge, GameRecord, RatingChange
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -14,7 +14,7 @@ import pytest_asyncio
 import sqlalchemy as sa
 
 import rules
-from bot.games import GameService
+from bot.play import GameService
 from bot.storage import Challenge, GameRecord, RatingChange, StaleGame, Store, open_store
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.postgres]

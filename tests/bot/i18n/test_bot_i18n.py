@@ -7,7 +7,8 @@ import re
 import discord
 import pytest
 
-from bot.i18n import CatalogTranslator, catalog, cmd, describe_eval_error, t
+from bot.i18n import catalog, describe_eval_error, t
+from bot.i18n.translator import CatalogTranslator, cmd
 from bot.rules_text import rules_pages
 from evaluator.result import ErrorCode, EvalError
 from tests.support.paths import ROOT

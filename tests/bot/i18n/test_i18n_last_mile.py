@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from babel.numbers import format_decimal
 
-from bot.common import echo_formula
+from bot.common.interactions import echo_formula
 from bot.i18n import Catalog, catalog, describe_eval_error, t
 from evaluator.check import check
 from evaluator.result import ErrorCode, EvalError, FormulaError

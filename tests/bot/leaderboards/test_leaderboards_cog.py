@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import simcord
 
-from bot.i18n import CatalogTranslator
+from bot.i18n.translator import CatalogTranslator
 from bot.leaderboards._cog import LeaderboardsCog
 from tests.bot.leaderboards.games_played import (
     CHECKOUT_4,

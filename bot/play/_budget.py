@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.common import UserError
-from bot.games._types import Clock
+from bot.play._types import Clock
 
 log = logging.getLogger(__name__)
 

@@ -24,8 +24,8 @@ make a Perfect played at the rules' pace read 51 %. Pure functions of the stored
 from __future__ import annotations
 
 from bot.common import fmt, mention
-from bot.games._reveals import score_before
 from bot.i18n import t
+from bot.play._reveals import score_before
 from bot.storage import GameRecord, Reveal
 from rules import FormulaLanguage, GameState, compute_min_rounds, is_zero
 

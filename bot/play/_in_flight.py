@@ -8,7 +8,7 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bot.games._types import GameError
+from bot.play._types import GameError
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.games._timers import Timers
-from bot.games._types import Clock, GameError, Revealer
+from bot.play._timers import Timers
+from bot.play._types import Clock, GameError, Revealer
 from bot.storage import GameRecord
 from rules import Mode
 from solver.practice import Level, practice_move

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from bot.games._types import Clock, GameError
+from bot.play._types import Clock, GameError
 from bot.storage import Store
 
 STARTS_PER_WINDOW = 5

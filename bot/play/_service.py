@@ -17,14 +17,14 @@ from datetime import UTC, datetime
 
 import rules
 from bot.common import SetsDirectory
-from bot.games._active import ActiveGames
-from bot.games._challenges import Challenges, duel_locale
-from bot.games._flow import RoundFlow
-from bot.games._in_flight import AnswersInFlight
-from bot.games._practice import PracticeOpponent
-from bot.games._reveals import Reveals
-from bot.games._seats import Seats
-from bot.games._types import (
+from bot.play._active import ActiveGames
+from bot.play._challenges import Challenges, duel_locale
+from bot.play._flow import RoundFlow
+from bot.play._in_flight import AnswersInFlight
+from bot.play._practice import PracticeOpponent
+from bot.play._reveals import Reveals
+from bot.play._seats import Seats
+from bot.play._types import (
     Clock,
     DigitsSource,
     Evaluating,

@@ -19,11 +19,11 @@ from dataclasses import replace
 from typing import Protocol
 
 import rules
-from bot.games._active import ActiveGames
-from bot.games._practice import PracticeOpponent
-from bot.games._reveals import Reveals
-from bot.games._timers import RoundTimers
-from bot.games._types import UNPOSTED, ChannelLost, Clock, GameEvents, Via, announce
+from bot.play._active import ActiveGames
+from bot.play._practice import PracticeOpponent
+from bot.play._reveals import Reveals
+from bot.play._timers import RoundTimers
+from bot.play._types import UNPOSTED, ChannelLost, Clock, GameEvents, Via, announce
 from bot.storage import GameRecord, RatingChange
 from rules import GameState
 

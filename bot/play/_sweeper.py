@@ -13,9 +13,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.games._active import ActiveGames
-from bot.games._timers import RoundTimers, Timers
-from bot.games._types import Clock
+from bot.play._active import ActiveGames
+from bot.play._timers import RoundTimers, Timers
+from bot.play._types import Clock
 from bot.storage import GameRecord, Store
 
 log = logging.getLogger(__name__)

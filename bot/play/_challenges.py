@@ -11,10 +11,10 @@ import uuid
 from collections.abc import Callable
 
 from bot.common import SetsDirectory
-from bot.games._seats import Seats
-from bot.games._timers import Timers
-from bot.games._types import CHALLENGE_TTL, Clock, GameError, GameEvents, announce
 from bot.i18n import DEFAULT_LOCALE
+from bot.play._seats import Seats
+from bot.play._timers import Timers
+from bot.play._types import CHALLENGE_TTL, Clock, GameError, GameEvents, announce
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RematchTaken, Store
 from rules import Mode
 

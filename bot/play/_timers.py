@@ -10,7 +10,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.games._types import (
+from bot.play._types import (
     DEADLINE_RETRY_FIRST_S,
     DEADLINE_RETRY_MAX_S,
     DEADLINE_TRIES,

@@ -17,14 +17,14 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import rules
-from bot.games._active import ActiveGames
-from bot.games._in_flight import AnswersInFlight
-from bot.games._practice import BOT_SEAT, PracticeOpponent
-from bot.games._reveals import Reveals
-from bot.games._showing import Shows
-from bot.games._sweeper import Sweeper
-from bot.games._timers import RoundTimers
-from bot.games._types import (
+from bot.play._active import ActiveGames
+from bot.play._in_flight import AnswersInFlight
+from bot.play._practice import BOT_SEAT, PracticeOpponent
+from bot.play._reveals import Reveals
+from bot.play._showing import Shows
+from bot.play._sweeper import Sweeper
+from bot.play._timers import RoundTimers
+from bot.play._types import (
     Clock,
     DigitsSource,
     GameEvents,

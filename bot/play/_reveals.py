@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 
 import rules
-from bot.games._types import Revealer
+from bot.play._types import Revealer
 from bot.storage import GameRecord, Reveal
 from rules import Mode
 

@@ -1,0 +1,80 @@
+"""The game flow: Training, Qualification and Online Duel run here, without Discord.
+
+`GameService` runs the games with its collaborators (`_active`, `_in_flight`,
+`_seats`, `_challenges`, `_flow`, `_showing`, `_timers`, `_reveals`, `_practice`,
+`_sweeper`); `_best` reads a finished round's best answer and accuracy, and `_budget`
+keeps the bot token's REST calls under Discord's limits (plain asyncio).
+
+Why a package of its own, beside `bot.games` rather than inside it: the flow is what a
+second front end (the web, the terminal) drives, so it must load without discord.py;
+`bot.games` is its Discord face and imports it, never the other way. What the flow
+needs shown or posted is a Protocol here (`GameEvents`, `Via`, `Revealer`), implemented
+by the face and passed in where the bot is assembled (`bot.app`).
+`tests/test_layering.py` proves no module here imports discord, even indirectly.
+"""
+
+from __future__ import annotations
+
+from bot.play._best import accuracy, best_field, summary_best
+from bot.play._budget import (
+    GLOBAL_LIMIT_PER_S,
+    INVALID_LIMIT,
+    SHARE_OF_GLOBAL,
+    BudgetStats,
+    Lane,
+    PauseKind,
+    RestBudget,
+    RestBusy,
+    StartRefused,
+)
+from bot.play._practice import DEFAULT_LEVEL
+from bot.play._reveals import reveal_played
+from bot.play._service import GameService
+from bot.play._timers import Timers
+from bot.play._types import (
+    CHALLENGE_TTL,
+    UNPOSTED,
+    ChannelLost,
+    Clock,
+    DigitsSource,
+    Evaluating,
+    GameError,
+    GameEvents,
+    NoEvents,
+    Posted,
+    Revealer,
+    SubmitResult,
+    Via,
+)
+
+__all__ = [
+    "CHALLENGE_TTL",
+    "DEFAULT_LEVEL",
+    "GLOBAL_LIMIT_PER_S",
+    "INVALID_LIMIT",
+    "SHARE_OF_GLOBAL",
+    "UNPOSTED",
+    "BudgetStats",
+    "ChannelLost",
+    "Clock",
+    "DigitsSource",
+    "Evaluating",
+    "GameError",
+    "GameEvents",
+    "GameService",
+    "Lane",
+    "NoEvents",
+    "PauseKind",
+    "Posted",
+    "RestBudget",
+    "RestBusy",
+    "Revealer",
+    "StartRefused",
+    "SubmitResult",
+    "Timers",
+    "Via",
+    "accuracy",
+    "best_field",
+    "reveal_played",
+    "summary_best",
+]
