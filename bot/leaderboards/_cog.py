@@ -223,7 +223,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         locale = locale_of(interaction)
         best = stats.best
         lang = (
-            await self.store.set_language(guild_id, best.set_name)
+            await self.store.set_language(guild_id, best.set_name, game_id=best.game_id)
             if best is not None
             else rules.FormulaLanguage.PHP
         )

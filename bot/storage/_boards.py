@@ -123,19 +123,27 @@ async def qualification_sets(conn: AsyncConnection, guild_id: int) -> list[str]:
 
 
 async def set_language(
-    conn: AsyncConnection, guild_id: int, set_name: str, version: str | None
-) -> FormulaLanguage:
-    """The language of the Set as its latest game here (of `version`, when given) had it;
-    PHP when no game of it was played (a board then shows no number at all)."""
-    conditions = [games.c.guild_id == guild_id, games.c.set_name == set_name]
-    if version is not None:
-        conditions.append(games.c.set_version == version)
-    snapshot = await conn.scalar(
-        sa.select(games.c.set_snapshot)
-        .where(*conditions)
-        .order_by(games.c.created_at.desc(), games.c.id.desc())
-        .limit(1)
-    )
+    conn: AsyncConnection, guild_id: int, set_name: str, version: str | None,
+    game_id: str | None = None,
+) -> FormulaLanguage:  # fmt: skip
+    """The language of a Set's Qualification games here: of the game `game_id`; else of any
+    game of `version` (a version names its language: `GameSet.version`), the first entry
+    of the board's index range; else of the latest game. PHP when none was played (a
+    board then shows no number at all)."""
+    query = sa.select(games.c.set_snapshot).limit(1)
+    if game_id is not None:
+        query = query.where(games.c.id == game_id, games.c.guild_id == guild_id)
+    else:
+        conditions = [
+            games.c.guild_id == guild_id,
+            games.c.mode == Mode.QUALIFICATION.value,
+            games.c.set_name == set_name,
+        ]
+        if version is not None:
+            query = query.where(*conditions, games.c.set_version == version)
+        else:
+            query = query.where(*conditions).order_by(games.c.created_at.desc(), games.c.id.desc())
+    snapshot = await conn.scalar(query)
     if snapshot is None:
         return FormulaLanguage.PHP
     return GameSet.from_dict(json.loads(snapshot)).language
