@@ -74,8 +74,11 @@ def formulas_of(digits: str) -> list[str]:
 class NodeStandIn:
     """The games' Revealer (and the daily post's Closest) from real node's Results."""
 
-    def __init__(self, evaluator: Evaluator) -> None:
+    def __init__(self, evaluator: Evaluator, solver: object = None) -> None:
+        """`solver` (the session's SolverProcess) is not asked: it is taken so that the
+        fixture's SWAP line is all that changes when the real one can be."""
         self.evaluator = evaluator
+        self.solver = solver
         self.asked: list[tuple[str, str]] = []
 
     async def _candidates(

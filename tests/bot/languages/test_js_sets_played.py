@@ -16,7 +16,7 @@ import pytest_asyncio
 import rules
 from bot.app import create_bot
 from tests.bot.languages.node_stand_in import NodeStandIn, node_scores, node_text
-from tests.support.fixtures import ForcedDigits, simulated
+from tests.support.fixtures import ForcedDigits, simulated, solver  # noqa: F401 (fixture)
 from tests.support.sim import answer, button_id, embed_text, message_text, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -24,9 +24,9 @@ JS = "js-darts"
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def js_world(settings, store, evaluator) -> AsyncIterator[Any]:
+async def js_world(settings, store, evaluator, solver) -> AsyncIterator[Any]:
     digits = ForcedDigits()
-    revealer = NodeStandIn(evaluator)  # SWAP: ConfirmedSolver(solver, evaluator) (solver-js)
+    revealer = NodeStandIn(evaluator, solver)  # SWAP: ConfirmedSolver(solver, evaluator)
     bot = create_bot(
         settings, store=store, evaluator=evaluator, digits_source=digits, revealer=revealer,
         closest=revealer,

@@ -20,7 +20,7 @@ from tests.bot.terminal.test_terminal import Clock, scripted
 from tests.support.paths import ROOT
 from tests.support.sim import embed_text, speak
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+SESSION = pytest.mark.asyncio(loop_scope="session")
 JS = rules.load_sets()["js-darts"]
 SURPRISES_EN = ("`023` is 19", "`08` is 8", "`-2**2` is a SyntaxError", "`1<<32` = 1",
                 "with the dividend's sign", "`7/2` = 3.5", "NaN or Infinity", "32-bit")  # fmt: skip
@@ -28,6 +28,7 @@ SURPRISES_UK = ("`023` — це 19", "`08` — це 8", "`-2**2` — синта�
                 "зі знаком діленого", "`7/2` = 3.5", "NaN чи Infinity", "32-бітними")  # fmt: skip
 
 
+@SESSION
 async def test_rules_for_a_javascript_set_list_its_surprises_in_both_languages(world) -> None:
     php = await world.alice.slash(world.channel, "rules")
     php_text = "\n".join(embed_text(e) for e in php.response.embeds)
@@ -46,6 +47,7 @@ async def test_rules_for_a_javascript_set_list_its_surprises_in_both_languages(w
     assert unknown.response is not None and "nosuch" in (unknown.response.content or "")
 
 
+@SESSION
 async def test_the_terminal_plays_a_javascript_set_with_node(evaluator: Evaluator) -> None:
     clock, out = Clock(), io.StringIO()
     state = await play(
