@@ -80,7 +80,7 @@ def shown(verdict: Any) -> list[Any]:
     if type(verdict).__name__ == "Evaluation":
         bits = struct.pack("<d", float(verdict.value)).hex()
         return [type(verdict.value).__name__, str(verdict.value), bits]
-    return [verdict.code.value, verdict.message, verdict.php_class]
+    return [verdict.code.value, verdict.message, verdict.error_class]
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -352,13 +352,17 @@ def active_games_by_mode(service: GameService) -> dict[str, int]:
 
 
 async def run_discord(settings: BotSettings, token: str) -> None:
-    """Open the store, the PHP sandbox, the solver's process and the chart worker, run the
-    bot (with its metrics and /healthz on METRICS_PORT) until it stops, close them."""
+    """Open the store, the sandboxes (PHP's, node's for the JavaScript Sets), the solver's
+    process and the chart worker, run the bot (with its metrics and /healthz on
+    METRICS_PORT) until it stops, close them."""
     metrics = Metrics()
+    # the global Sets' languages are warmed now (a broken node fails here); a server's
+    # own Set in another language opens its pool on its first formula
+    languages = {s.language for s in rules.load_sets(settings.sets_file).values()}
     async with (
         await open_store(settings.database_url) as store,
         await open_evaluator(
-            settings.evaluator_settings, observer=PhpObserver(metrics)
+            settings.evaluator_settings, observer=PhpObserver(metrics), languages=languages
         ) as evaluator,
         SolverProcess() as solver,
         ChartRenderer() as charts,

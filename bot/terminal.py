@@ -1,4 +1,5 @@
-"""Training in a terminal: the same rules and the same PHP sandbox, no Discord.
+"""Training in a terminal: the same rules and the same sandbox (PHP, or node for a
+JavaScript Set), no Discord.
 
 It is what `formula-darts play` runs and what `formula-darts run` falls back to
 without a token, so a fresh clone can play a real game with nothing set up.
@@ -18,12 +19,14 @@ from typing import TextIO
 
 import rules
 from bot.solving import ConfirmedSolver
+from evaluator.language import language
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, GameState, Mode
 from solver.process import SolverProcess
 from solver.result import Candidate
 
-Evaluate = Callable[[str, str, tuple[str, ...]], Awaitable[Evaluation | EvalError]]
+Evaluate = Callable[[str, str, GameSet], Awaitable[Evaluation | EvalError]]
+"""`Evaluator.evaluate`: the Set decides the language (its checker and its sandbox)."""
 ReadLine = Callable[[float], Awaitable[str | None]]
 
 RESIGN = ":q"
@@ -33,19 +36,24 @@ REVEAL_WAIT_S = 2.0
 """How long a round's result waits for its best answer (solved while the round ran)."""
 
 
-def _fmt(value: rules.Number) -> str:
-    """As PHP echoes it, like the Discord front end; the result line names the type."""
-    return rules.php_text(value, zero_fraction=False)
+def _fmt(value: rules.Number, lang: rules.FormulaLanguage) -> str:
+    """As the Set's language prints it (PHP's echo, JavaScript's String), like the
+    Discord front end; the result line names the type."""
+    return language(lang).echo(value)
 
 
 FORMULA_COLUMN = 40
 
 
-def describe_error(error: EvalError, formula: str) -> str:
-    """The error with a caret under the column it names, as a compiler would."""
+def describe_error(
+    error: EvalError, formula: str, lang: rules.FormulaLanguage = rules.FormulaLanguage.PHP
+) -> str:
+    """The error with a caret under the column it names, as a compiler would; an error
+    the language raised names its class as the language does (`PHP DivisionByZeroError`,
+    `JavaScript SyntaxError`)."""
     lines = [f"  ✗ {error.code.value}: {error.message}"]
-    if error.php_class:
-        lines[0] = f"  ✗ PHP {error.php_class}: {error.message}"
+    if error.error_class:
+        lines[0] = f"  ✗ {language(lang).label} {error.error_class}: {error.message}"
     if error.position is not None and 0 < error.position <= len(formula) + 1:
         lines.append(f"    {formula}")
         lines.append("    " + " " * (error.position - 1) + "^")
@@ -71,6 +79,7 @@ def _short(formula: str) -> str:
 
 def summary(state: GameState) -> str:
     """Every round in a table, then the outcome."""
+    lang = state.game_set.language
     body: list[list[str]] = []
     for rnd in state.rounds:
         answer = rnd.answers[0]
@@ -82,9 +91,9 @@ def summary(state: GameState) -> str:
                     str(rnd.number),
                     rnd.digits,
                     _short(answer.formula),
-                    _fmt(answer.result),
-                    _fmt(answer.points),
-                    _fmt(answer.score),
+                    _fmt(answer.result, lang),
+                    _fmt(answer.points, lang),
+                    _fmt(answer.score, lang),
                 ]
             )
     rows = _table(["round", "digits", "formula", "result", "points", "score"], body)
@@ -96,7 +105,7 @@ def summary(state: GameState) -> str:
         rows.append(f"Checkout in {result.rounds} round(s){perfect}. You win.")
     elif result.termination is rules.Termination.MAX_ROUNDS:
         rows.append(
-            f"All {result.rounds} rounds played, {_fmt(state.scores[0])} left: finished "
+            f"All {result.rounds} rounds played, {_fmt(state.scores[0], lang)} left: finished "
             "(counts as a win, below every checkout)."
         )
     elif result.termination is rules.Termination.TIMEOUT:
@@ -121,11 +130,12 @@ async def play(
     With a `revealer`, each round's best answer is solved while the round is played and
     shown after it (waited for at most REVEAL_WAIT_S: a slow solve is skipped)."""
     state = rules.new_game(uuid.uuid4().hex, Mode.TRAINING, game_set, ["you"])
+    lang = language(game_set.language)
     print(
         f"Formula Darts — {game_set.name}: Score {game_set.start_score}, Goal {game_set.goal}, "
         f"Bonus {game_set.bonus}, {game_set.max_rounds} rounds, {game_set.time_limit} s each.\n"
-        f"Functions: {', '.join(game_set.functions)}. Type a PHP formula using the digits in "
-        "order; ':q' resigns.",
+        f"Functions: {', '.join(game_set.functions)}. Type a {lang.label} formula using the "
+        "digits in order; ':q' resigns.",
         file=out,
     )
     while state.outcome is None:
@@ -138,7 +148,8 @@ async def play(
             else asyncio.ensure_future(revealer.best(rnd.digits, state.scores[0], game_set))
         )
         print(
-            f"\nRound {rnd.number}/{game_set.max_rounds} · Score {_fmt(state.scores[0])} · "
+            f"\nRound {rnd.number}/{game_set.max_rounds} · Score "
+            f"{_fmt(state.scores[0], lang.key)} · "
             f"Digits {rnd.digits} · {game_set.time_limit} s",
             file=out,
         )
@@ -155,9 +166,9 @@ async def play(
                 break
             if not formula:
                 continue
-            verdict = await evaluate(formula, rnd.digits, game_set.functions)
+            verdict = await evaluate(formula, rnd.digits, game_set)
             if isinstance(verdict, EvalError):
-                print(describe_error(verdict, formula), file=out)
+                print(describe_error(verdict, formula, lang.key), file=out)
                 print(f"  try again ({max(0, round(rnd.deadline - clock()))} s left)", file=out)
                 continue
             try:
@@ -171,24 +182,28 @@ async def play(
             answer = state.rounds[-1].answers[0]
             assert answer is not None
             print(
-                f"  ✓ {verdict.formula} = {_fmt(verdict.value)} ({verdict.php_type}) → "
-                f"{_fmt(answer.points)} points, score {_fmt(answer.score)}",
+                f"  ✓ {verdict.formula} = {_fmt(verdict.value, lang.key)} "
+                f"({lang.type_name(verdict.value)}) → "
+                f"{_fmt(answer.points, lang.key)} points, score {_fmt(answer.score, lang.key)}",
                 file=out,
             )
         if best is not None:
-            await _show_best(best, out)
+            await _show_best(best, out, lang.key)
     print("\n" + summary(state), file=out)
     return state
 
 
-async def _show_best(best: asyncio.Future[Candidate | None], out: TextIO) -> None:
+async def _show_best(
+    best: asyncio.Future[Candidate | None], out: TextIO, lang: rules.FormulaLanguage
+) -> None:
     try:
         found = await asyncio.wait_for(best, REVEAL_WAIT_S)
     except TimeoutError:
         return
     if found is not None:
         print(
-            f"  best possible: {found.formula} = {_fmt(found.value)} → score {_fmt(found.score)}",
+            f"  best possible: {found.formula} = {_fmt(found.value, lang)} → "
+            f"score {_fmt(found.score, lang)}",
             file=out,
         )
 
@@ -279,9 +294,10 @@ async def play_terminal(set_name: str | None = None, sets_file: str | None = Non
         print(f"No Set named {name!r}; choose one of: {', '.join(sets)}", file=sys.stderr)
         return 2
     try:
-        evaluator = await open_evaluator()
+        evaluator = await open_evaluator(languages=[sets[name].language])
     except RuntimeError as exc:
-        print(f"Cannot start the PHP sandbox: {exc}", file=sys.stderr)
+        label = language(sets[name].language).label
+        print(f"Cannot start the {label} sandbox: {exc}", file=sys.stderr)
         return 1
     try:
         async with SolverProcess() as solver:

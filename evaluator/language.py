@@ -25,6 +25,8 @@ from rules.scoring import php_text
 
 class Language(Protocol):
     key: FormulaLanguage
+    label: str  # the language's own name, the same in every reader's language
+    implied: bool  # the original rules' language: a Set in it is named without it
     program: WorkerProgram  # the worker the pool runs, in bubblewrap or Docker
 
     @property
@@ -35,7 +37,12 @@ class Language(Protocol):
         ...
 
     def show(self, value: int | float) -> str:
-        """A Result as the language prints it."""
+        """A Result as the language shows a value (PHP's var_export: `100.0`)."""
+        ...
+
+    def echo(self, value: int | float) -> str:
+        """A number as the language prints it in text (PHP's echo `100`, JS's `String(x)`):
+        how the bot writes Results, Points and Scores (`bot.common.fmt`)."""
         ...
 
     def type_name(self, value: int | float) -> str:
@@ -49,6 +56,8 @@ class Language(Protocol):
 
 class Php:
     key = FormulaLanguage.PHP
+    label = "PHP"
+    implied = True
     program = PHP
 
     @property
@@ -60,6 +69,9 @@ class Php:
 
     def show(self, value: int | float) -> str:
         return php_text(value)
+
+    def echo(self, value: int | float) -> str:
+        return php_text(value, zero_fraction=False)
 
     def type_name(self, value: int | float) -> str:
         return "float" if isinstance(value, float) else "int"
@@ -108,6 +120,8 @@ def js_number_text(value: float) -> str:
 
 class JavaScript:
     key = FormulaLanguage.JAVASCRIPT
+    label = "JavaScript"
+    implied = False
     program = NODE
 
     @property
@@ -118,6 +132,9 @@ class JavaScript:
         return check_javascript(formula, digits, functions)
 
     def show(self, value: int | float) -> str:
+        return js_number_text(float(value))
+
+    def echo(self, value: int | float) -> str:
         return js_number_text(float(value))
 
     def type_name(self, value: int | float) -> str:

@@ -15,7 +15,10 @@ class ErrorCode(StrEnum):
     FORBIDDEN = "forbidden"
     DIGITS = "digits"
     SYNTAX = "syntax"
-    PHP = "php"
+    RUNTIME = "php"
+    """The formula's language raised an error while running it (PHP's DivisionByZeroError,
+    a JavaScript TypeError); its value stays "php", the code `eval --jsonl` has written."""
+    PHP = "php"  # an alias of RUNTIME: PHP's name for it
     NOT_FINITE = "not_finite"
     TOO_LONG = "too_long"
     TIMEOUT = "timeout"
@@ -24,19 +27,28 @@ class ErrorCode(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class EvalError:
-    """Why a formula has no Result. `position` is a 1-based column of the normalized text."""
+    """Why a formula has no Result. `position` is a 1-based column of the normalized text;
+    `error_class` the class of the error the formula's language raised, as it names it
+    (PHP's `DivisionByZeroError`, JavaScript's `SyntaxError`)."""
 
     code: ErrorCode
     message: str
     position: int | None = None
     text: str | None = None
-    php_class: str | None = None
+    error_class: str | None = None
     params: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def php_class(self) -> str | None:
+        """The name `error_class` had while PHP was the only language (read-only)."""
+        return self.error_class
+
     def as_dict(self) -> dict[str, object]:
+        """`eval --jsonl`'s error object; its key for the class stays `php_class`, the
+        name PHP's lines have always had, for every language."""
         out: dict[str, object] = {"code": self.code.value, "message": self.message}
-        if self.php_class is not None:
-            out["php_class"] = self.php_class
+        if self.error_class is not None:
+            out["php_class"] = self.error_class
         if self.position is not None:
             out["position"] = self.position
         if self.text is not None:

@@ -300,5 +300,5 @@ async def open_evaluator(
 
 def error_text(error: EvalError) -> str:
     """One line for humans: `[code] message (PhpClass)`."""
-    php = f" ({error.php_class})" if error.php_class else ""
+    php = f" ({error.error_class})" if error.error_class else ""
     return f"[{error.code.value}] {error.message}{php}"

@@ -42,6 +42,7 @@ from rules.game import (
     ranking_key,
     submit_problem,
 )
+from rules.game_set import FormulaLanguage
 from rules.scoring import Number, apply_points, is_zero, php_text, round_points
 from rules.seal import Seal, SealReason, seal
 from rules.sets import (
@@ -70,6 +71,7 @@ __all__ = [
     "BadPlayers",
     "DeadlinePassed",
     "Expire",
+    "FormulaLanguage",
     "GameOver",
     "GameSet",
     "GameState",

@@ -68,9 +68,11 @@ FIELDS = (
     "functions",
     "attempts",
     "description",
+    "language",
 )
-FILE_ONLY_FIELDS = ("language",)
-"""Fields a Sets file may give that the /sets commands do not edit (yet): a Set's language."""
+FILE_ONLY_FIELDS: tuple[str, ...] = ()
+"""Fields a Sets file may give that the /sets commands do not edit: none now (`language` is
+an option of `/sets add` and `/sets edit` too)."""
 
 
 def excerpt(value: object, limit: int = _EXCERPT) -> str:

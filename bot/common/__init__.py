@@ -14,7 +14,7 @@ from bot.common._sets import (
     SetsDirectory,
     clean_name,
 )
-from bot.common._text import code, fmt, mention, shorten, timestamp
+from bot.common._text import code, fmt, language_label, mention, set_label, shorten, timestamp
 
 __all__ = [
     "CHOICES_MAX",
@@ -26,7 +26,9 @@ __all__ = [
     "clean_name",
     "code",
     "fmt",
+    "language_label",
     "mention",
+    "set_label",
     "shorten",
     "timestamp",
 ]

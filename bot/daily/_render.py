@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import discord
 
-from bot.common import code, fmt, mention
+from bot.common import code, fmt, mention, set_label
 from bot.daily._service import DailyContent
 from bot.games import QualificationButton
 from bot.i18n import t
 from bot.leaderboards import board_lines
 from bot.storage import PeriodSummary
+from evaluator.language import language
 
 COLOUR = discord.Colour.gold()
 FIELDS_MAX = 20
@@ -26,7 +27,7 @@ def _round_value(content: DailyContent, digits: str, index: int) -> str:
             "daily.best",
             content.locale,
             formula=code(best.formula, FORMULA_MAX),
-            result=best.result,
+            result=language(content.language).show(best.value),
             user=mention(best.user_id),
         )
     ]
@@ -38,7 +39,7 @@ def _round_value(content: DailyContent, digits: str, index: int) -> str:
                     "daily.closest",
                     content.locale,
                     formula=code(found.formula, FORMULA_MAX),
-                    result=fmt(found.value),
+                    result=fmt(found.value, content.language),
                 )
             )
     return "\n".join(lines)
@@ -47,11 +48,18 @@ def _round_value(content: DailyContent, digits: str, index: int) -> str:
 def daily_embed(content: DailyContent) -> discord.Embed:
     locale, summary = content.locale, content.summary
     embed = discord.Embed(
-        title=t("daily.title", locale, set=content.set_name, period=content.period),
+        title=t(
+            "daily.title",
+            locale,
+            set=set_label(content.set_name, content.language),
+            period=content.period,
+        ),
         colour=COLOUR,
         url=content.link,
     )
-    lines = board_lines(summary.board, locale) or [_no_board(summary, locale)]
+    lines = board_lines(summary.board, locale, lang=content.language) or [
+        _no_board(summary, locale)
+    ]
     lines.append(t("daily.players", locale, players=summary.players))
     lines.append(t("daily.perfects", locale, perfects=summary.perfects))
     embed.description = "\n".join(lines)

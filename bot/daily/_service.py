@@ -41,7 +41,7 @@ from bot.common import SetsDirectory, UserError
 from bot.config import web_address
 from bot.daily._ahead import Closest, DayAhead
 from bot.storage import ChannelGone, PeriodSummary, ServerSettings, Store
-from rules import GameSet
+from rules import FormulaLanguage, GameSet
 from solver.result import Candidate
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,8 @@ class DailyContent:
     locale: str
     link: str | None = None
     """The server's board on the web, when its pages are on (`/config web`)."""
+    language: FormulaLanguage = FormulaLanguage.PHP
+    """The language of the Set as the day's games had it: named, and its numbers."""
 
     @property
     def marker(self) -> str:
@@ -289,6 +291,7 @@ class DailyPosts:
             await self._closest(played, summary),
             settings.language or "en",
             board_link(self.web_base, settings, set_name),
+            played.language if played is not None else await self._language(guild_id, set_name),
         )
         assert settings.channel_id is not None
         sent: int | ChannelGone | None = None
@@ -306,6 +309,13 @@ class DailyPosts:
             return Outcome.CHANNEL_GONE
         await servers.finish_post(key, self.owner, sent, self.clock())
         return Outcome.MADE
+
+    async def _language(self, guild_id: int, set_name: str) -> FormulaLanguage:
+        """A day nobody played names the Set's language as the Set is now."""
+        try:
+            return (await self.sets.resolve(guild_id, set_name)).language
+        except UserError:
+            return FormulaLanguage.PHP
 
     async def _closest(
         self, played: GameSet | None, summary: PeriodSummary

@@ -27,7 +27,7 @@ from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
 from bot.play import DEFAULT_LEVEL, GameError, GameService
 from bot.rules_text import rules_pages
-from rules import GameSet, Mode
+from rules import FormulaLanguage, GameSet, Mode
 from solver.practice import Level
 
 log = logging.getLogger(__name__)
@@ -206,11 +206,24 @@ class GamesCog(commands.Cog, name="Games"):
         name=cmd("rules.name", "rules"),
         description=cmd("rules.description", "How Formula Darts is played"),
     )
-    async def rules(self, interaction: Interaction) -> None:
+    @app_commands.rename(set_name=cmd("option.set.name", "set"))
+    @app_commands.describe(set_name=cmd("option.rules_set", "whose formula rules (its language)"))
+    @app_commands.autocomplete(set_name=autocomplete_set)
+    async def rules(self, interaction: Interaction, set_name: str | None = None) -> None:
+        """The rules; for a Set in another language than PHP, its formula page."""
         locale = locale_of(interaction)
+        lang = FormulaLanguage.PHP
+        if set_name is not None:
+            try:
+                lang = (
+                    await self.service.sets.resolve(interaction.guild_id or 0, set_name)
+                ).language
+            except UserError as error:
+                await refuse(interaction, error)
+                return
         embeds = [
             discord.Embed(title=title, description=text, colour=render.COLOR_ROUND)
-            for title, text in rules_pages(locale)
+            for title, text in rules_pages(locale, lang)
         ]
         await interaction.response.send_message(embeds=embeds[:10], ephemeral=True)
 

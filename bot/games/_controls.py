@@ -31,11 +31,11 @@ from bot.games._views import (
     parse_answer_submit,
     rematch_view,
 )
-from bot.i18n import describe_eval_error, locale_of, t
+from bot.i18n import describe_eval_error, formula_texts, locale_of, t
 from bot.observability import Metrics, log_context
 from bot.play import GameError, GameService
 from bot.storage import Challenge
-from rules import GameSet, Mode
+from rules import FormulaLanguage, GameSet, Mode
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +70,10 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             await refuse(interaction, error)
             return
         timeout = max(60.0, rnd.answer_deadline - self.service.clock() + 60.0)
+        live = self.service.active.get(game_id)  # check_can_answer found it in memory
+        lang = live.state.game_set.language if live is not None else FormulaLanguage.PHP
         await interaction.response.send_modal(
-            AnswerModal(game_id, round_number, rnd.digits, locale, timeout)
+            AnswerModal(game_id, round_number, rnd.digits, locale, timeout, formula_texts(lang))
         )
 
     @commands.Cog.listener()
@@ -132,7 +134,8 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             self.metrics.answer_error(result.error.code, time.perf_counter() - started)
         if result.error is not None:
             echo = echo_formula(formula)
-            error_text = describe_eval_error(result.error, locale, formula)
+            lang = result.record.state.game_set.language
+            error_text = describe_eval_error(result.error, locale, formula, lang)
             await reply(interaction, t("games.invalid", locale, formula=echo, error=error_text))
             return
         assert result.evaluation is not None
@@ -141,7 +144,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             key,
             locale,
             formula=result.evaluation.formula,
-            result=fmt(result.evaluation.value),
+            result=fmt(result.evaluation.value, result.record.state.game_set.language),
             number=result.round_number,
         )
         if component:

@@ -54,12 +54,14 @@ def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> d
         if answered:
             embed.description = "\n".join([*filter(None, [embed.description]), *answered])
     embed.add_field(name=t("games.field.digits", locale), value=f"**{rnd.digits}**")
+    lang = state.game_set.language
     if state.mode.is_duel:
         scores = "\n".join(
-            f"{mention(p)}: **{fmt(s)}**" for p, s in zip(state.players, state.scores, strict=True)
+            f"{mention(p)}: **{fmt(s, lang)}**"
+            for p, s in zip(state.players, state.scores, strict=True)
         )
     else:
-        scores = f"**{fmt(state.scores[0])}**"
+        scores = f"**{fmt(state.scores[0], lang)}**"
     embed.add_field(name=t("games.field.score", locale), value=scores)
     embed.add_field(
         name=t("games.field.deadline", locale),
@@ -87,9 +89,10 @@ def _answer_line(state: GameState, number: int, index: int, locale: str) -> str:
         key,
         locale,
         formula=answer.formula,
-        result=fmt(answer.result),
-        points=fmt(answer.points),
-        score=fmt(answer.score),
+        says=t(f"games.result.says.{state.game_set.language.value}", locale),
+        result=fmt(answer.result, state.game_set.language),
+        points=fmt(answer.points, state.game_set.language),
+        score=fmt(answer.score, state.game_set.language),
     )
 
 
@@ -156,7 +159,7 @@ def outcome_text(state: GameState, locale: str) -> str:
             f"games.outcome.{result.termination.value}",
             locale,
             rounds=result.rounds,
-            score=fmt(state.scores[0]),
+            score=fmt(state.scores[0], state.game_set.language),
         )
     if result.perfect:
         text += "\n" + t("games.outcome.perfect", locale, min_rounds=state.game_set.min_rounds)

@@ -18,7 +18,7 @@ from bot.games._render import COLOR_LOSS, COLOR_WIN, mode_name, outcome_text
 from bot.i18n import t
 from bot.play import accuracy, summary_best
 from bot.storage import GameRecord, RatingChange
-from rules import Answer, GameState, Round, Termination, nobody_played
+from rules import Answer, FormulaLanguage, GameState, Round, Termination, nobody_played
 
 FIELD_MAX = 1024
 FIELDS_MAX = 25
@@ -29,27 +29,31 @@ MESSAGE_MAX = 5900
 FORMULA_MIN = 12
 
 
-def _part(answer: Answer | None, formula: str, locale: str) -> str:
+def _part(answer: Answer | None, formula: str, locale: str, lang: FormulaLanguage) -> str:
     if answer is None:
         return "—"
     auto = " " + t("games.summary.auto", locale) if answer.auto else ""
     return (
-        f"`{formula}`{auto} = {fmt(answer.result)} → "
-        f"−{fmt(answer.points)} → **{fmt(answer.score)}**"
+        f"`{formula}`{auto} = {fmt(answer.result, lang)} → "
+        f"−{fmt(answer.points, lang)} → **{fmt(answer.score, lang)}**"
     )
 
 
 def round_line(
-    rnd: Round, players: int, locale: str, limit: int = FIELD_MAX, suffixes: Sequence[str] = ()
-) -> str:
+    rnd: Round, players: int, locale: str, limit: int = FIELD_MAX, suffixes: Sequence[str] = (),
+    lang: FormulaLanguage = FormulaLanguage.PHP,
+) -> str:  # fmt: skip
     """One round on one line of at most `limit` characters; long formulas get an ellipsis.
 
-    `suffixes` follow each player's part (the best answer the round allowed)."""
+    `suffixes` follow each player's part (the best answer the round allowed); `lang` is
+    the game's Set's language, whose numbers the line shows (a Round does not know it)."""
     formulas = [answer.formula if answer else "" for answer in rnd.answers[:players]]
     after = [suffixes[i] if i < len(suffixes) else "" for i in range(players)]
 
     def render() -> str:
-        parts = [_part(rnd.answers[i], formulas[i], locale) + after[i] for i in range(players)]
+        parts = [
+            _part(rnd.answers[i], formulas[i], locale, lang) + after[i] for i in range(players)
+        ]
         return f"`{rnd.number}` **{rnd.digits}** · " + " | ".join(parts)
 
     line = render()
@@ -73,7 +77,9 @@ def _round_fields(record: GameRecord, locale: str) -> list[tuple[str, str]]:
     used = 0
     for rnd in state.rounds:
         suffixes = [summary_best(record, rnd.number, seat, locale) for seat in seats]
-        line = round_line(rnd, len(state.players), locale, suffixes=suffixes)
+        line = round_line(
+            rnd, len(state.players), locale, suffixes=suffixes, lang=state.game_set.language
+        )
         if groups[-1] and used + 1 + len(line) > FIELD_MAX:
             groups.append([])
             used = 0

@@ -14,7 +14,8 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.common.interactions import loaded_cog, report_unexpected
-from bot.i18n import t
+from bot.i18n import FormulaTexts, formula_texts, t
+from rules import FormulaLanguage
 
 COG_NAME = "GameControls"
 """The cog whose handlers the buttons and the modal call (it provides GameControls)."""
@@ -120,8 +121,10 @@ class AnswerModal(discord.ui.Modal):
     """
 
     def __init__(
-        self, game_id: str, round_number: int, digits: str, locale: str, timeout: float
-    ) -> None:
+        self, game_id: str, round_number: int, digits: str, locale: str, timeout: float,
+        texts: FormulaTexts | None = None,
+    ) -> None:  # fmt: skip
+        example = (texts or formula_texts(FormulaLanguage.PHP)).example  # the Set's language
         super().__init__(
             title=t("games.modal.title", locale, number=round_number, digits=digits)[:45],
             timeout=timeout,
@@ -129,7 +132,7 @@ class AnswerModal(discord.ui.Modal):
         )
         self.formula: discord.ui.TextInput[AnswerModal] = discord.ui.TextInput(
             label=t("games.modal.label", locale)[:45],
-            placeholder=t("games.modal.placeholder", locale, digits=digits)[:100],
+            placeholder=t("games.modal.placeholder", locale, digits=digits, call=example)[:100],
             max_length=256,
             custom_id=FORMULA_INPUT,
         )

@@ -23,6 +23,8 @@ from bot.i18n._catalog import (
 )
 from bot.i18n._commands import SyncedCommand, command_text
 from bot.i18n._errors import describe_eval_error
+from bot.i18n._languages import FormulaTexts
+from bot.i18n._languages import texts as formula_texts
 from bot.i18n._numbers import decimal_text, plural_categories, plural_category
 
 
@@ -34,10 +36,12 @@ def use_synced_commands(synced: Iterable[SyncedCommand]) -> None:
 __all__ = [
     "DEFAULT_LOCALE",
     "Catalog",
+    "FormulaTexts",
     "catalog",
     "command_text",
     "decimal_text",
     "describe_eval_error",
+    "formula_texts",
     "locale_of",
     "normalize_locale",
     "plural_categories",

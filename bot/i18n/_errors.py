@@ -5,27 +5,19 @@ from __future__ import annotations
 from babel.lists import format_list
 
 from bot.i18n._catalog import catalog, normalize_locale
+from bot.i18n._languages import PHP_OPENERS, PHP_OPERATORS, FormulaTexts, texts
 from bot.i18n._markdown import LOOKALIKE, inline_code
-from bot.i18n._php import read_php_message
 from evaluator.check import normalize
 from evaluator.result import ErrorCode, EvalError
+from rules.game_set import FormulaLanguage
 
 NO_DIGITS = ("", "none")
 """What the checker's `read` parameter says when the formula has no digit at all."""
 
-_COMPARISONS = ("<=", ">=", "==", "!=", "<>", "<=>", "===", "!==")
-_ASSIGNMENTS = ("=", "+=", "-=", "*=", "**=", "/=", ".=", "%=", "<<=", ">>=", "&=", "|=", "^=")
-OPERATOR_KINDS = {
-    "**": "power", "//": "comment", "/*": "comment", "--": "twice", "++": "twice",
-    "&&": "boolean", "||": "boolean",
-    **dict.fromkeys(_COMPARISONS, "comparison"), **dict.fromkeys(_ASSIGNMENTS, "assignment"),
-}  # fmt: skip
-"""Refused operators that get their own text: what PHP reads, how to write it instead."""
+OPERATOR_KINDS = {key: kind.removeprefix("operator.") for key, kind in PHP_OPERATORS.items()}
+"""PHP's refused operators that get their own text: what PHP reads, how to write it instead."""
 
-OPENER_KINDS = (
-    ("`", "shell"), ("$", "variable"), ("#", "comment"), ("'", "string"), ('"', "string"),
-    ("b'", "string"), ('b"', "string"), ("?>", "closing_tag"),
-)  # fmt: skip
+OPENER_KINDS = tuple((start, kind.removeprefix("opener.")) for start, kind in PHP_OPENERS)
 """What PHP starts at a refused token, by how the token begins (a backtick runs a shell)."""
 
 TWICE_EXAMPLE = "3- -4"
@@ -33,14 +25,6 @@ TWICE_EXAMPLE = "3- -4"
 
 HINT_MAX = 40
 """The `--` hint shows the player's formula, or this much of it around the fix."""
-
-
-def _not_finite_value(message: str) -> str:
-    """NAN, INF or -INF: PHP's own names, the same in every language."""
-    for value in ("-INF", "INF", "NAN"):
-        if value in message.upper():
-            return value
-    return "NAN"
 
 
 def read_digits(read: str) -> list[str]:
@@ -73,30 +57,47 @@ def _twice_fixed(error: EvalError, formula: str | None) -> str:
     return ("…" if start else "") + window + ("…" if start + HINT_MAX < len(fixed) else "")
 
 
-def _kind(error: EvalError, reason: object) -> str | None:
+def _kind(error: EvalError, reason: object, lang: FormulaTexts) -> str | None:
     """The catalog key of a refused token that gets its own text, if it does."""
     text = error.text or ""
     if reason not in ("operator", "token"):
         return None
-    if text in OPERATOR_KINDS:
-        return f"eval.forbidden.operator.{OPERATOR_KINDS[text]}"
-    opener = next((kind for start, kind in OPENER_KINDS if text.lower().startswith(start)), None)
+    if text in lang.operators:
+        return lang.refusals + lang.operators[text]
+    opener = next((kind for start, kind in lang.openers if text.lower().startswith(start)), None)
     if opener is not None:
-        return f"eval.forbidden.opener.{opener}"
-    if text.startswith("(") and text.endswith(")"):
-        return "eval.forbidden.operator.cast"
+        return lang.refusals + opener
+    if lang.cast is not None and text.startswith("(") and text.endswith(")"):
+        return lang.refusals + lang.cast
     return None
 
 
-def _key(error: EvalError, params: dict[str, object], formula: str | None) -> str:
+def _own(key: str, lang: FormulaTexts) -> str:
+    """`key` (an `eval.` key), or the language's own text of it when it has one."""
+    if lang.overrides:
+        own = lang.overrides + key.removeprefix("eval.")
+        if own in catalog().messages:
+            return own
+    return key
+
+
+def _key(
+    error: EvalError, params: dict[str, object], formula: str | None, lang: FormulaTexts
+) -> str:
+    return _own(_shared_key(error, params, formula, lang), lang)
+
+
+def _shared_key(
+    error: EvalError, params: dict[str, object], formula: str | None, lang: FormulaTexts
+) -> str:
     book = catalog()
     code = error.code.value
     if error.code is ErrorCode.TIMEOUT:  # PHP's fatal "Maximum execution time" among them
         return "eval.timeout"
-    if error.php_class or error.code is ErrorCode.PHP:
-        reading = read_php_message(error.message)
+    if error.error_class or error.code is ErrorCode.RUNTIME:
+        reading = lang.read(error.message)
         if reading is None:
-            return "eval.php"
+            return lang.engine
         params.update(reading[1])
         return reading[0]
     if error.code is ErrorCode.TOO_LONG:
@@ -108,7 +109,7 @@ def _key(error: EvalError, params: dict[str, object], formula: str | None) -> st
     if error.code is ErrorCode.DIGITS and not read_digits(str(params.get("read", ""))):
         return "eval.digits.none"
     reason = params.get("reason")
-    kind = _kind(error, reason) if error.code is ErrorCode.FORBIDDEN else None
+    kind = _kind(error, reason, lang) if error.code is ErrorCode.FORBIDDEN else None
     if kind is not None and kind in book.messages:
         return kind
     if reason and f"eval.{code}.{reason}" in book.messages:
@@ -116,7 +117,12 @@ def _key(error: EvalError, params: dict[str, object], formula: str | None) -> st
     return f"eval.{code}" if f"eval.{code}" in book.messages else "eval.unknown"
 
 
-def describe_eval_error(error: EvalError, locale: str, formula: str | None = None) -> str:
+def describe_eval_error(
+    error: EvalError,
+    locale: str,
+    formula: str | None = None,
+    lang: FormulaLanguage = FormulaLanguage.PHP,
+) -> str:
     """Catalog text for the error's code (and `reason`, when the checker gives one).
 
     PHP's message is part of the game: English shows PHP's words, and another
@@ -126,8 +132,11 @@ def describe_eval_error(error: EvalError, locale: str, formula: str | None = Non
     checker glued into its parameters (the digits it read) is written again in
     the reader's language. The refused text is inline code that a backtick in
     it cannot break. `formula` (what the player sent) lets a too-long error say
-    how long it was, and the `--` hint show the player's own formula fixed.
+    how long it was, and the `--` hint show the player's own formula fixed. `lang`, the
+    Set's language, chooses how its engine's messages are read and which texts are its
+    own (`_languages`: JavaScript's refusals, node's messages, NaN and Infinity).
     """
+    own = texts(lang)
     language = normalize_locale(locale)
     params: dict[str, object] = dict(error.params)
     text = error.text or ""
@@ -136,10 +145,10 @@ def describe_eval_error(error: EvalError, locale: str, formula: str | None = Non
     params["fixed"] = inline_code(_twice_fixed(error, formula))
     params.setdefault("column", error.position if error.position is not None else "?")
     params["message"] = error.message.replace("`", LOOKALIKE)
-    params["php_class"] = error.php_class or "Error"
-    key = _key(error, params, formula)
+    params["error_class"] = error.error_class or "Error"
+    key = _key(error, params, formula, own)
     if error.code is ErrorCode.NOT_FINITE:
-        params["value"] = _not_finite_value(error.message)
+        params["value"] = own.not_finite(error.message)
     if error.code is ErrorCode.DIGITS:
         params["read"] = digits_text(str(params.get("read", "")), language)
     return catalog().format(key, language, **params)

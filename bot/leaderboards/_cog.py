@@ -221,7 +221,13 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         today = rules.period_of(discord.utils.utcnow(), zone)  # the board counts the same day
         streaks = await self.store.player_streaks(guild_id, who.id, today)
         locale = locale_of(interaction)
-        embed = _render.stats_embed(stats, who.display_name, locale, streaks)
+        best = stats.best
+        lang = (
+            await self.store.set_language(guild_id, best.set_name, game_id=best.game_id)
+            if best is not None
+            else rules.FormulaLanguage.PHP
+        )
+        embed = _render.stats_embed(stats, who.display_name, locale, streaks, lang)
         png = await self._stats_chart(guild_id, who.id, locale)
         if png is None:
             await publish(interaction, embed=embed)

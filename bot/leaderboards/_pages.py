@@ -126,7 +126,7 @@ async def _qualification_page(
     )
     embed = _render.qualification_embed(
         list(found.rows), set_name, period, request.page, locale, found.pages, version,
-        found.streaks,
+        found.streaks, found.language,
     )  # fmt: skip
     return Page(embed, request.page + 1 < found.pages, request, found.pages)
 

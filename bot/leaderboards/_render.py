@@ -12,13 +12,13 @@ from datetime import UTC, datetime
 import discord
 
 import rules
-from bot.common import fmt, mention
+from bot.common import fmt, mention, set_label
 from bot.games import FIELD_MAX, outcome_text, round_line
 from bot.i18n import decimal_text, normalize_locale, t
 from bot.leaderboards._void import VOID_REASON_MAX, void_text, voided
 from bot.play import summary_best
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
-from rules import Streak, Termination
+from rules import FormulaLanguage, Streak, Termination
 
 COLOUR = discord.Colour.gold()
 ROUNDS_PER_PAGE = 10
@@ -41,13 +41,16 @@ def ranking_result(
     perfect: bool,
     locale: str,
     termination: str = "",
+    lang: FormulaLanguage = FormulaLanguage.PHP,
 ) -> str:
-    """A Qualification result the way RULES.md ranks it; a loss says how it was lost."""
+    """A Qualification result the way RULES.md ranks it; a loss says how it was lost.
+    The Score left is written as the Set's language `lang` prints it."""
     if rank_class == 0:
         key = "perfect" if perfect else "checkout"
         return t(f"leaderboards.qualification.{key}", locale, rounds=rounds)
     if rank_class == 1:
-        return t("leaderboards.qualification.finished", locale, rounds=rounds, score=fmt(score))
+        left = fmt(score, lang)
+        return t("leaderboards.qualification.finished", locale, rounds=rounds, score=left)
     if termination == Termination.RESIGN.value:
         return t("leaderboards_extra.qualification.resigned", locale, rounds=rounds)
     if termination == Termination.TIMEOUT.value:
@@ -56,9 +59,11 @@ def ranking_result(
 
 
 def average_text(value: float, locale: str) -> str:
+    """An average over games of every Set (of every language), so no Set's number: a
+    decimal in the reader's writing, PHP's E-notation (the bot's default) when huge."""
     if abs(value) < AVERAGE_PLAIN:
         return decimal_text(value, normalize_locale(locale))
-    return fmt(float(value))
+    return fmt(float(value), FormulaLanguage.PHP)
 
 
 def _page_footer(embed: discord.Embed, page: int, pages: int, locale: str, extra: str = "") -> None:
@@ -83,9 +88,11 @@ def _with_streak(user: str, streaks: Mapping[int, Streak], user_id: int, locale:
 
 
 def board_lines(
-    rows: list[LeaderRow], locale: str, streaks: Mapping[int, Streak] | None = None
-) -> list[str]:
-    """A Qualification board's lines, as /leaderboard and the daily post show them."""
+    rows: list[LeaderRow], locale: str, streaks: Mapping[int, Streak] | None = None,
+    lang: FormulaLanguage = FormulaLanguage.PHP,
+) -> list[str]:  # fmt: skip
+    """A Qualification board's lines, as /leaderboard and the daily post show them, its
+    Scores in the Set's language `lang`."""
     return [
         t(
             "leaderboards.qualification.line",
@@ -93,7 +100,7 @@ def board_lines(
             rank=row.rank,
             user=_with_streak(mention(row.user_id), streaks or {}, row.user_id, locale),
             result=ranking_result(
-                row.rank_class, row.rounds, row.score, row.perfect, locale, row.termination
+                row.rank_class, row.rounds, row.score, row.perfect, locale, row.termination, lang
             ),
             time=decimal_text(row.answer_time, normalize_locale(locale)),
         )
@@ -110,14 +117,17 @@ def qualification_embed(
     pages: int = 1,
     version: str | None = None,
     streaks: Mapping[int, Streak] | None = None,
+    lang: FormulaLanguage = FormulaLanguage.PHP,
 ) -> discord.Embed:
-    """`version` (when known) goes in the footer: a board ranks one version of the Set."""
+    """`version` (when known) goes in the footer: a board ranks one version of the Set.
+    The title names the Set's language `lang` (unless it is PHP), its Scores are in it."""
     period_name = t(f"leaderboards.period.{period}", locale)
+    title = set_label(set_name, lang)
     embed = discord.Embed(
-        title=t("leaderboards.qualification.title", locale, set=set_name, period=period_name),
+        title=t("leaderboards.qualification.title", locale, set=title, period=period_name),
         colour=COLOUR,
     )
-    lines = board_lines(rows, locale, streaks)
+    lines = board_lines(rows, locale, streaks, lang)
     embed.description = "\n".join(lines) or t(
         "leaderboards.qualification.empty", locale, set=set_name
     )
@@ -166,8 +176,10 @@ def _streaks_field(embed: discord.Embed, streaks: Mapping[str, Streak], locale: 
 
 
 def stats_embed(
-    stats: PlayerStats, name: str, locale: str, streaks: Mapping[str, Streak] | None = None
-) -> discord.Embed:
+    stats: PlayerStats, name: str, locale: str, streaks: Mapping[str, Streak] | None = None,
+    best_language: FormulaLanguage = FormulaLanguage.PHP,
+) -> discord.Embed:  # fmt: skip
+    """`best_language`: the language of the best game's Set, named and written in."""
     user = mention(stats.user_id)
     embed = discord.Embed(title=t("leaderboards.stats.title", locale, user=name), colour=COLOUR)
     embed.description = user
@@ -209,9 +221,15 @@ def stats_embed(
             "leaderboards.stats.best_value",
             locale,
             result=ranking_result(
-                best.rank_class, best.rounds, best.score, best.perfect, locale, best.termination
+                best.rank_class,
+                best.rounds,
+                best.score,
+                best.perfect,
+                locale,
+                best.termination,
+                best_language,
             ),
-            set=best.set_name,
+            set=set_label(best.set_name, best_language),
             period=best.period or "",
         )
         + f" · `{best.game_id[:8]}`",
@@ -264,6 +282,7 @@ def game_result(record: GameRecord, player: str, locale: str) -> str:
         result.perfect,
         locale,
         result.termination.value,
+        state.game_set.language,
     )
 
 
@@ -286,7 +305,7 @@ def history_embed(
             id=record.state.id[:8],
             when=f"<t:{int(record.created_at)}:R>",
             mode=t(f"games.mode.{record.state.mode.value}", locale),
-            set=record.state.game_set.name,
+            set=set_label(record.state.game_set.name, record.state.game_set.language),
             result=game_result(record, str(user_id), locale),
         )
         for record in records
@@ -335,7 +354,7 @@ def game_embed(
             "leaderboards.game.title",
             locale,
             mode=t(f"games.mode.{state.mode.value}", locale),
-            set=state.game_set.name,
+            set=set_label(state.game_set.name, state.game_set.language),
             id=state.id[:8],
         ),
         description=void_text(record, locale) if voided(record) else outcome_text(state, locale),
@@ -345,7 +364,7 @@ def game_embed(
     embed.add_field(
         name=t("leaderboards.game.players", locale),
         value=" · ".join(
-            mention(p) if hide_scores else f"{mention(p)} **{fmt(s)}**"
+            mention(p) if hide_scores else f"{mention(p)} **{fmt(s, state.game_set.language)}**"
             for p, s in zip(state.players, state.scores, strict=True)
         ),
         inline=False,
@@ -369,6 +388,7 @@ def game_embed(
             locale,
             ROUND_LINE_MAX,
             [summary_best(record, rnd.number, seat, locale) for seat in range(len(state.players))],
+            lang=state.game_set.language,
         )
         if rnd.resolved
         else f"`{rnd.number}` **{rnd.digits}** · "

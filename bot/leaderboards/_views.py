@@ -50,6 +50,8 @@ class Board:
     streaks: Mapping[int, Streak]
     page: int
     pages: int
+    language: rules.FormulaLanguage = rules.FormulaLanguage.PHP
+    """The Set's language as its latest game of the board had it: named, and its Scores."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ async def board(
     total = await store.qualification_count(guild_id, set_name, first, version=version)
     users = [row.user_id for row in rows]
     streaks = await store.board_streaks(guild_id, set_name, users, rules.period_of(moment, zone))
-    return Board(set_name, period, version, tuple(rows), streaks, page, page_count(total))
+    lang = await store.set_language(guild_id, set_name, version)
+    return Board(set_name, period, version, tuple(rows), streaks, page, page_count(total), lang)
 
 
 async def duel_board(store: Store, guild_id: int, page: int = 0) -> DuelBoard:

@@ -27,18 +27,18 @@ from bot.common import fmt, mention
 from bot.i18n import t
 from bot.play._reveals import score_before
 from bot.storage import GameRecord, Reveal
-from rules import GameState, compute_min_rounds, is_zero
+from rules import FormulaLanguage, GameState, compute_min_rounds, is_zero
 
 FOUND = "🎯"
 
 
-def _line(reveal: Reveal, locale: str) -> str:
+def _line(reveal: Reveal, locale: str, lang: FormulaLanguage) -> str:
     return t(
         "games.best.line",
         locale,
         formula=reveal.formula,
-        result=fmt(reveal.result),
-        score=fmt(reveal.score),
+        result=fmt(reveal.result, lang),
+        score=fmt(reveal.score, lang),
     )
 
 
@@ -55,7 +55,7 @@ def best_field(record: GameRecord, number: int, locale: str) -> tuple[str, str] 
     state = record.state
     lines = []
     for reveal in reveals:
-        text = _line(reveal, locale)
+        text = _line(reveal, locale, state.game_set.language)
         if matched(state, reveal):
             text += f" {FOUND}"
         if state.mode.is_duel:
@@ -111,4 +111,5 @@ def summary_best(record: GameRecord, number: int, seat: int, locale: str) -> str
         return ""
     if matched(record.state, reveal):
         return f" {FOUND}"
-    return " · " + t("games.best.short", locale, formula=reveal.formula, score=fmt(reveal.score))
+    score = fmt(reveal.score, record.state.game_set.language)
+    return " · " + t("games.best.short", locale, formula=reveal.formula, score=score)

@@ -278,11 +278,9 @@ class GameService:
         self._problem(record, user_id, round_number, received)
         rnd = record.state.current_round
         assert rnd is not None  # submit_problem found it open
-        functions = record.state.game_set.functions
+        game_set = record.state.game_set  # its functions and its language (checker, sandbox)
         with self.in_flight.checking(game_id, user_id, rnd.number, received):
-            verdict = await self.evaluator.evaluate(
-                formula, rnd.digits, functions, who=str(user_id)
-            )
+            verdict = await self.evaluator.evaluate(formula, rnd.digits, game_set, who=str(user_id))
             if isinstance(verdict, EvalError):
                 return SubmitResult(record, rnd.number, error=verdict)
             return await self._answer(game_id, user_id, rnd.number, verdict, received, via)

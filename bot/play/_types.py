@@ -58,10 +58,12 @@ class Evaluating(Protocol):
         ...
 
     async def evaluate(
-        self, formula: str, digits: str, functions: Iterable[str], *, who: str | None = None
-    ) -> Evaluation | EvalError:
-        """`who` (the player) lets the sandbox slow down one player whose formulas keep
-        ending its workers, and nobody else."""
+        self, formula: str, digits: str, functions: Iterable[str] | GameSet, *,
+        who: str | None = None,
+    ) -> Evaluation | EvalError:  # fmt: skip
+        """`functions` is the game's Set, whose language chooses the checker and the
+        sandbox (PHP's, node's). `who` (the player) lets the sandbox slow down one player
+        whose formulas keep ending its workers, and nobody else."""
         ...
 
 

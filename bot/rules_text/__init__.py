@@ -3,6 +3,10 @@
 Kept as Markdown next to this module (`en.md`, `uk.md`); each `## ` heading is
 one page (one embed), so the text stays within Discord's embed limits. A
 command is written `{/resign}` and shown as the reader's client names it.
+
+The base text is PHP's (the original rules' language). Another language's formula
+page is `<locale>.<language>.md` (`en.javascript.md`): for a Set in that language
+it takes the place of the base's formula page (FORMULA_PAGE), with its surprises.
 """
 
 from __future__ import annotations
@@ -10,28 +14,42 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from bot.i18n import DEFAULT_LOCALE, catalog, normalize_locale
+from bot.i18n import DEFAULT_LOCALE, catalog, formula_texts, normalize_locale
+from rules import FormulaLanguage
 
 _DIR = Path(__file__).resolve().parent
 EMBED_LIMIT = 4096
+FORMULA_PAGE = 2
+"""The base text's page "The formula" (PHP's), which a language's own page replaces."""
+
+
+def _file(name: str) -> Path | None:
+    file = _DIR / f"{name}.md"
+    return file if file.exists() else None
 
 
 @cache
-def _pages(language: str) -> tuple[tuple[str, str], ...]:
-    file = _DIR / f"{language}.md"
-    if not file.exists():
-        file = _DIR / f"{DEFAULT_LOCALE}.md"
-    pages: list[tuple[str, str]] = []
-    for block in file.read_text(encoding="utf-8").split("\n## ")[1:]:
-        title, _, body = block.partition("\n")
-        pages.append((title.strip(), body.strip()))
+def _pages(language: str, formula: str = "") -> tuple[tuple[str, str], ...]:
+    file = _file(language) or _DIR / f"{DEFAULT_LOCALE}.md"
+    pages = _read(file)
+    own = _file(f"{language}.{formula}") or _file(f"{DEFAULT_LOCALE}.{formula}")
+    if formula and own is not None:
+        pages[FORMULA_PAGE : FORMULA_PAGE + 1] = _read(own)
     return tuple(pages)
 
 
-def rules_pages(locale: str) -> list[tuple[str, str]]:
-    """(title, text) pages of the rules in the player's language."""
+def _read(file: Path) -> list[tuple[str, str]]:
+    pages: list[tuple[str, str]] = []
+    for block in ("\n" + file.read_text(encoding="utf-8")).split("\n## ")[1:]:
+        title, _, body = block.partition("\n")
+        pages.append((title.strip(), body.strip()))
+    return pages
+
+
+def rules_pages(locale: str, lang: FormulaLanguage = FormulaLanguage.PHP) -> list[tuple[str, str]]:
+    """(title, text) pages of the rules in the player's language, for a Set in `lang`
+    (its own formula page and surprises when it has one)."""
     language = normalize_locale(locale)
     book = catalog()
-    return [
-        (title, book.commands_in(text, language)[:EMBED_LIMIT]) for title, text in _pages(language)
-    ]
+    pages = _pages(language, formula_texts(lang).rules)
+    return [(title, book.commands_in(text, language)[:EMBED_LIMIT]) for title, text in pages]

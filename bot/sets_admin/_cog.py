@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot.common import ListedSet
+from bot.common import ListedSet, language_label
 from bot.common.interactions import refuse, reply, set_choices
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
@@ -66,6 +66,7 @@ OPTION_NAMES = {
     "functions": cmd("sets.option.functions.name", "functions"),
     "attempts": cmd("sets.option.attempts.name", "attempts"),
     "description": cmd("sets.option.description.name", "description"),
+    "language": cmd("sets.option.language.name", "language"),
 }
 OPTION_HELP = {
     "name": cmd("sets.option.name", "the Set's name: lowercase letters, digits, - and _"),
@@ -81,7 +82,16 @@ OPTION_HELP = {
     ),
     "attempts": cmd("sets.option.attempts", "Qualification attempts a day (1–100; 1 if left out)"),
     "description": cmd("sets.option.description", "a short description players see"),
+    "language": cmd(
+        "sets.option.language", "the language formulas are written in (PHP if left out)"
+    ),
 }
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=cmd(f"sets.option.language.{key.value}", language_label(key)),
+                        value=key.value)
+    for key in rules.FormulaLanguage
+]  # fmt: skip
+"""Every registered formula language, its name in the reader's language (`/sets add`)."""
 
 
 class SetsAdminCog(commands.Cog, name="Sets"):
@@ -140,6 +150,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
     )
     @app_commands.rename(**OPTION_NAMES)
     @app_commands.describe(**OPTION_HELP)
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def add(
         self,
         interaction: Interaction,
@@ -153,6 +164,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
         functions: str | None = None,
         attempts: Attempts | None = None,
         description: str | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         if not await self._allowed(interaction):
             return
@@ -160,6 +172,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
             start_score=start_score, goal=goal, bonus=bonus, max_rounds=max_rounds,
             time_limit=time_limit, min_rounds=min_rounds, functions=functions,
             attempts=attempts, description=description,
+            language=None if language is None else language.value,
         )  # fmt: skip
         added = await self._run(
             interaction, lambda: self.manager.add(_guild(interaction), name, fields)
@@ -174,6 +187,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
     @app_commands.rename(**OPTION_NAMES)
     @app_commands.describe(**OPTION_HELP)
     @app_commands.autocomplete(name=_own_set_choices)
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def edit(
         self,
         interaction: Interaction,
@@ -187,6 +201,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
         functions: str | None = None,
         attempts: Attempts | None = None,
         description: str | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         if not await self._allowed(interaction):
             return
@@ -194,6 +209,7 @@ class SetsAdminCog(commands.Cog, name="Sets"):
             start_score=start_score, goal=goal, bonus=bonus, max_rounds=max_rounds,
             time_limit=time_limit, min_rounds=min_rounds, functions=functions,
             attempts=attempts, description=description,
+            language=None if language is None else language.value,
         )  # fmt: skip
         zone = (await self.manager.store.servers.settings(_guild(interaction))).zone
         day = rules.period_of(interaction.created_at, zone)  # the server's Qualification day

@@ -109,6 +109,9 @@ class SetsManager:
         )
         if moved and was_computed and "min_rounds" not in changes:
             del data["min_rounds"]  # computed before, so computed again from the new numbers
+        language = changes.get("language", current.language)
+        if language != current.language and "functions" not in changes:
+            del data["functions"]  # the old language's names: the new language's defaults
         data.update(changes)
         game_set = rules.validate_set(current.name, data, "edit")
         await self.store.save_server_set(guild_id, game_set)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.common import ListedSet, code, shorten
+from bot.common import ListedSet, code, language_label, set_label, shorten
 from bot.i18n import catalog, set_description, t
 from rules import GameSet, SetProblem
 
@@ -61,7 +61,7 @@ def list_pages(sets: Sequence[ListedSet], locale: str) -> list[list[discord.Embe
         value = set_line(game_set, locale)
         if game_set.description:
             value += "\n" + shorten(_description(listed, locale), DESCRIPTION_IN_LIST)
-        name = f"{game_set.name} · {_origin(listed, locale)}"
+        name = f"{set_label(game_set.name, game_set.language)} · {_origin(listed, locale)}"
         page, embed = pages[-1], pages[-1][-1]
         if sum(len(e) for e in page) + len(name) + len(value) > MESSAGE_MAX:
             embed = discord.Embed()
@@ -80,7 +80,7 @@ def show_embed(listed: ListedSet, locale: str) -> discord.Embed:
     """One Set, field by field, with the names `/sets edit` and the YAML file use."""
     game_set = listed.game_set
     embed = discord.Embed(
-        title=f"{game_set.name} · {_origin(listed, locale)}",
+        title=f"{set_label(game_set.name, game_set.language)} · {_origin(listed, locale)}",
         description=shorten(_description(listed, locale), DESCRIPTION_MAX) or None,
         colour=COLOR,
     )
@@ -93,6 +93,7 @@ def show_embed(listed: ListedSet, locale: str) -> discord.Embed:
         ("time_limit", t("sets_admin.seconds", locale, seconds=game_set.time_limit)),
         ("functions", ", ".join(game_set.functions) or "—"),
         ("attempts", game_set.attempts),
+        ("language", language_label(game_set.language)),
     ]
     for key, value in values:
         embed.add_field(

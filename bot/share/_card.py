@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from babel.dates import format_date
 
-from bot.common import fmt
+from bot.common import fmt, set_label
 from bot.i18n import normalize_locale, t
 from bot.storage import GameRecord
 from rules import Answer, GameSet, GameState, Termination, is_zero, round_points
@@ -117,7 +117,7 @@ def _outcome(state: GameState, index: int, locale: str) -> str:
     result = state.outcome
     if result is None:
         return t("share.outcome.playing", locale)
-    rounds, score = result.rounds, fmt(state.scores[index])
+    rounds, score = result.rounds, fmt(state.scores[index], state.game_set.language)
     duel = state.mode.is_duel
     if result.termination is Termination.RESIGN:
         if state.resigned == index:
@@ -148,7 +148,7 @@ def share_card(
     title = t(
         "share.title",
         locale,
-        set=state.game_set.name.replace("_", "\\_"),
+        set=set_label(state.game_set.name, state.game_set.language).replace("_", "\\_"),
         mode=t(f"games.mode.{state.mode.value}", locale),
         date=format_date(_day(record, tz), format="long", locale=locale),
     )

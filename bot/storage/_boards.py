@@ -9,6 +9,7 @@ finished games only.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import sqlalchemy as sa
@@ -19,7 +20,7 @@ from bot.storage._codec import finished_moment, status
 from bot.storage._games import dialect_insert, game_players, games
 from bot.storage._models import BarredPlayer, Rating, RatingEvent, table
 from bot.storage._records import GameRecord, LeaderRow, PlayerStats, RatingChange, RatingRow
-from rules import Mode
+from rules import FormulaLanguage, GameSet, Mode
 
 ratings_t = table(Rating)
 events_t = table(RatingEvent)
@@ -119,6 +120,33 @@ async def qualification_sets(conn: AsyncConnection, guild_id: int) -> list[str]:
         .order_by(games.c.set_name)
     )
     return [str(name) for name in result.scalars()]
+
+
+async def set_language(
+    conn: AsyncConnection, guild_id: int, set_name: str, version: str | None,
+    game_id: str | None = None,
+) -> FormulaLanguage:  # fmt: skip
+    """The language of a Set's Qualification games here: of the game `game_id`; else of any
+    game of `version` (a version names its language: `GameSet.version`), the first entry
+    of the board's index range; else of the latest game. PHP when none was played (a
+    board then shows no number at all)."""
+    query = sa.select(games.c.set_snapshot).limit(1)
+    if game_id is not None:
+        query = query.where(games.c.id == game_id, games.c.guild_id == guild_id)
+    else:
+        conditions = [
+            games.c.guild_id == guild_id,
+            games.c.mode == Mode.QUALIFICATION.value,
+            games.c.set_name == set_name,
+        ]
+        if version is not None:
+            query = query.where(*conditions, games.c.set_version == version)
+        else:
+            query = query.where(*conditions).order_by(games.c.created_at.desc(), games.c.id.desc())
+    snapshot = await conn.scalar(query)
+    if snapshot is None:
+        return FormulaLanguage.PHP
+    return GameSet.from_dict(json.loads(snapshot)).language
 
 
 async def set_versions(

@@ -276,6 +276,13 @@ class RoundBest:
     result: str
     points: float
 
+    @property
+    def value(self) -> rules.Number:
+        """The Result read back from its stored text (`_codec.number_text`: a float's repr
+        keeps its dot or exponent), so it can be shown as the Set's language prints it."""
+        text = self.result
+        return float(text) if any(c in text for c in ".eEnN") else int(text)
+
 
 @dataclass(frozen=True)
 class PeriodSummary:

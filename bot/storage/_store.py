@@ -233,6 +233,16 @@ class Store:
         async with self._read() as conn:
             return await _boards.qualification_sets(conn, guild_id)
 
+    async def set_language(
+        self, guild_id: int, set_name: str, version: str | None = None,
+        *, game_id: str | None = None,
+    ) -> rules.FormulaLanguage:  # fmt: skip
+        """The language of `set_name`'s Qualification games here (of the game `game_id`, of
+        `version`, else its latest): what a board or a record names and writes its numbers
+        in (PHP when unplayed)."""
+        async with self._read() as conn:
+            return await _boards.set_language(conn, guild_id, set_name, version, game_id)
+
     async def set_versions(
         self, guild_id: int, set_name: str, *, since: str | None = None
     ) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.common import fmt
+from bot.common import fmt, set_label
 from bot.i18n import decimal_text, t
 from bot.leaderboards import _render
 from bot.leaderboards._views import PERIODS, board, duel_board, player, replay
@@ -149,7 +149,13 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
             "name": _name(request, server.guild_id, row.user_id, lang),
             "player": f"{_base(request)}p/{row.user_id}",
             "result": _render.ranking_result(
-                row.rank_class, row.rounds, row.score, row.perfect, lang, row.termination
+                row.rank_class,
+                row.rounds,
+                row.score,
+                row.perfect,
+                lang,
+                row.termination,
+                found.language,
             ),
             "time": decimal_text(row.answer_time, lang),
             "streak": s.current if (s := found.streaks.get(row.user_id)) else 0,
@@ -161,7 +167,8 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
     period_name = t(f"leaderboards.period.{period}", lang)
     return _page(
         request, "board.html", lang, base=_base(request), board=found, rows=rows,
-        title=t("web.board.title", lang, set=set_name, period=period_name),
+        title=t("web.board.title", lang, set=set_label(set_name, found.language),
+                period=period_name),
         periods=[(p, t(f"leaderboards.period.{p}", lang)) for p in PERIODS],
         versions=[(v, _render.version_label(v, False, lang)) for v in versions],
         version=version, set_name=set_name, period=period, sets=sets,
@@ -190,7 +197,7 @@ async def _player(request: web.Request) -> web.Response:
         {
             "when": datetime.fromtimestamp(r.created_at, UTC).strftime("%Y-%m-%d %H:%M"),
             "mode": t(f"games.mode.{r.state.mode.value}", lang),
-            "set": r.state.game_set.name,
+            "set": set_label(r.state.game_set.name, r.state.game_set.language),
             "result": _render.game_result(r, str(user_id), lang),
             "game": f"{_base(request)}g/{r.state.id}",
             "game_id": r.state.id[:8],
@@ -219,6 +226,7 @@ async def _game(request: web.Request) -> web.Response:
     record, state = found.record, found.record.state
     seats = range(len(state.players))
     names = [_name(request, server.guild_id, int(p), lang) for p in state.players]
+    numbers = state.game_set.language
     rounds = []
     for rnd in state.rounds:
         best = {b.seat: b for b in record.meta.best_of(rnd.number)}
@@ -228,11 +236,11 @@ async def _game(request: web.Request) -> web.Response:
             reveal = best.get(seat)
             cells.append({
                 "answer": answer if rnd.resolved else None,
-                "result": fmt(answer.result) if answer else "",
-                "points": fmt(answer.points) if answer else "",
-                "score": fmt(answer.score) if answer else "",
+                "result": fmt(answer.result, numbers) if answer else "",
+                "points": fmt(answer.points, numbers) if answer else "",
+                "score": fmt(answer.score, numbers) if answer else "",
                 "best": reveal.formula if reveal else None,
-                "best_score": fmt(reveal.score) if reveal else "",
+                "best_score": fmt(reveal.score, numbers) if reveal else "",
                 "found": bool(reveal and answer and float(answer.score) <= float(reveal.score)),
             })  # fmt: skip
         rounds.append({"number": rnd.number, "digits": rnd.digits, "resolved": rnd.resolved,
@@ -246,11 +254,11 @@ async def _game(request: web.Request) -> web.Response:
     return _page(
         request, "game.html", lang, base=_base(request), record=record, names=names,
         players=[f"{_base(request)}p/{p}" for p in state.players],
-        scores=[fmt(s) for s in state.scores], rounds=rounds, accuracy=accuracy,
+        scores=[fmt(s, numbers) for s in state.scores], rounds=rounds, accuracy=accuracy,
         sealed=found.sealed, sealed_until=sealed_until, hide_scores=found.sealed is not None
         and record.active, void=void_text(record, lang) if found.voided else None,
         outcome=_render.game_result(record, state.players[0], lang) if not state.mode.is_duel
         else None,
         title=t("web.game.title", lang, mode=t(f"games.mode.{state.mode.value}", lang),
-                set=state.game_set.name, id=state.id[:8]),
+                set=set_label(state.game_set.name, numbers), id=state.id[:8]),
     )  # fmt: skip

@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from bot.i18n import catalog
 from bot.rules_text import rules_pages
+from rules import FormulaLanguage
 
 LANGUAGES = ("en", "uk")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -58,6 +59,11 @@ def markdown(text: str) -> Markup:
 
 
 def rules_html(lang: str) -> list[tuple[str, Markup]]:
-    """(title, body) sections; a command reads as its name in that language."""
+    """(title, body) sections; a command reads as its name in that language. After the
+    rules (PHP's formula), every other language's own formula page and its surprises."""
     book = catalog()
-    return [(title, markdown(book.commands_in(body, lang))) for title, body in rules_pages(lang)]
+    base = rules_pages(lang)
+    sections = list(base)
+    for formula in FormulaLanguage:
+        sections += [page for page in rules_pages(lang, formula) if page not in base]
+    return [(title, markdown(book.commands_in(body, lang))) for title, body in sections]

@@ -120,7 +120,7 @@ class PhpProgram:
 
 _NODE_CODES: Final = {
     "syntax": ErrorCode.SYNTAX,
-    "php": ErrorCode.PHP,  # a runtime error of the formula's language (TypeError, ...)
+    "php": ErrorCode.RUNTIME,  # a runtime error of the formula's language (TypeError, ...)
     "not_finite": ErrorCode.NOT_FINITE,
     "sandbox": ErrorCode.SANDBOX,
 }
@@ -140,7 +140,7 @@ def decode_node_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict
     message, cls = data.get("m"), data.get("c")
     if code is None or not isinstance(message, str):
         raise ProtocolError(f"bad error in response: {line[:80]!r}")
-    return EvalError(code, message, php_class=cls if isinstance(cls, str) else None), bye
+    return EvalError(code, message, error_class=cls if isinstance(cls, str) else None), bye
 
 
 class NodeProgram:
@@ -185,7 +185,7 @@ class NodeProgram:
 
     def fatal(self, last_words: str) -> EvalError | None:
         if "heap out of memory" in last_words or "out of memory" in last_words:
-            return EvalError(ErrorCode.SANDBOX, "node ran out of memory", php_class="FatalError")
+            return EvalError(ErrorCode.SANDBOX, "node ran out of memory", error_class="FatalError")
         return None
 
 

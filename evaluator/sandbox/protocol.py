@@ -199,8 +199,8 @@ def fatal_verdict(last_words: str) -> EvalError | None:
         return None
     message = found[-1]
     if "Maximum execution time" in message:
-        return EvalError(ErrorCode.TIMEOUT, message, php_class="FatalError")
-    return EvalError(ErrorCode.PHP, message, php_class="FatalError")
+        return EvalError(ErrorCode.TIMEOUT, message, error_class="FatalError")
+    return EvalError(ErrorCode.PHP, message, error_class="FatalError")
 
 
 class ProtocolError(Exception):
@@ -314,5 +314,5 @@ def decode_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict, boo
     if code is None or not isinstance(message, str):
         raise ProtocolError(f"bad error in response: {line[:80]!r}")
     return EvalError(
-        code, message, php_class=php_class if isinstance(php_class, str) else None
+        code, message, error_class=php_class if isinstance(php_class, str) else None
     ), bye

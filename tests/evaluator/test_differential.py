@@ -167,7 +167,7 @@ def agrees(verdict: Verdict, expected: Reference) -> bool:
     if verdict.code == ErrorCode.NOT_FINITE:
         return kind == "float" and value in ("INF", "-INF", "NAN")
     if verdict.code == ErrorCode.PHP:
-        return kind == "throw" and value == f"{verdict.php_class}: {verdict.message}"
+        return kind == "throw" and value == f"{verdict.error_class}: {verdict.message}"
     return False
 
 

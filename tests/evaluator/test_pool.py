@@ -78,7 +78,7 @@ async def test_php_errors(pool: WorkerPool) -> None:
         if not (
             isinstance(verdict, EvalError)
             and verdict.code == code
-            and verdict.php_class == php_class
+            and verdict.error_class == php_class
             and verdict.message
         )
     ]

@@ -115,7 +115,7 @@ async def test_a_batch_neighbour_that_dies_costs_the_others_nothing(one: WorkerP
 async def test_a_fatal_error_is_reported_in_phps_words(one: WorkerPool) -> None:
     verdict = await one.run_raw("function f() {} function f() {}")
     assert isinstance(verdict, EvalError)
-    assert (verdict.code, verdict.php_class) == (ErrorCode.PHP, "FatalError")
+    assert (verdict.code, verdict.error_class) == (ErrorCode.PHP, "FatalError")
     assert "Cannot redeclare f()" in verdict.message
     assert await one.run("34+89") == Evaluation("34+89", 123)
 

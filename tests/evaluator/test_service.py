@@ -79,7 +79,7 @@ async def test_evaluate_many_keeps_order(evaluator: Evaluator) -> None:
     assert verdicts[1].code == ErrorCode.DIGITS
     assert verdicts[2] == Evaluation("2*47+6", 100)
     assert isinstance(verdicts[3], EvalError)
-    assert verdicts[3].php_class == "DivisionByZeroError"
+    assert verdicts[3].error_class == "DivisionByZeroError"
     assert verdicts[4] == Evaluation("700+1", 701)
 
 

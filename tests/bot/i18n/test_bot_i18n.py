@@ -73,11 +73,11 @@ async def test_translator_gives_valid_ukrainian_command_names() -> None:
             "символ `$` у позиції 2",
         ),
         (
-            EvalError(ErrorCode.SYNTAX, "unexpected '--'", php_class="ParseError"),
+            EvalError(ErrorCode.SYNTAX, "unexpected '--'", error_class="ParseError"),
             "PHP повідомляє англійською (ParseError): unexpected '--'",
         ),
         (
-            EvalError(ErrorCode.PHP, "Division by zero", php_class="DivisionByZeroError"),
+            EvalError(ErrorCode.PHP, "Division by zero", error_class="DivisionByZeroError"),
             "PHP повідомляє про ділення на нуль (DivisionByZeroError).",
         ),
         (EvalError(ErrorCode.TIMEOUT, "slow"), "надто довго"),

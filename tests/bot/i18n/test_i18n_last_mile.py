@@ -132,7 +132,7 @@ PHP_MESSAGES = [
 def test_phps_common_errors_are_translated_and_framed(
     php_class: str, message: str, uk: str
 ) -> None:
-    error = EvalError(ErrorCode.PHP, message, php_class=php_class)
+    error = EvalError(ErrorCode.PHP, message, error_class=php_class)
     ukrainian = describe_eval_error(error, "uk")
     assert ukrainian.startswith("PHP повідомляє"), ukrainian
     assert uk in ukrainian and php_class in ukrainian
@@ -144,7 +144,7 @@ def test_phps_common_errors_are_translated_and_framed(
 
 def test_an_unknown_php_message_is_quoted_as_phps_own() -> None:
     message = "max(): Argument #1 ($value) must be of type array, int given"
-    error = EvalError(ErrorCode.PHP, message, php_class="TypeError")
+    error = EvalError(ErrorCode.PHP, message, error_class="TypeError")
     ukrainian = describe_eval_error(error, "uk")
     assert ukrainian == f"PHP повідомляє англійською (TypeError): {message}"
     assert describe_eval_error(error, "en") == f"PHP TypeError: {message}"
@@ -280,7 +280,7 @@ def test_rules_explain_practice_the_operators_and_octal(language: str, words: li
 
 def test_phps_fatal_timeout_reads_as_a_timeout() -> None:
     message = "Maximum execution time of 1 second exceeded"
-    error = EvalError(ErrorCode.TIMEOUT, message, php_class="FatalError")
+    error = EvalError(ErrorCode.TIMEOUT, message, error_class="FatalError")
     assert describe_eval_error(error, "uk") == "PHP рахував цю формулу надто довго."
     assert describe_eval_error(error, "en") == "PHP took too long to compute it."
 

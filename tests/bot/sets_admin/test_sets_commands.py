@@ -121,7 +121,7 @@ async def test_name_autocomplete_offers_own_sets_to_edit_and_all_to_show(world) 
     own = await world.a.admin.autocomplete(world.a.channel, "sets edit", "name", "")
     assert [c["value"] for c in own] == ["quick"]
     every = await world.a.player.autocomplete(world.a.channel, "sets show", "name", "")
-    assert {c["value"] for c in every} == {"blitz", "darts", "quick", "sprint"}
+    assert {c["value"] for c in every} == {"blitz", "darts", "js-darts", "quick", "sprint"}
 
 
 async def test_a_long_list_is_split_into_messages_discord_accepts(world) -> None:

@@ -155,7 +155,7 @@ def test_cli_sets_check_reports_all_errors(tmp_path: Path) -> None:
         check=False,
     )
     assert ok.returncode == 0
-    assert "OK: 3 Set(s)" in ok.stdout
+    assert "OK: 4 Set(s)" in ok.stdout
 
 
 async def test_summary_shows_every_number_whole_as_php_prints_it(evaluator: Evaluator) -> None:

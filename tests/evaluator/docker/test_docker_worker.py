@@ -42,7 +42,7 @@ async def test_real_php_answers(factory: Any) -> None:
         assert await ask(worker, "7/2") == Evaluation("7/2", 3.5)
         assert await ask(worker, "023") == Evaluation("023", 19)
         assert await ask(worker, "1<<64") == Evaluation("1<<64", 0)
-        assert (await ask(worker, "1/0")).php_class == "DivisionByZeroError"
+        assert (await ask(worker, "1/0")).error_class == "DivisionByZeroError"
         assert (await ask(worker, "08")).code == "syntax"
         noisy = await ask(worker, "echo str_repeat('x', 100000); return 5;", raw=True)
         assert noisy == Evaluation("echo str_repeat('x', 100000); return 5;", 5)

@@ -146,7 +146,7 @@ async def test_a_formula_leaves_nothing_for_the_next(js_pool: WorkerPool) -> Non
         assert isinstance(await js_pool.run(probe), EvalError), probe
     assert await js_pool.run("Math.sqrt(16)") == Evaluation("Math.sqrt(16)", 4.0)
     escape = await js_pool.run("Math.max.constructor('return process')()")
-    assert error_of(escape).php_class == "EvalError"  # no code from strings in a formula
+    assert error_of(escape).error_class == "EvalError"  # no code from strings in a formula
     await still_answers(js_pool)
 
 

@@ -159,7 +159,7 @@ def agrees(verdict: Verdict, expected: Reference) -> bool:
     if verdict.code == ErrorCode.NOT_FINITE:
         return kind == "number" and value in ("NaN", "Infinity", "-Infinity")
     if verdict.code in (ErrorCode.SYNTAX, ErrorCode.PHP):
-        return kind == "throw" and value == f"{verdict.php_class}: {verdict.message}"
+        return kind == "throw" and value == f"{verdict.error_class}: {verdict.message}"
     return False
 
 
