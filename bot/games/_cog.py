@@ -60,7 +60,7 @@ class GamesCog(commands.Cog, name="Games"):
     async def autocomplete_set(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        playable = await self.service.sets.playable(interaction.guild_id or 0)
+        playable = await self.service.playable_sets(interaction.guild_id or 0)
         return set_choices((s.game_set for s in playable), current, locale_of(interaction))
 
     # -------------------------------------------------------------- commands
@@ -166,7 +166,7 @@ class GamesCog(commands.Cog, name="Games"):
             allowed_mentions=USERS_ONLY,
             wait=True,
         )
-        await self.service.challenges.attach_message(challenge, message.id)
+        await self.service.challenge_posted(challenge, message.id)
 
     @app_commands.command(
         name=cmd("answer.name", "answer"),

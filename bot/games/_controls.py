@@ -23,7 +23,6 @@ from bot.games._announce import Announcer
 from bot.games._discord import Lane, with_retry
 from bot.games._places import POSTING, missing, public_thread
 from bot.games._riding import InteractionVia
-from bot.games._sharing import claim_share, share_key, share_target
 from bot.games._views import (
     COG_NAME,
     AnswerModal,
@@ -174,7 +173,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         except UserError as error:
             await refuse(interaction, error)
             return
-        challenge = await self.service.store.load_challenge(challenge_id)
+        challenge = await self.service.challenge(challenge_id)
         if challenge is not None:
             text = render.challenge_text(challenge, challenge.locale) + f"\n<#{record.channel_id}>"
             await interaction.edit_original_response(
@@ -184,7 +183,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
     async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None:
         await interaction.response.defer()
         try:
-            challenge = await self.service.challenges.decline(challenge_id, interaction.user.id)
+            challenge = await self.service.decline_challenge(challenge_id, interaction.user.id)
         except UserError as error:
             await refuse(interaction, error)
             return
@@ -193,7 +192,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
     async def cancel_challenge(self, interaction: Interaction, challenge_id: str) -> None:
         await interaction.response.defer()
         try:
-            challenge = await self.service.challenges.cancel(challenge_id, interaction.user.id)
+            challenge = await self.service.cancel_challenge(challenge_id, interaction.user.id)
         except UserError as error:
             await refuse(interaction, error)
             return
@@ -245,7 +244,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             "posting a rematch challenge",
             self.announcer.budget,
         )
-        await self.service.challenges.attach_message(challenge, message.id)
+        await self.service.challenge_posted(challenge, message.id)
         return challenge
 
     async def share(self, interaction: Interaction, game_id: str) -> None:
@@ -253,22 +252,15 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         thread hangs off), in the game's language; the presser alone hears back."""
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        record = await self.service.load(game_id)
         user_id = interaction.user.id
-        card_locale = record.meta.locale if record is not None else locale
-        settings = await self.service.store.servers.settings(interaction.guild_id or 0)
         try:
-            card = await claim_share(
-                self.service.store, record, user_id, card_locale, self.service.clock(),
-                settings.zone,
-            )  # fmt: skip
+            share = await self.service.share(game_id, interaction.guild_id or 0, user_id, locale)
         except UserError as error:
             await refuse(interaction, error)
             return
-        assert record is not None
-        target = share_target(record, settings.channel_id)
-        channel = self.bot.get_partial_messageable(target, guild_id=record.guild_id)
-        text = t("share.posted", card_locale, user=interaction.user.mention) + "\n" + card.text()
+        channel = self.bot.get_partial_messageable(share.channel_id, guild_id=share.guild_id)
+        text = t("share.posted", share.locale, user=interaction.user.mention)
+        text += "\n" + share.card.text()
         try:
             await with_retry(
                 lambda: channel.send(text, allowed_mentions=discord.AllowedMentions.none()),
@@ -277,12 +269,12 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 lane=Lane.OPTIONAL,
             )
         except BaseException as error:  # a long 429, the network, a cancel: press again
-            await self.service.store.drop_state(share_key(game_id, user_id))
+            await self.service.unshare(game_id, user_id)
             if isinstance(error, UserError):  # RestBusy: optional traffic stopped
                 await refuse(interaction, error)
                 return
             raise
-        await reply(interaction, t("share.sent", locale, channel=f"<#{target}>"))
+        await reply(interaction, t("share.sent", locale, channel=f"<#{share.channel_id}>"))
 
     @staticmethod
     async def _display_name(interaction: Interaction, user_id: int) -> str:

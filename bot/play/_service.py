@@ -3,7 +3,8 @@
 It owns small collaborators with one job each -- `ActiveGames` (this process's
 games and their locks), `AnswersInFlight` (formulas still in PHP), `Seats` (who may
 start a game), `Challenges`, and `RoundFlow` (rounds, deadlines, the end, restarts)
--- and is the one door the Discord side calls. Legality is asked of the rules
+-- and is the one door the Discord side calls: a cog never reaches past it to the
+store or a collaborator (tests/test_layering.py). Legality is asked of the rules
 (`rules.submit_problem`); a refusal is a `GameError` with the rules' own code.
 """
 
@@ -16,7 +17,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import rules
-from bot.common import SetsDirectory
+from bot.common import ListedSet, SetsDirectory
 from bot.play._active import ActiveGames
 from bot.play._challenges import Challenges, duel_locale
 from bot.play._flow import RoundFlow
@@ -24,6 +25,7 @@ from bot.play._in_flight import AnswersInFlight
 from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
 from bot.play._seats import Seats
+from bot.play._sharing import Share, claim_share, share_key
 from bot.play._types import (
     Clock,
     DigitsSource,
@@ -98,6 +100,9 @@ class GameService:
 
     async def load(self, game_id: str) -> GameRecord | None:
         return self.active.get(game_id) or await self.store.load_game(game_id)
+
+    async def playable_sets(self, guild_id: int) -> list[ListedSet]:
+        return await self.sets.playable(guild_id)
 
     def check_can_answer(self, game_id: str, user_id: int, round_number: int) -> rules.Round:
         """Refuse early (before a modal opens) what `submit` would refuse anyway.
@@ -250,6 +255,19 @@ class GameService:
     ) -> None:
         await self.submit(game_id, player, formula, number, via=via)
 
+    async def challenge(self, challenge_id: str) -> Challenge | None:
+        return await self.store.load_challenge(challenge_id)
+
+    async def challenge_posted(self, challenge: Challenge, message_id: int) -> None:
+        """Its message, for the expiry to edit."""
+        await self.challenges.attach_message(challenge, message_id)
+
+    async def decline_challenge(self, challenge_id: str, user_id: int) -> Challenge:
+        return await self.challenges.decline(challenge_id, user_id)
+
+    async def cancel_challenge(self, challenge_id: str, user_id: int) -> Challenge:
+        return await self.challenges.cancel(challenge_id, user_id)
+
     async def rematch(self, game_id: str, user_id: int, locale: str = "en") -> Challenge:
         record = await self.load(game_id)
         if record is None:
@@ -364,6 +382,14 @@ class GameService:
             if voided is not None:
                 await self.flow.show(voided)
         return len(doomed)
+
+    async def share(self, game_id: str, guild_id: int, user_id: int, locale: str) -> Share:
+        """Claim the presser's card once (`_sharing`); `unshare` if its post fails."""
+        record = await self.load(game_id)
+        return await claim_share(self.store, record, guild_id, user_id, locale, self.clock())
+
+    async def unshare(self, game_id: str, user_id: int) -> None:
+        await self.store.drop_state(share_key(game_id, user_id))
 
     # --------------------------------------------------------------- restart
 
