@@ -32,7 +32,7 @@ from bot.games._views import (
 )
 from bot.i18n import describe_eval_error, locale_of, t
 from bot.observability import Metrics, log_context
-from bot.play import GameError, GameService
+from bot.play import GameError, GameService, Refusal
 from bot.storage import Challenge
 from rules import GameSet, Mode
 
@@ -157,7 +157,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
 
         async def open_thread(challenge: Challenge, game_set: GameSet) -> int:
             if not isinstance(channel, discord.TextChannel) or message is None:
-                raise GameError("challenge_closed")
+                raise GameError(Refusal.CHALLENGE_CLOSED)
             source = channel.get_partial_message(message.id)
             names = [
                 await self._display_name(interaction, uid)
@@ -229,7 +229,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             lacking = missing(parent.permissions_for(guild.me), POSTING)
             if lacking:
                 raise GameError(
-                    "missing_permissions_in", channel=parent.mention, permissions=lacking
+                    Refusal.MISSING_PERMISSIONS_IN, channel=parent.mention, permissions=lacking
                 )
         challenge = await self.service.rematch(game_id, interaction.user.id, locale)
         channel = self.bot.get_partial_messageable(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
+from bot.play._refusals import Refusal
 from bot.play._types import Clock, GameError
 from bot.storage import Store
 
@@ -27,14 +28,14 @@ class Seats:
         """Hold the players while their game opens, so two commands can't both start one."""
         keys = [(guild_id, uid) for uid in user_ids]
         if any(key in self._starting for key in keys):
-            raise GameError("busy")
+            raise GameError(Refusal.BUSY)
         self._starting.update(keys)
         try:
             yield
         finally:
             self._starting.difference_update(keys)
 
-    async def ensure_free(self, guild_id: int, user_id: int, code: str) -> None:
+    async def ensure_free(self, guild_id: int, user_id: int, code: Refusal) -> None:
         """Refuse with `code` (busy / opponent_busy) if the player has an active game here."""
         if await self.store.active_game_of(guild_id, user_id) is not None:
             raise GameError(code, user=user_id)
@@ -44,7 +45,9 @@ class Seats:
         now = self.clock()
         starts = await self.store.recent_starts(guild_id, user_id, now - START_WINDOW_S)
         if len(starts) >= STARTS_PER_WINDOW:
-            raise GameError("cooldown", expires=starts[STARTS_PER_WINDOW - 1] + START_WINDOW_S)
+            raise GameError(
+                Refusal.COOLDOWN, expires=starts[STARTS_PER_WINDOW - 1] + START_WINDOW_S
+            )
 
     async def ensure_may_rank(self, guild_id: int, user_id: int, *, other: bool = False) -> None:
         """Refuse ranked play (Qualification, a rated duel) to a player an admin barred.
@@ -54,7 +57,7 @@ class Seats:
         reason = await self.store.barred_reason(guild_id, user_id)
         if reason is not None:
             raise (
-                GameError("opponent_barred", user=user_id)
+                GameError(Refusal.OPPONENT_BARRED, user=user_id)
                 if other
-                else GameError("barred", reason=reason)
+                else GameError(Refusal.BARRED, reason=reason)
             )

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Literal
 
 import rules
 from bot.common import ListedSet, SetsDirectory
@@ -23,6 +24,7 @@ from bot.play._challenges import Challenges, duel_locale
 from bot.play._flow import RoundFlow
 from bot.play._in_flight import AnswersInFlight
 from bot.play._practice import PracticeOpponent
+from bot.play._refusals import Refusal
 from bot.play._reveals import Reveals
 from bot.play._seats import Seats
 from bot.play._sharing import Share, claim_share, share_key
@@ -46,6 +48,9 @@ from bot.storage import AttemptsUsed, Challenge, GameMeta, GameRecord, StaleGame
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, Mode
 from solver.practice import Level
+
+Solo = Literal[Mode.TRAINING, Mode.QUALIFICATION]
+"""The modes `start_single` starts (Practice has its level, a duel its challenge)."""
 
 
 class GameService:
@@ -113,7 +118,7 @@ class GameService:
         """
         record = self.active.get(game_id)
         if record is None:
-            raise GameError("game_over")
+            raise GameError(Refusal.GAME_OVER)
         self._problem(record, user_id, round_number, self.clock())
         return record.state.rounds[round_number - 1]
 
@@ -127,12 +132,12 @@ class GameService:
 
     async def _ensure_may_start(self, guild_id: int, user_id: int) -> None:
         """In no game, with no challenge waiting, and not starting too often."""
-        await self.seats.ensure_free(guild_id, user_id, "busy")
+        await self.seats.ensure_free(guild_id, user_id, Refusal.BUSY)
         await self.challenges.ensure_none_pending(guild_id, user_id)
         await self.seats.ensure_can_start(guild_id, user_id)
 
     async def start_single(
-        self, mode: Mode, guild_id: int, user_id: int, set_name: str | None, locale: str,
+        self, mode: Solo, guild_id: int, user_id: int, set_name: str | None, locale: str,
         open_channel: OpenChannel, *, parent_channel_id: int | None = None,
     ) -> GameRecord:  # fmt: skip
         """Check, open the game's channel (the caller's thread), save, start round 1.
@@ -157,7 +162,10 @@ class GameService:
                 }
                 if used >= game_set.attempts:
                     raise GameError(
-                        "qualification_used", set=game_set.name, attempts=game_set.attempts, **day
+                        Refusal.QUALIFICATION_USED,
+                        set=game_set.name,
+                        attempts=game_set.attempts,
+                        **day,
                     )
                 secret = await self.store.install_secret("qualification")
                 seed = rules.qualification_seed(
@@ -175,7 +183,7 @@ class GameService:
                 await self.store.save_game(record, now=self.clock())
             except AttemptsUsed as exc:  # another bot process started one meanwhile
                 raise GameError(
-                    "qualification_used", set=game_set.name, attempts=game_set.attempts, **day
+                    Refusal.QUALIFICATION_USED, set=game_set.name, attempts=game_set.attempts, **day
                 ) from exc
             self.active.remember(record)
         return await self.flow.first_round(record)
@@ -209,9 +217,9 @@ class GameService:
         players = [challenge.challenger_id, challenge.opponent_id]
         async with self.seats.reserve(challenge.guild_id, players):
             await self.seats.ensure_free(
-                challenge.guild_id, challenge.challenger_id, "opponent_busy"
+                challenge.guild_id, challenge.challenger_id, Refusal.OPPONENT_BUSY
             )
-            await self.seats.ensure_free(challenge.guild_id, challenge.opponent_id, "busy")
+            await self.seats.ensure_free(challenge.guild_id, challenge.opponent_id, Refusal.BUSY)
             await self.seats.ensure_may_rank(challenge.guild_id, challenge.opponent_id)
             await self.seats.ensure_may_rank(
                 challenge.guild_id, challenge.challenger_id, other=True
@@ -271,7 +279,7 @@ class GameService:
     async def rematch(self, game_id: str, user_id: int, locale: str = "en") -> Challenge:
         record = await self.load(game_id)
         if record is None:
-            raise GameError("no_game")
+            raise GameError(Refusal.NO_GAME)
         public = await self.public_locale(record.guild_id, locale)
         return await self.challenges.rematch(record, user_id, public)
 
@@ -292,7 +300,7 @@ class GameService:
         received = self.clock() if received is None else received
         record = await self.load(game_id)
         if record is None:
-            raise GameError("no_game")
+            raise GameError(Refusal.NO_GAME)
         self._problem(record, user_id, round_number, received)
         rnd = record.state.current_round
         assert rnd is not None  # submit_problem found it open
@@ -314,7 +322,7 @@ class GameService:
         async with self.active.lock(game_id):
             live = await self.flow.current(game_id)
             if live is None:
-                raise GameError("no_game")
+                raise GameError(Refusal.NO_GAME)
             self._problem(live, user_id, number, received)
             action = rules.Submit(str(user_id), verdict.formula, verdict.value, received)
             state = self.flow.going_on(live, rules.apply(live.state, action))
@@ -324,7 +332,7 @@ class GameService:
                 stored = await self.flow.reload(game_id)
                 if stored is not None:
                     self._problem(stored, user_id, number, received)
-                raise GameError("round_over") from exc
+                raise GameError(Refusal.ROUND_OVER) from exc
             resolved = state.rounds[number - 1].resolved
             if resolved:
                 self.flow.timers.cancel(game_id)
@@ -341,18 +349,18 @@ class GameService:
     async def resign(self, guild_id: int, user_id: int) -> GameRecord:
         found = await self.game_of(guild_id, user_id)
         if found is None:
-            raise GameError("no_game")
+            raise GameError(Refusal.NO_GAME)
         game_id = found.state.id
         async with self.active.lock(game_id):
             record = await self.flow.current(game_id)  # never `found`: read before the lock
             if record is None or record.state.outcome is not None:
-                raise GameError("game_over")
+                raise GameError(Refusal.GAME_OVER)
             state = rules.apply(record.state, rules.Resign(str(user_id)))
             try:
                 record = await self.flow.commit(record, state)
             except StaleGame as exc:  # another bot process ended it first
                 await self.flow.reload(game_id)
-                raise GameError("game_over") from exc
+                raise GameError(Refusal.GAME_OVER) from exc
             record = await self.flow.finish(record)
         return await self.flow.show(record)
 
@@ -361,7 +369,7 @@ class GameService:
         async with self.active.lock(game_id):
             live = self.active.get(game_id)
             if live is None:
-                raise GameError("cannot_void", id=game_id[:8])
+                raise GameError(Refusal.CANNOT_VOID, id=game_id[:8])
             record = await self.flow.void(live, reason)
         return await self.flow.show(record)
 

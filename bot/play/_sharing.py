@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.play._refusals import Refusal
 from bot.play._types import GameError
 from bot.share import ShareCard, share_card
 from bot.storage import GameRecord, Store
@@ -46,12 +47,12 @@ async def claim_share(
     card_locale = record.meta.locale if record is not None else locale
     settings = await store.servers.settings(guild_id)
     if record is None or str(user_id) not in record.state.players:
-        raise GameError("share_not_a_player")
+        raise GameError(Refusal.SHARE_NOT_A_PLAYER)
     outcome = record.state.outcome
     if outcome is None or outcome.termination is Termination.VOID:
-        raise GameError("share_not_over")
+        raise GameError(Refusal.SHARE_NOT_OVER)
     card = share_card(record, user_id, card_locale, tz=settings.zone)
     if not await store.claim_state(share_key(record.state.id, user_id), str(now)):
-        raise GameError("share_done")
+        raise GameError(Refusal.SHARE_DONE)
     target = share_target(record, settings.channel_id)
     return Share(card, card_locale, target, record.guild_id)
