@@ -14,7 +14,6 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Literal
 
 import rules
@@ -146,45 +145,23 @@ class GameService:
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [user_id]):
             await self._ensure_may_start(guild_id, user_id)
-            period = seed = None
-            day: dict[str, object] = {}
             server = await self.store.servers.settings(guild_id)
+            attempt = None
             if mode is Mode.QUALIFICATION:
-                await self.seats.ensure_may_rank(guild_id, user_id)
-                now = datetime.fromtimestamp(self.clock(), UTC)
-                period = rules.period_of(now, server.zone)
-                used, started = await self.store.attempt_counts(
-                    guild_id, user_id, game_set.name, period, version=game_set.version
-                )
-                day = {  # the server's day: its zone, and when the next one starts
-                    "timezone": str(server.zone),
-                    "next_day": int(rules.period_end(period, server.zone).timestamp()),
-                }
-                if used >= game_set.attempts:
-                    raise GameError(
-                        Refusal.QUALIFICATION_USED,
-                        set=game_set.name,
-                        attempts=game_set.attempts,
-                        **day,
-                    )
-                secret = await self.store.install_secret("qualification")
-                seed = rules.qualification_seed(
-                    guild_id, game_set.name, period, secret=secret, version=game_set.version,
-                    started=started,
-                )  # fmt: skip
+                attempt = await self.seats.qualification(guild_id, user_id, game_set, server.zone)
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
             channel_id = await open_channel(game_set)
+            meta = GameMeta(locale=server.language or locale, parent_channel_id=parent_channel_id)
             record = GameRecord(
-                state, guild_id, channel_id, period, seed,
-                GameMeta(locale=server.language or locale, parent_channel_id=parent_channel_id),
-                self.clock(),
+                state=state, guild_id=guild_id, channel_id=channel_id,
+                period=attempt.period if attempt else None, seed=attempt.seed if attempt else None,
+                meta=meta, created_at=self.clock(),
             )  # fmt: skip
             try:
                 await self.store.save_game(record, now=self.clock())
             except AttemptsUsed as exc:  # another bot process started one meanwhile
-                raise GameError(
-                    Refusal.QUALIFICATION_USED, set=game_set.name, attempts=game_set.attempts, **day
-                ) from exc
+                assert attempt is not None  # only a Qualification counts attempts
+                raise attempt.used_up() from exc
             self.active.remember(record)
         return await self.flow.first_round(record)
 
@@ -231,8 +208,9 @@ class GameService:
             channel_id = await open_channel(replace(challenge, locale=spoken), game_set)
             meta = GameMeta(locale=spoken, parent_channel_id=challenge.channel_id)
             record = GameRecord(
-                state, challenge.guild_id, channel_id, None, None, meta, self.clock()
-            )
+                state=state, guild_id=challenge.guild_id, channel_id=channel_id, meta=meta,
+                created_at=self.clock(),
+            )  # fmt: skip
             await self.store.save_game(record, now=self.clock())
             self.active.remember(record)
         return await self.flow.first_round(record)
@@ -253,7 +231,10 @@ class GameService:
                 practice_level=level.value,
                 parent_channel_id=parent_channel_id,
             )
-            record = GameRecord(state, guild_id, channel_id, None, None, meta, self.clock())
+            record = GameRecord(
+                state=state, guild_id=guild_id, channel_id=channel_id, meta=meta,
+                created_at=self.clock(),
+            )  # fmt: skip
             await self.store.save_game(record, now=self.clock())
             self.active.remember(record)
         return await self.flow.first_round(record)
