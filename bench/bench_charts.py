@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import rules
 from bench._report import percentile, write_section
 from bot.charts import ChartRenderer, game_chart, stats_chart, stats_input
-from bot.storage import GameRecord
+from bot.storage import GameMeta, GameRecord
 
 TICK_S = 0.005
 MARATHON = rules.GameSet("marathon", 100_000, 100, 50, 50, 600, 1)
@@ -58,7 +58,15 @@ def random_game(rng: random.Random, mode: rules.Mode, game_set: rules.GameSet) -
         if state.current_round is not None:
             state = rules.apply(state, rules.Expire(now + game_set.time_limit))
         now += 300
-    return GameRecord(state, 1, 2, None, None, {}, now)
+    return GameRecord(
+        state=state,
+        guild_id=1,
+        channel_id=2,
+        period=None,
+        seed=None,
+        meta=GameMeta(),
+        created_at=now,
+    )
 
 
 @dataclass

@@ -68,7 +68,15 @@ def _game(rng: random.Random, day: str, player: int) -> GameRecord:
             break
     if state.outcome is None:
         state = rules.apply(state, rules.Resign(state.players[0]))
-    return GameRecord(state, GUILD, 1, day, "seed", GameMeta(), 1_772_323_200.0)
+    return GameRecord(
+        state=state,
+        guild_id=GUILD,
+        channel_id=1,
+        period=day,
+        seed="seed",
+        meta=GameMeta(),
+        created_at=1_772_323_200.0,
+    )
 
 
 async def load(store: Store, players: int) -> tuple[float, int]:

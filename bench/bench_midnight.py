@@ -146,7 +146,15 @@ def _game(guild: int, player: int, seed: str, rng: random.Random) -> GameRecord:
             break
     if state.outcome is None:
         state = rules.apply(state, rules.Resign(str(player)))
-    return GameRecord(state, guild, 1, DAY, seed, GameMeta(), MIDNIGHT - 43_200)
+    return GameRecord(
+        state=state,
+        guild_id=guild,
+        channel_id=1,
+        period=DAY,
+        seed=seed,
+        meta=GameMeta(),
+        created_at=MIDNIGHT - 43_200,
+    )
 
 
 async def load(store: Store, servers: int, played: int, players: int) -> float:

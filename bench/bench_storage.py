@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import random
 import shutil
@@ -315,7 +316,7 @@ async def _writes(
         game_index += 1
         player = str(700_000_000_000_000_000 + game_index)
         state = rules.new_game(f"w{game_index}", rules.Mode.QUALIFICATION, rules.CLASSIC, [player])
-        record = GameRecord(state, guild, 1, period=TODAY, seed="bench")
+        record = GameRecord(state=state, guild_id=guild, channel_id=1, period=TODAY, seed="bench")
         await store.save_game(record)
         now = time.time()
         while record.state.outcome is None and len(per_round) < samples:
@@ -324,7 +325,7 @@ async def _writes(
                 rules.StartRound(str(rng.randint(1000, 9999)), now),
                 rules.Submit(player, "12+34", rng.randint(1, 300), now + 5),
             ):
-                record.state = rules.apply(record.state, action)
+                record = dataclasses.replace(record, state=rules.apply(record.state, action))
                 began = time.perf_counter()
                 await store.save_game(record)
                 elapsed = (time.perf_counter() - began) * 1000

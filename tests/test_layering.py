@@ -103,7 +103,8 @@ def test_the_game_flow_loads_no_discord() -> None:
 
 
 def test_no_game_flow_module_imports_discord() -> None:
-    """Not even under TYPE_CHECKING: a Discord-shaped need is a Protocol of the flow's own."""
+    """Not even under TYPE_CHECKING, nor its Discord face: a Discord-shaped need is a
+    Protocol of the flow's own (`GameEvents`, `Via`), implemented in `bot.games`."""
     root = Path(__file__).resolve().parents[1] / FLOW.replace(".", "/")
     bad = []
     for path in sorted(root.glob("*.py")):
@@ -115,5 +116,49 @@ def test_no_game_flow_module_imports_discord() -> None:
                 if isinstance(node, ast.ImportFrom)
                 else []
             )
-            bad += [f"{path.name}: {n}" for n in names if n.split(".")[0] in {"discord", "aiohttp"}]
+            bad += [
+                f"{path.name}: {n}"
+                for n in names
+                if n.split(".")[0] in {"discord", "aiohttp"} or n.startswith("bot.games")
+            ]
     assert bad == []
+
+
+def _service_parts() -> set[str]:
+    """What `GameService.__init__` keeps as `self.<name>`: its store and collaborators
+    (the clock is the games' time, which the Discord side reads to time an answer)."""
+    source = (Path(__file__).resolve().parents[1] / "bot/play/_service.py").read_text("utf-8")
+    init = next(
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == "__init__"
+    )
+    return {
+        target.attr
+        for node in ast.walk(init)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute)
+    } - {"clock"}
+
+
+def test_the_discord_side_reaches_the_games_only_through_the_service() -> None:
+    """`service.store.…` or `service.challenges.…` from a cog is a second door into the
+    games: whatever a cog needs (decline, cancel, load a challenge, un-share) is a
+    `GameService` method. Only the flow itself and the bot's assembly (`bot/app.py`,
+    which loads and counts the running games) hold the parts."""
+    parts = _service_parts()
+    assert {"store", "challenges", "sets", "flow", "active"} <= parts
+    root = Path(__file__).resolve().parents[1]
+    reached = []
+    for path in sorted((root / "bot").rglob("*.py")):
+        if "play" in path.relative_to(root).parts or path.name == "app.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Attribute) and node.attr in parts):
+                continue
+            owner = node.value
+            name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+            if name in {"service", "games"}:  # the names a GameService goes by
+                reached.append(f"{path.relative_to(root)}:{node.lineno}: service.{node.attr}")
+    assert reached == []

@@ -36,7 +36,7 @@ def _warm() -> None:
     from bot.storage import GameRecord
 
     state = rules.new_game("warm-up", rules.Mode.TRAINING, rules.CLASSIC, ["0"])
-    game_chart(GameRecord(state, 0, 0), "uk", {})
+    game_chart(GameRecord(state=state, guild_id=0, channel_id=0), "uk", {})
     stats_chart(StatsChartInput((StatsGame(0.0, GameKind.LOST, 1, 1.0, 1),)), "en")
 
 

@@ -4,7 +4,7 @@ flow in `bot.play`.
 `_cog` and `_controls` translate Discord interactions into `GameService` calls; `_views`
 are the buttons and modals; `_announce` (the flow's `GameEvents`), `_render` and
 `_summary` show the results; `_places` and `_closing` open and archive the threads;
-`_riding` answers through an interaction; `_sharing` posts a share card; `_discord` is
+`_riding` answers through an interaction; `_discord` is
 the bot-token REST layer over `bot.play`'s budget. The flow never imports this package
 (tests/test_layering.py). See docs/ARCHITECTURE.md for the flow of one answer.
 """

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, Literal, assert_never
 
 import discord
 from discord import app_commands
@@ -25,12 +25,14 @@ from bot.games._places import NEEDED, private_thread, public_thread, require
 from bot.games._views import challenge_view
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
-from bot.play import DEFAULT_LEVEL, GameError, GameService
+from bot.play import DEFAULT_LEVEL, GameError, GameService, Refusal
 from bot.rules_text import rules_pages
 from rules import FormulaLanguage, GameSet, Mode
 from solver.practice import Level
 
 log = logging.getLogger(__name__)
+OneStarts = Literal[Mode.TRAINING, Mode.QUALIFICATION, Mode.PRACTICE]
+"""The modes a player starts alone (a duel starts from an accepted challenge)."""
 
 Interaction = discord.Interaction[Any]
 
@@ -60,7 +62,7 @@ class GamesCog(commands.Cog, name="Games"):
     async def autocomplete_set(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        playable = await self.service.sets.playable(interaction.guild_id or 0)
+        playable = await self.service.playable_sets(interaction.guild_id or 0)
         return set_choices((s.game_set for s in playable), current, locale_of(interaction))
 
     # -------------------------------------------------------------- commands
@@ -136,7 +138,7 @@ class GamesCog(commands.Cog, name="Games"):
             await reply(interaction, t("errors.need_text_channel", locale))
             return
         if not isinstance(opponent, discord.Member):
-            await refuse(interaction, GameError("not_on_server", user=opponent.id))
+            await refuse(interaction, GameError(Refusal.NOT_ON_SERVER, user=opponent.id))
             return
         try:
             require(interaction.app_permissions, NEEDED[Mode.DUEL])
@@ -166,7 +168,7 @@ class GamesCog(commands.Cog, name="Games"):
             allowed_mentions=USERS_ONLY,
             wait=True,
         )
-        await self.service.challenges.attach_message(challenge, message.id)
+        await self.service.challenge_posted(challenge, message.id)
 
     @app_commands.command(
         name=cmd("answer.name", "answer"),
@@ -183,7 +185,7 @@ class GamesCog(commands.Cog, name="Games"):
         if record is None:
             record = await self.service.game_of(interaction.guild_id or 0, interaction.user.id)
         if record is None:
-            await refuse(interaction, GameError("no_game"))
+            await refuse(interaction, GameError(Refusal.NO_GAME))
             return
         await self.controls.handle_answer(interaction, record.state.id, None, formula)
 
@@ -240,7 +242,7 @@ class GamesCog(commands.Cog, name="Games"):
         await self._start_single(interaction, Mode.QUALIFICATION, set_name)
 
     async def _start_single(
-        self, interaction: Interaction, mode: Mode, set_name: str, level: Level = DEFAULT_LEVEL
+        self, interaction: Interaction, mode: OneStarts, set_name: str, level: Level = DEFAULT_LEVEL
     ) -> None:
         """Permissions first, then the acknowledgement, then the game. Training plays in a
         public thread on a public notice; Qualification in a private thread only its
@@ -304,16 +306,19 @@ class GamesCog(commands.Cog, name="Games"):
 
         guild_id = interaction.guild_id or 0
         try:
-            if mode is Mode.PRACTICE:
-                bot_id = me.id if me is not None else 0
-                await self.service.start_practice(
-                    guild_id, player.id, bot_id, level, set_name, locale, open_thread,
-                    parent_channel_id=channel.id,
-                )  # fmt: skip
-            else:
-                await self.service.start_single(
-                    mode, guild_id, player.id, set_name, locale, open_thread,
-                    parent_channel_id=channel.id,
-                )  # fmt: skip
+            match mode:
+                case Mode.PRACTICE:
+                    bot_id = me.id if me is not None else 0
+                    await self.service.start_practice(
+                        guild_id, player.id, bot_id, level, set_name, locale, open_thread,
+                        parent_channel_id=channel.id,
+                    )  # fmt: skip
+                case Mode.TRAINING | Mode.QUALIFICATION:
+                    await self.service.start_single(
+                        mode, guild_id, player.id, set_name, locale, open_thread,
+                        parent_channel_id=channel.id,
+                    )  # fmt: skip
+                case _:
+                    assert_never(mode)
         except UserError as error:
             await refuse(interaction, error)

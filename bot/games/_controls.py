@@ -23,7 +23,6 @@ from bot.games._announce import Announcer
 from bot.games._discord import Lane, with_retry
 from bot.games._places import POSTING, missing, public_thread
 from bot.games._riding import InteractionVia
-from bot.games._sharing import claim_share, share_key, share_target
 from bot.games._views import (
     COG_NAME,
     AnswerModal,
@@ -33,7 +32,7 @@ from bot.games._views import (
 )
 from bot.i18n import describe_eval_error, formula_texts, locale_of, t
 from bot.observability import Metrics, log_context
-from bot.play import GameError, GameService
+from bot.play import GameError, GameService, Refusal
 from bot.storage import Challenge
 from rules import FormulaLanguage, GameSet, Mode
 
@@ -161,7 +160,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
 
         async def open_thread(challenge: Challenge, game_set: GameSet) -> int:
             if not isinstance(channel, discord.TextChannel) or message is None:
-                raise GameError("challenge_closed")
+                raise GameError(Refusal.CHALLENGE_CLOSED)
             source = channel.get_partial_message(message.id)
             names = [
                 await self._display_name(interaction, uid)
@@ -177,7 +176,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         except UserError as error:
             await refuse(interaction, error)
             return
-        challenge = await self.service.store.load_challenge(challenge_id)
+        challenge = await self.service.challenge(challenge_id)
         if challenge is not None:
             text = render.challenge_text(challenge, challenge.locale) + f"\n<#{record.channel_id}>"
             await interaction.edit_original_response(
@@ -187,7 +186,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
     async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None:
         await interaction.response.defer()
         try:
-            challenge = await self.service.challenges.decline(challenge_id, interaction.user.id)
+            challenge = await self.service.decline_challenge(challenge_id, interaction.user.id)
         except UserError as error:
             await refuse(interaction, error)
             return
@@ -196,7 +195,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
     async def cancel_challenge(self, interaction: Interaction, challenge_id: str) -> None:
         await interaction.response.defer()
         try:
-            challenge = await self.service.challenges.cancel(challenge_id, interaction.user.id)
+            challenge = await self.service.cancel_challenge(challenge_id, interaction.user.id)
         except UserError as error:
             await refuse(interaction, error)
             return
@@ -233,7 +232,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             lacking = missing(parent.permissions_for(guild.me), POSTING)
             if lacking:
                 raise GameError(
-                    "missing_permissions_in", channel=parent.mention, permissions=lacking
+                    Refusal.MISSING_PERMISSIONS_IN, channel=parent.mention, permissions=lacking
                 )
         challenge = await self.service.rematch(game_id, interaction.user.id, locale)
         channel = self.bot.get_partial_messageable(
@@ -248,7 +247,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             "posting a rematch challenge",
             self.announcer.budget,
         )
-        await self.service.challenges.attach_message(challenge, message.id)
+        await self.service.challenge_posted(challenge, message.id)
         return challenge
 
     async def share(self, interaction: Interaction, game_id: str) -> None:
@@ -256,22 +255,15 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         thread hangs off), in the game's language; the presser alone hears back."""
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        record = await self.service.load(game_id)
         user_id = interaction.user.id
-        card_locale = record.meta.locale if record is not None else locale
-        settings = await self.service.store.servers.settings(interaction.guild_id or 0)
         try:
-            card = await claim_share(
-                self.service.store, record, user_id, card_locale, self.service.clock(),
-                settings.zone,
-            )  # fmt: skip
+            share = await self.service.share(game_id, interaction.guild_id or 0, user_id, locale)
         except UserError as error:
             await refuse(interaction, error)
             return
-        assert record is not None
-        target = share_target(record, settings.channel_id)
-        channel = self.bot.get_partial_messageable(target, guild_id=record.guild_id)
-        text = t("share.posted", card_locale, user=interaction.user.mention) + "\n" + card.text()
+        channel = self.bot.get_partial_messageable(share.channel_id, guild_id=share.guild_id)
+        text = t("share.posted", share.locale, user=interaction.user.mention)
+        text += "\n" + share.card.text()
         try:
             await with_retry(
                 lambda: channel.send(text, allowed_mentions=discord.AllowedMentions.none()),
@@ -280,12 +272,12 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 lane=Lane.OPTIONAL,
             )
         except BaseException as error:  # a long 429, the network, a cancel: press again
-            await self.service.store.drop_state(share_key(game_id, user_id))
+            await self.service.unshare(game_id, user_id)
             if isinstance(error, UserError):  # RestBusy: optional traffic stopped
                 await refuse(interaction, error)
                 return
             raise
-        await reply(interaction, t("share.sent", locale, channel=f"<#{target}>"))
+        await reply(interaction, t("share.sent", locale, channel=f"<#{share.channel_id}>"))
 
     @staticmethod
     async def _display_name(interaction: Interaction, user_id: int) -> str:

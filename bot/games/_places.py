@@ -15,7 +15,7 @@ from typing import Literal
 import discord
 
 from bot.games._discord import RestBudget, with_retry
-from bot.play import GameError
+from bot.play import GameError, Refusal
 from rules import Mode
 
 THREAD_EXISTS = 160004
@@ -58,7 +58,7 @@ def require(permissions: discord.Permissions, needed: Iterable[str]) -> None:
     """GameError naming what is missing; the names are rendered in the reader's language."""
     lacking = missing(permissions, needed)
     if lacking:
-        raise GameError("missing_permissions", permissions=lacking)
+        raise GameError(Refusal.MISSING_PERMISSIONS, permissions=lacking)
 
 
 async def public_thread(message: discord.PartialMessage, name: str, budget: RestBudget) -> int:
@@ -74,12 +74,12 @@ async def public_thread(message: discord.PartialMessage, name: str, budget: Rest
             budget,
         )
     except discord.RateLimited as limited:  # longer than with_retry waits: not an HTTPException
-        raise GameError("discord_busy") from limited
+        raise GameError(Refusal.DISCORD_BUSY) from limited
     except discord.HTTPException as error:
         if error.code == THREAD_EXISTS:
             return message.id  # a thread made from a message has the message's id
         if error.code == TOO_MANY_THREADS:
-            raise GameError("thread_limit") from error
+            raise GameError(Refusal.THREAD_LIMIT) from error
         raise
     return thread.id
 
@@ -100,13 +100,13 @@ async def private_thread(
             budget,
         )
     except discord.RateLimited as limited:
-        raise GameError("discord_busy") from limited
+        raise GameError(Refusal.DISCORD_BUSY) from limited
     except discord.HTTPException as error:
         if error.code == TOO_MANY_THREADS:
-            raise GameError("thread_limit") from error
+            raise GameError(Refusal.THREAD_LIMIT) from error
         raise
     try:
         await with_retry(lambda: thread.add_user(player), "adding the player", budget)
     except discord.RateLimited as limited:
-        raise GameError("discord_busy") from limited
+        raise GameError(Refusal.DISCORD_BUSY) from limited
     return thread.id

@@ -137,10 +137,10 @@ async def replay(
         sealed = await seal_of(store, record, now or datetime.now(UTC))
         if sealed is not None:
             hidden = replace(record.state, rounds=[])
-            return Replay(replace(record, state=hidden, meta=replace(record.meta, best=[])), sealed)
+            return Replay(replace(record, state=hidden, meta=replace(record.meta, best=())), sealed)
         if revealer is not None and not record.meta.best:
             best = await reveal_played(revealer, record, REVEAL_TIMEOUT_S)
-            record = replace(record, meta=replace(record.meta, best=best))
+            record = replace(record, meta=replace(record.meta, best=tuple(best)))
     seats = range(len(record.state.players))
     return Replay(record, None, tuple(accuracy(record, seat) for seat in seats))
 

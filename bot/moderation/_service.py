@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.common import UserError
-from bot.play import GameError, GameService
+from bot.play import GameError, GameService, Refusal
 from bot.storage import GameRecord, ModerationEntry, Store
 from rules import Termination
 
@@ -37,7 +37,7 @@ class Moderation:
         result, a finished one leaves the boards, stats and Elo."""
         record = await self.store.find_game(guild_id, game_key)
         if record is None:
-            raise GameError("no_such_game", id=game_key)
+            raise GameError(Refusal.NO_SUCH_GAME, id=game_key)
         reason = reason.strip()[:REASON_MAX]
         ended = record.active
         if ended:
@@ -50,31 +50,31 @@ class Moderation:
             stored = await self.store.load_game(record.state.id)
             if stored is not None and _voided(stored):  # another admin was first
                 raise AlreadyVoid(record.state.id[:8])
-            raise GameError("cannot_void", id=record.state.id[:8])
+            raise GameError(Refusal.CANNOT_VOID, id=record.state.id[:8])
         stored = await self.store.load_game(record.state.id)
         return stored or record
 
     async def unvoid(self, guild_id: int, game_key: str, actor_id: int, reason: str) -> GameRecord:
         record = await self.store.find_game(guild_id, game_key)
         if record is None:
-            raise GameError("no_such_game", id=game_key)
+            raise GameError(Refusal.NO_SUCH_GAME, id=game_key)
         if not await self.store.unvoid_game(
             guild_id, record.state.id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
         ):
-            raise GameError("cannot_unvoid", id=record.state.id[:8])
+            raise GameError(Refusal.CANNOT_UNVOID, id=record.state.id[:8])
         return record
 
     async def bar(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> None:
         if not await self.store.bar_player(
             guild_id, user_id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
         ):
-            raise GameError("already_barred", user=user_id)
+            raise GameError(Refusal.ALREADY_BARRED, user=user_id)
 
     async def unbar(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> None:
         if not await self.store.unbar_player(
             guild_id, user_id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
         ):
-            raise GameError("not_barred", user=user_id)
+            raise GameError(Refusal.NOT_BARRED, user=user_id)
 
     async def log(self, guild_id: int) -> list[ModerationEntry]:
         return await self.store.moderation_log(guild_id)

@@ -28,6 +28,7 @@ from bot.play._budget import (
     StartRefused,
 )
 from bot.play._practice import DEFAULT_LEVEL
+from bot.play._refusals import Refusal
 from bot.play._reveals import reveal_played
 from bot.play._service import GameService
 from bot.play._timers import Timers
@@ -66,6 +67,7 @@ __all__ = [
     "NoEvents",
     "PauseKind",
     "Posted",
+    "Refusal",
     "RestBudget",
     "RestBusy",
     "Revealer",

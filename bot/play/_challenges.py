@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from bot.common import SetsDirectory
 from bot.i18n import DEFAULT_LOCALE
+from bot.play._refusals import Refusal
 from bot.play._seats import Seats
 from bot.play._timers import Timers
 from bot.play._types import CHALLENGE_TTL, Clock, GameError, GameEvents, announce
@@ -67,7 +68,7 @@ class Challenges:
         pending = await self.pending_of(guild_id, user_id)
         if pending is not None:
             raise GameError(
-                "challenge_pending", opponent=pending.opponent_id, expires=pending.expires_at
+                Refusal.CHALLENGE_PENDING, opponent=pending.opponent_id, expires=pending.expires_at
             )
 
     async def create(
@@ -76,13 +77,13 @@ class Challenges:
         rematch_of: str | None = None,
     ) -> Challenge:  # fmt: skip
         if opponent_id == challenger_id:
-            raise GameError("duel_self")
+            raise GameError(Refusal.DUEL_SELF)
         if opponent_is_bot:
-            raise GameError("duel_bot")
+            raise GameError(Refusal.DUEL_BOT)
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [challenger_id]):
-            await self.seats.ensure_free(guild_id, challenger_id, "busy")
-            await self.seats.ensure_free(guild_id, opponent_id, "opponent_busy")
+            await self.seats.ensure_free(guild_id, challenger_id, Refusal.BUSY)
+            await self.seats.ensure_free(guild_id, opponent_id, Refusal.OPPONENT_BUSY)
             await self.seats.ensure_may_rank(guild_id, challenger_id)
             await self.seats.ensure_may_rank(guild_id, opponent_id, other=True)
             await self.ensure_none_pending(guild_id, challenger_id)
@@ -100,7 +101,7 @@ class Challenges:
             try:
                 await self.store.save_challenge(challenge)
             except RematchTaken as exc:
-                raise GameError("rematch_sent", channel=f"<#{channel_id}>") from exc
+                raise GameError(Refusal.REMATCH_SENT, channel=f"<#{channel_id}>") from exc
         self._arm(challenge)
         return challenge
 
@@ -112,12 +113,12 @@ class Challenges:
         """The pending challenge `user_id` may answer; GameError if there is none."""
         challenge = await self.store.load_challenge(challenge_id)
         if challenge is None or challenge.status is not ChallengeStatus.PENDING:
-            raise GameError("challenge_closed")
+            raise GameError(Refusal.CHALLENGE_CLOSED)
         if user_id != challenge.opponent_id:
-            raise GameError("challenge_not_yours")
+            raise GameError(Refusal.CHALLENGE_NOT_YOURS)
         if self.clock() >= challenge.expires_at:
             await self.expire(challenge.id)
-            raise GameError("challenge_closed")
+            raise GameError(Refusal.CHALLENGE_CLOSED)
         return challenge
 
     async def close_accepted(self, challenge: Challenge) -> None:
@@ -133,15 +134,15 @@ class Challenges:
         """The challenger takes the challenge back (and is free to start something else)."""
         challenge = await self.store.load_challenge(challenge_id)
         if challenge is None or challenge.status is not ChallengeStatus.PENDING:
-            raise GameError("challenge_closed")
+            raise GameError(Refusal.CHALLENGE_CLOSED)
         if user_id != challenge.challenger_id:
-            raise GameError("challenge_not_yours_to_cancel")
+            raise GameError(Refusal.CHALLENGE_NOT_YOURS_TO_CANCEL)
         await self._close(challenge, ChallengeStatus.CANCELLED)
         return challenge
 
     async def _close(self, challenge: Challenge, status: ChallengeStatus) -> None:
         if not await self.store.set_challenge_status(challenge.id, status):
-            raise GameError("challenge_closed")
+            raise GameError(Refusal.CHALLENGE_CLOSED)
         self._timers.cancel(challenge.id)
         challenge.status = status
 
@@ -153,14 +154,14 @@ class Challenges:
         `rematch_of` decides, not this process's memory.
         """
         if record.state.mode is not Mode.DUEL:
-            raise GameError("no_game")
+            raise GameError(Refusal.NO_GAME)
         if str(user_id) not in record.state.players:
-            raise GameError("rematch_not_a_player")
+            raise GameError(Refusal.REMATCH_NOT_A_PLAYER)
         if record.state.outcome is None:
-            raise GameError("still_playing")
+            raise GameError(Refusal.STILL_PLAYING)
         parent = record.meta.parent_channel_id or record.channel_id
         if await self.store.rematch_of(record.state.id) is not None:
-            raise GameError("rematch_sent", channel=f"<#{parent}>")
+            raise GameError(Refusal.REMATCH_SENT, channel=f"<#{parent}>")
         other = next(int(p) for p in record.state.players if p != str(user_id))
         return await self.create(
             record.guild_id, parent, user_id, other, False, record.state.game_set.name,

@@ -177,7 +177,7 @@ class RoundFlow:
         self.reveals.forget(record.state.id)
         if not found:
             return record
-        kept = replace(record, meta=replace(record.meta, best=[*record.meta.best, *found]))
+        kept = replace(record, meta=replace(record.meta, best=(*record.meta.best, *found)))
         try:
             await self.store.save_game(kept, now=self.clock())  # the same state: meta only
         except Exception:

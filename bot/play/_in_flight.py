@@ -8,6 +8,7 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from bot.play._refusals import Refusal
 from bot.play._types import GameError
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ class AnswersInFlight:
         """
         entries = self._by_game.setdefault(game_id, [])
         if any(f.player == player and f.round_number == round_number for f in entries):
-            raise GameError("answer_in_flight")
+            raise GameError(Refusal.ANSWER_IN_FLIGHT)
         entry = InFlight(player, round_number, received)
         entries.append(entry)
         try:

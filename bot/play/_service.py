@@ -3,7 +3,8 @@
 It owns small collaborators with one job each -- `ActiveGames` (this process's
 games and their locks), `AnswersInFlight` (formulas still in PHP), `Seats` (who may
 start a game), `Challenges`, and `RoundFlow` (rounds, deadlines, the end, restarts)
--- and is the one door the Discord side calls. Legality is asked of the rules
+-- and is the one door the Discord side calls: a cog never reaches past it to the
+store or a collaborator (tests/test_layering.py). Legality is asked of the rules
 (`rules.submit_problem`); a refusal is a `GameError` with the rules' own code.
 """
 
@@ -13,17 +14,19 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import UTC, datetime
+from typing import Literal
 
 import rules
-from bot.common import SetsDirectory
+from bot.common import ListedSet, SetsDirectory
 from bot.play._active import ActiveGames
 from bot.play._challenges import Challenges, duel_locale
 from bot.play._flow import RoundFlow
 from bot.play._in_flight import AnswersInFlight
 from bot.play._practice import PracticeOpponent
+from bot.play._refusals import Refusal
 from bot.play._reveals import Reveals
 from bot.play._seats import Seats
+from bot.play._sharing import Share, claim_share, share_key
 from bot.play._types import (
     Clock,
     DigitsSource,
@@ -44,6 +47,9 @@ from bot.storage import AttemptsUsed, Challenge, GameMeta, GameRecord, StaleGame
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, Mode
 from solver.practice import Level
+
+Solo = Literal[Mode.TRAINING, Mode.QUALIFICATION]
+"""The modes `start_single` starts (Practice has its level, a duel its challenge)."""
 
 
 class GameService:
@@ -99,6 +105,9 @@ class GameService:
     async def load(self, game_id: str) -> GameRecord | None:
         return self.active.get(game_id) or await self.store.load_game(game_id)
 
+    async def playable_sets(self, guild_id: int) -> list[ListedSet]:
+        return await self.sets.playable(guild_id)
+
     def check_can_answer(self, game_id: str, user_id: int, round_number: int) -> rules.Round:
         """Refuse early (before a modal opens) what `submit` would refuse anyway.
 
@@ -108,7 +117,7 @@ class GameService:
         """
         record = self.active.get(game_id)
         if record is None:
-            raise GameError("game_over")
+            raise GameError(Refusal.GAME_OVER)
         self._problem(record, user_id, round_number, self.clock())
         return record.state.rounds[round_number - 1]
 
@@ -122,12 +131,12 @@ class GameService:
 
     async def _ensure_may_start(self, guild_id: int, user_id: int) -> None:
         """In no game, with no challenge waiting, and not starting too often."""
-        await self.seats.ensure_free(guild_id, user_id, "busy")
+        await self.seats.ensure_free(guild_id, user_id, Refusal.BUSY)
         await self.challenges.ensure_none_pending(guild_id, user_id)
         await self.seats.ensure_can_start(guild_id, user_id)
 
     async def start_single(
-        self, mode: Mode, guild_id: int, user_id: int, set_name: str | None, locale: str,
+        self, mode: Solo, guild_id: int, user_id: int, set_name: str | None, locale: str,
         open_channel: OpenChannel, *, parent_channel_id: int | None = None,
     ) -> GameRecord:  # fmt: skip
         """Check, open the game's channel (the caller's thread), save, start round 1.
@@ -136,42 +145,23 @@ class GameService:
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [user_id]):
             await self._ensure_may_start(guild_id, user_id)
-            period = seed = None
-            day: dict[str, object] = {}
             server = await self.store.servers.settings(guild_id)
+            attempt = None
             if mode is Mode.QUALIFICATION:
-                await self.seats.ensure_may_rank(guild_id, user_id)
-                now = datetime.fromtimestamp(self.clock(), UTC)
-                period = rules.period_of(now, server.zone)
-                used, started = await self.store.attempt_counts(
-                    guild_id, user_id, game_set.name, period, version=game_set.version
-                )
-                day = {  # the server's day: its zone, and when the next one starts
-                    "timezone": str(server.zone),
-                    "next_day": int(rules.period_end(period, server.zone).timestamp()),
-                }
-                if used >= game_set.attempts:
-                    raise GameError(
-                        "qualification_used", set=game_set.name, attempts=game_set.attempts, **day
-                    )
-                secret = await self.store.install_secret("qualification")
-                seed = rules.qualification_seed(
-                    guild_id, game_set.name, period, secret=secret, version=game_set.version,
-                    started=started,
-                )  # fmt: skip
+                attempt = await self.seats.qualification(guild_id, user_id, game_set, server.zone)
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
             channel_id = await open_channel(game_set)
+            meta = GameMeta(locale=server.language or locale, parent_channel_id=parent_channel_id)
             record = GameRecord(
-                state, guild_id, channel_id, period, seed,
-                GameMeta(locale=server.language or locale, parent_channel_id=parent_channel_id),
-                self.clock(),
+                state=state, guild_id=guild_id, channel_id=channel_id,
+                period=attempt.period if attempt else None, seed=attempt.seed if attempt else None,
+                meta=meta, created_at=self.clock(),
             )  # fmt: skip
             try:
                 await self.store.save_game(record, now=self.clock())
             except AttemptsUsed as exc:  # another bot process started one meanwhile
-                raise GameError(
-                    "qualification_used", set=game_set.name, attempts=game_set.attempts, **day
-                ) from exc
+                assert attempt is not None  # only a Qualification counts attempts
+                raise attempt.used_up() from exc
             self.active.remember(record)
         return await self.flow.first_round(record)
 
@@ -204,9 +194,9 @@ class GameService:
         players = [challenge.challenger_id, challenge.opponent_id]
         async with self.seats.reserve(challenge.guild_id, players):
             await self.seats.ensure_free(
-                challenge.guild_id, challenge.challenger_id, "opponent_busy"
+                challenge.guild_id, challenge.challenger_id, Refusal.OPPONENT_BUSY
             )
-            await self.seats.ensure_free(challenge.guild_id, challenge.opponent_id, "busy")
+            await self.seats.ensure_free(challenge.guild_id, challenge.opponent_id, Refusal.BUSY)
             await self.seats.ensure_may_rank(challenge.guild_id, challenge.opponent_id)
             await self.seats.ensure_may_rank(
                 challenge.guild_id, challenge.challenger_id, other=True
@@ -218,8 +208,9 @@ class GameService:
             channel_id = await open_channel(replace(challenge, locale=spoken), game_set)
             meta = GameMeta(locale=spoken, parent_channel_id=challenge.channel_id)
             record = GameRecord(
-                state, challenge.guild_id, channel_id, None, None, meta, self.clock()
-            )
+                state=state, guild_id=challenge.guild_id, channel_id=channel_id, meta=meta,
+                created_at=self.clock(),
+            )  # fmt: skip
             await self.store.save_game(record, now=self.clock())
             self.active.remember(record)
         return await self.flow.first_round(record)
@@ -240,7 +231,10 @@ class GameService:
                 practice_level=level.value,
                 parent_channel_id=parent_channel_id,
             )
-            record = GameRecord(state, guild_id, channel_id, None, None, meta, self.clock())
+            record = GameRecord(
+                state=state, guild_id=guild_id, channel_id=channel_id, meta=meta,
+                created_at=self.clock(),
+            )  # fmt: skip
             await self.store.save_game(record, now=self.clock())
             self.active.remember(record)
         return await self.flow.first_round(record)
@@ -250,10 +244,23 @@ class GameService:
     ) -> None:
         await self.submit(game_id, player, formula, number, via=via)
 
+    async def challenge(self, challenge_id: str) -> Challenge | None:
+        return await self.store.load_challenge(challenge_id)
+
+    async def challenge_posted(self, challenge: Challenge, message_id: int) -> None:
+        """Its message, for the expiry to edit."""
+        await self.challenges.attach_message(challenge, message_id)
+
+    async def decline_challenge(self, challenge_id: str, user_id: int) -> Challenge:
+        return await self.challenges.decline(challenge_id, user_id)
+
+    async def cancel_challenge(self, challenge_id: str, user_id: int) -> Challenge:
+        return await self.challenges.cancel(challenge_id, user_id)
+
     async def rematch(self, game_id: str, user_id: int, locale: str = "en") -> Challenge:
         record = await self.load(game_id)
         if record is None:
-            raise GameError("no_game")
+            raise GameError(Refusal.NO_GAME)
         public = await self.public_locale(record.guild_id, locale)
         return await self.challenges.rematch(record, user_id, public)
 
@@ -274,7 +281,7 @@ class GameService:
         received = self.clock() if received is None else received
         record = await self.load(game_id)
         if record is None:
-            raise GameError("no_game")
+            raise GameError(Refusal.NO_GAME)
         self._problem(record, user_id, round_number, received)
         rnd = record.state.current_round
         assert rnd is not None  # submit_problem found it open
@@ -294,7 +301,7 @@ class GameService:
         async with self.active.lock(game_id):
             live = await self.flow.current(game_id)
             if live is None:
-                raise GameError("no_game")
+                raise GameError(Refusal.NO_GAME)
             self._problem(live, user_id, number, received)
             action = rules.Submit(str(user_id), verdict.formula, verdict.value, received)
             state = self.flow.going_on(live, rules.apply(live.state, action))
@@ -304,7 +311,7 @@ class GameService:
                 stored = await self.flow.reload(game_id)
                 if stored is not None:
                     self._problem(stored, user_id, number, received)
-                raise GameError("round_over") from exc
+                raise GameError(Refusal.ROUND_OVER) from exc
             resolved = state.rounds[number - 1].resolved
             if resolved:
                 self.flow.timers.cancel(game_id)
@@ -321,18 +328,18 @@ class GameService:
     async def resign(self, guild_id: int, user_id: int) -> GameRecord:
         found = await self.game_of(guild_id, user_id)
         if found is None:
-            raise GameError("no_game")
+            raise GameError(Refusal.NO_GAME)
         game_id = found.state.id
         async with self.active.lock(game_id):
             record = await self.flow.current(game_id)  # never `found`: read before the lock
             if record is None or record.state.outcome is not None:
-                raise GameError("game_over")
+                raise GameError(Refusal.GAME_OVER)
             state = rules.apply(record.state, rules.Resign(str(user_id)))
             try:
                 record = await self.flow.commit(record, state)
             except StaleGame as exc:  # another bot process ended it first
                 await self.flow.reload(game_id)
-                raise GameError("game_over") from exc
+                raise GameError(Refusal.GAME_OVER) from exc
             record = await self.flow.finish(record)
         return await self.flow.show(record)
 
@@ -341,7 +348,7 @@ class GameService:
         async with self.active.lock(game_id):
             live = self.active.get(game_id)
             if live is None:
-                raise GameError("cannot_void", id=game_id[:8])
+                raise GameError(Refusal.CANNOT_VOID, id=game_id[:8])
             record = await self.flow.void(live, reason)
         return await self.flow.show(record)
 
@@ -362,6 +369,14 @@ class GameService:
             if voided is not None:
                 await self.flow.show(voided)
         return len(doomed)
+
+    async def share(self, game_id: str, guild_id: int, user_id: int, locale: str) -> Share:
+        """Claim the presser's card once (`_sharing`); `unshare` if its post fails."""
+        record = await self.load(game_id)
+        return await claim_share(self.store, record, guild_id, user_id, locale, self.clock())
+
+    async def unshare(self, game_id: str, user_id: int) -> None:
+        await self.store.drop_state(share_key(game_id, user_id))
 
     # --------------------------------------------------------------- restart
 

@@ -135,7 +135,7 @@ class Shows:
         number = len(record.state.rounds)
         if not replayed and number > 1 and not record.meta.best_of(number - 1):
             found = await self.steps.reveals.take(record, number - 1)
-            record = replace(record, meta=replace(record.meta, best=[*record.meta.best, *found]))
+            record = replace(record, meta=replace(record.meta, best=(*record.meta.best, *found)))
         try:
             posted = await self.steps.events.round_started(record, replayed=replayed, via=via)
         except ChannelLost as lost:
@@ -154,9 +154,9 @@ class Shows:
             meta = replace(live.meta, best=max(live.meta.best, record.meta.best, key=len))
             state = live.state
             if posted is not None:
-                meta.round_message_id, meta.round_message_of = posted.message_id, number
+                meta = replace(meta, round_message_id=posted.message_id, round_message_of=number)
                 if posted.pinged:
-                    meta.pinged_at = posted.at
+                    meta = replace(meta, pinged_at=posted.at)
             at = posted.at if posted is not None else self.steps.clock()  # None: no front end
             state = rules.apply(state, rules.RoundShown(at))
             shown = replace(live, meta=meta, state=state)

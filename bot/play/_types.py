@@ -11,6 +11,7 @@ from typing import Any, Protocol, TypeVar
 import rules
 from bot.common import UserError, mention, timestamp
 from bot.i18n import t
+from bot.play._refusals import Refusal
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet, GameState
@@ -187,14 +188,19 @@ class NoEvents:
 
 
 class GameError(UserError):
-    """A refusal the player caused. `code` names a catalog message under `errors.`;
-    the rules' own refusals keep the rules' code (`rules.RulesError.code`)."""
+    """A refusal the player caused. `code` (a `Refusal`) names a catalog message under
+    `errors.`; the rules' own refusals keep the rules' code (`rules.RulesError.code`)."""
 
     prefix = "errors."
+    code: Refusal
+
+    def __init__(self, code: Refusal, **params: Any) -> None:
+        super().__init__(code, **params)
 
     @classmethod
     def of(cls, problem: rules.RulesError) -> GameError:
-        return cls(problem.code)
+        """The rules' refusal under its own code (every one is a `Refusal`, tested)."""
+        return cls(Refusal(problem.code))
 
     def display_params(self, locale: str) -> dict[str, Any]:
         params = super().display_params(locale)

@@ -19,7 +19,7 @@ What is known is only a shortcut: losing it costs one full save, never a wrong o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -127,7 +127,7 @@ class Known:
         if not same and not _codec.extends(known.state, new):
             return None
         state_json = known.state_json if same else _codec.dumps(new)
-        record.created_at = known.created_at
+        record = replace(record, created_at=known.created_at)  # the stored start, not the caller's
         finished_at = known.finished_at
         if finished_at is None and state.outcome is not None:
             finished_at = _codec.finished_moment(state, known.created_at) if now is None else now

@@ -6,6 +6,7 @@ import json
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -83,10 +84,10 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
         )
     ).one_or_none()
     if stored is None:
-        record.created_at = record.created_at or _started(state, now)
+        record = replace(record, created_at=record.created_at or _started(state, now))
         finished = await _insert_new(conn, record, state_json, now)
         return written(record, state_json, new, finished)
-    record.created_at = stored.created_at
+    record = replace(record, created_at=stored.created_at)  # a copy: the caller's stays as it is
     old = json.loads(stored.state)
     if old == new:
         _same_writer(state.id, stored.meta, record.meta)

@@ -52,12 +52,13 @@ class Reveal:
         return asdict(self)
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class GameMeta:
     """What the bot keeps with a game beyond the rules state, so a restart loses none of it.
 
     Stored as JSON in `games.meta`; unknown keys (from a newer version) are ignored
     and missing ones take their defaults, so old rows read as they always did.
+    Frozen, like `GameRecord`: a change is a new value (`dataclasses.replace`).
     """
 
     locale: str = "en"
@@ -76,13 +77,19 @@ class GameMeta:
     """Why the game was voided, when it was."""
     practice_level: str | None = None
     """A Practice game's level (solver.practice.Level): how the bot plays."""
-    best: list[Reveal] = field(default_factory=list)
+    best: tuple[Reveal, ...] = ()
     """The best answers of the rounds played so far, as far as they were found in time."""
     writer: str | None = None
     """Which process's game flow wrote the current state (`RoundFlow.writer`)."""
 
+    def __post_init__(self) -> None:
+        """A list handed in (JSON, a caller) is kept as a tuple: nothing to append to."""
+        object.__setattr__(self, "best", tuple(self.best))
+
     def to_dict(self) -> dict[str, Any]:
         data = {k: v for k, v in asdict(self).items() if v is not None}
+        if "best" in data:
+            data["best"] = list(data["best"])
         if not self.best:
             data.pop("best", None)
         return data
@@ -91,16 +98,20 @@ class GameMeta:
     def from_dict(cls, data: Mapping[str, Any]) -> GameMeta:
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
-        values["best"] = [Reveal(**b) for b in values.get("best", [])]
+        values["best"] = tuple(Reveal(**b) for b in values.get("best", []))
         return cls(**values)
 
     def best_of(self, round_number: int) -> list[Reveal]:
         return [b for b in self.best if b.round == round_number]
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class GameRecord:
-    """A game as the bot keeps it: the rules state plus where it is played."""
+    """A game as the bot keeps it: the rules state plus where it is played.
+
+    Frozen and built by keyword: the store never writes into the record it was handed
+    (tests/bot/storage/test_frozen_records.py); a step is `dataclasses.replace`.
+    """
 
     state: rules.GameState
     guild_id: int

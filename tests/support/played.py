@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import rules
-from bot.storage import GameRecord
+from bot.storage import GameMeta, GameRecord
 
 Answer = tuple[str, rules.Number] | None
 PLAYERS = ("111", "222")
@@ -50,7 +50,15 @@ def play(
         now += 200
     if resign_after is not None and state.outcome is None:
         state = rules.apply(state, rules.Resign(players[0]))
-    return GameRecord(state, 1, 2, period, None, {}, START)
+    return GameRecord(
+        state=state,
+        guild_id=1,
+        channel_id=2,
+        period=period,
+        seed=None,
+        meta=GameMeta(),
+        created_at=START,
+    )
 
 
 PERFECT = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
@@ -73,7 +74,7 @@ def test_a_round_half_answered_when_a_duel_was_resigned_changed_no_score() -> No
     record = play(DUEL[:1], mode=rules.Mode.DUEL)
     state = rules.apply(record.state, rules.StartRound("2476", START + 500))
     state = rules.apply(state, rules.Submit("222", "2*47+6", 100, START + 510))
-    record.state = rules.apply(state, rules.Resign("111"))
+    record = dataclasses.replace(record, state=rules.apply(state, rules.Resign("111")))
     assert record.state.rounds[1].answers[1] is not None
     ax = axes_of(build_game_figure(record, "en", NAMES))
     assert line(ax, "score:0") == [(0, 501), (1, 424)]

@@ -33,7 +33,14 @@ async def played(
         )
     if state.outcome is None:
         state = rules.apply(state, rules.Resign(str(player)))
-    record = GameRecord(state, guild, 1, period=period, seed="s", created_at=1_767_225_600.0)
+    record = GameRecord(
+        state=state,
+        guild_id=guild,
+        channel_id=1,
+        period=period,
+        seed="s",
+        created_at=1_767_225_600.0,
+    )
     await store.save_game(record)
     return record
 

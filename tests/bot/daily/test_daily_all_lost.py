@@ -25,7 +25,14 @@ async def timed_out(world, game_id: str, player: int) -> None:
     state = rules.apply(state, rules.StartRound("1234", 0.0))
     state = rules.apply(state, rules.Expire(10_000.0))
     assert state.outcome is not None and state.outcome.termination is rules.Termination.TIMEOUT
-    record = GameRecord(state, world.guild.id, 1, period=DAY, seed="s", created_at=1_767_225_600.0)
+    record = GameRecord(
+        state=state,
+        guild_id=world.guild.id,
+        channel_id=1,
+        period=DAY,
+        seed="s",
+        created_at=1_767_225_600.0,
+    )
     await world.store.save_game(record)
 
 

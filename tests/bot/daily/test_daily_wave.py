@@ -152,7 +152,14 @@ async def played_seeded(store: Store, guild: int, player: int, rounds: int) -> l
         state = rules.apply(state, rules.StartRound(d, 1000.0 * number))
         state = rules.apply(state, rules.Submit(str(player), d, int(d), 1000.0 * number + 5))
     state = rules.apply(state, rules.Resign(str(player)))
-    record = GameRecord(state, guild, 1, period=seeds.DAY, seed=seed, created_at=at(2026, 1, 1, 12))
+    record = GameRecord(
+        state=state,
+        guild_id=guild,
+        channel_id=1,
+        period=seeds.DAY,
+        seed=seed,
+        created_at=at(2026, 1, 1, 12),
+    )
     await store.save_game(record)
     return digits
 

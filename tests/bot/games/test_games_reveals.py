@@ -73,7 +73,7 @@ async def test_a_qualification_reveals_nothing_while_the_day_runs(revealing) -> 
     shown = "\n".join(message_text(m) for m in thread.history())
     assert "Best possible" not in shown and "Accuracy" not in shown
     stored = await env.bot.store.load_game(record.state.id)
-    assert stored.meta.best == []
+    assert stored.meta.best == ()
     await carol.slash(thread, "resign")
     dave = guild.add_member(env.create_user("dave"))
     replay = await dave.slash(channel, "game", id=record.state.id[:8])

@@ -2,8 +2,9 @@
 
 The codes are read from the source's syntax trees, not from a list kept by hand:
 each call of a `UserError` class with a code (a literal, or an f-string whose
-fixed parts must match catalog keys), each subclass that fixes its own code, and
-every rules error's `code`. A new code without Ukrainian and English text fails here.
+fixed parts must match catalog keys), each subclass that fixes its own code,
+every rules error's `code`, and every `Refusal` (the `GameError` codes).
+A new code without Ukrainian and English text fails here.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import rules
 from bot.common import UserError
 from bot.i18n import catalog
+from bot.play import Refusal
 from tests.support.paths import ROOT
 
 BOT = ROOT / "bot"
@@ -104,6 +106,7 @@ def raised_codes() -> list[Raised]:
     for error in vars(rules.errors).values():  # GameError.of(problem) keeps the rules' code
         if isinstance(error, type) and issubclass(error, rules.RulesError):
             raised.append(Raised(f"rules.{error.__name__}", "errors." + error.code))
+    raised += [Raised(f"Refusal.{code.name}", "errors." + code) for code in Refusal]
     return raised
 
 
@@ -111,7 +114,7 @@ def test_the_ast_reader_finds_the_codes_it_should() -> None:
     """Guard the reader itself: codes known to exist are among what it finds."""
     keys = {r.pattern for r in raised_codes()}
     assert {
-        "errors.busy",  # GameError("busy") in _seats.py
+        "errors.busy",  # GameError(Refusal.BUSY) in _seats.py
         "errors.unknown_set",  # UnknownSet's fixed code
         "errors.round_over",  # rules.RoundOver, raised through GameError.of
         "sets_admin.error.exists",  # SetsAdminError("exists", ...)

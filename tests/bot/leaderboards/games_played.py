@@ -32,7 +32,14 @@ async def qualification(
         state = rules.apply(
             state, rules.Submit(str(player), "12*3+4", result, 1000.0 * number + seconds)
         )
-    record = GameRecord(state, guild, 1, period=period, seed="s", created_at=1_767_225_600.0)
+    record = GameRecord(
+        state=state,
+        guild_id=guild,
+        channel_id=1,
+        period=period,
+        seed="s",
+        created_at=1_767_225_600.0,
+    )
     await store.save_game(record)
     return record
 
@@ -55,7 +62,9 @@ async def duel(
                 state = rules.apply(
                     state, rules.Submit(str(player), "4*5+89", result, 1000.0 * number + 5)
                 )
-    record = GameRecord(state, guild, 1, created_at=1_767_225_600.0 + len(game_id))
+    record = GameRecord(
+        state=state, guild_id=guild, channel_id=1, created_at=1_767_225_600.0 + len(game_id)
+    )
     await store.save_game(record)
     if state.outcome is not None:
         await store.record_duel_result(record)

@@ -18,7 +18,7 @@ def _played(mode: rules.Mode, players: list[str], results: list[rules.Number]) -
         state = rules.apply(state, rules.StartRound("1234", float(number)))
         for player in players:
             state = rules.apply(state, rules.Submit(player, "1234", result, number + 0.5))
-    return GameRecord(state, 1, 2, created_at=1_767_225_600.0)
+    return GameRecord(state=state, guild_id=1, channel_id=2, created_at=1_767_225_600.0)
 
 
 def test_ranking_results_in_both_languages() -> None:
@@ -33,7 +33,7 @@ def test_history_result_from_each_side_of_a_duel() -> None:
     draw = _played(rules.Mode.DUEL, ["1", "2"], [1] * 20)
     assert _render.game_result(draw, "1", "en") == "🤝 draw"
     won = _played(rules.Mode.DUEL, ["1", "2"], [])
-    won.state = rules.apply(won.state, rules.Resign("2"))
+    won = dataclasses.replace(won, state=rules.apply(won.state, rules.Resign("2")))
     assert _render.game_result(won, "1", "en") == "🏆 won"
     assert _render.game_result(won, "2", "uk") == "❌ поразка"
     playing = _played(rules.Mode.TRAINING, ["1"], [1, 1])
@@ -52,13 +52,19 @@ def test_a_long_game_replays_ten_rounds_a_page() -> None:
 
 def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
     resigned = _played(rules.Mode.QUALIFICATION, ["1"], [1])
-    resigned.state = rules.apply(resigned.state, rules.StartRound("1234", 10.0))
-    resigned.state = rules.apply(resigned.state, rules.Resign("1"))
+    resigned = dataclasses.replace(
+        resigned, state=rules.apply(resigned.state, rules.StartRound("1234", 10.0))
+    )
+    resigned = dataclasses.replace(resigned, state=rules.apply(resigned.state, rules.Resign("1")))
     assert _render.game_result(resigned, "1", "en") == "🏳️ resigned in round 2"
     assert _render.game_result(resigned, "1", "uk") == "🏳️ гру здано в раунді 2"
     timeout = _played(rules.Mode.QUALIFICATION, ["1"], [1])
-    timeout.state = rules.apply(timeout.state, rules.StartRound("1234", 10.0))
-    timeout.state = rules.apply(timeout.state, rules.Expire(10.0 + LONG.time_limit))
+    timeout = dataclasses.replace(
+        timeout, state=rules.apply(timeout.state, rules.StartRound("1234", 10.0))
+    )
+    timeout = dataclasses.replace(
+        timeout, state=rules.apply(timeout.state, rules.Expire(10.0 + LONG.time_limit))
+    )
     assert _render.game_result(timeout, "1", "en") == "⌛ time ran out in round 2"
     assert _render.ranking_result(2, 1, 501.0, False, "en", "resign").startswith("🏳️")
 
@@ -95,7 +101,9 @@ def test_a_replay_page_keeps_every_round_whole_and_names_auto_moves() -> None:
         state = rules.apply(state, rules.StartRound("1234", float(number * 1000)))
         state = rules.apply(state, rules.Submit("1", formula, 1, number * 1000 + 1.0))
         state = rules.apply(state, rules.Expire(number * 1000 + LONG.time_limit))
-    embed = _render.game_embed(GameRecord(state, 1, 2, created_at=1_767_225_600.0), 0, "en")
+    embed = _render.game_embed(
+        GameRecord(state=state, guild_id=1, channel_id=2, created_at=1_767_225_600.0), 0, "en"
+    )
     rounds = [f for f in embed.fields if f.name.startswith("Rounds")]
     lines = [line for field in rounds for line in field.value.split("\n")]
     assert [line.split("`")[1] for line in lines] == [str(n) for n in range(1, 11)]

@@ -47,7 +47,7 @@ async def test_boards_rank_one_version_at_a_time(store: Store) -> None:
     ]
     for index, state in enumerate(games):
         rec = record(state)
-        rec.created_at = 1000.0 + index
+        rec = dataclasses.replace(rec, created_at=1000.0 + index)
         await store.save_game(rec)
     old = await store.qualification_leaderboard(GUILD, "darts", DAY, version=many.version)
     new = await store.qualification_leaderboard(GUILD, "darts", DAY, version=other.version)

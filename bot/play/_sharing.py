@@ -4,14 +4,15 @@ The card is the presser's (`bot.share.share_card`: no Digits, no formula, no
 Result), so only a player of the game may post it. A share is claimed in the
 store before it is posted (`Store.claim_state`, an insert that only one caller
 wins), so two presses, or two bot processes, never post it twice; a post that
-fails gives the claim back, so the player can press again.
+fails gives the claim back (`GameService.unshare`), so the player can press again.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, tzinfo
+from dataclasses import dataclass
 
-from bot.play import GameError
+from bot.play._refusals import Refusal
+from bot.play._types import GameError
 from bot.share import ShareCard, share_card
 from bot.storage import GameRecord, Store
 from rules import Termination
@@ -27,17 +28,31 @@ def share_target(record: GameRecord, configured: int | None) -> int:
     return configured or record.meta.parent_channel_id or record.channel_id
 
 
+@dataclass(frozen=True, slots=True)
+class Share:
+    """A claimed share: the card, in the game's language, and the channel it goes to."""
+
+    card: ShareCard
+    locale: str
+    channel_id: int
+    guild_id: int
+
+
 async def claim_share(
-    store: Store, record: GameRecord | None, user_id: int, locale: str, now: float,
-    zone: tzinfo = UTC,
-) -> ShareCard:  # fmt: skip
-    """The card to post, or a GameError: not a player, not over (or void), shared already."""
+    store: Store, record: GameRecord | None, guild_id: int, user_id: int, locale: str,
+    now: float,
+) -> Share:  # fmt: skip
+    """The card to post, or a GameError: not a player, not over (or void), shared already.
+    In the game's language (`locale` when there is no game), for the server's day."""
+    card_locale = record.meta.locale if record is not None else locale
+    settings = await store.servers.settings(guild_id)
     if record is None or str(user_id) not in record.state.players:
-        raise GameError("share_not_a_player")
+        raise GameError(Refusal.SHARE_NOT_A_PLAYER)
     outcome = record.state.outcome
     if outcome is None or outcome.termination is Termination.VOID:
-        raise GameError("share_not_over")
-    card = share_card(record, user_id, locale, tz=zone)
+        raise GameError(Refusal.SHARE_NOT_OVER)
+    card = share_card(record, user_id, card_locale, tz=settings.zone)
     if not await store.claim_state(share_key(record.state.id, user_id), str(now)):
-        raise GameError("share_done")
-    return card
+        raise GameError(Refusal.SHARE_DONE)
+    target = share_target(record, settings.channel_id)
+    return Share(card, card_locale, target, record.guild_id)

@@ -1,0 +1,39 @@
+"""`GameError` codes are `Refusal`s: named, each a catalog key, the rules' own among them."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from bot.common.interactions import refusal_text
+from bot.i18n import catalog, t
+from bot.play import GameError, Refusal
+
+
+def _rules_errors() -> list[type[rules.RulesError]]:
+    found, pending = [], [rules.RulesError]
+    while pending:
+        error = pending.pop()
+        found.append(error)
+        pending += error.__subclasses__()
+    return found
+
+
+@pytest.mark.parametrize("error", _rules_errors(), ids=lambda e: e.__name__)
+def test_every_refusal_of_the_rules_is_a_game_refusal(error: type[rules.RulesError]) -> None:
+    """A rules error whose code has no `Refusal` would fail here, not in front of a player."""
+    refused = GameError.of(error())
+    assert refused.code is Refusal(error.code)
+    assert refused.key == f"errors.{error.code}"
+
+
+@pytest.mark.parametrize("code", list(Refusal), ids=lambda c: c.name)
+def test_every_refusal_reads_in_english_and_ukrainian(code: Refusal) -> None:
+    assert set(catalog().messages.get(f"errors.{code.value}", {})) == {"en", "uk"}
+
+
+def test_a_refusal_reads_as_its_catalog_text_did_when_codes_were_strings() -> None:
+    error = GameError(Refusal.OPPONENT_BUSY, user=42)
+    assert error.code == "opponent_busy"
+    assert refusal_text(error, "uk") == t("errors.opponent_busy", "uk", user="<@42>")
+    assert "<@42>" in refusal_text(error, "en")
