@@ -75,31 +75,37 @@ def healthcheck(spec: dict[str, Any]) -> list[str]:
     return list(test[1:])
 
 
-def test_without_a_profile_only_the_sandbox_image_is_built(tmp_path) -> None:
-    assert set(resolved(tmp_path)) == {"sandbox-image"}
+IMAGES = {"sandbox-image", "node-sandbox-image"}
+"""PHP's and node's sandbox images: the global Sets are judged by both."""
+
+
+def test_without_a_profile_only_the_sandbox_images_are_built(tmp_path) -> None:
+    assert set(resolved(tmp_path)) == IMAGES
 
 
 def test_single_keeps_one_bot_on_sqlite(tmp_path) -> None:
     services = resolved(tmp_path, "single")
-    assert set(services) == {"sandbox-image", "bot"}
+    assert set(services) == IMAGES | {"bot"}
     env = services["bot"]["environment"]
     assert env["DATABASE_URL"] == "sqlite+aiosqlite:///data/formula-darts.sqlite3"
     assert "SHARD_COUNT" not in env and "SHARD_IDS" not in env
     assert env["METRICS_PORT"] == "9464"
     assert env["EVALUATOR"] == "docker"
     assert any(v.startswith("bot-data:/app/data") for v in services["bot"]["volumes"])
-    assert services["bot"]["depends_on"]["sandbox-image"]["condition"] == (
-        "service_completed_successfully"
-    )
+    for image in IMAGES:
+        assert services["bot"]["depends_on"][image]["condition"] == (
+            "service_completed_successfully"
+        )
+    assert env["NODE_DOCKER_IMAGE"] == "formula-darts-node-sandbox:latest"
 
 
 def test_single_with_postgres_adds_the_database(tmp_path) -> None:
-    assert set(resolved(tmp_path, "single", "postgres")) == {"sandbox-image", "bot", "postgres"}
+    assert set(resolved(tmp_path, "single", "postgres")) == IMAGES | {"bot", "postgres"}
 
 
 def test_shards_run_two_processes_over_postgres(tmp_path) -> None:
     services = resolved(tmp_path, "shards")
-    assert set(services) == {"sandbox-image", "shard-0", "shard-1", "postgres", "web"}
+    assert set(services) == IMAGES | {"shard-0", "shard-1", "postgres", "web"}
     for shard in ("0", "1"):
         spec = services[f"shard-{shard}"]
         env = spec["environment"]
@@ -108,9 +114,8 @@ def test_shards_run_two_processes_over_postgres(tmp_path) -> None:
         assert env["DATABASE_URL"] == "postgresql+asyncpg://formula:formula@postgres/formula"
         assert env["METRICS_PORT"] == "9464" and env["METRICS_HOST"] == "0.0.0.0"
         assert spec["depends_on"]["postgres"]["condition"] == "service_healthy"
-        assert spec["depends_on"]["sandbox-image"]["condition"] == (
-            "service_completed_successfully"
-        )
+        for image in IMAGES:
+            assert spec["depends_on"][image]["condition"] == "service_completed_successfully"
     assert services["postgres"]["healthcheck"]["test"][0] == "CMD-SHELL"
 
 
