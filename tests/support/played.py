@@ -50,7 +50,7 @@ def play(
         now += 200
     if resign_after is not None and state.outcome is None:
         state = rules.apply(state, rules.Resign(players[0]))
-    return GameRecord(state, 1, 2, period, None, {}, START)
+    return GameRecord(state, 1, 2, period, None, {}, START)  # type: ignore[arg-type]
 
 
 PERFECT = [

@@ -344,8 +344,8 @@ async def test_resign_waiting_behind_a_checkout_is_told_the_game_is_over(
     await lock.reached(3)  # its store read came back (a thread); it waits for the lock
     lock.release()
     result, refused = await asyncio.gather(submitting, resigning, return_exceptions=True)
-    assert not isinstance(result, BaseException) and result.evaluation is not None
-    assert isinstance(refused, GameError) and refused.code == "game_over"
+    assert not isinstance(result, BaseException) and result.evaluation is not None  # type: ignore[has-type]
+    assert isinstance(refused, GameError) and refused.code == "game_over"  # type: ignore[has-type]
     stored = await service.store.load_game(game_id)
     assert stored is not None and stored.state.outcome is not None
     assert stored.state.outcome.termination is rules.Termination.CHECKOUT
