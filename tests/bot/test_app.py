@@ -44,4 +44,4 @@ async def test_commands_sync_to_the_development_guild(store, evaluator, tmp_path
         assert {name for name, _type in synced[DEV_GUILD]} >= {"training", "rules", "sets"}
         rules = await alice.slash(channel, "rules")
         assert rules.ephemeral and not reply_text(rules)
-        assert rules.response.embeds[0].title == "The game"
+        assert rules.response.embeds[0].title == "The game"  # type: ignore[union-attr]

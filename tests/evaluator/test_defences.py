@@ -201,7 +201,7 @@ async def test_a_worker_left_holding_memory_retires(lone_pool: WorkerPool) -> No
     assert await lone_pool.run_raw(code) == Evaluation(code, 1)  # answered, then "bye"
     await lone_pool.settled()
     assert not worker.alive
-    assert lone_pool.stats().restarts["dirty"] == 1
+    assert lone_pool.stats().restarts["dirty"] == 1  # type: ignore[index]
     assert await lone_pool.run("34+89") == Evaluation("34+89", 123)
 
 

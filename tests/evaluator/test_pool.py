@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from collections.abc import Callable
 
 import pytest
 
 from evaluator.result import ErrorCode, EvalError, Evaluation
 from evaluator.sandbox.local import LocalWorker, LocalWorkerFactory, SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError, WorkerPool
+from evaluator.sandbox.stats import PoolStats
 from evaluator.service import make_pool
 from tests.evaluator.conftest import TIMEOUT_S, open_pool, test_settings
 
@@ -171,13 +173,28 @@ async def test_workers_are_reused_and_retired() -> None:
         await pool.close()
 
 
+async def until(pool: WorkerPool, holds: Callable[[PoolStats], bool]) -> None:
+    """Yield to the loop (no clock moves) until the pool's own stats say `holds`.
+
+    The pool signals no event when a worker takes a request; its stats change in the
+    turn of the loop that hands it over, so each turn is read, never a clock."""
+    async with asyncio.timeout(30):
+        while not holds(pool.stats()):  # noqa: ASYNC110 - a turn of the loop, not a clock
+            await asyncio.sleep(0)
+
+
+def working(stats: PoolStats) -> bool:
+    """Every request so far is on a worker: none queued, none idle."""
+    return stats.idle_workers == 0 and stats.queue_depth == 0
+
+
 async def test_queue_full_is_busy() -> None:
     pool = await open_pool("local", pool_size=1, queue_limit=1)
     try:
         slow = asyncio.create_task(pool.run_raw("usleep(300000); return 1;"))
-        await asyncio.sleep(0.05)
+        await until(pool, working)
         queued = asyncio.create_task(pool.run("2+2"))
-        await asyncio.sleep(0.01)
+        await until(pool, lambda stats: stats.queue_depth == 1)
         busy = await pool.run("3+3")
         assert isinstance(busy, EvalError)
         assert busy.code == ErrorCode.SANDBOX
@@ -194,7 +211,7 @@ async def test_a_cancelled_request_shifts_no_answer() -> None:
     try:
         worker = pool._idle[0].worker
         task = asyncio.create_task(pool.run_raw("usleep(200000); return 1;"))
-        await asyncio.sleep(0.05)
+        await until(pool, working)  # sent to the worker: its answer will come
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
@@ -209,7 +226,7 @@ async def test_a_cancelled_request_shifts_no_answer() -> None:
 async def test_close_kills_workers_and_answers_closed() -> None:
     pool = await open_pool("local", pool_size=2)
     slow = asyncio.create_task(pool.run_raw("usleep(200000); return 1;"))
-    await asyncio.sleep(0.05)
+    await until(pool, lambda stats: stats.idle_workers == 1 and stats.queue_depth == 0)
     idle = [slot.worker for slot in pool._idle]
     assert len(idle) == 1
     await pool.close()
@@ -226,9 +243,9 @@ async def test_close_kills_workers_and_answers_closed() -> None:
 async def test_close_wakes_waiters() -> None:
     pool = await open_pool("local", pool_size=1)
     slow = asyncio.create_task(pool.run_raw("usleep(300000); return 1;"))
-    await asyncio.sleep(0.02)
+    await until(pool, working)
     waiting = asyncio.create_task(pool.run("1+1"))
-    await asyncio.sleep(0.01)
+    await until(pool, lambda stats: stats.queue_depth == 1)
     await pool.close()
     verdict = await waiting
     assert isinstance(verdict, EvalError)
@@ -264,13 +281,18 @@ async def test_broken_sandbox_fails_at_start() -> None:
 
 
 class _SlowFirstAnswer:
-    """A real local worker whose first answer comes `delay` late (a cold container)."""
+    """A real local worker whose first answer comes `delay` late (a cold container).
+
+    Late on paper: the answer is handed over at once if `delay` more seconds fit before
+    the caller's deadline, and a TimeoutError is raised if they do not, as a real wait
+    would end, so the test waits for no clock."""
 
     def __init__(self, worker: LocalWorker, delay: float) -> None:
         self.worker, self.delay = worker, delay
 
+    @property
     def alive(self) -> bool:
-        return self.worker.alive()
+        return self.worker.alive
 
     async def send(self, data: bytes) -> None:
         await self.worker.send(data)
@@ -278,9 +300,9 @@ class _SlowFirstAnswer:
     async def receive(self, deadline: float) -> bytes:
         line = await self.worker.receive(deadline)
         if self.delay:
-            await asyncio.sleep(self.delay)
+            late = asyncio.get_running_loop().time() + self.delay
             self.delay = 0.0
-            if asyncio.get_running_loop().time() > deadline:
+            if late > deadline:
                 raise TimeoutError
         return line
 

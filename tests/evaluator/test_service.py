@@ -73,7 +73,7 @@ async def test_evaluate_many_keeps_order(evaluator: Evaluator) -> None:
         ("1/0+00", "1000", FUNCTIONS),
         ("700+1", "7001", FUNCTIONS),
     ]
-    verdicts = await evaluator.evaluate_many(items)
+    verdicts = await evaluator.evaluate_many(items)  # type: ignore[arg-type]
     assert verdicts[0] == Evaluation("34+89", 123)
     assert isinstance(verdicts[1], EvalError)
     assert verdicts[1].code == ErrorCode.DIGITS

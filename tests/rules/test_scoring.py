@@ -112,7 +112,7 @@ def test_random_rounds_replay_bit_for_bit_in_php() -> None:
     php = json.loads(proc.stdout)
     mismatches = []
     for case, (points_type, php_points, score_type, php_score) in zip(cases, php, strict=True):
-        points, score = apply_points(case["s"], case["r"], case["g"], case["b"])
+        points, score = apply_points(case["s"], case["r"], case["g"], case["b"])  # type: ignore[arg-type]
         ours = (_php_type(points), points, _php_type(score), score)
         theirs = (points_type, _as(points_type, php_points), score_type, _as(score_type, php_score))
         if ours != theirs:

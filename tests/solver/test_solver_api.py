@@ -40,7 +40,7 @@ def test_every_candidate_is_a_formula_the_game_accepts_with_its_stated_result(
 ) -> None:
     solution = solver.solve(digits, score, CLASSIC, top=5)
     assert len(solution.candidates) == 5
-    seen = []
+    seen = []  # type: ignore[var-annotated]
     for c in solution.candidates:
         assert check(c.formula, digits, CLASSIC.functions) == c.formula
         assert len(c.formula.replace(" ", "")) == c.length

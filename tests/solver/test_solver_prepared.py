@@ -120,7 +120,7 @@ def test_a_set_with_a_large_goal_grows_the_table_once() -> None:
         assert _answer(prepared, "4658", score, BIG_GOAL) == cold
     assert prep.text_table is not None and prep.text_table.limit is not None
     grown = prep.text_table
-    assert grown.limit > 2 * BIG_GOAL.goal + BIG_GOAL.start_score
+    assert grown.limit > 2 * BIG_GOAL.goal + BIG_GOAL.start_score  # type: ignore[operator]
     _answer(prepared, "4658", 77_777, BIG_GOAL)
     assert prep.text_table is grown
 

@@ -190,10 +190,10 @@ def test_numpy_paths_agree_with_the_scalar_code_in_bulk() -> None:
                     res.scalar(k),
                 )
         del fn
-    for func, fn in SCALAR_UNARY.items():
+    for func, fn in SCALAR_UNARY.items():  # type: ignore[assignment]
         res = V.UNARY[func](va)
         for k in range(len(a)):
-            assert php.same(fn(a[k]), res.scalar(k)), (func, a[k])
+            assert php.same(fn(a[k]), res.scalar(k)), (func, a[k])  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize(

@@ -176,7 +176,7 @@ class Chaos:
                 return  # refused (busy, a fault): nothing was posted
             wanted = "no" if self.rng.random() < 0.1 else "yes"
             for row in message.components:
-                for child in row.children:
+                for child in row.children:  # type: ignore[union-attr]
                     custom_id = getattr(child, "custom_id", "") or ""
                     if f":{wanted}:" in custom_id:
                         self._saw(await opponent.click(message, custom_id=custom_id))

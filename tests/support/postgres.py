@@ -21,7 +21,7 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 from sqlalchemy.engine import make_url
 
@@ -101,11 +101,6 @@ def postgres_server() -> Iterator[str]:
             capture_output=True,
         )
         shutil.rmtree(root, ignore_errors=True)
-
-
-def _asyncpg_dsn(url: str, database: str) -> str:
-    parsed = make_url(url).set(drivername="postgresql", database=database)
-    return parsed.render_as_string(hide_password=False)
 
 
 def _asyncpg_dsn(url: str, database: str) -> str:

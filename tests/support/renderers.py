@@ -19,7 +19,7 @@ class Recording(ChartRenderer):
         super().__init__(**options)
         self.asked: list[tuple[Any, ...]] = []
 
-    async def render(self, chart: Any, *args: Any) -> bytes | None:
+    async def render(self, chart: Any, *args: Any) -> bytes | None:  # type: ignore[override]
         self.asked.append((chart, *args))
         return await super().render(chart, *args)
 
@@ -27,7 +27,7 @@ class Recording(ChartRenderer):
 class Failing(ChartRenderer):
     """A real renderer whose every chart raises in the worker."""
 
-    async def render(self, chart: Any, *args: Any) -> bytes | None:
+    async def render(self, chart: Any, *args: Any) -> bytes | None:  # type: ignore[override]
         return await super().render(chart_faults.raises, "the chart broke")
 
 

@@ -32,12 +32,12 @@ def axes_of(figure: Figure) -> Axes:
 
 def line(ax: Axes, gid: str) -> list[tuple[float, float]]:
     (found,) = [item for item in ax.get_lines() if item.get_gid() == gid]
-    return [(float(x), float(y)) for x, y in found.get_xydata()]
+    return [(float(x), float(y)) for x, y in found.get_xydata()]  # type: ignore[arg-type, misc, str-unpack, union-attr]
 
 
 def scatter_points(ax: Axes, gid: str) -> list[tuple[float, float]]:
     found = [c for c in ax.collections if isinstance(c, PathCollection) and c.get_gid() == gid]
-    return [(float(x), float(y)) for c in found for x, y in c.get_offsets()]
+    return [(float(x), float(y)) for c in found for x, y in c.get_offsets()]  # type: ignore[arg-type, misc, str-unpack, union-attr]
 
 
 def legend_texts(figure: Figure) -> list[str]:
@@ -53,7 +53,7 @@ def test_a_single_game_has_one_point_per_round_from_the_start_and_the_pace() -> 
 
 
 def test_a_duel_has_both_players_lines_with_the_auto_move_round() -> None:
-    record = play(DUEL, mode=rules.Mode.DUEL)
+    record = play(DUEL, mode=rules.Mode.DUEL)  # type: ignore[arg-type]
     ax = axes_of(build_game_figure(record, "en", NAMES))
     assert [item.get_gid() for item in ax.get_lines()] == ["score:0", "score:1", "pace"]
     assert line(ax, "score:0") == [(0, 501), (1, 424), (2, 274), (3, 124), (4, 0)]
@@ -71,7 +71,7 @@ def test_a_round_without_an_answer_has_no_point_and_the_loss_is_marked() -> None
 
 
 def test_a_round_half_answered_when_a_duel_was_resigned_changed_no_score() -> None:
-    record = play(DUEL[:1], mode=rules.Mode.DUEL)
+    record = play(DUEL[:1], mode=rules.Mode.DUEL)  # type: ignore[arg-type]
     state = rules.apply(record.state, rules.StartRound("2476", START + 500))
     state = rules.apply(state, rules.Submit("222", "2*47+6", 100, START + 510))
     record = dataclasses.replace(record, state=rules.apply(state, rules.Resign("111")))
@@ -97,7 +97,7 @@ def test_a_score_far_above_the_start_leaves_the_chart_with_its_value_marked() ->
     assert top < points[3][1] <= top * style.OVERSHOOT  # the off-chart one leaves at the top
     assert points[4:] == [(4, 610), (5, 460), (6, 394), (7, 335)]
     assert [text.get_text() for text in ax.texts if text.get_gid() != "title"] == ["3.84e+10"]
-    assert [(x, y) for x, y in ax.collections[0].get_offsets()] == [(3, top)]
+    assert [(x, y) for x, y in ax.collections[0].get_offsets()] == [(3, top)]  # type: ignore[misc, str-unpack, union-attr]
 
 
 @pytest.mark.parametrize(
@@ -121,7 +121,7 @@ def test_names_are_drawn_literally_and_fall_back_to_the_player_number() -> None:
     """A `$` would start matplotlib's mathtext (an unknown command fails the draw);
     emoji are not in the font; a name of nothing drawable reads 'Player 2'."""
     names = {"111": r"$\nosuchcommand$ 🎯 Олена", "222": "🎯🎯"}
-    record = play(DUEL, mode=rules.Mode.DUEL)
+    record = play(DUEL, mode=rules.Mode.DUEL)  # type: ignore[arg-type]
     figure = build_game_figure(record, "en", names)
     assert legend_texts(figure)[:2] == [r"\$\nosuchcommand\$  Олена", "Player 2"]
     assert game_chart(record, "uk", names).startswith(b"\x89PNG")

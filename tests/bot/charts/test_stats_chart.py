@@ -45,7 +45,7 @@ def test_the_input_keeps_the_players_finished_games_oldest_first() -> None:
     running = play(PERFECT[:2])
     assert running.state.outcome is None
     records = [
-        on_day(play(TIMEOUT), 3),
+        on_day(play(TIMEOUT), 3),  # type: ignore[arg-type]
         on_day(play(PERFECT), 1),
         on_day(running, 4),
         on_day(play(BOUNCING), 2),
@@ -73,7 +73,7 @@ def test_a_duel_is_seen_from_the_players_side() -> None:
 
 
 def test_only_the_last_thirty_games_are_kept() -> None:
-    records = [on_day(play(PERFECT if d % 2 else TIMEOUT), d) for d in range(34)]
+    records = [on_day(play(PERFECT if d % 2 else TIMEOUT), d) for d in range(34)]  # type: ignore[arg-type]
     games = stats_input(records, "111").games
     assert len(games) == 30
     assert games[0].played_at == START + 4 * DAY + 3600
@@ -93,11 +93,11 @@ def test_checkouts_are_points_and_the_others_are_bars_of_their_score() -> None:
         on_day(play(SIX_ROUND_CHECKOUT), 0),
         on_day(play(PERFECT), 1),
         on_day(play(BOUNCING), 2),
-        on_day(play(TIMEOUT), 3),
+        on_day(play(TIMEOUT), 3),  # type: ignore[arg-type]
     ]
     figure = build_stats_figure(stats_input(records, "111"), "en")
     rounds, scores = panels(figure)
-    by_gid = {line.get_gid(): line.get_xydata().tolist() for line in rounds.get_lines()}
+    by_gid = {line.get_gid(): line.get_xydata().tolist() for line in rounds.get_lines()}  # type: ignore[union-attr]
     assert by_gid == {"rounds:checkout": [[1, 6]], "rounds:perfect": [[2, 4]]}
     bars = {
         container.get_label(): [(p.get_x() + p.get_width() / 2, p.get_height()) for p in container]
@@ -130,7 +130,7 @@ def test_a_huge_score_left_is_clipped_and_its_value_written() -> None:
 def test_titles_and_dates_are_in_the_readers_language(
     locale: str, titles: list[str], dates: list[str]
 ) -> None:
-    records = [on_day(play(PERFECT), 0), on_day(play(TIMEOUT), 1), on_day(play(PERFECT), 2)]
+    records = [on_day(play(PERFECT), 0), on_day(play(TIMEOUT), 1), on_day(play(PERFECT), 2)]  # type: ignore[arg-type]
     figure = build_stats_figure(stats_input(records, "111"), locale)
     figure.canvas.draw()
     assert [text for ax in figure.axes for text in titles_of(ax)] == titles

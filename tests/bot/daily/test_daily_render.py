@@ -32,9 +32,9 @@ def test_the_ukrainian_post_reads_as_written_in_ukrainian() -> None:
         == "Найкраща відповідь: `34+89` = 123 (<@5>)\nНайближче до Цілі: `3*4+89-1` = 100"
     )
     [button] = daily_view(content(None)).children
-    assert button.item.label == "Зіграти сьогоднішню Кваліфікацію"
+    assert button.item.label == "Зіграти сьогоднішню Кваліфікацію"  # type: ignore[attr-defined]
 
 
 def test_without_a_solver_there_is_no_closest_line() -> None:
     [field] = daily_embed(content(None)).fields
-    assert "Цілі" not in field.value
+    assert "Цілі" not in field.value  # type: ignore[operator]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
+from typing import NoReturn
 
 import pytest
 
@@ -24,14 +25,17 @@ class Recorded:
         self.posted: list[tuple[int, str]] = []
         self.contents: list[DailyContent] = []
 
-    async def post(self, channel_id: int, content: DailyContent) -> int | None:
+    async def post(self, channel_id: int, content: DailyContent) -> int:
         self.posted.append((content.guild_id, content.period))
         self.contents.append(content)
         return channel_id
 
+    async def find(self, channel_id: int, marker: str, since: float) -> NoReturn:
+        raise AssertionError("no post is looked for here: no claim is resumed")
+
 
 def at(*moment: int) -> float:
-    return datetime(*moment, tzinfo=UTC).timestamp()
+    return datetime(*moment, tzinfo=UTC).timestamp()  # type: ignore[arg-type, misc]
 
 
 async def test_only_owned_servers_and_days_ended_after_the_channel_was_set(store) -> None:

@@ -26,7 +26,7 @@ DAY_S = 24 * 3600
 
 
 def at(*moment: int) -> float:
-    return datetime(*moment, tzinfo=UTC).timestamp()
+    return datetime(*moment, tzinfo=UTC).timestamp()  # type: ignore[arg-type, misc]
 
 
 MIDNIGHT = at(2026, 1, 2)

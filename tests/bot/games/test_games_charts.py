@@ -102,11 +102,11 @@ async def test_a_failing_chart_leaves_the_summary_without_it(
             await alice.slash(channel, "training")
             thread = channel.threads[-1]
             with caplog.at_level(logging.ERROR, logger="bot.charts._renderer"):
-                await answer(alice, thread.last_message, "700+1")
+                await answer(alice, thread.last_message, "700+1")  # type: ignore[arg-type]
             summary = thread.last_message
-            assert "Checkout" in message_text(summary) and "Perfect" in message_text(summary)
-            assert not summary.attachments and summary.embeds[0].image.url is None
-            assert button_id(summary, "fd:share:")
+            assert "Checkout" in message_text(summary) and "Perfect" in message_text(summary)  # type: ignore[arg-type]
+            assert not summary.attachments and summary.embeds[0].image.url is None  # type: ignore[union-attr]
+            assert button_id(summary, "fd:share:")  # type: ignore[arg-type]
             assert "chart raises failed" in caplog.text and "the chart broke" in caplog.text
     finally:
         await failing.close()

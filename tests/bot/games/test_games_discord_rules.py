@@ -91,7 +91,7 @@ async def test_a_rematch_without_a_way_to_post_in_the_parent_is_refused_cleanly(
 
 
 def _bot_denies(world, **denied: bool):
-    from simcord.backend.models.channel import Overwrite, OverwriteType
+    from simcord.backend.models.channel import Overwrite, OverwriteType  # type: ignore[attr-defined]
 
     deny = discord.Permissions(**dict.fromkeys(denied, True))
     return Overwrite(

@@ -85,7 +85,7 @@ async def test_a_servers_language_is_its_challenges_too(world, admin) -> None:
     assert "Your challenge is posted" in reply_text(posted)  # her own reply: her language
     offer = public_message(posted)
     assert "викликає" in offer.content
-    labels = [c.label for row in offer.components for c in row.children]
+    labels = [c.label for row in offer.components for c in row.children]  # type: ignore[union-attr]
     assert "Прийняти" in labels, labels
     await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
     thread = world.thread()

@@ -164,7 +164,7 @@ async def test_a_save_that_lands_but_reports_an_error_does_not_leave_the_game_st
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
     real = world.store.save_game
-    lied = []
+    lied = []  # type: ignore[var-annotated]
 
     async def lands_then_fails(record, *, now=None):
         await real(record, now=now)

@@ -7,7 +7,7 @@ import random
 import struct
 import subprocess
 
-from bot.games._render import fmt
+from bot.games._render import fmt  # type: ignore[attr-defined]
 
 CASES = [
     1e25,

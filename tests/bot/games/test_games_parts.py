@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -18,9 +19,22 @@ from tests.bot.storage.builders import single
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-async def settle(rounds: int = 20) -> None:
-    for _ in range(rounds):
-        await asyncio.sleep(0.01)
+async def turns(count: int = 10) -> None:
+    """Let the loop run `count` times: what is due now has run, and no clock moved."""
+    for _ in range(count):
+        await asyncio.sleep(0)
+
+
+def started(schedule: Callable[[], object]) -> asyncio.Task[None]:
+    """The one task `schedule()` starts: a timer's task, whose end is its last word."""
+    before = asyncio.all_tasks()
+    schedule()
+    (task,) = asyncio.all_tasks() - before
+    return task
+
+
+async def ended(task: asyncio.Task[None]) -> None:
+    await asyncio.wait_for(asyncio.shield(task), 30)
 
 
 async def test_a_timer_runs_once_at_its_moment_and_a_new_schedule_replaces_it() -> None:
@@ -31,11 +45,12 @@ async def test_a_timer_runs_once_at_its_moment_and_a_new_schedule_replaces_it() 
         ran.append(what)
 
     timers.at("g", time.time() + 60, lambda: note("first"))
-    timers.at("g", time.time(), lambda: note("second"))  # replaces the first
-    timers.at("h", time.time(), lambda: note("other"))
+    second = started(lambda: timers.at("g", time.time(), lambda: note("second")))  # replaces
+    other = started(lambda: timers.at("h", time.time(), lambda: note("other")))
     timers.cancel("h")
-    await settle()
-    assert ran == ["second"]
+    await ended(second)
+    await turns()
+    assert ran == ["second"] and other.cancelled()
     assert not timers.armed("g")
     timers.at("g", time.time() + 60, lambda: note("never"))
     timers.close()
@@ -55,8 +70,7 @@ async def test_a_failed_deadline_is_retried_from_the_store_until_it_succeeds() -
             raise OSError("still locked")
 
     timers = RoundTimers(time.time, deadline, retry, first_retry_s=0.01, max_retry_s=0.02)
-    timers.arm("g", 3, time.time())
-    await settle(40)
+    await ended(started(lambda: timers.arm("g", 3, time.time())))
     assert calls == [("deadline", "g", 3), ("retry", "g", 3), ("retry", "g", 3)]
     assert not timers.armed("g")
 
@@ -69,18 +83,17 @@ async def test_retries_stop_after_the_last_try_and_a_new_round_cancels_them() ->
         raise OSError("down")
 
     timers = RoundTimers(time.time, failing, failing, first_retry_s=0.01, tries=3)
-    timers.arm("g", 1, time.time())
-    await settle(40)
+    await ended(started(lambda: timers.arm("g", 1, time.time())))
     assert tries == [1, 1, 1]  # the deadline and two retries, then it gives up
 
     tries.clear()
     slow = RoundTimers(time.time, failing, failing, first_retry_s=5.0)
-    slow.retry_soon("g", 1)
-    await settle(2)
-    assert slow.armed("g")  # waiting for its retry
+    retry = started(lambda: slow.retry_soon("g", 1))
+    await turns()
+    assert slow.armed("g") and not retry.done()  # waiting for its retry
     slow.arm("g", 2, time.time() + 3600)  # the game went on: its own timer replaces the retry
-    await settle(2)
-    assert tries == []
+    await turns()
+    assert tries == [] and retry.cancelled()
     slow.close()
 
 
@@ -92,9 +105,9 @@ async def test_one_formula_per_player_per_round_and_the_deadline_waits_for_it() 
         assert refused.value.code == "answer_in_flight"
         with in_flight.checking("g", 2, 1, received=100.5):  # the other player may
             waiting = asyncio.create_task(in_flight.wait("g", 1, deadline=101.0, grace=5.0))
-            await settle(2)
+            await turns()
             assert not waiting.done()
-        await settle(2)
+        await turns()
         assert not waiting.done()  # player 1's formula is still in PHP
     await asyncio.wait_for(waiting, 1)
     assert not in_flight

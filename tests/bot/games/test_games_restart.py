@@ -51,7 +51,10 @@ async def test_duel_round_is_resolved_once_across_a_restart(world, make_bot) -> 
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
     message = public_message(challenge)
     yes = next(
-        c.custom_id for row in message.components for c in row.children if "yes" in c.custom_id
+        c.custom_id  # type: ignore[union-attr]
+        for row in message.components
+        for c in row.children  # type: ignore[union-attr]
+        if "yes" in c.custom_id  # type: ignore[operator, union-attr]
     )
     await world.bob.click(message, custom_id=yes)
     thread = world.thread()
@@ -78,6 +81,6 @@ async def test_a_challenge_that_expired_while_down_is_closed(world, make_bot) ->
     assert "expired" in closed.content
     assert not closed.components
     stored = await world.store.load_challenge(
-        next(c.custom_id for row in message.components for c in row.children).split(":")[-1]
+        next(c.custom_id for row in message.components for c in row.children).split(":")[-1]  # type: ignore[union-attr]
     )
     assert stored is not None and stored.status == "expired"

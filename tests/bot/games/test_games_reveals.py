@@ -39,7 +39,7 @@ async def test_the_next_round_shows_the_best_answer_real_php_confirms(revealing,
     await answer(alice, thread.last_message, "34+89")  # 501 -> 424
     second = message_text(thread.last_message)
     assert "Best possible in round 1" in second
-    formula, result, score = BEST.search(second).groups()
+    formula, result, score = BEST.search(second).groups()  # type: ignore[union-attr]
     verdict = await evaluator.evaluate(
         formula, "3489", ("pow", "sqrt", "hexdec", "octdec", "bindec")
     )

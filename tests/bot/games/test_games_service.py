@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -310,22 +310,42 @@ async def test_a_duel_resigned_twice_at_once_is_rated_once(service, recorder, se
     await service.close()
 
 
-async def test_resign_waiting_behind_a_checkout_is_told_the_game_is_over(service, digits) -> None:
+class WatchedLock(asyncio.Lock):
+    """A game's lock that tells how many callers have come to wait for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.callers = 0
+        self.came = asyncio.Event()
+
+    async def acquire(self) -> Literal[True]:
+        self.callers += 1
+        self.came.set()
+        return await super().acquire()  # queued in arrival order before anyone else runs
+
+    async def reached(self, callers: int) -> None:
+        while self.callers < callers:
+            self.came.clear()
+            await asyncio.wait_for(self.came.wait(), 30)
+
+
+async def test_resign_waiting_behind_a_checkout_is_told_the_game_is_over(
+    service, digits, monkeypatch
+) -> None:
     digits.extend("7001")
     record = await service.start_single(rules.Mode.TRAINING, 1, 100, None, "en", thread_50)
     game_id = record.state.id
-    lock = service.active.lock(game_id)
+    lock, others = WatchedLock(), service.active.lock
+    monkeypatch.setattr(service.active, "lock", lambda key: lock if key == game_id else others(key))
     await lock.acquire()  # whatever holds the game meanwhile
     submitting = asyncio.create_task(service.submit(game_id, 100, "700+1"))
-    for _ in range(50):
-        await asyncio.sleep(0.01)  # PHP answered; the submit waits for the lock
+    await lock.reached(2)  # PHP answered; the submit waits for the lock
     resigning = asyncio.create_task(service.resign(1, 100))
-    for _ in range(50):
-        await asyncio.sleep(0.01)  # its store read came back (a thread); it waits for the lock
+    await lock.reached(3)  # its store read came back (a thread); it waits for the lock
     lock.release()
     result, refused = await asyncio.gather(submitting, resigning, return_exceptions=True)
-    assert not isinstance(result, BaseException) and result.evaluation is not None
-    assert isinstance(refused, GameError) and refused.code == "game_over"
+    assert not isinstance(result, BaseException) and result.evaluation is not None  # type: ignore[has-type]
+    assert isinstance(refused, GameError) and refused.code == "game_over"  # type: ignore[has-type]
     stored = await service.store.load_game(game_id)
     assert stored is not None and stored.state.outcome is not None
     assert stored.state.outcome.termination is rules.Termination.CHECKOUT

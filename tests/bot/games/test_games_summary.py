@@ -74,7 +74,7 @@ async def test_a_fifty_round_game_of_long_formulas_is_summarized_whole(world) ->
     summary = summary_messages_of(thread, title.id)
     assert len(summary) > 1
     lines = check_discord_limits(summary)
-    assert [int(LINE.match(line).group(1)) for line in lines] == list(range(1, 51))
+    assert [int(LINE.match(line).group(1)) for line in lines] == list(range(1, 51))  # type: ignore[union-attr]
     assert all(formula in line for line in lines)
     names = [f.name for m in summary for e in m.embeds for f in e.fields]
     assert names[0].startswith("Rounds 1–") and names[-1].endswith("–50")
@@ -87,7 +87,7 @@ def test_a_line_too_long_for_a_field_shortens_its_formulas_with_an_ellipsis() ->
         digits="1234",
         started_at=0.0,
         deadline=0.0,
-        answers=(
+        answers=(  # type: ignore[arg-type]
             rules.Answer("1" * 600 + "+234", 1, 2, 3, 1.0),
             rules.Answer("12+34", 46, 46, 455, 1.0, auto=True),
         ),
@@ -123,7 +123,7 @@ async def test_only_the_first_round_and_the_end_ping_the_players(world) -> None:
     )
     await answer(world.bob, first, "3+4+8+9")
     second = round_messages(thread)[-1]
-    assert "round 2 of 2" in second.embeds[0].title
+    assert "round 2 of 2" in second.embeds[0].title  # type: ignore[operator]
     assert f"<@{world.alice.id}>" in second.content and pings(world, second) == set()
     assert all(not pings(world, m) for m in thread.history() if m.id > first.id)
     await answer(world.alice, second, "700+1")

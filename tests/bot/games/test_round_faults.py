@@ -119,7 +119,7 @@ async def test_a_replayed_rounds_old_message_loses_its_button(world, make_bot) -
 
 async def test_discords_retries_never_run_under_a_games_lock(world, monkeypatch) -> None:
     held: list[str] = []
-    real = _announce.with_retry
+    real = _announce.with_retry  # type: ignore[attr-defined]
 
     async def watching(call, what, budget=None):
         locks = world.bot.service.active._locks
@@ -226,7 +226,7 @@ async def test_the_archive_is_scheduled_even_when_the_summary_failed(world) -> N
 
 
 async def test_without_manage_threads_no_archive_is_tried(world) -> None:
-    from simcord.backend.models.channel import Overwrite, OverwriteType
+    from simcord.backend.models.channel import Overwrite, OverwriteType  # type: ignore[attr-defined]
 
     deny = discord.Permissions(manage_threads=True)
     world.env.backend.set_overwrite(

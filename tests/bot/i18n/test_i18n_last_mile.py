@@ -178,7 +178,7 @@ def test_ukrainian_command_references_are_clickable() -> None:
 
 def command_names(language: str) -> dict[str, str]:
     return {
-        key: texts[language]
+        key: texts[language]  # type: ignore[misc]
         for key, texts in catalog().messages.items()
         if key.startswith("commands") and key.endswith(".name") and isinstance(texts[language], str)
     }

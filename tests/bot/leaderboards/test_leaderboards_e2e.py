@@ -82,7 +82,7 @@ def open_round(thread: simcord.ChannelHandle) -> discord.Message | None:
 
 
 def shown_digits(message: discord.Message) -> str:
-    digits = message.embeds[0].fields[0].value.strip("*")
+    digits = message.embeds[0].fields[0].value.strip("*")  # type: ignore[union-attr]
     assert re.fullmatch(r"\d{4}", digits), digits
     return digits
 
@@ -113,10 +113,10 @@ async def play_duel(world: Played) -> None:
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
     message = public_message(challenge)
     yes = next(
-        child.custom_id
+        child.custom_id  # type: ignore[union-attr]
         for row in message.components
-        for child in row.children
-        if (child.custom_id or "").startswith("fd:duel:yes:")
+        for child in row.children  # type: ignore[union-attr]
+        if (child.custom_id or "").startswith("fd:duel:yes:")  # type: ignore[union-attr]
     )
     await world.bob.click(message, custom_id=yes)
     thread = world.channel.threads[-1]
@@ -126,9 +126,9 @@ async def play_duel(world: Played) -> None:
 
 
 async def test_the_real_bot_registers_the_leaderboard_commands(played: Played) -> None:
-    names = {command.name for command in played.env.bot.tree.get_commands()}
+    names = {command.name for command in played.env.bot.tree.get_commands()}  # type: ignore[attr-defined]
     assert {"leaderboard", "stats", "history", "game"} <= names
-    group = played.env.bot.tree.get_command("leaderboard")
+    group = played.env.bot.tree.get_command("leaderboard")  # type: ignore[attr-defined]
     assert isinstance(group, discord.app_commands.Group)
     assert {c.name for c in group.commands} == {"qualification", "duel"}
 

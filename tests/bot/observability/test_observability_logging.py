@@ -60,7 +60,7 @@ class Unprintable:
 def test_log_format_is_read_from_the_environment(monkeypatch) -> None:
     monkeypatch.setenv("LOG_FORMAT", "json")
     monkeypatch.setenv("METRICS_PORT", "9464")
-    settings = BotSettings(_env_file=None)
+    settings = BotSettings(_env_file=None)  # type: ignore[call-arg]
     assert settings.log_format is LogFormat.JSON
     assert settings.metrics_port == 9464
 
@@ -111,7 +111,7 @@ def test_json_lines_survive_values_json_cannot_take(tmp_path, root_logging) -> N
     assert odd["when"] == "2025-01-02 03:04:05"
     assert "not a number" in str(bad_args["message"]) and "'x'" in str(bad_args["message"])
     assert surrogate["message"] == "a lone surrogate \udcff and Ukrainian: раунд"
-    assert unprintable["message"].startswith("<unprintable Unprintable>")
+    assert unprintable["message"].startswith("<unprintable Unprintable>")  # type: ignore[attr-defined]
 
 
 def test_json_lines_carry_the_traceback(tmp_path, root_logging) -> None:

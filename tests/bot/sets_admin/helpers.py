@@ -45,7 +45,7 @@ def speak(env: simcord.Env, member: simcord.MemberActor, locale: str) -> None:
         if isinstance(user, dict) and str(user.get("id")) == str(member.id):
             payload["locale"] = locale
 
-    env.backend.subscribers.insert(0, rewrite)
+    env.backend.subscribers.insert(0, rewrite)  # type: ignore[arg-type]
 
 
 QUICK = {

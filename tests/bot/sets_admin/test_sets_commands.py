@@ -21,7 +21,7 @@ ADMIN_COMMANDS = [
 async def test_a_member_without_manage_server_is_refused_by_the_bot(world) -> None:
     await world.a.admin.slash(world.a.channel, "sets add", **QUICK)
     for command, options in ADMIN_COMMANDS:
-        refused = await world.a.player.slash(world.a.channel, command, **options)
+        refused = await world.a.player.slash(world.a.channel, command, **options)  # type: ignore[arg-type]
         assert only_ephemeral(refused), command
         assert "Manage Server" in reply_text(refused), command
     stored = await world.store.server_sets(world.a.guild.id)

@@ -30,8 +30,8 @@ HAND_MADE = {
     "perfect": play(PERFECT),
     "bouncing qualification": play(BOUNCING, mode=rules.Mode.QUALIFICATION, period="2025-11-30"),
     "timeout": play([*PERFECT[:2], ("9010", [None])]),
-    "duel": play(DUEL, mode=rules.Mode.DUEL),
-    "resigned duel": play(DUEL[:3], mode=rules.Mode.DUEL, resign_after=2),
+    "duel": play(DUEL, mode=rules.Mode.DUEL),  # type: ignore[arg-type]
+    "resigned duel": play(DUEL[:3], mode=rules.Mode.DUEL, resign_after=2),  # type: ignore[arg-type]
 }
 
 

@@ -12,6 +12,7 @@ import asyncio
 import json
 import sys
 import time
+from typing import NoReturn
 
 import rules
 from bot.common import SetsDirectory
@@ -27,10 +28,13 @@ class Recorded:
     def __init__(self) -> None:
         self.posted: list[list[object]] = []
 
-    async def post(self, channel_id: int, content: DailyContent) -> int | None:
+    async def post(self, channel_id: int, content: DailyContent) -> int:
         await asyncio.sleep(0.02)
         self.posted.append([content.guild_id, content.set_name, content.period])
         return channel_id
+
+    async def find(self, channel_id: int, marker: str, since: float) -> NoReturn:
+        raise AssertionError("no post is looked for here: no claim is resumed")
 
 
 async def main(url: str, owner: str, start_at: float) -> None:

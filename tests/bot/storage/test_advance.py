@@ -32,7 +32,7 @@ def steps(game_id: str) -> list[rules.GameState]:
             *([rules.Submit("2", "4321", b, now + 4)] if b is not None else []),
             *([rules.Expire(now + 200)] if b is None else []),
         ):
-            state = rules.apply(state, action)
+            state = rules.apply(state, action)  # type: ignore[arg-type]
             out.append(state)
     return [*out, rules.apply(state, rules.Resign("2"))]
 
@@ -117,5 +117,5 @@ async def test_a_refused_row_undoes_the_whole_save(store: Store) -> None:
     assert loaded is not None and loaded.state.to_dict() == base.to_dict()
     seats = table(GamePlayer)
     async with store.engine.connect() as conn:
-        answered = await conn.scalars(sa.select(seats.c.answered).where(seats.c.game_id == "dup"))
-        assert list(answered) == [0, 0]  # nobody's answer counted
+        counted = await conn.scalars(sa.select(seats.c.answered).where(seats.c.game_id == "dup"))
+        assert list(counted) == [0, 0]  # nobody's answer counted

@@ -29,17 +29,17 @@ async def test_challenge_round_trip_and_pending(store: Store) -> None:
 async def test_status_changes_only_from_pending_once(store: Store) -> None:
     await store.save_challenge(_challenge("c"))
     results = await asyncio.gather(
-        store.set_challenge_status("c", "accepted"),
-        store.set_challenge_status("c", "expired"),
-        store.set_challenge_status("c", "declined"),
+        store.set_challenge_status("c", "accepted"),  # type: ignore[arg-type]
+        store.set_challenge_status("c", "expired"),  # type: ignore[arg-type]
+        store.set_challenge_status("c", "declined"),  # type: ignore[arg-type]
     )
     assert sorted(results) == [False, False, True]
     loaded = await store.load_challenge("c")
     assert loaded is not None and loaded.status != "pending"
     assert await store.pending_challenges() == []
-    assert await store.set_challenge_status("missing", "accepted") is False
+    assert await store.set_challenge_status("missing", "accepted") is False  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="cannot become"):
-        await store.set_challenge_status("c", "pending")
+        await store.set_challenge_status("c", "pending")  # type: ignore[arg-type]
 
 
 async def test_server_sets_are_per_guild(store: Store) -> None:

@@ -226,4 +226,4 @@ async def test_an_overlong_formula_is_kept_whole_in_the_state(store: Store) -> N
     state = rules.apply(state, rules.Submit("5", formula, 100, 1.0))
     await store.save_game(record(state))
     loaded = await store.load_game("long")
-    assert loaded is not None and loaded.state.rounds[0].answers[0].formula == formula
+    assert loaded is not None and loaded.state.rounds[0].answers[0].formula == formula  # type: ignore[union-attr]

@@ -34,7 +34,7 @@ async def test_a_database_at_0009_upgrades_keeping_its_settings_and_claims(db_ur
     engine = make_engine(db_url)
     try:
         await upgrade(engine, "0009")
-        await _insert(engine, "server_config", CONFIG_0009)
+        await _insert(engine, "server_config", CONFIG_0009)  # type: ignore[arg-type]
         await _insert(engine, "daily_posts", POSTS_0009)
         await upgrade(engine, "0010")
         assert await current_revision(engine) == "0010"

@@ -58,7 +58,7 @@ async def test_checkout_with_retries_and_summary(evaluator: Evaluator) -> None:
     state = await play(
         CLASSIC,
         evaluator.evaluate,
-        scripted(lines, clock),
+        scripted(lines, clock),  # type: ignore[arg-type]
         out,
         digits_source=lambda: next(digits),
         clock=clock,

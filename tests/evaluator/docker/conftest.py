@@ -27,7 +27,7 @@ def unavailable(reason: str) -> NoReturn:
 @pytest.fixture(scope="session")
 def docker_client() -> Iterator[Any]:
     try:
-        import docker
+        import docker  # type: ignore[import-untyped]
 
         client = docker.from_env(timeout=120)
         client.ping()

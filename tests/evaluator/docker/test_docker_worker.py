@@ -8,7 +8,7 @@ import json
 import time
 from typing import Any
 
-import docker
+import docker  # type: ignore[import-untyped]
 import pytest
 
 from evaluator.result import Evaluation

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.docker
 def test_build_the_node_image_from_this_host(capsys: pytest.CaptureFixture[str]) -> None:
     if _node_docker_problem() is not None:
         pytest.skip(f"node Docker backend unavailable: {_node_docker_problem()}")
-    import docker
+    import docker  # type: ignore[import-untyped]
 
     tag = "formula-darts-node-sandbox:cli-test"
     client = docker.from_env(timeout=120)
