@@ -33,7 +33,7 @@ from bench.bench_pool import unpack
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**{k: v for k, v in os.environ.items() if k.upper() != "EVALUATOR"}, "POOL_SIZE": "2"}
 HEAVY = ("docker", "pydantic_settings", "sqlalchemy", "alembic", "discord")
-"""What the eval path must not load (tests/bot/cli/test_cli_eval_hostile.py checks it too)."""
+"""What the eval path must not load (tests/evaluator/test_cli_eval_hostile.py checks it too)."""
 STARTUP_TARGET = 20
 ONE = b'{"digits": "3489", "formula": "34+89", "score": 501}\n'
 

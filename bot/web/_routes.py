@@ -16,9 +16,17 @@ from aiohttp import web
 
 from bot.common import fmt
 from bot.i18n import decimal_text, t
-from bot.leaderboards import _render
-from bot.leaderboards._views import PERIODS, board, duel_board, player, replay
-from bot.leaderboards._void import void_text
+from bot.leaderboards import (
+    PERIODS,
+    board,
+    duel_board,
+    game_result,
+    player,
+    ranking_result,
+    replay,
+    version_label,
+    void_text,
+)
 from bot.storage import ServerSettings
 from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
 from bot.web._svg import stats_svg
@@ -148,7 +156,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
             "rank": row.rank,
             "name": _name(request, server.guild_id, row.user_id, lang),
             "player": f"{_base(request)}p/{row.user_id}",
-            "result": _render.ranking_result(
+            "result": ranking_result(
                 row.rank_class, row.rounds, row.score, row.perfect, lang, row.termination
             ),
             "time": decimal_text(row.answer_time, lang),
@@ -163,7 +171,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
         request, "board.html", lang, base=_base(request), board=found, rows=rows,
         title=t("web.board.title", lang, set=set_name, period=period_name),
         periods=[(p, t(f"leaderboards.period.{p}", lang)) for p in PERIODS],
-        versions=[(v, _render.version_label(v, False, lang)) for v in versions],
+        versions=[(v, version_label(v, False, lang)) for v in versions],
         version=version, set_name=set_name, period=period, sets=sets,
     )  # fmt: skip
 
@@ -191,7 +199,7 @@ async def _player(request: web.Request) -> web.Response:
             "when": datetime.fromtimestamp(r.created_at, UTC).strftime("%Y-%m-%d %H:%M"),
             "mode": t(f"games.mode.{r.state.mode.value}", lang),
             "set": r.state.game_set.name,
-            "result": _render.game_result(r, str(user_id), lang),
+            "result": game_result(r, str(user_id), lang),
             "game": f"{_base(request)}g/{r.state.id}",
             "game_id": r.state.id[:8],
         }
@@ -249,7 +257,7 @@ async def _game(request: web.Request) -> web.Response:
         scores=[fmt(s) for s in state.scores], rounds=rounds, accuracy=accuracy,
         sealed=found.sealed, sealed_until=sealed_until, hide_scores=found.sealed is not None
         and record.active, void=void_text(record, lang) if found.voided else None,
-        outcome=_render.game_result(record, state.players[0], lang) if not state.mode.is_duel
+        outcome=game_result(record, state.players[0], lang) if not state.mode.is_duel
         else None,
         title=t("web.game.title", lang, mode=t(f"games.mode.{state.mode.value}", lang),
                 set=state.game_set.name, id=state.id[:8]),

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import docker  # type: ignore[import-untyped]
 from docker import errors as docker_errors
 
-from evaluator.sandbox import _docker_image as images
+from evaluator.sandbox import images
 from evaluator.sandbox._docker_config import (
     OWNER_LABEL,
     RESPONSE_FD,

@@ -234,8 +234,8 @@ async def test_production_dockerfile_builds_on_a_php_base(
     docker_client: Any, sandbox_image: str, docker_settings: Any
 ) -> None:
     """The real Dockerfile, on the from-host image standing in for php:8.2-cli."""
-    from evaluator.sandbox._docker_image import build_image
     from evaluator.sandbox.docker import DockerWorkerFactory, docker_available
+    from evaluator.sandbox.images import build_image
 
     tag = "formula-darts-sandbox:dockerfile-test"
     built = await asyncio.to_thread(
