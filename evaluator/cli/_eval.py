@@ -4,9 +4,11 @@ The stream mode (`_stream`) is for tools and replays: tens of thousands of lines
 per second, exactly one output line per input line, in order, and never a
 traceback. Lines are split in linear time however long they are (`_lines`).
 
-Only what the command needs is imported (the evaluator, rules; not the bot's
-storage, pydantic-settings or the Docker SDK: `EVALUATOR=auto` takes the local
-sandbox when it can run), so a run starts in a few cold `php -r` runs' time.
+Only what the command needs is imported: the evaluator and the Sets, not the bot
+(past its entry point), pydantic, the Docker SDK (`EVALUATOR=auto` takes the local
+sandbox when it can run), the rules' game machines or the solver's process (`rules` and
+`solver` load their parts when asked), so a run starts in under 20 cold `php -r` runs'
+time (docs/BENCHMARKS.md, tests/evaluator/test_cli_eval_hostile.py).
 
 A formula may start with `-` (`-pow(10,3)`, as the solver writes them), which
 argparse would take for an option: `dash_formula` passes such a word on as
@@ -30,7 +32,7 @@ from evaluator.result import EvalError
 from evaluator.sandbox.local import LocalWorkerFactory, SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError
 from evaluator.service import Evaluator, error_text, make_pool, open_evaluator
-from evaluator.settings import EvaluatorSettings
+from evaluator.settings import EvaluatorSettings, SettingsError
 from rules.digits import valid_digits
 from rules.game_set import FormulaLanguage
 from rules.scoring import apply_points
@@ -155,10 +157,9 @@ def _as_number(value: float) -> int | float:
     return int(value) if value.is_integer() else value
 
 
-async def _open() -> Evaluator:
+async def _open(settings: EvaluatorSettings) -> Evaluator:
     """The local sandbox unless EVALUATOR=docker, or auto finds no php or bubblewrap here:
     then the evaluator's own choice, which imports the Docker SDK only for that."""
-    settings = EvaluatorSettings()
     if settings.evaluator != "docker":
         try:
             local = LocalWorkerFactory(settings)
@@ -176,7 +177,12 @@ async def _open() -> Evaluator:
 
 async def _with_evaluator(body: Callable[[Evaluator], Any]) -> int:
     try:
-        evaluator = await _open()
+        settings = EvaluatorSettings()
+    except SettingsError as exc:  # a bad POOL_SIZE and the like: one line, not a traceback
+        print(f"formula-darts eval: {exc}", file=sys.stderr)
+        return 2
+    try:
+        evaluator = await _open(settings)
     except (SandboxUnavailable, SandboxStartError) as exc:
         print(f"formula-darts eval: {exc}", file=sys.stderr)
         return 3

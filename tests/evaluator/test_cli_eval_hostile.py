@@ -129,16 +129,22 @@ def test_options_and_negative_numbers_are_still_read_as_before() -> None:
     assert twice.returncode == 2 and b"once" in twice.stderr
 
 
-def test_eval_loads_no_docker_sdk_settings_library_or_storage() -> None:
+HEAVY = ("docker", "pydantic", "pydantic_settings", "sqlalchemy", "alembic", "sqlmodel", "discord")
+"""Start-up time `eval --jsonl` never needs (bench/bench_cli.py measures the start-up)."""
+
+
+def test_eval_loads_no_docker_sdk_settings_library_storage_or_the_bots_modules() -> None:
     """With the default EVALUATOR=auto the local sandbox is taken when it can run: the
-    Docker SDK, pydantic-settings and SQLAlchemy are start-up time eval never needs."""
+    Docker SDK, pydantic(-settings), SQLAlchemy and Discord are start-up time eval never
+    needs, nor the solver's process, nor any bot module past the entry point itself."""
     probe = (
         "import io, sys\n"
         f"sys.stdin = io.TextIOWrapper(io.BytesIO({(GOOD + chr(10)).encode()!r}))\n"
         "from bot.cli import main\n"
         "assert main(['eval', '--jsonl']) == 0\n"
-        "heavy = ('docker', 'pydantic_settings', 'sqlalchemy', 'sqlmodel', 'discord')\n"
-        "print(','.join(m for m in heavy if m in sys.modules))\n"
+        f"heavy = {HEAVY!r} + ('numpy', 'multiprocessing', 'solver.process', 'rules.game')\n"
+        "bot = [m for m in sys.modules if m.startswith('bot.') and not m.startswith('bot.cli')]\n"
+        "print(','.join([m for m in heavy if m in sys.modules] + bot))\n"
     )
     env = {k: v for k, v in os.environ.items() if k.upper() != "EVALUATOR"}
     proc = subprocess.run(
@@ -149,3 +155,13 @@ def test_eval_loads_no_docker_sdk_settings_library_or_storage() -> None:
     answer, loaded = proc.stdout.splitlines()
     assert json.loads(answer)["value"] == 123
     assert loaded == ""
+
+
+def test_bad_evaluator_settings_are_one_line_not_a_traceback() -> None:
+    proc = cli("--jsonl", stdin=GOOD + "\n", env={**ENV, "POOL_SIZE": "0", "TIMEOUT_S": "soon"})
+    assert proc.returncode == 2
+    assert b"Traceback" not in proc.stderr
+    assert proc.stderr.decode().splitlines() == [
+        "formula-darts eval: evaluator settings: POOL_SIZE must be at least 1, got 0; "
+        "TIMEOUT_S must be a number, got 'soon'"
+    ]

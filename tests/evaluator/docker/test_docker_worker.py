@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import time
 from typing import Any
@@ -241,7 +242,7 @@ async def test_production_dockerfile_builds_on_a_php_base(
     built = await asyncio.to_thread(
         build_image, tag, from_host=False, client=docker_client, base=sandbox_image
     )
-    settings = docker_settings.model_copy(update={"docker_image": tag})
+    settings = dataclasses.replace(docker_settings, docker_image=tag)
     try:
         assert built.source == "dockerfile"
         assert built.php_version.startswith("8.2.")
