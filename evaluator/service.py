@@ -66,6 +66,10 @@ def _language_of(functions: Functions, chosen: FormulaLanguage | None) -> Langua
 
 
 def _names(functions: Functions) -> tuple[str, ...]:
+    if type(functions) is tuple:  # the names as given, the common call: nothing to look up
+        return functions
+    if isinstance(functions, GameSet):
+        return functions.functions
     if isinstance(functions, str):
         return (functions,)
     if hasattr(functions, "functions"):
@@ -151,9 +155,12 @@ class Evaluator:
             text = lang.check(formula, digits, _names(functions))
         except FormulaError as exc:
             return exc.error
-        pool = await self.pool_for(lang.key)
-        if isinstance(pool, EvalError):
-            return pool
+        pool = self._pools.get(lang.key)  # open already, the common case: no coroutine
+        if pool is None:
+            opened = await self.pool_for(lang.key)
+            if isinstance(opened, EvalError):
+                return opened
+            pool = opened
         return await pool.run(text, who=who)
 
     async def evaluate_many(

@@ -195,6 +195,10 @@ class DockerWorker:
             self._dead = True
             raise self._died("stopped mid-request") from exc
 
+    def ready_line(self) -> bytes | None:
+        """None: a line is cut from the attach stream only inside `receive`."""
+        return None
+
     def settle(self) -> None:
         """Nothing to stop: bytes are read only inside `receive`."""
 
