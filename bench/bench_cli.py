@@ -1,12 +1,13 @@
 """`formula-darts eval --jsonl`: start-up and cost per line, against a cold `php -r '1;'`.
 
-Run: `python -m bench.bench_cli [--lines 20000] [--runs 9] [--baseline 8829cc8]`.
+Run: `python -m bench.bench_cli [--lines 20000] [--runs 9] [--baseline 8829cc8 ...]`.
 All in one run, as a user runs the command (EVALUATOR left at its default,
 auto; POOL_SIZE=2):
 - a cold `php -r '1;'` (the unit both targets are counted in), median of many;
-- start-up: the whole command answering one line, median of `--runs`; the
+- start-up: the whole command answering one line, median of `--runs`; each
   baseline commit's command (unpacked with `git archive`, run the same way)
-  beside it, what the eval path imports (`python -X importtime`) and whether
+  beside it (by default 8829cc8, before issue 20, and acf9953, the main this
+  branch started from), what the eval path imports (`python -X importtime`) and whether
   it loads any of HEAVY;
 - cost per line: `--lines` lines through one command, minus its start-up.
 Writes the "cli" section of docs/BENCHMARKS.md.
@@ -32,8 +33,8 @@ from bench.bench_pool import unpack
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**{k: v for k, v in os.environ.items() if k.upper() != "EVALUATOR"}, "POOL_SIZE": "2"}
-HEAVY = ("docker", "pydantic_settings", "sqlalchemy", "alembic", "discord")
-"""What the eval path must not load (tests/bot/cli/test_cli_eval_hostile.py checks it too)."""
+HEAVY = ("docker", "pydantic", "pydantic_settings", "sqlalchemy", "alembic", "discord")
+"""What the eval path must not load (tests/evaluator/test_cli_eval_hostile.py checks it too)."""
 STARTUP_TARGET = 20
 ONE = b'{"digits": "3489", "formula": "34+89", "score": 501}\n'
 
@@ -82,9 +83,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", type=int, default=20_000)
     parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--baseline", default="8829cc8")
+    parser.add_argument("--baseline", action="append", help="repeatable (8829cc8, acf9953)")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
+    baselines: list[str] = args.baseline or ["8829cc8", "acf9953"]
 
     command = [sys.executable, "-m", "bot.cli", "eval", "--jsonl"]
     cold = ["php", "-r", "1;"]
@@ -92,20 +94,23 @@ def main() -> None:
     # Interleaved, so a busy machine slows both sides of every ratio alike.
     rounds: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory(prefix="fd-baseline-") as tmp:
-        base_tree = unpack(args.baseline, Path(tmp), ("bot", "evaluator", "rules", "sets.yaml"))
+        trees = {}
+        for commit in baselines:
+            (Path(tmp) / commit).mkdir()
+            paths = ("bot", "evaluator", "rules", "solver", "sets.yaml")
+            trees[commit] = unpack(commit, Path(tmp) / commit, paths)
         for k in range(args.runs):
             php = median(cold, b"", 5)
             row = {"php": php, "startup": timed(command, ONE)}
-            row["base"] = timed(command, ONE, cwd=base_tree)
+            for commit, tree in trees.items():
+                row[commit] = timed(command, ONE, cwd=tree)
             if k < 3:
                 row["stream"] = timed(command, stream)
                 row["after"] = median(cold, b"", 5)
             rounds.append(row)
     php = statistics.median(r["php"] for r in rounds)
     startup = statistics.median(r["startup"] for r in rounds)
-    base_startup = statistics.median(r["base"] for r in rounds)
     startup_runs = statistics.median(r["startup"] / r["php"] for r in rounds)
-    base_runs = statistics.median(r["base"] / r["php"] for r in rounds)
     streamed = [r for r in rounds if "stream" in r]
     total = statistics.median(r["stream"] for r in streamed)
     per_line = statistics.median((r["stream"] - r["startup"]) / args.lines for r in streamed)
@@ -127,7 +132,12 @@ def main() -> None:
         f"| cold `php -r '1;'` (median of {args.runs * 5}) | {php * 1e3:.1f} ms |",
         f"| `eval --jsonl`, one line, whole command (median of {args.runs}) "
         f"| {startup * 1e3:.0f} ms ({startup_runs:.1f} `php -r`) |",
-        f"| the same at {args.baseline} | {base_startup * 1e3:.0f} ms ({base_runs:.1f} `php -r`) |",
+        *(
+            f"| the same at {commit} | {statistics.median(r[commit] for r in rounds) * 1e3:.0f} ms "
+            f"({statistics.median(r[commit] / r['php'] for r in rounds):.1f} `php -r`; this "
+            f"tree {statistics.median(r[commit] / r['startup'] for r in rounds):.2f}x faster) |"
+            for commit in baselines
+        ),
         f"| {args.lines:,} lines through one command (median of 3) | {total:.2f} s |",
         f"| cost per line (minus start-up) | {per_line * 1e6:.1f} µs "
         f"({1 / per_line:,.0f} lines/s) |",
@@ -141,7 +151,7 @@ def main() -> None:
             "The command run as a user runs it (`python -m bot.cli eval --jsonl`, EVALUATOR "
             "at its default `auto`, 2 workers), counted in cold `php -r '1;'` runs measured "
             "in the same run, "
-            "interleaved (each ratio is the median of per-round ratios). The baseline "
+            "interleaved (each ratio is the median of per-round ratios). Each baseline "
             "commit's command is unpacked with `git archive` and run the same way.",
             "\n".join(rows),
             "\n".join(f"- {v}" for v in verdicts),

@@ -20,7 +20,7 @@ import time
 
 from bench._report import percentile, write_section
 from evaluator import Evaluation, EvaluatorSettings, open_evaluator
-from evaluator.sandbox import _docker_image as images
+from evaluator.sandbox import images
 from evaluator.sandbox._docker_config import container_config
 from evaluator.sandbox.docker import docker_available
 

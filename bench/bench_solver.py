@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bench._report import percentile, write_section
-from bot.cli._solve import _stream
 from evaluator import EvaluatorSettings, open_evaluator
 from rules.sets import CLASSIC, load_sets
 from solver import Solution, SolverProcess
+from solver.cli import _stream
 from solver.grammar import Grammar
 from solver.search import prepare
 from solver.solve import Solver

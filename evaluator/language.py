@@ -152,4 +152,6 @@ LANGUAGES: Final[Mapping[FormulaLanguage, Language]] = {
 
 def language(key: FormulaLanguage | str = FormulaLanguage.PHP) -> Language:
     """The registered implementation of `key` (ValueError for an unknown name)."""
+    if isinstance(key, FormulaLanguage):  # the common call: no enum lookup by value
+        return LANGUAGES[key]
     return LANGUAGES[FormulaLanguage(key)]

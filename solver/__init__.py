@@ -20,9 +20,30 @@ Length counts characters without spaces, with the fewest parentheses PHP
 needs; ties go to the first formula in plain string order (without spaces).
 """
 
-from solver.practice import Level, PracticeMove, practice_move
-from solver.process import Lane, SolverProcess, ordinary
-from solver.result import Candidate, FailureReason, Solution, SolveFailure
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from solver.practice import Level, PracticeMove, practice_move
+    from solver.process import Lane, SolverProcess, ordinary
+    from solver.result import Candidate, FailureReason, Solution, SolveFailure
+
+_HOMES: dict[str, str] = {
+    "Level": "solver.practice",
+    "PracticeMove": "solver.practice",
+    "practice_move": "solver.practice",
+    "Lane": "solver.process",
+    "SolverProcess": "solver.process",
+    "ordinary": "solver.process",
+    "Candidate": "solver.result",
+    "FailureReason": "solver.result",
+    "Solution": "solver.result",
+    "SolveFailure": "solver.result",
+}
+"""Where each name lives. Its module is imported when the name is first asked for (PEP
+562): a command that needs one part (`formula-darts eval`, `solve`) does not load the rest."""
 
 __all__ = [
     "Candidate",
@@ -36,3 +57,16 @@ __all__ = [
     "ordinary",
     "practice_move",
 ]
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,5 +1,6 @@
 """Dependencies point one way: rules and evaluator never load discord, sqlmodel or docker,
-and no module of the bot imports its way back to itself."""
+and no module of the bot imports its way back to itself; the evaluator's and the
+solver's own commands (`evaluator.cli`, `solver.cli`) import nothing of the bot either."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 def test_rules_and_evaluator_import_nothing_of_the_bot() -> None:
     code = (
-        "import sys, rules, evaluator, evaluator.check\n"
+        "import sys, rules, evaluator, evaluator.check, evaluator.cli\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
         "{'discord', 'sqlmodel', 'sqlalchemy', 'docker', 'bot'})\n"
         "print(','.join(bad))\n"
@@ -68,6 +69,7 @@ def test_no_import_circle_in_bot() -> None:
 def test_the_solver_imports_nothing_of_the_bot_the_evaluator_or_storage() -> None:
     code = (
         "import sys, solver, solver.solve, solver.search, solver.process, solver.practice\n"
+        "import solver.cli\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
         "{'discord', 'sqlmodel', 'sqlalchemy', 'docker', 'bot', 'evaluator'})\n"
         "print(','.join(bad))\n"

@@ -48,7 +48,7 @@ def _safe(url: str) -> str:
 
 
 async def _run_upgrade(url: str) -> str | None:
-    from bot.storage._engine import current_revision, make_engine, upgrade
+    from bot.storage import current_revision, make_engine, upgrade
 
     engine = make_engine(url)
     try:
@@ -59,7 +59,7 @@ async def _run_upgrade(url: str) -> str | None:
 
 
 async def _run_current(url: str) -> str | None:
-    from bot.storage._engine import current_revision, make_engine
+    from bot.storage import current_revision, make_engine
 
     engine = make_engine(url)
     try:
@@ -69,7 +69,7 @@ async def _run_current(url: str) -> str | None:
 
 
 def _upgrade(args: argparse.Namespace) -> int:
-    from bot.storage._engine import head_revision
+    from bot.storage import head_revision
 
     try:
         url = _url(args)
@@ -82,7 +82,7 @@ def _upgrade(args: argparse.Namespace) -> int:
 
 
 def _current(args: argparse.Namespace) -> int:
-    from bot.storage._engine import head_revision
+    from bot.storage import head_revision
 
     try:
         url = _url(args)

@@ -10,6 +10,21 @@ from __future__ import annotations
 
 from bot.leaderboards._cog import LeaderboardsCog
 from bot.leaderboards._pages import PageButton
-from bot.leaderboards._render import board_lines
+from bot.leaderboards._render import board_lines, game_result, ranking_result, version_label
+from bot.leaderboards._views import PERIODS, board, duel_board, player, replay
+from bot.leaderboards._void import void_text
 
-__all__ = ["LeaderboardsCog", "PageButton", "board_lines"]
+__all__ = [
+    "PERIODS",
+    "LeaderboardsCog",
+    "PageButton",
+    "board",
+    "board_lines",
+    "duel_board",
+    "game_result",
+    "player",
+    "ranking_result",
+    "replay",
+    "version_label",
+    "void_text",
+]

@@ -28,7 +28,14 @@ How a game is written (why a round is resolved exactly once):
 One bot process per SQLite file; PostgreSQL may be shared by several.
 """
 
-from bot.storage._engine import DEFAULT_URL, normalize_url
+from bot.storage._engine import (
+    DEFAULT_URL,
+    current_revision,
+    head_revision,
+    make_engine,
+    normalize_url,
+    upgrade,
+)
 from bot.storage._records import (
     AttemptsUsed,
     Challenge,
@@ -78,6 +85,10 @@ __all__ = [
     "StaleGame",
     "Store",
     "TooManySets",
+    "current_revision",
+    "head_revision",
+    "make_engine",
     "normalize_url",
     "open_store",
+    "upgrade",
 ]

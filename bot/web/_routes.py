@@ -16,9 +16,17 @@ from aiohttp import web
 
 from bot.common import fmt, set_label
 from bot.i18n import decimal_text, t
-from bot.leaderboards import _render
-from bot.leaderboards._views import PERIODS, board, duel_board, player, replay
-from bot.leaderboards._void import void_text
+from bot.leaderboards import (
+    PERIODS,
+    board,
+    duel_board,
+    game_result,
+    player,
+    ranking_result,
+    replay,
+    version_label,
+    void_text,
+)
 from bot.storage import ServerSettings
 from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
 from bot.web._svg import stats_svg
@@ -148,7 +156,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
             "rank": row.rank,
             "name": _name(request, server.guild_id, row.user_id, lang),
             "player": f"{_base(request)}p/{row.user_id}",
-            "result": _render.ranking_result(
+            "result": ranking_result(
                 row.rank_class,
                 row.rounds,
                 row.score,
@@ -170,7 +178,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
         title=t("web.board.title", lang, set=set_label(set_name, found.language),
                 period=period_name),
         periods=[(p, t(f"leaderboards.period.{p}", lang)) for p in PERIODS],
-        versions=[(v, _render.version_label(v, False, lang)) for v in versions],
+        versions=[(v, version_label(v, False, lang)) for v in versions],
         version=version, set_name=set_name, period=period, sets=sets,
     )  # fmt: skip
 
@@ -198,7 +206,7 @@ async def _player(request: web.Request) -> web.Response:
             "when": datetime.fromtimestamp(r.created_at, UTC).strftime("%Y-%m-%d %H:%M"),
             "mode": t(f"games.mode.{r.state.mode.value}", lang),
             "set": set_label(r.state.game_set.name, r.state.game_set.language),
-            "result": _render.game_result(r, str(user_id), lang),
+            "result": game_result(r, str(user_id), lang),
             "game": f"{_base(request)}g/{r.state.id}",
             "game_id": r.state.id[:8],
         }
@@ -257,7 +265,7 @@ async def _game(request: web.Request) -> web.Response:
         scores=[fmt(s, numbers) for s in state.scores], rounds=rounds, accuracy=accuracy,
         sealed=found.sealed, sealed_until=sealed_until, hide_scores=found.sealed is not None
         and record.active, void=void_text(record, lang) if found.voided else None,
-        outcome=_render.game_result(record, state.players[0], lang) if not state.mode.is_duel
+        outcome=game_result(record, state.players[0], lang) if not state.mode.is_duel
         else None,
         title=t("web.game.title", lang, mode=t(f"games.mode.{state.mode.value}", lang),
                 set=set_label(state.game_set.name, numbers), id=state.id[:8]),

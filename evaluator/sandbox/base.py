@@ -41,6 +41,11 @@ class Worker(Protocol):
         """
         ...
 
+    def ready_line(self) -> bytes | None:
+        """A response line already read and waiting (as `receive` would return it), or
+        None: then `receive` waits for one. Saves a coroutine when answers come in bursts."""
+        ...
+
     def settle(self) -> None:
         """Every batch is answered: stop watching the worker until it has work again."""
         ...

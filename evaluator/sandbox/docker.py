@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import docker  # type: ignore[import-untyped]
 from docker import errors as docker_errors
 
-from evaluator.sandbox import _docker_image as images
+from evaluator.sandbox import images
 from evaluator.sandbox._docker_config import (
     OWNER_LABEL,
     RESPONSE_FD,
@@ -194,6 +194,10 @@ class DockerWorker:
         except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
             self._dead = True
             raise self._died("stopped mid-request") from exc
+
+    def ready_line(self) -> bytes | None:
+        """None: a line is cut from the attach stream only inside `receive`."""
+        return None
 
     def settle(self) -> None:
         """Nothing to stop: bytes are read only inside `receive`."""

@@ -91,6 +91,9 @@ class LocalWorker:
             await self._wait_for_line(deadline)
         return self._lines.popleft()
 
+    def ready_line(self) -> bytes | None:
+        return self._lines.popleft() if self._lines else None
+
     async def request(self, line: bytes, timeout: float) -> bytes:
         """One request, one answer (tools and tests; the pool sends batches)."""
         await self.send(line)

@@ -22,7 +22,7 @@ import secrets
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
 
@@ -207,9 +207,9 @@ class ProtocolError(Exception):
     """The worker answered something that is not a response: discard it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
-    """One request line and the nonce its response must echo.
+class Request(NamedTuple):
+    """One request line and the nonce its response must echo (a tuple: made per formula,
+    and a frozen dataclass's `__init__` costs several times a tuple's).
 
     The nonce is fresh per request and never visible to the evaluated code, so
     a line that code manages to write into the answer channel cannot pass for

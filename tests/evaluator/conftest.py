@@ -50,7 +50,7 @@ def _docker_problem() -> str | None:
             ok, why = docker.docker_available(settings)
             if not ok:
                 try:  # the engine may be there without the image: build it from this host
-                    images = importlib.import_module("evaluator.sandbox._docker_image")
+                    images = importlib.import_module("evaluator.sandbox.images")
                     images.ensure_image(settings.docker_image, from_host=True)
                     ok, why = docker.docker_available(settings)
                 except Exception as exc:  # any failure means "unavailable"

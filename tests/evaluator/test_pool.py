@@ -306,6 +306,9 @@ class _SlowFirstAnswer:
                 raise TimeoutError
         return line
 
+    def ready_line(self) -> bytes | None:
+        return None  # every answer through `receive`, where the delay is
+
     def settle(self) -> None:
         self.worker.settle()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
 
@@ -11,6 +12,7 @@ from evaluator import ErrorCode, EvalError, Evaluation, Evaluator, EvaluatorSett
 from evaluator.sandbox.local import LocalWorkerFactory, SandboxUnavailable
 from evaluator.sandbox.pool import WorkerPool
 from evaluator.service import make_factory
+from evaluator.settings import SettingsError
 from rules.sets import CLASSIC
 from tests.evaluator.conftest import test_settings
 
@@ -117,6 +119,31 @@ def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (settings.evaluator, settings.pool_size, settings.timeout_s) == ("local", 3, 0.5)
     assert settings.allow_unsandboxed is False
     assert EvaluatorSettings(memory_mb=256).php_memory_limit_mb == 128
+
+
+def test_bad_settings_are_refused_with_every_problem_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POOL_SIZE", "many")
+    monkeypatch.setenv("allow_unsandboxed", "perhaps")
+    with pytest.raises(SettingsError) as refused:
+        EvaluatorSettings(evaluator="remote", timeout_s=0)  # type: ignore[arg-type]
+    message = str(refused.value)
+    assert "EVALUATOR must be one of auto, docker, local, got 'remote'" in message
+    assert "POOL_SIZE must be an integer, got 'many'" in message
+    assert "TIMEOUT_S must be more than 0" in message
+    assert "ALLOW_UNSANDBOXED must be true or false, got 'perhaps'" in message
+    monkeypatch.setenv("POOL_SIZE", "257")
+    with pytest.raises(SettingsError, match="POOL_SIZE must be at most 256"):
+        EvaluatorSettings()
+
+
+def test_a_changed_copy_is_checked_again() -> None:
+    settings = EvaluatorSettings(evaluator="local", pool_size=2)
+    assert dataclasses.replace(settings, pool_size=3).pool_size == 3
+    assert dataclasses.replace(settings, pool_size=3).evaluator == "local"
+    with pytest.raises(SettingsError, match="POOL_SIZE must be at least 1"):
+        dataclasses.replace(settings, pool_size=0)
+    with pytest.raises(SettingsError, match="must be an integer"):
+        EvaluatorSettings(pool_size=2.5)  # type: ignore[arg-type]
 
 
 def test_evaluator_does_not_load_discord_or_docker() -> None:

@@ -17,10 +17,10 @@ import tracemalloc
 
 import pytest
 
-from bot.cli._solve import _stream
 from evaluator import Evaluation, Evaluator
 from rules.scoring import apply_points
 from rules.sets import CLASSIC, load_sets
+from solver.cli import _stream
 from solver.php import same
 from solver.solve import Solver
 from tests.solver.test_solver_optimality import brute_force_best, key

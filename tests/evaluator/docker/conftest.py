@@ -39,7 +39,7 @@ def docker_client() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def sandbox_image(docker_client: Any) -> str:
-    from evaluator.sandbox._docker_image import ImageBuildError, ensure_image
+    from evaluator.sandbox.images import ImageBuildError, ensure_image
 
     tag = EvaluatorSettings().docker_image
     try:

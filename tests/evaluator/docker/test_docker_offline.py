@@ -80,7 +80,7 @@ def test_orphan_rules() -> None:
 
 
 def test_stale_image_is_refused() -> None:
-    from evaluator.sandbox import _docker_image as images
+    from evaluator.sandbox import images
     from evaluator.sandbox.docker import _image_verdict
 
     current = {images.WORKER_SHA_LABEL: images.worker_sha256(), images.PHP_VERSION_LABEL: "8.2.1"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import socket
 import time
 from collections.abc import AsyncIterator
@@ -105,7 +106,7 @@ async def test_open_evaluator_chooses_docker_when_usable(
 ) -> None:
     from evaluator.service import open_evaluator
 
-    settings = docker_settings.model_copy(update={"evaluator": "auto"})
+    settings = dataclasses.replace(docker_settings, evaluator="auto")
     async with await open_evaluator(settings) as evaluator:
         assert evaluator.backend == "docker"
         assert await evaluator.evaluate("34+89", "3489", ["pow"]) == Evaluation("34+89", 123)

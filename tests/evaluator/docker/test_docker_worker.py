@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import time
 from typing import Any
@@ -234,14 +235,14 @@ async def test_production_dockerfile_builds_on_a_php_base(
     docker_client: Any, sandbox_image: str, docker_settings: Any
 ) -> None:
     """The real Dockerfile, on the from-host image standing in for php:8.2-cli."""
-    from evaluator.sandbox._docker_image import build_image
     from evaluator.sandbox.docker import DockerWorkerFactory, docker_available
+    from evaluator.sandbox.images import build_image
 
     tag = "formula-darts-sandbox:dockerfile-test"
     built = await asyncio.to_thread(
         build_image, tag, from_host=False, client=docker_client, base=sandbox_image
     )
-    settings = docker_settings.model_copy(update={"docker_image": tag})
+    settings = dataclasses.replace(docker_settings, docker_image=tag)
     try:
         assert built.source == "dockerfile"
         assert built.php_version.startswith("8.2.")

@@ -30,7 +30,7 @@ def _node_docker_problem() -> str | None:
         problem: str | None = None
         try:
             docker = importlib.import_module("evaluator.sandbox.docker")
-            images = importlib.import_module("evaluator.sandbox._docker_image")
+            images = importlib.import_module("evaluator.sandbox.images")
             settings = EvaluatorSettings()
             images.ensure_node_image(settings.node_docker_image)
             ok, why = docker.docker_available(settings, NODE)

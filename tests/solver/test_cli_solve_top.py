@@ -4,7 +4,7 @@ a reader (seen failing first: 8993 at 501 listed `-pow(8,sqrt(9))+9|3 = -501` an
 
 from __future__ import annotations
 
-from tests.bot.cli.test_cli_solve import cli
+from tests.solver.test_cli_solve import cli
 
 
 def test_top_lists_each_number_once() -> None:

@@ -50,7 +50,7 @@ def _build(args: argparse.Namespace) -> int:
     import docker  # type: ignore[import-untyped]
     from docker import errors as docker_errors
 
-    from evaluator.sandbox import _docker_image as images
+    from evaluator.sandbox import images
 
     if args.language == "javascript":
         return _build_node(args.tag or EvaluatorSettings().node_docker_image)
@@ -81,7 +81,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _build_node(tag: str) -> int:
-    from evaluator.sandbox import _docker_image as images
+    from evaluator.sandbox import images
 
     try:
         built = images.build_node_image(tag)

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from bot.cli import _eval
+from evaluator.cli import _stream, dash_formula
+from evaluator.cli._lines import MAX_LINE
 from rules.sets import load_sets
 from tests.support.paths import ROOT
 
@@ -63,10 +64,10 @@ def test_a_blank_line_gets_an_error_line_of_its_own() -> None:
 
 
 def test_a_line_too_long_is_an_error_and_the_next_line_is_answered() -> None:
-    long = '{"digits": "3489", "formula": "' + "1" * (_eval.MAX_LINE + 10) + '"}'  # type: ignore[attr-defined]
+    long = '{"digits": "3489", "formula": "' + "1" * (MAX_LINE + 10) + '"}'
     out = answers(f"{long}\n{GOOD}\n{long}")
     assert len(out) == 3
-    assert f"at most {_eval.MAX_LINE}" in input_error(out[0])  # type: ignore[attr-defined]
+    assert f"at most {MAX_LINE}" in input_error(out[0])
     assert out[1]["value"] == 123
     assert f"a line of {len(long)} bytes" in input_error(out[2])
 
@@ -88,14 +89,14 @@ def test_a_long_line_is_never_held_whole() -> None:
     sink = io.StringIO()
     tracemalloc.start()
     try:
-        asyncio.run(_eval._stream(_Idle(), load_sets(), source, sink))  # type: ignore[arg-type]
+        asyncio.run(_stream.stream(_Idle(), load_sets(), source, sink))  # type: ignore[arg-type]
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     out = [json.loads(line) for line in sink.getvalue().splitlines()]
     assert len(out) == 2
     assert "a line of" in input_error(out[0]) and "empty line" in input_error(out[1])
-    assert peak < 4 * _eval.MAX_LINE  # type: ignore[attr-defined]  # the old loop held the line twice: 32 MiB
+    assert peak < 4 * MAX_LINE  # the old loop held the line twice: 32 MiB
 
 
 @pytest.mark.parametrize(
@@ -117,27 +118,33 @@ def test_a_formula_may_start_with_a_minus(args: tuple[str, ...]) -> None:
 
 
 def test_options_and_negative_numbers_are_still_read_as_before() -> None:
-    assert _eval.dash_formula(["eval", "-h"]) == ["eval", "-h"]
-    assert _eval.dash_formula(["eval", "--score", "-5", "-1034"]) == [
+    assert dash_formula(["eval", "-h"]) == ["eval", "-h"]
+    assert dash_formula(["eval", "--score", "-5", "-1034"]) == [
         "eval", "--score", "-5", "-1034",
     ]  # fmt: skip
-    assert _eval.dash_formula(["sets", "-x"]) == ["sets", "-x"]
-    assert _eval.dash_formula(["eval", "--set", "-x", "-1"]) == ["eval", "--set=-x", "-1"]
+    assert dash_formula(["sets", "-x"]) == ["sets", "-x"]
+    assert dash_formula(["eval", "--set", "-x", "-1"]) == ["eval", "--set=-x", "-1"]
     assert cli("--digits", "1034", "--bogus").returncode == 2
     twice = cli("--digits", "1034", "--formula", "-pow(1,0)+34", "1034")
     assert twice.returncode == 2 and b"once" in twice.stderr
 
 
-def test_eval_loads_no_docker_sdk_settings_library_or_storage() -> None:
+HEAVY = ("docker", "pydantic", "pydantic_settings", "sqlalchemy", "alembic", "sqlmodel", "discord")
+"""Start-up time `eval --jsonl` never needs (bench/bench_cli.py measures the start-up)."""
+
+
+def test_eval_loads_no_docker_sdk_settings_library_storage_or_the_bots_modules() -> None:
     """With the default EVALUATOR=auto the local sandbox is taken when it can run: the
-    Docker SDK, pydantic-settings and SQLAlchemy are start-up time eval never needs."""
+    Docker SDK, pydantic(-settings), SQLAlchemy and Discord are start-up time eval never
+    needs, nor the solver's process, nor any bot module past the entry point itself."""
     probe = (
         "import io, sys\n"
         f"sys.stdin = io.TextIOWrapper(io.BytesIO({(GOOD + chr(10)).encode()!r}))\n"
         "from bot.cli import main\n"
         "assert main(['eval', '--jsonl']) == 0\n"
-        "heavy = ('docker', 'pydantic_settings', 'sqlalchemy', 'sqlmodel', 'discord')\n"
-        "print(','.join(m for m in heavy if m in sys.modules))\n"
+        f"heavy = {HEAVY!r} + ('numpy', 'multiprocessing', 'solver.process', 'rules.game')\n"
+        "bot = [m for m in sys.modules if m.startswith('bot.') and not m.startswith('bot.cli')]\n"
+        "print(','.join([m for m in heavy if m in sys.modules] + bot))\n"
     )
     env = {k: v for k, v in os.environ.items() if k.upper() != "EVALUATOR"}
     proc = subprocess.run(
@@ -148,3 +155,13 @@ def test_eval_loads_no_docker_sdk_settings_library_or_storage() -> None:
     answer, loaded = proc.stdout.splitlines()
     assert json.loads(answer)["value"] == 123
     assert loaded == ""
+
+
+def test_bad_evaluator_settings_are_one_line_not_a_traceback() -> None:
+    proc = cli("--jsonl", stdin=GOOD + "\n", env={**ENV, "POOL_SIZE": "0", "TIMEOUT_S": "soon"})
+    assert proc.returncode == 2
+    assert b"Traceback" not in proc.stderr
+    assert proc.stderr.decode().splitlines() == [
+        "formula-darts eval: evaluator settings: POOL_SIZE must be at least 1, got 0; "
+        "TIMEOUT_S must be a number, got 'soon'"
+    ]

@@ -14,6 +14,8 @@ from typing import IO
 
 READ_CHUNK = 1 << 16
 MAX_LINE = 1 << 20
+"""Bytes of one input line (a valid one is under 1 KiB); a longer one is an `input`
+error, and no more than this much of it is ever held."""
 
 
 @dataclass(frozen=True, slots=True)

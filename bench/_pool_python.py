@@ -1,0 +1,110 @@
+"""One run of bench_pool_python: a tree's checker + pool over an instant fake worker.
+
+`python bench/_pool_python.py --code DIR --path evaluate|pool` imports `evaluator` from
+DIR and prints `{"cpu_us": ...}`: this process's CPU time per formula with 8 callers.
+The fake worker answers each request line of a batch with the protocol's plain-number
+answer carrying that request's nonce, after one turn of the event loop (as a pipe
+read would), so the pool decodes and checks every answer as it does php's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+_NONCE = re.compile(rb'"i":"([0-9a-f]{16})"')
+
+
+class InstantWorker:
+    """Answers every request at once; only what `WorkerPool` asks of a worker."""
+
+    def __init__(self) -> None:
+        self._lines: list[bytes] = []
+
+    @property
+    def alive(self) -> bool:
+        return True
+
+    async def send(self, data: bytes) -> None:
+        for nonce in _NONCE.findall(data):
+            self._lines.append(b'{"ok":true,"t":"int","v":2,"i":"%s"}' % nonce)
+
+    async def receive(self, deadline: float) -> bytes:
+        del deadline
+        await asyncio.sleep(0)
+        return self._lines.pop(0)
+
+    def ready_line(self) -> bytes | None:
+        return None  # every answer after a turn of the loop, in both trees alike
+
+    def settle(self) -> None:
+        pass
+
+    async def kill(self) -> None:
+        pass
+
+
+class InstantFactory:
+    name = "instant"
+
+    async def spawn(self) -> InstantWorker:
+        return InstantWorker()
+
+    async def cleanup(self) -> None:
+        pass
+
+
+async def run(path: str, formulas: int) -> float:
+    from bench._pool_load import FUNCTIONS, workload
+    from evaluator.sandbox.pool import WorkerPool
+    from evaluator.service import Evaluator
+
+    pool = WorkerPool(InstantFactory(), size=2, timeout_s=2.0, queue_limit=256)  # type: ignore[arg-type]
+    evaluator = Evaluator(pool, "instant")
+    work = workload(4000)
+    done = 0
+
+    async def caller(offset: int) -> None:
+        nonlocal done
+        index = offset
+        while done < formulas:
+            digits, formula = work[index % len(work)]
+            verdict: Any = (
+                await pool.run(formula)
+                if path == "pool"
+                else await evaluator.evaluate(formula, digits, FUNCTIONS)
+            )
+            if type(verdict).__name__ != "Evaluation":
+                raise AssertionError(f"benchmark formula failed: {verdict}")
+            done += 1
+            index += 8
+
+    cpu = time.process_time()
+    await asyncio.gather(*(caller(k) for k in range(8)))
+    used = time.process_time() - cpu
+    await pool.close()
+    return used / done * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--code", type=Path, required=True)
+    parser.add_argument("--path", choices=("evaluate", "pool"), default="evaluate")
+    parser.add_argument("--formulas", type=int, default=60_000)
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.code.resolve()))
+    cpu_us = asyncio.run(run(args.path, args.formulas))
+    code = Path(sys.modules["evaluator"].__file__ or "").resolve()
+    if not str(code).startswith(str(args.code.resolve())):
+        raise SystemExit(f"imported {code}, not {args.code}")
+    print(json.dumps({"cpu_us": cpu_us}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""The Python of the bot's path alone: checker + pool over an instant fake worker, against a
+baseline commit, in the same run.
+
+Run: `python -m bench.bench_pool_python [--rounds 5] [--formulas 60000] [--baseline C ...]`
+(default: 8829cc8, before issue 20's per-answer work, and acf9953, the main this started from).
+`bench_pool` measures the real thing (php under bubblewrap), where a loaded 2-core
+machine's scheduling moves each round by tens of percent; this one takes php and the
+pipes out: `bench/_pool_python.py` drives the tree's own `Evaluator.evaluate` (and
+`WorkerPool.run`) with 8 callers over a worker that answers every request at once, in
+the protocol's own bytes and nonces, so the CPU time per formula is the checker's, the
+service's, the pool's and the event loop's, nothing else. Trees alternate, each in its
+own process; the minimum of the rounds counts (the least disturbed). Writes the
+"pool-python" section of docs/BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench._report import write_section
+from bench.bench_pool import unpack
+
+ROOT = Path(__file__).resolve().parent.parent
+DRIVER = ROOT / "bench" / "_pool_python.py"
+
+
+def measure(tree: Path, path: str, formulas: int) -> float:
+    out = subprocess.run(
+        [sys.executable, str(DRIVER), "--code", str(tree), "--path", path,
+         "--formulas", str(formulas)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if out.returncode != 0:
+        raise SystemExit(f"measuring {tree} failed:\n{out.stderr[-3000:]}")
+    result: dict[str, float] = json.loads(out.stdout)
+    return result["cpu_us"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--formulas", type=int, default=60_000)
+    parser.add_argument("--baseline", action="append", help="repeatable")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+    baselines: list[str] = args.baseline or ["8829cc8", "acf9953"]
+    with tempfile.TemporaryDirectory(prefix="fd-pool-python-") as tmp:
+        trees = {"this tree": ROOT}
+        for commit in baselines:
+            (Path(tmp) / commit).mkdir()
+            trees[commit] = unpack(commit, Path(tmp) / commit, ("evaluator", "rules", "bench"))
+        samples: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.rounds):
+            for path in ("evaluate", "pool"):
+                for label, tree in trees.items():
+                    samples.setdefault((label, path), []).append(measure(tree, path, args.formulas))
+    best = {key: min(values) for key, values in samples.items()}
+    rows = ["| code | checker + pool µs/formula | pool alone µs/formula |", "|---|---:|---:|"]
+    for label in trees:
+        rows.append(f"| {label} | {best[label, 'evaluate']:.2f} | {best[label, 'pool']:.2f} |")
+    body = "\n\n".join(
+        [
+            "## The bot's path in Python alone (`bench/bench_pool_python.py`)\n\n"
+            f"`Evaluator.evaluate` (checker + pool) and `WorkerPool.run`, 8 callers, "
+            f"{args.formulas:,} formulas of bench_pool's workload over a fake worker that "
+            "answers at once in the protocol's bytes (no php, no pipes): process CPU time "
+            f"per formula, the minimum of {args.rounds} rounds, trees alternating.",
+            "\n".join(rows),
+            "\n".join(
+                f"- against {commit}: checker + pool "
+                f"{best[commit, 'evaluate'] / best['this tree', 'evaluate']:.2f}x less Python "
+                f"per formula, the pool alone "
+                f"{best[commit, 'pool'] / best['this tree', 'pool']:.2f}x"
+                for commit in baselines
+            )
+            + "\n- a rate is bench_pool's to say: with php and the machine's scheduling in "
+            "it; this is the part the code controls.",
+        ]
+    )
+    print(body)
+    if not args.no_write:
+        write_section("pool-python", body)
+
+
+if __name__ == "__main__":
+    main()
