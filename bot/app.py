@@ -19,20 +19,21 @@ import logging
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
 from enum import StrEnum
-from typing import Any
+from typing import Any, assert_never
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import rules
+from bot._tree import MAX_RATELIMIT_WAIT_S, GameTree, intents
 from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
 from bot.daily import Closest, DailyPosts, DiscordChannel
 from bot.games import DYNAMIC_ITEMS, Announcer, GameControlsCog, GamesCog, RestBudget, ThreadCloser
 from bot.games._discord import INVALID_LIMIT, response_trace
-from bot.i18n import locale_of, t, use_synced_commands
+from bot.i18n import use_synced_commands
 from bot.i18n.translator import CatalogTranslator
 from bot.leaderboards import LeaderboardsCog, PageButton
 from bot.moderation import AdminCog, Moderation
@@ -67,40 +68,6 @@ FEATURES: tuple[Feature, ...] = tuple(Feature)
 def discord_clock() -> float:
     """Discord's idea of now (UTC seconds); simcord's virtual clock in tests."""
     return discord.utils.utcnow().timestamp()
-
-
-class GameTree(app_commands.CommandTree["FormulaDartsBot"]):
-    """Any error a command did not handle becomes a polite, localized message."""
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        if isinstance(error, app_commands.CheckFailure):
-            text = t("errors.not_allowed", locale_of(interaction))
-        else:
-            log.error("command %s failed", interaction.command, exc_info=error)
-            text = t("errors.internal", locale_of(interaction))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not report a command error to the user")
-
-
-MAX_RATELIMIT_WAIT_S = 30.0
-"""discord.py waits out a 429 this long at most (it raises anything lower to 30 s); a
-longer one comes back as `RateLimited`, and `with_retry` pauses every bot-token call
-for it and gives the call up instead of letting it eat a player's round in silence."""
-
-
-def intents() -> discord.Intents:
-    """Only what the bot uses: guilds (channels, threads, its own roles). No message
-    content, no members (privileged): the bot reads interactions, not messages."""
-    chosen = discord.Intents.none()
-    chosen.guilds = True
-    return chosen
 
 
 class FormulaDartsBot(commands.AutoShardedBot):
@@ -188,21 +155,23 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self._daily: asyncio.Task[None] | None = None
 
     def _cogs(self, feature: Feature) -> list[commands.Cog]:
-        if feature is Feature.GAMES:
-            controls = GameControlsCog(self, self.service, self.announcer, self.metrics)
-            return [controls, GamesCog(self.service, self.announcer, controls)]
-        if feature is Feature.SETS:
-            return [SetsAdminCog(SetsManager(self.sets))]
-        if feature is Feature.ADMIN:
-            return [AdminCog(Moderation(self.store, self.service))]
-        if feature is Feature.CONFIG:
-            service = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
-            return [ConfigCog(service, self.settings.web_base_url)]
-        return [
-            LeaderboardsCog(
-                self.store, self.sets, self.revealer, self.charts, self.settings.web_base_url
-            )
-        ]
+        """A feature's cogs; a new Feature without a case here fails mypy (assert_never)."""
+        web = self.settings.web_base_url
+        match feature:
+            case Feature.GAMES:
+                controls = GameControlsCog(self, self.service, self.announcer, self.metrics)
+                return [controls, GamesCog(self.service, self.announcer, controls)]
+            case Feature.SETS:
+                return [SetsAdminCog(SetsManager(self.sets))]
+            case Feature.ADMIN:
+                return [AdminCog(Moderation(self.store, self.service))]
+            case Feature.CONFIG:
+                config = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
+                return [ConfigCog(config, web)]
+            case Feature.LEADERBOARDS:
+                return [LeaderboardsCog(self.store, self.sets, self.revealer, self.charts, web)]
+            case _:
+                assert_never(feature)
 
     async def setup_hook(self) -> None:
         for feature in self.features:
