@@ -15,6 +15,7 @@ import rules
 from bot.common import fmt, mention
 from bot.games import FIELD_MAX, outcome_text, round_line
 from bot.i18n import decimal_text, normalize_locale, t
+from bot.leaderboards._views import BoardPeriod
 from bot.leaderboards._void import VOID_REASON_MAX, void_text, voided
 from bot.play import summary_best
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
@@ -104,7 +105,7 @@ def board_lines(
 def qualification_embed(
     rows: list[LeaderRow],
     set_name: str,
-    period: str,
+    period: BoardPeriod,
     page: int,
     locale: str,
     pages: int = 1,
@@ -112,7 +113,7 @@ def qualification_embed(
     streaks: Mapping[int, Streak] | None = None,
 ) -> discord.Embed:
     """`version` (when known) goes in the footer: a board ranks one version of the Set."""
-    period_name = t(f"leaderboards.period.{period}", locale)
+    period_name = t(f"leaderboards.period.{period.value}", locale)
     embed = discord.Embed(
         title=t("leaderboards.qualification.title", locale, set=set_name, period=period_name),
         colour=COLOUR,

@@ -17,7 +17,7 @@ from aiohttp import web
 from bot.common import fmt
 from bot.i18n import decimal_text, t
 from bot.leaderboards import _render
-from bot.leaderboards._views import PERIODS, board, duel_board, player, replay
+from bot.leaderboards._views import BoardPeriod, board, duel_board, player, replay
 from bot.leaderboards._void import void_text
 from bot.storage import ServerSettings
 from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
@@ -133,8 +133,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
     store = request.app[STORE]
     query = request.query
     set_name = query.get("set", "darts")[:64]
-    period = query.get("period", "today")
-    period = period if period in PERIODS else "today"
+    period = BoardPeriod.parse(query.get("period")) or BoardPeriod.TODAY
     sets = await store.qualification_sets(server.guild_id)
     versions = await store.set_versions(server.guild_id, set_name)
     version = query.get("version")
@@ -158,13 +157,13 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
         }
         for row in found.rows
     ]
-    period_name = t(f"leaderboards.period.{period}", lang)
+    period_name = t(f"leaderboards.period.{period.value}", lang)
     return _page(
         request, "board.html", lang, base=_base(request), board=found, rows=rows,
         title=t("web.board.title", lang, set=set_name, period=period_name),
-        periods=[(p, t(f"leaderboards.period.{p}", lang)) for p in PERIODS],
+        periods=[(p.value, t(f"leaderboards.period.{p.value}", lang)) for p in BoardPeriod],
         versions=[(v, _render.version_label(v, False, lang)) for v in versions],
-        version=version, set_name=set_name, period=period, sets=sets,
+        version=version, set_name=set_name, period=period.value, sets=sets,
     )  # fmt: skip
 
 
