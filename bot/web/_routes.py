@@ -27,6 +27,7 @@ from bot.web._text import LANGUAGES, language, rules_html
 KEY = r"{key:[A-Za-z0-9_-]{16,40}}"
 CACHE_MAX = 512
 PAGE_MAX = 100_000
+"""The last page a list is asked for (a million rows); a larger `?page=` asks this one."""
 
 
 class BoardCache:
@@ -98,6 +99,12 @@ def _name(request: web.Request, guild_id: int, user_id: int, lang: str) -> str:
     return known or t("web.player.unknown", lang, tail=str(user_id)[-4:])
 
 
+def _page_number(request: web.Request) -> int:
+    """`?page=` as a list's page (0 first); anything else is the first page."""
+    text = request.query.get("page", "0")
+    return min(int(text), PAGE_MAX) if text.isascii() and text.isdigit() else 0
+
+
 def _base(request: web.Request) -> str:
     return f"/s/{request.match_info['key']}/"
 
@@ -138,9 +145,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
     versions = await store.set_versions(server.guild_id, set_name)
     version = query.get("version")
     version = version if version in versions else (versions[0] if versions else None)
-    page = min(
-        max(int(query.get("page", "0")) if query.get("page", "0").isdigit() else 0, 0), 10**6
-    )
+    page = _page_number(request)
     found = await board(store, server.guild_id, set_name, period, version, page)
     rows = [
         {
@@ -170,13 +175,13 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
 async def _duel(request: web.Request) -> web.Response:
     server = await _server(request)
     lang = _lang(request)
-    found = await duel_board(request.app[STORE], server.guild_id)
+    found = await duel_board(request.app[STORE], server.guild_id, _page_number(request))
     rows = [
         {"row": row, "name": _name(request, server.guild_id, row.user_id, lang),
          "player": f"{_base(request)}p/{row.user_id}"}
         for row in found.rows
     ]  # fmt: skip
-    return _page(request, "duel.html", lang, base=_base(request), rows=rows)
+    return _page(request, "duel.html", lang, base=_base(request), rows=rows, board=found)
 
 
 async def _player(request: web.Request) -> web.Response:
