@@ -44,7 +44,7 @@ from bot.settings import BotSettings
 from bot.sharding import IdentifyGate
 from bot.solving import ConfirmedSolver
 from bot.storage import Store, open_store
-from bot.web import Names, create_app, serve
+from bot.web import NameBook, Names, create_app, serve
 from evaluator import Evaluator, open_evaluator
 from evaluator.sandbox.stats import RestartReason
 from solver.process import SolverProcess
@@ -151,6 +151,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
             web_base=settings.web_base_url,
             may_post=budget.optional_allowed,
         )
+        self.names = NameBook(store, discord_clock)
+        """Players' display names from their interactions, kept for the web pages."""
         self._recovery: asyncio.Task[None] | None = None
         self._daily: asyncio.Task[None] | None = None
 
@@ -248,9 +250,14 @@ class FormulaDartsBot(commands.AutoShardedBot):
         window = await self.identify_gate.wait_turn(shard_id or 0, self._max_concurrency)
         log.info("shard %s identifies in window %d", shard_id, window)
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
+            self.names.saw(interaction.guild_id, interaction.user.id, interaction.user.display_name)
+
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await self.service.void_where("bot_removed", guild_id=guild.id)
         await self.daily.server_left(guild.id)
+        await self.names.server_left(guild.id)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.service.void_where("thread_deleted", channel_id=payload.thread_id)
@@ -263,6 +270,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             if task is not None:
                 task.cancel()
         self.daily.stop()
+        await self.names.close()
         await self.service.close()
         self.closer.close()
         await super().close()
@@ -342,22 +350,10 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             identify_gate=IdentifyGate(store),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
-        serve_pages(settings, store, MemberNames(bot), ConfirmedSolver(solver, evaluator)),
+        serve_pages(settings, store, bot.names, ConfirmedSolver(solver, evaluator)),
     ):
         observe(metrics, bot, evaluator)
         await bot.start(token)
-
-
-class MemberNames:
-    """Players' names for the web pages, from the bot's member cache (nothing is stored)."""
-
-    def __init__(self, bot: discord.Client) -> None:
-        self.bot = bot
-
-    def name(self, guild_id: int, user_id: int) -> str | None:
-        guild = self.bot.get_guild(guild_id)
-        member = None if guild is None else guild.get_member(user_id)
-        return None if member is None else member.display_name
 
 
 def serve_pages(

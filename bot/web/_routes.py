@@ -9,6 +9,7 @@ than it changes. A name, a Set or a formula reaches HTML only through Jinja2's a
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -94,9 +95,14 @@ def _not_found(request: web.Request) -> web.HTTPNotFound:
     return web.HTTPNotFound(text=html, content_type="text/html")
 
 
-def _name(request: web.Request, guild_id: int, user_id: int, lang: str) -> str:
-    known = request.app[NAMES].name(guild_id, user_id)
-    return known or t("web.player.unknown", lang, tail=str(user_id)[-4:])
+async def _names(
+    request: web.Request, guild_id: int, user_ids: Iterable[int], lang: str
+) -> dict[int, str]:
+    """Each player's name, asked for a page's players at once; an unknown one is a short
+    label (the end of their id)."""
+    wanted = list(dict.fromkeys(user_ids))
+    known = await request.app[NAMES].names(guild_id, wanted)
+    return {u: known.get(u) or t("web.player.unknown", lang, tail=str(u)[-4:]) for u in wanted}
 
 
 def _page_number(request: web.Request) -> int:
@@ -147,10 +153,11 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
     version = version if version in versions else (versions[0] if versions else None)
     page = _page_number(request)
     found = await board(store, server.guild_id, set_name, period, version, page)
+    names = await _names(request, server.guild_id, (row.user_id for row in found.rows), lang)
     rows = [
         {
             "rank": row.rank,
-            "name": _name(request, server.guild_id, row.user_id, lang),
+            "name": names[row.user_id],
             "player": f"{_base(request)}p/{row.user_id}",
             "result": _render.ranking_result(
                 row.rank_class, row.rounds, row.score, row.perfect, lang, row.termination
@@ -176,8 +183,9 @@ async def _duel(request: web.Request) -> web.Response:
     server = await _server(request)
     lang = _lang(request)
     found = await duel_board(request.app[STORE], server.guild_id, _page_number(request))
+    names = await _names(request, server.guild_id, (row.user_id for row in found.rows), lang)
     rows = [
-        {"row": row, "name": _name(request, server.guild_id, row.user_id, lang),
+        {"row": row, "name": names[row.user_id],
          "player": f"{_base(request)}p/{row.user_id}"}
         for row in found.rows
     ]  # fmt: skip
@@ -189,7 +197,7 @@ async def _player(request: web.Request) -> web.Response:
     lang = _lang(request)
     user_id = int(request.match_info["user"])
     found = await player(request.app[STORE], server.guild_id, user_id)
-    name = _name(request, server.guild_id, user_id, lang)
+    name = (await _names(request, server.guild_id, [user_id], lang))[user_id]
     games = [
         {
             "when": datetime.fromtimestamp(r.created_at, UTC).strftime("%Y-%m-%d %H:%M"),
@@ -222,7 +230,9 @@ async def _game(request: web.Request) -> web.Response:
         raise _not_found(request)
     record, state = found.record, found.record.state
     seats = range(len(state.players))
-    names = [_name(request, server.guild_id, int(p), lang) for p in state.players]
+    seated = [int(p) if p.isdigit() else 0 for p in state.players]
+    known = await _names(request, server.guild_id, seated, lang)
+    names = [known[p] for p in seated]
     rounds = []
     for rnd in state.rounds:
         best = {b.seat: b for b in record.meta.best_of(rnd.number)}

@@ -113,7 +113,8 @@ async def test_the_player_page(site: Site, browser: Any) -> None:
     await _check(browser, site, path, "player")
 
 
-LAYOUT = """() => {
+LAYOUT = """async () => {
+  await document.fonts.ready;  // an emoji's fallback font may still be loading
   const tables = [...document.querySelectorAll('table')].map(t => {
     const box = t.closest('.scroll');
     const first = [...t.querySelectorAll('tbody tr:first-child > *')];
