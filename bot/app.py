@@ -19,20 +19,21 @@ import logging
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
 from enum import StrEnum
-from typing import Any
+from typing import Any, assert_never
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import rules
+from bot._tree import MAX_RATELIMIT_WAIT_S, GameTree, intents
 from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
 from bot.daily import Closest, DailyPosts, DiscordChannel
 from bot.games import DYNAMIC_ITEMS, Announcer, GameControlsCog, GamesCog, RestBudget, ThreadCloser
 from bot.games._discord import INVALID_LIMIT, response_trace
-from bot.i18n import locale_of, t, use_synced_commands
+from bot.i18n import use_synced_commands
 from bot.i18n.translator import CatalogTranslator
 from bot.leaderboards import LeaderboardsCog, PageButton
 from bot.moderation import AdminCog, Moderation
@@ -43,7 +44,7 @@ from bot.settings import BotSettings
 from bot.sharding import IdentifyGate
 from bot.solving import ConfirmedSolver
 from bot.storage import Store, open_store
-from bot.web import Names, create_app, serve
+from bot.web import NameBook, Names, create_app, serve
 from evaluator import Evaluator, open_evaluator
 from evaluator.sandbox.stats import RestartReason
 from solver.process import SolverProcess
@@ -67,40 +68,6 @@ FEATURES: tuple[Feature, ...] = tuple(Feature)
 def discord_clock() -> float:
     """Discord's idea of now (UTC seconds); simcord's virtual clock in tests."""
     return discord.utils.utcnow().timestamp()
-
-
-class GameTree(app_commands.CommandTree["FormulaDartsBot"]):
-    """Any error a command did not handle becomes a polite, localized message."""
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        if isinstance(error, app_commands.CheckFailure):
-            text = t("errors.not_allowed", locale_of(interaction))
-        else:
-            log.error("command %s failed", interaction.command, exc_info=error)
-            text = t("errors.internal", locale_of(interaction))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not report a command error to the user")
-
-
-MAX_RATELIMIT_WAIT_S = 30.0
-"""discord.py waits out a 429 this long at most (it raises anything lower to 30 s); a
-longer one comes back as `RateLimited`, and `with_retry` pauses every bot-token call
-for it and gives the call up instead of letting it eat a player's round in silence."""
-
-
-def intents() -> discord.Intents:
-    """Only what the bot uses: guilds (channels, threads, its own roles). No message
-    content, no members (privileged): the bot reads interactions, not messages."""
-    chosen = discord.Intents.none()
-    chosen.guilds = True
-    return chosen
 
 
 class FormulaDartsBot(commands.AutoShardedBot):
@@ -184,25 +151,29 @@ class FormulaDartsBot(commands.AutoShardedBot):
             web_base=settings.web_base_url,
             may_post=budget.optional_allowed,
         )
+        self.names = NameBook(store, discord_clock)
+        """Players' display names from their interactions, kept for the web pages."""
         self._recovery: asyncio.Task[None] | None = None
         self._daily: asyncio.Task[None] | None = None
 
     def _cogs(self, feature: Feature) -> list[commands.Cog]:
-        if feature is Feature.GAMES:
-            controls = GameControlsCog(self, self.service, self.announcer, self.metrics)
-            return [controls, GamesCog(self.service, self.announcer, controls)]
-        if feature is Feature.SETS:
-            return [SetsAdminCog(SetsManager(self.sets))]
-        if feature is Feature.ADMIN:
-            return [AdminCog(Moderation(self.store, self.service))]
-        if feature is Feature.CONFIG:
-            service = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
-            return [ConfigCog(service, self.settings.web_base_url)]
-        return [
-            LeaderboardsCog(
-                self.store, self.sets, self.revealer, self.charts, self.settings.web_base_url
-            )
-        ]
+        """A feature's cogs; a new Feature without a case here fails mypy (assert_never)."""
+        web = self.settings.web_base_url
+        match feature:
+            case Feature.GAMES:
+                controls = GameControlsCog(self, self.service, self.announcer, self.metrics)
+                return [controls, GamesCog(self.service, self.announcer, controls)]
+            case Feature.SETS:
+                return [SetsAdminCog(SetsManager(self.sets))]
+            case Feature.ADMIN:
+                return [AdminCog(Moderation(self.store, self.service))]
+            case Feature.CONFIG:
+                config = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
+                return [ConfigCog(config, web)]
+            case Feature.LEADERBOARDS:
+                return [LeaderboardsCog(self.store, self.sets, self.revealer, self.charts, web)]
+            case _:
+                assert_never(feature)
 
     async def setup_hook(self) -> None:
         for feature in self.features:
@@ -279,9 +250,14 @@ class FormulaDartsBot(commands.AutoShardedBot):
         window = await self.identify_gate.wait_turn(shard_id or 0, self._max_concurrency)
         log.info("shard %s identifies in window %d", shard_id, window)
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
+            self.names.saw(interaction.guild_id, interaction.user.id, interaction.user.display_name)
+
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await self.service.void_where("bot_removed", guild_id=guild.id)
         await self.daily.server_left(guild.id)
+        await self.names.server_left(guild.id)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.service.void_where("thread_deleted", channel_id=payload.thread_id)
@@ -294,6 +270,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             if task is not None:
                 task.cancel()
         self.daily.stop()
+        await self.names.close()
         await self.service.close()
         self.closer.close()
         await super().close()
@@ -377,22 +354,10 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             identify_gate=IdentifyGate(store),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
-        serve_pages(settings, store, MemberNames(bot), ConfirmedSolver(solver, evaluator)),
+        serve_pages(settings, store, bot.names, ConfirmedSolver(solver, evaluator)),
     ):
         observe(metrics, bot, evaluator)
         await bot.start(token)
-
-
-class MemberNames:
-    """Players' names for the web pages, from the bot's member cache (nothing is stored)."""
-
-    def __init__(self, bot: discord.Client) -> None:
-        self.bot = bot
-
-    def name(self, guild_id: int, user_id: int) -> str | None:
-        guild = self.bot.get_guild(guild_id)
-        member = None if guild is None else guild.get_member(user_id)
-        return None if member is None else member.display_name
 
 
 def serve_pages(

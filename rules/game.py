@@ -11,6 +11,7 @@ the epoch), the rules never read a clock.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import assert_never
 
 from rules.digits import auto_move, valid_digits
 from rules.errors import (
@@ -181,20 +182,23 @@ def apply(state: GameState, action: Action) -> GameState:
     if state.outcome is not None:
         raise GameOver(f"game {state.id} is over")
     new = _copy(state)
-    if isinstance(action, StartRound):
-        _start_round(new, action)
-    elif isinstance(action, Submit):
-        _submit(new, action)
-    elif isinstance(action, Expire):
-        _expire(new, action)
-    elif isinstance(action, ReplayRound):
-        _replay(new, action)
-    elif isinstance(action, RoundShown):
-        _shown(new, action)
-    elif isinstance(action, Void):
-        _void(new)
-    else:
-        _resign(new, action)
+    match action:  # a new Action that is not handled here fails mypy (assert_never)
+        case StartRound():
+            _start_round(new, action)
+        case Submit():
+            _submit(new, action)
+        case Expire():
+            _expire(new, action)
+        case ReplayRound():
+            _replay(new, action)
+        case RoundShown():
+            _shown(new, action)
+        case Void():
+            _void(new)
+        case Resign():
+            _resign(new, action)
+        case _:
+            assert_never(action)
     return new
 
 

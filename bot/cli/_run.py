@@ -84,6 +84,9 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
 
 
 def _run(args: argparse.Namespace) -> int:
+    """The terminal game without a token; with one, the bot, unless its shards cannot run
+    on its database (`BotSettings.shard_problem`): then one line and exit 2, before
+    anything is opened."""
     from bot.settings import BotSettings
 
     settings = BotSettings()
@@ -93,6 +96,11 @@ def _run(args: argparse.Namespace) -> int:
 
         sets_file = str(settings.sets_file) if settings.sets_file else None
         return asyncio.run(play_terminal(set_name=None, sets_file=sets_file))
+
+    problem = settings.shard_problem()
+    if problem is not None:
+        print(f"formula-darts: {problem}", file=sys.stderr)
+        return 2
 
     from bot.app import run_discord
     from bot.observability import configure_logging

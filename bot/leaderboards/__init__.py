@@ -11,11 +11,12 @@ from __future__ import annotations
 from bot.leaderboards._cog import LeaderboardsCog
 from bot.leaderboards._pages import PageButton
 from bot.leaderboards._render import board_lines, game_result, ranking_result, version_label
-from bot.leaderboards._views import PERIODS, board, duel_board, player, replay
+from bot.leaderboards._views import PERIODS, BoardPeriod, board, duel_board, player, replay
 from bot.leaderboards._void import void_text
 
 __all__ = [
     "PERIODS",
+    "BoardPeriod",
     "LeaderboardsCog",
     "PageButton",
     "board",

@@ -23,7 +23,15 @@ from bot.config import web_address
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
 from bot.leaderboards import _pages, _render, _void
-from bot.leaderboards._pages import COG_NAME, PageKind, PageRequest
+from bot.leaderboards._pages import (
+    COG_NAME,
+    DuelPages,
+    GamePages,
+    HistoryPages,
+    PageRequest,
+    QualificationPages,
+)
+from bot.leaderboards._views import BoardPeriod
 from bot.play import Revealer
 from bot.storage import GameRecord, Store
 from rules import GameSet, Mode
@@ -45,6 +53,7 @@ PERIOD_CHOICES = [
     app_commands.Choice(name=cmd("leaderboards.leaderboard.period.week", "week"), value="week"),
     app_commands.Choice(name=cmd("leaderboards.leaderboard.period.all", "all"), value="all"),
 ]
+assert [c.value for c in PERIOD_CHOICES] == list(BoardPeriod), "a choice per BoardPeriod"
 
 
 STATS_FILE = "stats.png"
@@ -138,8 +147,9 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         if page.private:
             await interaction.edit_original_response(embed=page.embed)
             return
-        if request.kind is PageKind.GAME:
-            page.embed.url = await self._replay_link(interaction.guild_id or 0, request.arg)
+        if isinstance(request.listing, GamePages):
+            game_id = request.listing.game_id
+            page.embed.url = await self._replay_link(interaction.guild_id or 0, game_id)
         view = _pages.view_for(page, locale)
         await publish(interaction, embed=page.embed, **({"view": view} if view else {}))
 
@@ -181,7 +191,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         period: app_commands.Choice[str] | None = None,
         version: str | None = None,
     ) -> None:
-        chosen = period.value if period is not None else "today"
+        chosen = BoardPeriod.parse(period.value if period else None) or BoardPeriod.TODAY
         guild_id = interaction.guild_id or 0
         try:
             game_set = await self.sets.resolve(guild_id, set_name)
@@ -189,17 +199,15 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         except UserError as error:
             await refuse(interaction, error)
             return
-        arg = f"{chosen}:{game_set.name}:{ranked}"
-        await self._show(
-            interaction, PageRequest(PageKind.QUALIFICATION, interaction.user.id, 0, arg)
-        )
+        listing = QualificationPages(chosen, game_set.name, ranked)
+        await self._show(interaction, PageRequest(listing, interaction.user.id))
 
     @leaderboard.command(
         name=cmd("leaderboards.leaderboard.duel.name", "duel"),
         description=cmd("leaderboards.leaderboard.duel.description", "Online Duel ratings (Elo)"),
     )
     async def duel(self, interaction: Interaction) -> None:
-        await self._show(interaction, PageRequest(PageKind.DUEL, interaction.user.id))
+        await self._show(interaction, PageRequest(DuelPages(), interaction.user.id))
 
     @app_commands.command(
         name=cmd("leaderboards.stats.name", "stats"),
@@ -257,7 +265,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         self, interaction: Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
         who = user or interaction.user
-        request = PageRequest(PageKind.HISTORY, interaction.user.id, 0, str(who.id))
+        request = PageRequest(HistoryPages(who.id), interaction.user.id)
         await self._show(interaction, request, who.display_name)
 
     @app_commands.command(
@@ -272,7 +280,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
     async def game(self, interaction: Interaction, game_id: str) -> None:
         kept = "".join(c for c in game_id.strip() if c.isalnum() or c in "-_")
         key = kept[:ID_MAX]
-        await self._show(interaction, PageRequest(PageKind.GAME, interaction.user.id, 0, key))
+        await self._show(interaction, PageRequest(GamePages(key), interaction.user.id))
 
     async def turn_page(self, interaction: Interaction, request: PageRequest) -> None:
         """A page button: in place for the one who asked, a private copy for anyone else;

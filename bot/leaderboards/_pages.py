@@ -2,28 +2,45 @@
 
 A page is fully described by a small request (what, for whom, which page) that
 lives in the buttons' custom_id, as discord.py's DynamicItem allows: paging
-keeps working after a restart, and nothing is kept in memory per message.
+keeps working after a restart, and nothing is kept in memory per message. The
+request is typed (`PageRequest` of a `Listing`: a board, the ratings, a history, a
+game); only `custom_id` writes the string Discord carries and `parse_custom_id` reads
+it back, refusing anything this bot never wrote.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, assert_never, runtime_checkable
 
 import discord
 
-from bot.common.interactions import loaded_cog, report_unexpected
+from bot.common import UserError
+from bot.common.interactions import loaded_cog, refuse, report_unexpected
 from bot.i18n import t
 from bot.leaderboards import _render, _views
+from bot.leaderboards._views import BoardPeriod
 from bot.play import Revealer
 from bot.storage import Store
+from rules.sets import name_problem
 
 COG_NAME = "Leaderboards"
 PAGE_SIZE = _views.PAGE_SIZE
-_TEMPLATE = r"fd:pg:(?P<kind>[qdhg]):(?P<owner>\d+):(?P<page>\d+):(?P<arg>[\w:-]*)"
+PAGE_MAX = 1_000_000
+"""No list is this long; a button saying more was not made by this bot."""
+SNOWFLAKE_MAX = 2**64 - 1
+_PREFIX = "fd:pg:"
+_TEMPLATE = r"(?s)fd:pg:.*"
+"""Every custom_id of a page button reaches `parse_custom_id`, so a damaged or forged
+one is refused with a message instead of a click Discord reports as failed."""
+_LAYOUT = re.compile(
+    r"fd:pg:(?P<kind>[a-z]):(?P<owner>[0-9]{1,20}):(?P<page>[0-9]{1,7}):(?P<arg>.*)"
+)
+_VERSION = re.compile(r"[0-9a-f]{0,64}")
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+_USER_ID = re.compile(r"[0-9]{1,20}")
 
 
 class PageKind(StrEnum):
@@ -36,18 +53,115 @@ class PageKind(StrEnum):
 
 
 @dataclass(frozen=True)
-class PageRequest:
-    """`arg`: 'period:set:version' for qualification, a user id for history, a game id
-    for a game."""
+class QualificationPages:
+    """A Qualification board: one Set over `period`, one version of it.
 
-    kind: PageKind
+    `version`: "" ranks the games from before Set versions; None, every version (what a
+    button posted before versions existed carries, and keeps showing)."""
+
+    period: BoardPeriod
+    set_name: str
+    version: str | None = None
+    kind: ClassVar[PageKind] = PageKind.QUALIFICATION
+
+    @property
+    def arg(self) -> str:
+        head = f"{self.period.value}:{self.set_name}"
+        return head if self.version is None else f"{head}:{self.version}"
+
+
+@dataclass(frozen=True)
+class DuelPages:
+    """The server's duel ratings (Elo)."""
+
+    kind: ClassVar[PageKind] = PageKind.DUEL
+
+    @property
+    def arg(self) -> str:
+        return ""
+
+
+@dataclass(frozen=True)
+class HistoryPages:
+    """A player's recent games here."""
+
+    user_id: int
+    kind: ClassVar[PageKind] = PageKind.HISTORY
+
+    @property
+    def arg(self) -> str:
+        return str(self.user_id)
+
+
+@dataclass(frozen=True)
+class GamePages:
+    """A game's rounds, ten a page; `game_id` may be a prefix of the id ("" asks nothing)."""
+
+    game_id: str
+    kind: ClassVar[PageKind] = PageKind.GAME
+
+    @property
+    def arg(self) -> str:
+        return self.game_id
+
+
+Listing = QualificationPages | DuelPages | HistoryPages | GamePages
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """Which list, for whom (only the asker turns a message's pages), which page: all a
+    page button's custom_id carries, `fd:pg:<kind>:<owner>:<page>:<arg>`."""
+
+    listing: Listing
     owner: int
     page: int = 0
-    arg: str = ""
 
     @property
     def custom_id(self) -> str:
-        return f"fd:pg:{self.kind.value}:{self.owner}:{self.page}:{self.arg}"
+        listing = self.listing
+        return f"{_PREFIX}{listing.kind.value}:{self.owner}:{self.page}:{listing.arg}"
+
+
+def parse_custom_id(custom_id: str) -> PageRequest | None:
+    """The request a page button's custom_id carries (`PageRequest.custom_id` read back,
+    and the buttons of every earlier layout), or None for one this bot never made: an
+    unknown kind or period, a Set name no Set may have, a page or id out of range."""
+    found = _LAYOUT.fullmatch(custom_id)
+    if found is None:
+        return None
+    owner, page = int(found["owner"]), int(found["page"])
+    if owner > SNOWFLAKE_MAX or page > PAGE_MAX:
+        return None
+    try:
+        kind = PageKind(found["kind"])
+    except ValueError:
+        return None
+    listing = _listing(kind, found["arg"])
+    return None if listing is None else PageRequest(listing, owner, page)
+
+
+def _listing(kind: PageKind, arg: str) -> Listing | None:
+    match kind:
+        case PageKind.QUALIFICATION:
+            head, _, rest = arg.partition(":")
+            set_name, has_version, version = rest.partition(":")
+            period = BoardPeriod.parse(head)
+            if period is None or name_problem(set_name) is not None:
+                return None
+            if has_version and _VERSION.fullmatch(version) is None:
+                return None
+            return QualificationPages(period, set_name, version if has_version else None)
+        case PageKind.DUEL:
+            return DuelPages() if arg == "" else None
+        case PageKind.HISTORY:
+            if _USER_ID.fullmatch(arg) is None or int(arg) > SNOWFLAKE_MAX:
+                return None
+            return HistoryPages(int(arg))
+        case PageKind.GAME:
+            return GamePages(arg) if _GAME_ID.fullmatch(arg) else None
+        case _:
+            assert_never(kind)
 
 
 @runtime_checkable
@@ -57,19 +171,6 @@ class PageTurner(Protocol):
     async def turn_page(
         self, interaction: discord.Interaction[Any], request: PageRequest
     ) -> None: ...
-
-
-def qualification_arg(arg: str) -> tuple[str, str, str | None]:
-    """'period:set:version' (the version may be "", games from before versions); a
-    button posted before versions says 'period:set' and shows every version, as then."""
-    period, _, rest = arg.partition(":")
-    set_name, has_version, version = rest.partition(":")
-    return period, set_name, version if has_version else None
-
-
-def since(period: str, now: datetime | None = None, tz: tzinfo = UTC) -> str | None:
-    """The first Qualification period (a day in the server's timezone) a board includes."""
-    return _views.since(period, now or discord.utils.utcnow(), tz)
 
 
 @dataclass
@@ -100,47 +201,51 @@ async def build(
     `revealer` finds a finished Qualification's best answers for `/game` once its period
     has ended (nothing is solved while it runs: everyone plays those Digits)."""
     offset = request.page * PAGE_SIZE
-    if request.kind is PageKind.QUALIFICATION:
-        return await _qualification_page(store, guild_id, request, locale)
-    if request.kind is PageKind.DUEL:
-        ratings = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=offset)
-        pages = page_count(await store.duel_count(guild_id))
-        embed = _render.duel_embed(ratings, request.page, locale, pages)
-        return Page(embed, request.page + 1 < pages, request, pages)
-    if request.kind is PageKind.HISTORY:
-        user_id = int(request.arg)
-        records = await store.history(guild_id, user_id, limit=PAGE_SIZE, offset=offset)
-        pages = page_count(await store.history_count(guild_id, user_id))
-        embed = _render.history_embed(records, user_id, name, request.page, locale, pages)
-        return Page(embed, request.page + 1 < pages, request, pages)
-    return await _game_page(store, guild_id, request, locale, revealer)
+    match request.listing:
+        case QualificationPages() as listing:
+            return await _qualification_page(store, guild_id, request, listing, locale)
+        case DuelPages():
+            ratings = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=offset)
+            pages = page_count(await store.duel_count(guild_id))
+            embed = _render.duel_embed(ratings, request.page, locale, pages)
+            return Page(embed, request.page + 1 < pages, request, pages)
+        case HistoryPages(user_id=user_id):
+            records = await store.history(guild_id, user_id, limit=PAGE_SIZE, offset=offset)
+            pages = page_count(await store.history_count(guild_id, user_id))
+            embed = _render.history_embed(records, user_id, name, request.page, locale, pages)
+            return Page(embed, request.page + 1 < pages, request, pages)
+        case GamePages(game_id=game_id):
+            return await _game_page(store, guild_id, request, game_id, locale, revealer)
+        case _:
+            assert_never(request.listing)
 
 
 async def _qualification_page(
-    store: Store, guild_id: int, request: PageRequest, locale: str
+    store: Store, guild_id: int, request: PageRequest, board: QualificationPages, locale: str
 ) -> Page:
     """A board of one Set version over the server's days, with each player's streak."""
-    period, set_name, version = qualification_arg(request.arg)
     found = await _views.board(
-        store, guild_id, set_name, period, version, request.page, discord.utils.utcnow()
-    )
+        store, guild_id, board.set_name, board.period, board.version, request.page,
+        discord.utils.utcnow(),
+    )  # fmt: skip
     embed = _render.qualification_embed(
-        list(found.rows), set_name, period, request.page, locale, found.pages, version,
-        found.streaks, found.language,
+        list(found.rows), board.set_name, board.period, request.page, locale, found.pages,
+        board.version, found.streaks, found.language,
     )  # fmt: skip
     return Page(embed, request.page + 1 < found.pages, request, found.pages)
 
 
 async def _game_page(
-    store: Store, guild_id: int, request: PageRequest, locale: str, revealer: Revealer | None
-) -> Page:
+    store: Store, guild_id: int, request: PageRequest, game_id: str, locale: str,
+    revealer: Revealer | None,
+) -> Page:  # fmt: skip
     """A round-by-round replay; a Qualification's stays sealed until its day is over."""
-    if not request.arg:
+    if not game_id:
         embed = discord.Embed(description=t("leaderboards_extra.game.empty_id", locale))
         return Page(embed, False, request, private=True)
-    found = await _views.replay(store, guild_id, request.arg, discord.utils.utcnow(), revealer)
+    found = await _views.replay(store, guild_id, game_id, discord.utils.utcnow(), revealer)
     if found is None:
-        embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=request.arg))
+        embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=game_id))
         return Page(embed, False, request, private=True)
     record = found.record
     if found.sealed is not None:
@@ -168,14 +273,27 @@ def view_for(page: Page, locale: str) -> discord.ui.View | None:
     return view
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPLATE):
-    """Shows the page its custom_id names: in place for the asker, privately for others."""
+class ForeignPage(UserError):
+    """A page button whose custom_id this bot never made (`parse_custom_id`)."""
 
-    def __init__(self, request: PageRequest, label: str = "", disabled: bool = False) -> None:
+    prefix = "leaderboards_extra."
+
+    def __init__(self) -> None:
+        super().__init__("foreign_page")
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPLATE):
+    """Shows the page its custom_id names: in place for the asker, privately for others.
+    `request` None: the custom_id is not one of this bot's pages, and a click says so."""
+
+    def __init__(
+        self, request: PageRequest | None, label: str = "", disabled: bool = False,
+        *, custom_id: str = "",
+    ) -> None:  # fmt: skip
         super().__init__(
             discord.ui.Button(
                 label=label or "…",
-                custom_id=request.custom_id,
+                custom_id=request.custom_id if request is not None else custom_id,
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
             )
@@ -191,11 +309,12 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_TEMPL
         /,
     ) -> PageButton:
         del interaction, item
-        kind = PageKind(match["kind"])
-        request = PageRequest(kind, int(match["owner"]), int(match["page"]), match["arg"])
-        return cls(request)
+        return cls(parse_custom_id(match[0]), custom_id=match[0])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.request is None:
+            await refuse(interaction, ForeignPage())
+            return
         cog = loaded_cog(interaction, COG_NAME)
         if not isinstance(cog, PageTurner):
             raise TypeError(f"the {COG_NAME} cog does not turn pages")

@@ -15,6 +15,7 @@ import rules
 from bot.common import fmt, mention, set_label
 from bot.games import FIELD_MAX, outcome_text, round_line
 from bot.i18n import decimal_text, normalize_locale, t
+from bot.leaderboards._views import BoardPeriod
 from bot.leaderboards._void import VOID_REASON_MAX, void_text, voided
 from bot.play import summary_best
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow
@@ -111,7 +112,7 @@ def board_lines(
 def qualification_embed(
     rows: list[LeaderRow],
     set_name: str,
-    period: str,
+    period: BoardPeriod,
     page: int,
     locale: str,
     pages: int = 1,
@@ -121,7 +122,7 @@ def qualification_embed(
 ) -> discord.Embed:
     """`version` (when known) goes in the footer: a board ranks one version of the Set.
     The title names the Set's language `lang` (unless it is PHP), its Scores are in it."""
-    period_name = t(f"leaderboards.period.{period}", locale)
+    period_name = t(f"leaderboards.period.{period.value}", locale)
     title = set_label(set_name, lang)
     embed = discord.Embed(
         title=t("leaderboards.qualification.title", locale, set=title, period=period_name),

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
+from enum import StrEnum
+from typing import assert_never
 
 import rules
 from bot.charts import GAMES_MAX, StatsChartInput, stats_input
@@ -22,21 +24,44 @@ from rules import Mode, Streak
 PAGE_SIZE = 10
 REVEAL_TIMEOUT_S = 10.0
 """How long a replay waits for a finished Qualification's best answers."""
-PERIODS = ("today", "week", "all")
+
+
+class BoardPeriod(StrEnum):
+    """Which days a Qualification board spans, up to today in the server's timezone; the
+    value is what a command option, a button's custom_id and a page's URL carry."""
+
+    TODAY = "today"
+    WEEK = "week"
+    ALL = "all"
+
+    @classmethod
+    def parse(cls, text: str | None) -> BoardPeriod | None:
+        """The period `text` names, or None (an old or forged value is not guessed at)."""
+        try:
+            return cls(text) if text is not None else None
+        except ValueError:
+            return None
+
+
+PERIODS: tuple[BoardPeriod, ...] = tuple(BoardPeriod)
 
 
 def page_count(total: int, size: int = PAGE_SIZE) -> int:
     return max(1, -(-total // size))
 
 
-def since(period: str, now: datetime, tz: tzinfo = UTC) -> str | None:
+def since(period: BoardPeriod, now: datetime, tz: tzinfo = UTC) -> str | None:
     """The first Qualification period (a day in the server's timezone) a board includes."""
-    if period == "today":
-        return rules.period_of(now, tz)
-    if period == "week":
-        today = datetime.strptime(rules.period_of(now, tz), "%Y-%m-%d")
-        return (today - timedelta(days=6)).strftime("%Y-%m-%d")
-    return None
+    match period:
+        case BoardPeriod.TODAY:
+            return rules.period_of(now, tz)
+        case BoardPeriod.WEEK:
+            today = datetime.strptime(rules.period_of(now, tz), "%Y-%m-%d")
+            return (today - timedelta(days=6)).strftime("%Y-%m-%d")
+        case BoardPeriod.ALL:
+            return None
+        case _:
+            assert_never(period)
 
 
 @dataclass(frozen=True)
@@ -44,7 +69,7 @@ class Board:
     """One page of a Qualification board: one Set version over today, the week or all time."""
 
     set_name: str
-    period: str
+    period: BoardPeriod
     version: str | None
     rows: tuple[LeaderRow, ...]
     streaks: Mapping[int, Streak]
@@ -88,7 +113,7 @@ class PlayerRecord:
 
 
 async def board(
-    store: Store, guild_id: int, set_name: str, period: str, version: str | None,
+    store: Store, guild_id: int, set_name: str, period: BoardPeriod, version: str | None,
     page: int = 0, now: datetime | None = None,
 ) -> Board:  # fmt: skip
     """A Qualification board page, with each player's current streak."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, tzinfo
 from enum import StrEnum
 from fractions import Fraction
+from typing import assert_never
 
 from babel.dates import format_date
 
@@ -114,20 +115,28 @@ def _day(record: GameRecord, tz: tzinfo) -> date:
 
 
 def _outcome(state: GameState, index: int, locale: str) -> str:
+    """The card's last line, by how the game ended (a new Termination fails mypy here)."""
     result = state.outcome
     if result is None:
         return t("share.outcome.playing", locale)
     rounds, score = result.rounds, fmt(state.scores[index], state.game_set.language)
     duel = state.mode.is_duel
-    if result.termination is Termination.RESIGN:
-        if state.resigned == index:
-            return t("share.outcome.lost_resign", locale, rounds=rounds)
-        return t("share.outcome.won_resign", locale)
-    if result.termination is Termination.TIMEOUT:
-        return t("share.outcome.lost_timeout", locale, rounds=rounds)
-    if result.termination is Termination.MAX_ROUNDS:
-        key = "share.outcome.draw" if duel else "share.outcome.finished"
-        return t(key, locale, rounds=rounds, score=score)
+    match result.termination:
+        case Termination.RESIGN:
+            if state.resigned == index:
+                return t("share.outcome.lost_resign", locale, rounds=rounds)
+            return t("share.outcome.won_resign", locale)
+        case Termination.TIMEOUT:
+            return t("share.outcome.lost_timeout", locale, rounds=rounds)
+        case Termination.MAX_ROUNDS:
+            key = "share.outcome.draw" if duel else "share.outcome.finished"
+            return t(key, locale, rounds=rounds, score=score)
+        case Termination.VOID:  # `bot.games` refuses to share one; a card still says so
+            return t("share.outcome.void", locale)
+        case Termination.CHECKOUT:
+            pass
+        case _:
+            assert_never(result.termination)
     if not is_zero(state.scores[index]):
         return t("share.outcome.lost", locale, rounds=rounds)
     if duel and result.winner is None:

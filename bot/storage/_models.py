@@ -29,6 +29,8 @@ def table(model: type[SQLModel]) -> sa.Table:
 
 NAME = 64
 """Room for a Set name (32 in the rules) and ids; VARCHAR lengths matter only to PostgreSQL."""
+PLAYER_NAME = 100
+"""Room for a Discord display name (32 characters today); a longer one is cut."""
 
 
 class Player(SQLModel, table=True):
@@ -345,3 +347,20 @@ class DailyPost(SQLModel, table=True):
     claimed_at: float = Field(sa_type=sa.Float)
     done_at: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
     message_id: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)
+
+
+class PlayerName(SQLModel, table=True):
+    """A player's display name on a server, as the bot last saw it in an interaction: the
+    web pages name players by it (the bot has no members intent, and `formula-darts web`
+    runs without Discord). Dropped when the bot leaves the server."""
+
+    __tablename__ = "player_names"
+
+    guild_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    user_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
+    name: str = Field(sa_type=sa.String(PLAYER_NAME))
+    seen_at: float = Field(sa_type=sa.Float)

@@ -21,6 +21,7 @@ from bot.storage import _boards, _games, _install, _moderation, _offers, _streak
 from bot.storage._advance import Known
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._lane import SqliteLane
+from bot.storage._names import NameStore
 from bot.storage._records import (
     Challenge,
     ChallengeStatus,
@@ -56,6 +57,7 @@ class Store:
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self._secrets: dict[str, str] = {}
         self.servers = ServerStore(self._write, self._read)
+        self.names = NameStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
 

@@ -4,12 +4,14 @@ aiohttp (under discord.py already) and Jinja2 with autoescape; served by the bot
 on `WEB_PORT` or alone by `formula-darts web` over the same database. The pages draw the
 leaderboards' view models (`bot.leaderboards` queries), so what Discord keeps secret the
 web keeps secret too. `_app` has the application and its headers, `_routes` the pages,
-`_text` the language and the rules' text, `_svg` the chart.
+`_text` the language and the rules' text, `_svg` the chart, `_names` the players' names
+(what the bot saw in their interactions, kept in the store).
 """
 
 from __future__ import annotations
 
 from bot.web._app import create_app, serve
 from bot.web._keys import Names, NoNames
+from bot.web._names import NameBook
 
-__all__ = ["Names", "NoNames", "create_app", "serve"]
+__all__ = ["NameBook", "Names", "NoNames", "create_app", "serve"]

@@ -20,7 +20,8 @@ from aiohttp import web
 from bot.play import Revealer
 from bot.storage import Store
 from bot.web import _routes
-from bot.web._keys import JINJA, NAMES, REVEALER, STORE, Names, NoNames
+from bot.web._keys import JINJA, NAMES, REVEALER, STORE, Names
+from bot.web._names import NameBook
 
 log = logging.getLogger(__name__)
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -65,9 +66,11 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
 def create_app(
     store: Store, names: Names | None = None, revealer: Revealer | None = None
 ) -> web.Application:
+    """The pages over `store`; players are named by `names`, by default the names the
+    bot keeps in the store (`NameBook`, read only here)."""
     app = web.Application(middlewares=[_headers])
     app[STORE] = store
-    app[NAMES] = names or NoNames()
+    app[NAMES] = names if names is not None else NameBook(store)
     app[REVEALER] = revealer
     app[JINJA] = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import Protocol
 
 import jinja2
@@ -15,17 +16,18 @@ CACHE_S = 30
 
 
 class Names(Protocol):
-    """A player's name on a server, if known (the bot asks Discord's member cache)."""
+    """Players' names on a server, the known ones among `user_ids` (`NameBook`: what the
+    bot saw, kept in the store); a page shows the others by a short label."""
 
-    def name(self, guild_id: int, user_id: int) -> str | None: ...
+    async def names(self, guild_id: int, user_ids: Collection[int]) -> Mapping[int, str]: ...
 
 
 class NoNames:
-    """`formula-darts web` alone has no Discord: players are shown by a short label."""
+    """No names at all: every player is shown by a short label."""
 
-    def name(self, guild_id: int, user_id: int) -> str | None:
-        del guild_id, user_id
-        return None
+    async def names(self, guild_id: int, user_ids: Collection[int]) -> Mapping[int, str]:
+        del guild_id, user_ids
+        return {}
 
 
 STORE = web.AppKey("store", Store)

@@ -9,6 +9,7 @@ than it changes. A name, a Set or a formula reaches HTML only through Jinja2's a
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,7 +18,7 @@ from aiohttp import web
 from bot.common import fmt, set_label
 from bot.i18n import decimal_text, t
 from bot.leaderboards import (
-    PERIODS,
+    BoardPeriod,
     board,
     duel_board,
     game_result,
@@ -35,6 +36,7 @@ from bot.web._text import LANGUAGES, language, rules_html
 KEY = r"{key:[A-Za-z0-9_-]{16,40}}"
 CACHE_MAX = 512
 PAGE_MAX = 100_000
+"""The last page a list is asked for (a million rows); a larger `?page=` asks this one."""
 
 
 class BoardCache:
@@ -101,9 +103,20 @@ def _not_found(request: web.Request) -> web.HTTPNotFound:
     return web.HTTPNotFound(text=html, content_type="text/html")
 
 
-def _name(request: web.Request, guild_id: int, user_id: int, lang: str) -> str:
-    known = request.app[NAMES].name(guild_id, user_id)
-    return known or t("web.player.unknown", lang, tail=str(user_id)[-4:])
+async def _names(
+    request: web.Request, guild_id: int, user_ids: Iterable[int], lang: str
+) -> dict[int, str]:
+    """Each player's name, asked for a page's players at once; an unknown one is a short
+    label (the end of their id)."""
+    wanted = list(dict.fromkeys(user_ids))
+    known = await request.app[NAMES].names(guild_id, wanted)
+    return {u: known.get(u) or t("web.player.unknown", lang, tail=str(u)[-4:]) for u in wanted}
+
+
+def _page_number(request: web.Request) -> int:
+    """`?page=` as a list's page (0 first); anything else is the first page."""
+    text = request.query.get("page", "0")
+    return min(int(text), PAGE_MAX) if text.isascii() and text.isdigit() else 0
 
 
 def _base(request: web.Request) -> str:
@@ -141,20 +154,18 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
     store = request.app[STORE]
     query = request.query
     set_name = query.get("set", "darts")[:64]
-    period = query.get("period", "today")
-    period = period if period in PERIODS else "today"
+    period = BoardPeriod.parse(query.get("period")) or BoardPeriod.TODAY
     sets = await store.qualification_sets(server.guild_id)
     versions = await store.set_versions(server.guild_id, set_name)
     version = query.get("version")
     version = version if version in versions else (versions[0] if versions else None)
-    page = min(
-        max(int(query.get("page", "0")) if query.get("page", "0").isdigit() else 0, 0), 10**6
-    )
+    page = _page_number(request)
     found = await board(store, server.guild_id, set_name, period, version, page)
+    names = await _names(request, server.guild_id, (row.user_id for row in found.rows), lang)
     rows = [
         {
             "rank": row.rank,
-            "name": _name(request, server.guild_id, row.user_id, lang),
+            "name": names[row.user_id],
             "player": f"{_base(request)}p/{row.user_id}",
             "result": ranking_result(
                 row.rank_class,
@@ -172,27 +183,28 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
         }
         for row in found.rows
     ]
-    period_name = t(f"leaderboards.period.{period}", lang)
+    period_name = t(f"leaderboards.period.{period.value}", lang)
     return _page(
         request, "board.html", lang, base=_base(request), board=found, rows=rows,
         title=t("web.board.title", lang, set=set_label(set_name, found.language),
                 period=period_name),
-        periods=[(p, t(f"leaderboards.period.{p}", lang)) for p in PERIODS],
+        periods=[(p.value, t(f"leaderboards.period.{p.value}", lang)) for p in BoardPeriod],
         versions=[(v, version_label(v, False, lang)) for v in versions],
-        version=version, set_name=set_name, period=period, sets=sets,
+        version=version, set_name=set_name, period=period.value, sets=sets,
     )  # fmt: skip
 
 
 async def _duel(request: web.Request) -> web.Response:
     server = await _server(request)
     lang = _lang(request)
-    found = await duel_board(request.app[STORE], server.guild_id)
+    found = await duel_board(request.app[STORE], server.guild_id, _page_number(request))
+    names = await _names(request, server.guild_id, (row.user_id for row in found.rows), lang)
     rows = [
-        {"row": row, "name": _name(request, server.guild_id, row.user_id, lang),
+        {"row": row, "name": names[row.user_id],
          "player": f"{_base(request)}p/{row.user_id}"}
         for row in found.rows
     ]  # fmt: skip
-    return _page(request, "duel.html", lang, base=_base(request), rows=rows)
+    return _page(request, "duel.html", lang, base=_base(request), rows=rows, board=found)
 
 
 async def _player(request: web.Request) -> web.Response:
@@ -200,7 +212,7 @@ async def _player(request: web.Request) -> web.Response:
     lang = _lang(request)
     user_id = int(request.match_info["user"])
     found = await player(request.app[STORE], server.guild_id, user_id)
-    name = _name(request, server.guild_id, user_id, lang)
+    name = (await _names(request, server.guild_id, [user_id], lang))[user_id]
     games = [
         {
             "when": datetime.fromtimestamp(r.created_at, UTC).strftime("%Y-%m-%d %H:%M"),
@@ -233,7 +245,9 @@ async def _game(request: web.Request) -> web.Response:
         raise _not_found(request)
     record, state = found.record, found.record.state
     seats = range(len(state.players))
-    names = [_name(request, server.guild_id, int(p), lang) for p in state.players]
+    seated = [int(p) if p.isdigit() else 0 for p in state.players]
+    known = await _names(request, server.guild_id, seated, lang)
+    names = [known[p] for p in seated]
     numbers = state.game_set.language
     rounds = []
     for rnd in state.rounds:

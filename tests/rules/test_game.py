@@ -180,6 +180,17 @@ def test_single_resign_is_a_loss() -> None:
     assert rules.is_loss(state.outcome)
 
 
+def test_an_action_apply_does_not_know_is_refused_not_taken_for_a_resignation() -> None:
+    """`apply` dispatches by `match` and `assert_never`: anything that is not one of the
+    `Action`s raises (the old last `else` resigned whatever had a `player`)."""
+    from types import SimpleNamespace
+
+    state = apply(single(), StartRound("3489", T0))
+    with pytest.raises(AssertionError):
+        apply(state, SimpleNamespace(player="alice"))  # type: ignore[arg-type]
+    assert state.outcome is None
+
+
 def test_state_round_trips_through_json() -> None:
     state = apply(duel(), StartRound("3489", T0))
     state = apply(state, Submit("alice", "7/2", 3.5, T0 + 1))

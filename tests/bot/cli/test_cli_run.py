@@ -53,3 +53,57 @@ def test_a_refused_token_or_no_network_is_one_line(capsys, error, said) -> None:
     assert said in err and "Traceback" not in err
     assert err.count("\n") == 1
     assert "not-a-token" not in err
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"SHARD_COUNT": "2"}, "SHARD_COUNT above 1 needs PostgreSQL"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "SHARD_COUNT above 1 needs PostgreSQL"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,5"}, "SHARD_IDS must be between 0 and 1"),
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+    ],
+)
+def test_shards_the_database_cannot_serve_are_refused_before_the_bot_starts(
+    monkeypatch, tmp_path, capsys, env, said
+) -> None:
+    """Shard processes share one database and one SQLite file has one writer (and lives on
+    one host): `run` says so in one line and never opens Discord (seen starting it before)."""
+    import bot.app
+    from bot.cli import main
+
+    started: list[object] = []
+
+    async def run_discord(*args: object) -> None:
+        started.append(args)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(bot.app, "run_discord", run_discord)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path}/x.sqlite3")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err and err.count("\n") == 1
+    assert started == []
+
+
+def test_shards_on_postgresql_start(monkeypatch, tmp_path) -> None:
+    import bot.app
+    from bot.cli import main
+
+    started: list[object] = []
+
+    async def run_discord(*args: object) -> None:
+        started.append(args)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(bot.app, "run_discord", run_discord)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://formula@localhost/formula")
+    monkeypatch.setenv("SHARD_COUNT", "2")
+    monkeypatch.setenv("SHARD_IDS", "1")
+    monkeypatch.setattr("bot.observability.configure_logging", lambda *a: None)
+    assert main(["run"]) == 0
+    assert len(started) == 1

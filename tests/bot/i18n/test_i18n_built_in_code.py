@@ -7,6 +7,7 @@ import pytest
 from bot.games._render import thread_name
 from bot.i18n import decimal_text, describe_eval_error
 from bot.leaderboards._render import qualification_embed, stats_embed
+from bot.leaderboards._views import BoardPeriod
 from bot.storage import LeaderRow, PlayerStats
 from evaluator.result import ErrorCode, EvalError
 from rules import Mode
@@ -46,7 +47,7 @@ def test_a_duel_thread_is_named_in_the_readers_language() -> None:
 def test_measured_numbers_use_the_readers_decimal_mark() -> None:
     assert decimal_text(12.34, "uk") == "12,3" and decimal_text(12.34, "en") == "12.3"
     row = LeaderRow(1, 5, "g", "darts", "2026-01-01", 0, 4, 0.0, 12.34, True, "checkout")
-    board = qualification_embed([row], "darts", "today", 0, "uk").description or ""
+    board = qualification_embed([row], "darts", BoardPeriod.TODAY, 0, "uk").description or ""
     assert board.endswith("· 12,3\u00a0с")
     stats = stats_embed(PlayerStats(5, 1, rounds=12, avg_points=52.25), "a", "uk")
     average = next(f.value for f in stats.fields if f.name == "Середня кількість Балів за раунд")

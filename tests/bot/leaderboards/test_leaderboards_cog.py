@@ -19,7 +19,7 @@ from tests.bot.leaderboards.games_played import (
     duel,
     qualification,
 )
-from tests.support.sim import shown
+from tests.support.sim import shown, speak
 
 
 def text(result: simcord.InteractionResult) -> str:
@@ -238,3 +238,27 @@ async def test_a_page_that_fails_to_load_gets_a_polite_reply(board, monkeypatch)
     assert "Something went wrong" in (clicked.response.content or "") + "".join(
         m.content for m in clicked.followups
     )
+
+
+async def test_a_page_button_this_bot_never_made_is_refused_in_the_players_language(
+    board,
+) -> None:
+    """A message carrying a damaged or foreign `fd:pg:` button (the bot's own post, as an
+    earlier or a broken version would leave): the click gets a private refusal in the
+    player's language, not "Something went wrong" nor a failed interaction."""
+    forged = ["fd:pg:h:1:0:alice", "fd:pg:q:1:0:yesterday:darts:", "fd:pg:d:1:99999999999:"]
+    view = discord.ui.View()
+    for number, custom_id in enumerate(forged):
+        view.add_item(discord.ui.Button(label=f"b{number}", custom_id=custom_id))
+    channel = board.env.bot.get_channel(board.channel.id)
+    await channel.send("old buttons", view=view)
+    view.stop()  # the bot keeps no view for them: each click reaches PageButton alone
+    posted = board.channel.last_message
+    for number in range(len(forged)):
+        clicked = await board.alice.click(posted, label=f"b{number}")
+        assert clicked.ephemeral
+        said = clicked.response.content or ""
+        assert "does not open any of the bot's pages" in said, said
+    speak(board.env, board.alice, discord.Locale.ukrainian.value)
+    clicked = await board.alice.click(posted, label="b0")
+    assert "не відкриває жодної сторінки бота" in (clicked.response.content or "")

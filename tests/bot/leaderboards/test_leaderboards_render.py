@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 import rules
 from bot.leaderboards import _render
-from bot.leaderboards._pages import PageKind, PageRequest, since
+from bot.leaderboards._pages import (
+    PAGE_MAX,
+    DuelPages,
+    GamePages,
+    HistoryPages,
+    PageRequest,
+    QualificationPages,
+    parse_custom_id,
+)
+from bot.leaderboards._views import BoardPeriod, since
 from bot.storage import GameRecord, PlayerStats
 
 LONG = dataclasses.replace(rules.CLASSIC, name="long", max_rounds=20, min_rounds=4)
@@ -85,12 +96,73 @@ def test_periods_and_custom_ids() -> None:
     from datetime import UTC, datetime
 
     now = datetime(2026, 3, 1, 23, 59, tzinfo=UTC)
-    assert since("today", now) == "2026-03-01"
-    assert since("week", now) == "2026-02-23"
-    assert since("all", now) is None
-    request = PageRequest(PageKind.QUALIFICATION, 123456789012345678, 3, "week:my-set_2")
-    assert request.custom_id == "fd:pg:q:123456789012345678:3:week:my-set_2"
-    assert len(PageRequest(PageKind.GAME, 2**63, 99, "x" * 40).custom_id) <= 100
+    assert since(BoardPeriod.TODAY, now) == "2026-03-01"
+    assert since(BoardPeriod.WEEK, now) == "2026-02-23"
+    assert since(BoardPeriod.ALL, now) is None
+    board = QualificationPages(BoardPeriod.WEEK, "my-set_2", "0123456789")
+    request = PageRequest(board, 123456789012345678, 3)
+    assert request.custom_id == "fd:pg:q:123456789012345678:3:week:my-set_2:0123456789"
+    assert len(PageRequest(GamePages("x" * 40), 2**64 - 1, PAGE_MAX).custom_id) <= 100
+
+
+ROUND_TRIPS = [
+    PageRequest(QualificationPages(BoardPeriod.TODAY, "darts", "0123456789"), 1),
+    PageRequest(QualificationPages(BoardPeriod.ALL, "a-b_c", ""), 5, 12),  # before versions
+    PageRequest(QualificationPages(BoardPeriod.WEEK, "darts", None), 5, 1),  # before `version`
+    PageRequest(DuelPages(), 2**64 - 1, PAGE_MAX),
+    PageRequest(HistoryPages(1_400_000_000_000_000_001), 7, 2),
+    PageRequest(GamePages("0123456789abcdef0123456789abcdef"), 7, 3),
+    PageRequest(GamePages("abcd"), 7),
+]
+
+
+@pytest.mark.parametrize("request_", ROUND_TRIPS, ids=lambda r: r.custom_id)
+def test_a_page_request_round_trips_through_its_custom_id(request_: PageRequest) -> None:
+    assert parse_custom_id(request_.custom_id) == request_
+    assert len(request_.custom_id) <= 100
+
+
+def test_buttons_posted_by_earlier_versions_still_parse() -> None:
+    """What Discord still carries on old messages: a board before Set versions existed
+    (no version part: every version, as then) and one of pre-version games ("")."""
+    old = parse_custom_id("fd:pg:q:42:1:week:darts")
+    assert old == PageRequest(QualificationPages(BoardPeriod.WEEK, "darts", None), 42, 1)
+    legacy = parse_custom_id("fd:pg:q:42:0:all:darts:")
+    assert legacy == PageRequest(QualificationPages(BoardPeriod.ALL, "darts", ""), 42, 0)
+    assert parse_custom_id("fd:pg:d:42:3:") == PageRequest(DuelPages(), 42, 3)
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "fd:pg:q:42:0:yesterday:darts:",  # no such period
+        "fd:pg:q:42:0::darts:",
+        "fd:pg:q:42:0:today::",  # no Set
+        "fd:pg:q:42:0:today:dаrts:",  # a Cyrillic а: no Set can be called that
+        "fd:pg:q:42:0:today:darts:XYZ",  # not a version
+        "fd:pg:q:42:0:today:darts:0123:456",
+        "fd:pg:h:42:0:alice",  # not a user id
+        "fd:pg:h:42:0:",
+        "fd:pg:h:42:0:99999999999999999999",  # beyond a snowflake
+        "fd:pg:h:42:0:١٢٣",  # digits Python would read, Discord never sends
+        "fd:pg:g:42:0:",
+        "fd:pg:g:42:0:<script>",
+        "fd:pg:g:42:0:" + "a" * 41,
+        "fd:pg:d:42:0:extra",
+        "fd:pg:x:42:0:",  # no such kind
+        "fd:pg:q:99999999999999999999:0:today:darts:",  # owner beyond a snowflake
+        "fd:pg:d:42:1000001:",  # past any list
+        "fd:pg:d:42:99999999999999999999999:",  # an offset SQLite cannot hold
+        "fd:pg:d:-1:0:",
+        "fd:pg:d:42:0:\n",
+        "fd:pg:d:42:0",
+        "fd:pg:",
+        "fd:pg:h:42:0:1\n",
+        "fd:rematch:abc",
+    ],
+)
+def test_a_custom_id_this_bot_never_made_is_refused(custom_id: str) -> None:
+    assert parse_custom_id(custom_id) is None
 
 
 def test_a_replay_page_keeps_every_round_whole_and_names_auto_moves() -> None:

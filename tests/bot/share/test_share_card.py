@@ -131,6 +131,16 @@ def test_draws_say_so() -> None:
     assert share_card(drawn, "222", "uk").outcome == "🤝 Нічия, Рахунок 427 після 2\u00a0раундів"
 
 
+def test_a_void_game_says_void_not_won_or_lost() -> None:
+    """The outcome is a `match` on every Termination: a void game (never shared, but a
+    pure function of any record) once fell through to "Lost" or "Checkout"."""
+    state = rules.new_game("v" * 32, rules.Mode.DUEL, rules.CLASSIC, ["111", "222"])
+    state = rules.apply(rules.apply(state, rules.StartRound("3489", 0.0)), rules.Void())
+    record = dataclasses.replace(HAND_MADE["duel"], state=state)
+    assert share_card(record, "222", "en").outcome == "🚫 Void: the game does not count"
+    assert share_card(record, "111", "uk").outcome.startswith("🚫 Гру анульовано")
+
+
 @pytest.mark.parametrize(
     ("result", "mark"),
     [

@@ -38,6 +38,7 @@ TABLES = {
     "server_sets",
     "server_config",
     "daily_posts",
+    "player_names",
 }
 
 

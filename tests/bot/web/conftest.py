@@ -11,14 +11,14 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.storage import open_store
 from bot.web import create_app
-from tests.bot.web.pages_site import NAMES, Site, populate
+from tests.bot.web.pages_site import Site, populate
 
 
 @pytest.fixture
 async def site(tmp_path: Path) -> AsyncIterator[Site]:
     store = await open_store(f"sqlite+aiosqlite:///{tmp_path}/web.sqlite3")
     key = await populate(store)
-    client = TestClient(TestServer(create_app(store, NAMES)))
+    client = TestClient(TestServer(create_app(store)))
     await client.start_server()
     try:
         yield Site(store, client, key)

@@ -1,14 +1,14 @@
 """One server's games (web on) for the web tests, and the `Site` they are served as.
 
 Games are played through the rules engine and saved straight to the store, as in the
-leaderboards tests; the names come from a stand-in for Discord's member cache, one of
-them hostile. One Qualification is of today (its period runs): its Digits must never
+leaderboards tests; the names are in the store as the bot keeps them (`Store.names`),
+one of them hostile. One Qualification is of today (its period runs): its Digits must never
 reach a page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -25,15 +25,8 @@ SECRET_DIGITS = "7391"
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
 
 
-class FakeNames:
-    def __init__(self, names: Mapping[int, str]) -> None:
-        self.names = names
-
-    def name(self, guild_id: int, user_id: int) -> str | None:
-        return self.names.get(user_id) if guild_id == GUILD else None
-
-
-NAMES = FakeNames({ALICE: "Alice", BOB: HOSTILE, CAROL: "Carol", DAVE: "Dave"})
+NAMES = {ALICE: "Alice", BOB: HOSTILE, CAROL: "Carol", DAVE: "Dave"}
+"""The players' names as the bot kept them from their interactions (`Store.names`)."""
 
 
 async def qualification(
@@ -82,6 +75,7 @@ async def populate(store: Store) -> str:
         formula="73*9+1", finish=False,
     )  # fmt: skip
     await qualification(store, OTHER_GUILD, "e" * 32, ALICE, [100, 100, 100, 51])
+    await store.names.remember(GUILD, NAMES, 1.0)
     settings = await store.servers.set_web(GUILD, True, 1.0)
     assert settings.web_key is not None
     return settings.web_key

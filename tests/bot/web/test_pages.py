@@ -121,3 +121,46 @@ async def test_the_board_offers_each_set_played_here(site: Site) -> None:
     assert 'href="?set=darts&amp;period=all&amp;lang=en" aria-current="page"' in html
     _, blitz_board, _ = await _get(site, site.base + "?period=all&set=blitz")
     assert "Alice" in blitz_board and "Carol" not in blitz_board
+
+
+async def _resigned_duels(site: Site, pairs: int) -> None:
+    """`pairs` rated duels of fresh players (each ends by a resignation in round 1)."""
+    import rules
+    from bot.storage import GameRecord
+
+    for index in range(pairs):
+        a, b = str(5000 + 2 * index), str(5001 + 2 * index)
+        state = rules.new_game(f"{index:032x}", rules.Mode.DUEL, rules.CLASSIC, [a, b])
+        state = rules.apply(rules.apply(state, rules.StartRound("4589", 0.0)), rules.Resign(b))
+        await site.store.save_game(GameRecord(state, GUILD, 1, created_at=1_767_225_600.0))
+
+
+async def test_the_elo_board_turns_its_pages(site: Site) -> None:
+    """Twelve rated players: ten on the first page, two on the second, linked both ways
+    (the Elo page once showed its first ten only)."""
+    await _resigned_duels(site, 6)
+    ranks = r'<tr>\s*<td class="num">(\d+)</td>'
+    _, first, _ = await _get(site, site.base + "duel")
+    assert [int(n) for n in re.findall(ranks, first)] == list(range(1, 11))
+    assert "Page 1 of 2" in first and 'href="?page=1&amp;lang=en" rel="next"' in first
+    _, second, _ = await _get(site, site.base + "duel?page=1")
+    assert [int(n) for n in re.findall(ranks, second)] == [11, 12]
+    assert 'href="?page=0&amp;lang=en" rel="prev"' in second and 'rel="next"' not in second
+    for hostile in ("-1", "x", "١", "1e3"):  # the first page, not an error
+        status, html, _ = await _get(site, site.base + f"duel?page={hostile}")
+        assert status == 200 and re.findall(ranks, html)[:1] == ["1"], hostile
+    status, _, _ = await _get(site, site.base + "duel?page=" + "9" * 40)  # past the end
+    assert status == 200
+    _, uk, _ = await _get(site, site.base + "duel?lang=uk")
+    assert "Сторінка 1 з 2" in uk and "Далі →" in uk
+
+
+async def test_the_boards_pages_keep_the_version_they_rank(site: Site) -> None:
+    from tests.bot.web.pages_site import qualification
+
+    for index in range(11):
+        await qualification(site.store, GUILD, f"f{index:031x}", 6000 + index, [100, 100, 100, 51])
+    _, html, _ = await _get(site, site.base + "?period=all")
+    version = re.search(r"&amp;version=([0-9a-f]+)&amp;page=1&amp;lang=en", html)
+    assert version is not None, "the next page's link names the version"
+    assert "Page 1 of 2" in html

@@ -14,7 +14,8 @@ from bot.cli import build_parser
 from bot.cli._web import _serve
 from bot.settings import BotSettings
 from bot.storage import open_store
-from tests.bot.web.pages_site import NAMES, populate
+from bot.web import NameBook
+from tests.bot.web.pages_site import populate
 
 
 def _settings(tmp_path: Path, port: int | None) -> BotSettings:
@@ -32,9 +33,9 @@ async def test_the_bot_serves_its_pages_only_on_web_port(tmp_path: Path) -> None
     store = await open_store(_settings(tmp_path, None).database_url)
     try:
         key = await populate(store)
-        async with serve_pages(_settings(tmp_path, None), store, NAMES) as nothing:
+        async with serve_pages(_settings(tmp_path, None), store, NameBook(store)) as nothing:
             assert nothing is None
-        async with serve_pages(_settings(tmp_path, 0), store, NAMES) as runner:
+        async with serve_pages(_settings(tmp_path, 0), store, NameBook(store)) as runner:
             port = runner.addresses[0][1]  # type: ignore[attr-defined]
             async with aiohttp.ClientSession() as http:
                 page = await http.get(f"http://127.0.0.1:{port}/s/{key}/?period=all")
@@ -65,7 +66,8 @@ async def test_formula_darts_web_serves_the_same_database_alone(tmp_path: Path) 
                     await asyncio.sleep(0.05)
             assert page.status == 200
             text = await page.text()
-            assert "Player …101" in text  # no Discord here: no names
+            # no Discord here: the names the bot kept in the store (it said "Player …101")
+            assert "Alice" in text and "Player …" not in text
     finally:
         served.cancel()
         await asyncio.gather(served, return_exceptions=True)

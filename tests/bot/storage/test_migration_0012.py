@@ -1,0 +1,50 @@
+"""Migration 0012 on a database populated at 0011, SQLite and PostgreSQL: the servers'
+settings are kept, `player_names` starts empty; names are kept per server, a changed
+name replaces the old one, a long one is cut, and a server the bot left keeps none."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from bot.storage import open_store
+from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
+
+CONFIG_0011 = [
+    {"guild_id": 1, "channel_id": 10, "language": "uk", "timezone": "Europe/Kyiv",
+     "channel_since": 100.0, "updated_at": 100.0, "web_key": "k" * 22, "web_on": True},
+]  # fmt: skip
+
+
+async def test_a_database_at_0011_upgrades_and_keeps_names_per_server(db_url: str) -> None:
+    engine = make_engine(db_url)
+    try:
+        await upgrade(engine, "0011")
+        async with engine.begin() as conn:
+            columns = list(CONFIG_0011[0])
+            names = ", ".join(f'"{c}"' for c in columns)
+            values = ", ".join(f":{c}" for c in columns)
+            await conn.execute(
+                sa.text(f"INSERT INTO server_config ({names}) VALUES ({values})"), CONFIG_0011
+            )
+        await upgrade(engine)
+        assert await current_revision(engine) == head_revision()
+    finally:
+        await engine.dispose()
+    store = await open_store(db_url)
+    try:
+        kept = await store.servers.by_web_key("k" * 22)
+        assert kept is not None and kept.guild_id == 1 and kept.timezone == "Europe/Kyiv"
+        assert await store.names.of(1, [101]) == {}
+        big = 2**63 - 1  # a snowflake at BIGINT's end
+        await store.names.remember(1, {101: "Olena", big: "Бо́гдан"}, 10.0)
+        await store.names.remember(2, {101: "olena on another server"}, 10.0)
+        await store.names.remember(1, {101: "Olena K.", 103: "x" * 300}, 20.0)
+        assert await store.names.of(1, [101, big, 103, 104]) == {
+            101: "Olena K.", big: "Бо́гдан", 103: "x" * 100,
+        }  # fmt: skip
+        assert await store.names.of(1, []) == {}
+        await store.names.forget_server(1)
+        assert await store.names.of(1, [101, big]) == {}
+        assert await store.names.of(2, [101]) == {101: "olena on another server"}
+    finally:
+        await store.close()
