@@ -211,11 +211,12 @@ class GameService:
             await self.seats.ensure_may_rank(
                 challenge.guild_id, challenge.challenger_id, other=True
             )
-            await self.challenges.close_accepted(challenge)
             state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
             server = await self.store.servers.settings(challenge.guild_id)
             spoken = duel_locale(server.language, challenge.locale, locale)
+            # the thread first: one Discord will not make ("busy") leaves the challenge open
             channel_id = await open_channel(replace(challenge, locale=spoken), game_set)
+            await self.challenges.close_accepted(challenge)
             meta = GameMeta(locale=spoken, parent_channel_id=challenge.channel_id)
             record = GameRecord(
                 state, challenge.guild_id, channel_id, None, None, meta, self.clock()
@@ -300,6 +301,7 @@ class GameService:
             self._problem(live, user_id, number, received)
             action = rules.Submit(str(user_id), verdict.formula, verdict.value, received)
             state = self.flow.going_on(live, rules.apply(live.state, action))
+            live = await self.flow.with_last_reveal(live, state)
             try:
                 record = await self.flow.commit(live, state)
             except StaleGame as exc:  # another bot process resolved it first
@@ -311,7 +313,7 @@ class GameService:
             if resolved:
                 self.flow.timers.cancel(game_id)
             if state.outcome is not None:
-                record = await self.flow.finish(record)
+                record = await self.flow.finish(record, revealed=True)
         shown = await self.flow.answered(record, number, state.player_index(str(user_id)), via)
         secret = not shown.state.rounds[number - 1].resolved
         return SubmitResult(record, number, evaluation=verdict, secret=secret)
@@ -374,5 +376,6 @@ class GameService:
         return found
 
     async def close(self) -> None:
+        await self.flow.shows.save_unsaved()
         self.flow.close()
         self.challenges.close()

@@ -53,6 +53,7 @@ from bot.storage._records import (
     TooManySets,
 )
 from bot.storage._store import Store, open_store
+from bot.storage._untold import Untold
 
 __all__ = [
     "DEFAULT_URL",
@@ -78,6 +79,7 @@ __all__ = [
     "StaleGame",
     "Store",
     "TooManySets",
+    "Untold",
     "normalize_url",
     "open_store",
 ]

@@ -80,6 +80,10 @@ class GameMeta:
     """The best answers of the rounds played so far, as far as they were found in time."""
     writer: str | None = None
     """Which process's game flow wrote the current state (`RoundFlow.writer`)."""
+    repost_round: int | None = None
+    repost_tries: int | None = None
+    """How many posts of round `repost_round` failed past their retries: a restart
+    posts it again by the same bound before the game is void (`Shows`)."""
 
     def to_dict(self) -> dict[str, Any]:
         data = {k: v for k, v in asdict(self).items() if v is not None}

@@ -34,7 +34,7 @@ async def test_a_database_at_0010_upgrades_with_the_web_off(db_url: str) -> None
         await upgrade(engine, "0010")
         await _insert(engine, "server_config", CONFIG_0010)
         await upgrade(engine)
-        assert await current_revision(engine) == head_revision() == "0011"
+        assert await current_revision(engine) == head_revision()
     finally:
         await engine.dispose()
     store = await open_store(db_url)
