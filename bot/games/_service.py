@@ -194,7 +194,11 @@ class GameService:
     async def accept_challenge(
         self, challenge_id: str, user_id: int, locale: str, open_channel: OpenDuelChannel
     ) -> GameRecord:
-        """Both players free, the challenge still pending: open the thread, play round 1.
+        """Both players free, the challenge still pending: open the thread, close the
+        challenge as accepted, play round 1. The thread comes first, so a thread Discord
+        will not make ("busy") leaves the challenge open to accept again; a challenge
+        cancelled while its thread was being made leaves that thread empty (it
+        auto-archives) and the accept is told the challenge closed.
 
         The duel's language is decided here (`duel_locale`: the server's, else the one
         both players speak, else English; `locale` is the opponent's client's), and
