@@ -91,14 +91,14 @@ async def test_a_practice_answer_is_one_save_the_bots_too(practising, monkeypatc
     thread = channel.threads[-1]
     game = await env.bot.store.active_game_of(guild.id, alice.id)
     saves = Saves(env.bot.store, monkeypatch)
-    answers = 0
     for _ in range(2):
         rnd = live(env, game.state.id)
         if rnd is None:
             break
         await answer(alice, thread.last_message, rnd.digits)
-        answers += 2
-    assert answers and saves.count == answers
+    stored = await env.bot.store.load_game(game.state.id)  # the bot's answers, the person's
+    answers = sum(a is not None for r in stored.state.rounds for a in r.answers)
+    assert answers >= 2 and saves.count == answers
 
 
 async def test_after_a_crash_every_answer_is_kept_and_the_round_is_posted_again(
@@ -138,3 +138,23 @@ async def test_a_clean_shutdown_writes_that_the_round_is_up(world, make_bot) -> 
     assert stored.state.current_round.shown_at == pytest.approx(posted.created_at.timestamp())
     await world.env.restart_bot(make_bot())
     assert thread.last_message.id == posted.id  # nothing posted twice
+
+
+async def test_after_a_crash_an_answer_from_the_rounds_first_post_ends_both(
+    world, make_bot
+) -> None:
+    """The crash lost the note that round 2 was up, so it was posted again; an answer
+    pressed on its first post ends that post too (by the answer's own response), so no
+    Answer button is left on a round that is over."""
+    world.digits.extend("3489", "2476", "1234")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    await answer(world.alice, thread.last_message, "34+89")
+    first = thread.last_message
+    world.bot.service.flow.timers.close()
+    await world.env.restart_bot(make_bot())
+    assert thread.last_message.id != first.id  # round 2, posted again
+    ok = await answer(world.alice, first, "2*47+6")
+    assert "✅" in reply_text(ok)
+    (up,) = round_messages(thread)  # only round 3 has an Answer button
+    assert "round 3 of 7" in up.embeds[0].title
