@@ -7,7 +7,9 @@ checkout (`--base`: `git archive 8829cc8 | tar -x -C /tmp/perf-base`), and the t
 are interleaved (A B A B ...) so the shared machine's load falls on both alike.
 
 Measured per answer, one at a time: the service's own time (the whole `submit`
-less the wait for PHP), PHP's, and the store's (`save_game`, the DB cost). Then,
+less the wait for PHP), PHP's, and the store's (`save_game`, the DB cost). Each answer
+comes through an interaction, as every answer of the real bot does (a stand-in `Via`
+that carries nothing; a tree whose `submit` takes none gets none). Then,
 for this tree only, answers offered at growing rates (open loop) until p99 of the
 answer's whole handling passes 50 ms, and the memory one held game costs.
 

@@ -125,6 +125,10 @@ class Announcer:
         while len(self._seen) > SEEN_NAMES_MAX:
             self._seen.popitem(last=False)
 
+    def seen_name(self, user_id: int) -> str | None:
+        """The name of a user who interacted lately (no REST call), if still remembered."""
+        return self._seen.get(user_id)
+
     def _names(self, record: GameRecord, locale: str) -> dict[str, str]:
         """The players' names the client knows or saw interact lately (no REST call for a
         picture); "Player N" for the others (a restart forgets), never a raw id."""
@@ -221,6 +225,14 @@ class Announcer:
         locale = record_locale(record)
         embed = render.result_embed(record, number, locale)
         what = f"result of round {number}"
+        older = via.source if via is not None else None
+        if via is not None and older != record.meta.round_message_id and via.can_edit(older):
+            # an earlier post of this round, its Answer pressed (it was posted again after
+            # a crash lost the note that it was up): it ends too, free, by the response
+            assert older is not None
+            await self._edit(
+                record, older, f"{what} (an earlier post)", via, embed=embed, view=None
+            )
         if not await self._edit_round(record, number, what, via, embed=embed, view=None):
             await self._send(record, what, via=via, embed=embed)
 
@@ -256,7 +268,7 @@ class Announcer:
                 record, last.number, "end of the round", via, embed=embed, view=None
             )
         pages = summary_messages(record, ratings, locale)
-        png = await self._chart(record, locale)
+        png = await self._chart(record, locale) if self._may_attach(record) else None
         for index, embeds in enumerate(pages):
             kwargs: dict[str, Any] = {"embeds": embeds}
             if index == 0:
@@ -274,6 +286,21 @@ class Announcer:
                 await self._with_chart(record, what, png, via, kwargs)
             else:
                 await self._send(record, what, via=via, **kwargs)
+
+    def _may_attach(self, record: GameRecord) -> bool:
+        """Whether the bot has Attach Files in the game's thread, as the gateway's cache
+        knows (unknown: try, and a 403 on the upload still sends it without): an upload
+        that 403s on every game counts toward Discord's invalid-request ban."""
+        guild = self.client.get_guild(record.guild_id)
+        me = guild.me if guild is not None else None
+        place = guild.get_channel_or_thread(record.channel_id) if guild is not None else None
+        if me is None or place is None:
+            return True
+        if place.permissions_for(me).attach_files:
+            return True
+        log.info("game %s: no Attach Files in its thread; the summary goes without its chart",
+                 record.state.id)  # fmt: skip
+        return False
 
     async def _with_chart(
         self, record: GameRecord, what: str, png: bytes, via: Via | None, kwargs: dict[str, Any]

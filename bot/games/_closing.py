@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 
 END_BUTTONS_S = 15 * 60
 """How long a finished game's thread stays open for its Rematch and Share buttons."""
+ARCHIVE_WAIT_S = 1.0
+"""An archive is optional traffic: when the optional lane is further behind than this,
+the thread is left to Discord's auto-archive (an hour) rather than queued."""
 
 
 class ThreadCloser:
@@ -41,6 +44,8 @@ class ThreadCloser:
         self.clock = clock
         self.owns = owns
         self._timers = Timers(clock, "archive")
+        self.left_to_discord = 0
+        """Archives not made because the optional lane was busy (Discord auto-archives)."""
 
     def game_over(self, record: GameRecord) -> None:
         """The game has just ended: archive its thread END_BUTTONS_S from now, if the bot
@@ -75,6 +80,11 @@ class ThreadCloser:
 
     async def _archive(self, thread: FinishedThread) -> None:
         what = f"archiving thread {thread.thread_id}"
+        behind = self.budget.delay_s(Lane.OPTIONAL)
+        if behind > ARCHIVE_WAIT_S:
+            self.left_to_discord += 1
+            log.info("%s left to auto-archive: the optional lane is %.1f s behind", what, behind)
+            return
         try:
             await with_retry(
                 lambda: self.client.http.edit_channel(thread.thread_id, archived=True),

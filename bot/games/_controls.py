@@ -20,7 +20,7 @@ from bot.common import UserError, fmt
 from bot.common.interactions import echo_formula, refuse, reply
 from bot.games import _render as render
 from bot.games._announce import Announcer
-from bot.games._discord import Lane, with_retry
+from bot.games._discord import Lane, StartRefused, with_retry
 from bot.games._places import POSTING, missing, public_thread
 from bot.games._riding import InteractionVia
 from bot.games._views import (
@@ -163,13 +163,14 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 raise GameError(Refusal.CHALLENGE_CLOSED)
             source = channel.get_partial_message(message.id)
             names = [
-                await self._display_name(interaction, uid)
+                await self._display_name(interaction, uid, self.announcer.seen_name(uid))
                 for uid in (challenge.challenger_id, challenge.opponent_id)
             ]
             name = render.thread_name(Mode.DUEL, names, game_set.name, challenge.locale)
             return await public_thread(source, name, self.announcer.budget)
 
         try:
+            self._admit()
             record = await self.service.accept_challenge(
                 challenge_id, interaction.user.id, locale, open_thread
             )
@@ -182,6 +183,12 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             await interaction.edit_original_response(
                 content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
             )
+
+    def _admit(self) -> None:
+        """An accepted challenge starts a game: refused ("try again in a minute") while
+        the bot-token backlog would show its first round late, the challenge left open."""
+        if not self.announcer.budget.admit_start():
+            raise StartRefused(reason="the bot-token backlog would delay a first round")
 
     async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None:
         await interaction.response.defer()
@@ -234,6 +241,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 raise GameError(
                     Refusal.MISSING_PERMISSIONS_IN, channel=parent.mention, permissions=lacking
                 )
+        self._admit()  # before the Rematch is taken: a refused one can be pressed again
         challenge = await self.service.rematch(game_id, interaction.user.id, locale)
         channel = self.bot.get_partial_messageable(
             challenge.channel_id, guild_id=challenge.guild_id
@@ -280,9 +288,14 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         await reply(interaction, t("share.sent", locale, channel=f"<#{share.channel_id}>"))
 
     @staticmethod
-    async def _display_name(interaction: Interaction, user_id: int) -> str:
+    async def _display_name(interaction: Interaction, user_id: int, seen: str | None) -> str:
+        """A name for the thread: the presser's, a cached member's, one seen lately (the
+        challenger posted the challenge minutes ago), else asked of Discord (a bot-token
+        call: the members intent, which would tell it for free, is privileged)."""
         if interaction.user.id == user_id:
             return interaction.user.display_name
+        if seen is not None:
+            return seen
         guild = interaction.guild
         if guild is None:
             return str(user_id)

@@ -93,6 +93,7 @@ class RoundFlow:
                 log.warning("game %s: the save reported an error but landed", state.id)
                 return stored
             raise
+        self.shows.unsaved.discard(state.id)  # the whole copy is written: its round's note too
         if new.active:
             self.active.remember(new)
         return new
@@ -105,6 +106,7 @@ class RoundFlow:
         """What the store holds, after a save that lost a race; this copy follows it."""
         stored = await self.store.load_game(game_id)
         if stored is not None and stored.active:
+            stored = self.shows.with_unsaved(stored)
             self.active.remember(stored)
         elif stored is not None:
             self.active.forget(stored)
@@ -146,14 +148,17 @@ class RoundFlow:
         """Save the next round open (under the lock); `show` posts it after."""
         return await self.commit(record, self.going_on(record, record.state))
 
-    async def finish(self, record: GameRecord) -> GameRecord:
+    async def finish(self, record: GameRecord, *, revealed: bool = False) -> GameRecord:
         """The game just saved as over: its timers stop, a duel is rated, and it leaves
-        this process's games. Under the lock; `show` announces it after."""
+        this process's games. Under the lock; `show` announces it after. `revealed`: the
+        last round's best answers were saved with the end (`with_last_reveal`)."""
         game_id = record.state.id
         self.timers.cancel(game_id)
-        self.shows.reposts.pop(game_id, None)
         self.practice.forget(game_id)
-        record = await self._keep_last_reveal(record)
+        if revealed:
+            self.reveals.forget(game_id)
+        else:
+            record = await self._keep_last_reveal(record)
         ratings: list[RatingChange] = []
         result = record.state.outcome
         rated = result is not None and result.termination is not Termination.VOID
@@ -165,6 +170,18 @@ class RoundFlow:
         self.shows.ratings[game_id] = ratings
         self.active.forget(record)
         return record
+
+    async def with_last_reveal(self, record: GameRecord, state: GameState) -> GameRecord:
+        """`record` with the last round's best answers when `state` ends the game, so they
+        go with the end's own save (not a save of their own after it)."""
+        number = len(state.rounds)
+        if state.outcome is None or not number or record.meta.best_of(number):
+            return record
+        ending = replace(record, state=state)
+        if not any(a is not None for a in state.rounds[-1].answers):
+            return record
+        found = await self.reveals.take(ending, number)
+        return replace(record, meta=replace(record.meta, best=[*record.meta.best, *found]))
 
     async def _keep_last_reveal(self, record: GameRecord) -> GameRecord:
         """The last round's best answers, for the summary, kept with the game."""
@@ -228,7 +245,7 @@ class RoundFlow:
                 now = max(self.clock(), rnd.answer_deadline)
                 state = self.going_on(record, rules.apply(record.state, rules.Expire(now)))
                 try:
-                    record = await self.commit(record, state)
+                    record = await self.commit(await self.with_last_reveal(record, state), state)
                 except StaleGame:  # another bot process changed it first
                     log.warning(
                         "game %s: round %s was changed by another writer", game_id, round_number
@@ -237,7 +254,7 @@ class RoundFlow:
                     return
                 resolved = self._resolved(record, round_number)
                 if record.state.outcome is not None:
-                    record = await self.finish(record)
+                    record = await self.finish(record, revealed=True)
         await self.show(record, resolved=resolved)
 
     async def _left(self, record: GameRecord) -> set[str]:
@@ -275,6 +292,8 @@ class RoundFlow:
             stored = await self.store.load_game(game_id)
             if stored is None:
                 return
+            if stored.active:
+                stored = self.shows.with_unsaved(stored)
             if not stored.active:
                 if game_id not in self.active:
                     return
@@ -338,6 +357,10 @@ class RoundFlow:
                 await self._recover_game(record)
             except Exception:
                 log.exception("game %s: recovery failed", record.state.id)
+        try:
+            await self.shows.recover_untold()
+        except Exception:
+            log.exception("recovering the summaries still owed failed")
         return len(games)
 
     async def _recover_game(self, record: GameRecord) -> None:

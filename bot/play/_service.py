@@ -184,7 +184,11 @@ class GameService:
     async def accept_challenge(
         self, challenge_id: str, user_id: int, locale: str, open_channel: OpenDuelChannel
     ) -> GameRecord:
-        """Both players free, the challenge still pending: open the thread, play round 1.
+        """Both players free, the challenge still pending: open the thread, close the
+        challenge as accepted, play round 1. The thread comes first, so a thread Discord
+        will not make ("busy") leaves the challenge open to accept again; a challenge
+        cancelled while its thread was being made leaves that thread empty (it
+        auto-archives) and the accept is told the challenge closed.
 
         The duel's language is decided here (`duel_locale`: the server's, else the one
         both players speak, else English; `locale` is the opponent's client's), and
@@ -201,11 +205,12 @@ class GameService:
             await self.seats.ensure_may_rank(
                 challenge.guild_id, challenge.challenger_id, other=True
             )
-            await self.challenges.close_accepted(challenge)
             state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
             server = await self.store.servers.settings(challenge.guild_id)
             spoken = duel_locale(server.language, challenge.locale, locale)
+            # the thread first: one Discord will not make ("busy") leaves the challenge open
             channel_id = await open_channel(replace(challenge, locale=spoken), game_set)
+            await self.challenges.close_accepted(challenge)
             meta = GameMeta(locale=spoken, parent_channel_id=challenge.channel_id)
             record = GameRecord(
                 state=state, guild_id=challenge.guild_id, channel_id=channel_id, meta=meta,
@@ -305,6 +310,7 @@ class GameService:
             self._problem(live, user_id, number, received)
             action = rules.Submit(str(user_id), verdict.formula, verdict.value, received)
             state = self.flow.going_on(live, rules.apply(live.state, action))
+            live = await self.flow.with_last_reveal(live, state)
             try:
                 record = await self.flow.commit(live, state)
             except StaleGame as exc:  # another bot process resolved it first
@@ -316,7 +322,7 @@ class GameService:
             if resolved:
                 self.flow.timers.cancel(game_id)
             if state.outcome is not None:
-                record = await self.flow.finish(record)
+                record = await self.flow.finish(record, revealed=True)
         shown = await self.flow.answered(record, number, state.player_index(str(user_id)), via)
         secret = not shown.state.rounds[number - 1].resolved
         return SubmitResult(record, number, evaluation=verdict, secret=secret)
@@ -387,5 +393,6 @@ class GameService:
         return found
 
     async def close(self) -> None:
+        await self.flow.shows.save_unsaved()
         self.flow.close()
         self.challenges.close()

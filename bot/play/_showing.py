@@ -6,7 +6,8 @@ announcements run one at a time in the order of its steps (`ActiveGames.voice`).
 An answer's interaction, when one carries the step (`Via`), carries them too.
 
 A round's clock starts when its message is up: its deadline is armed only once the
-post is saved as shown (`rules.RoundShown`). A post that fails past its retries is
+post is noted as shown (`rules.RoundShown`; a round posted as an answer's followup is
+noted in the store by the next save, see `Shows.unsaved`). A post that fails past its retries is
 tried again later (`REPOST_AFTER_S`), as a fresh round once its deadline has passed
 unseen; after the last try the game is void, its attempt given back, and its summary
 says why once Discord takes it.
@@ -15,6 +16,7 @@ says why once Discord takes it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
@@ -24,8 +26,8 @@ from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
 from bot.play._timers import RoundTimers
 from bot.play._types import UNPOSTED, ChannelLost, Clock, GameEvents, Via, announce
-from bot.storage import GameRecord, RatingChange
-from rules import GameState
+from bot.storage import GameRecord, RatingChange, Store, Untold
+from rules import GameState, Mode, Termination
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,8 @@ class Steps(Protocol):
 
     active: ActiveGames
     events: GameEvents
+    store: Store
+    owns: Callable[[int], bool]
     clock: Clock
     timers: RoundTimers
     reveals: Reveals
@@ -58,9 +62,14 @@ class Steps(Protocol):
 class Shows:
     def __init__(self, steps: Steps) -> None:
         self.steps = steps
-        self.reposts: dict[str, int] = {}
-        """Games whose open round's post failed: how many times (memory: a restart
-        posts every round that is not up anyway)."""
+        self.unsaved: set[str] = set()
+        """Games whose open round, posted as an answer's followup, is up in this copy
+        only: the note (when, which message) rides the game's next save, the next
+        answer's (`RoundFlow.commit` clears it), or the clean shutdown's (`save_unsaved`),
+        so an answer costs one save. A crash loses only the note: the round is posted
+        again with its whole time (an answer from its first post ends that one too),
+        the answers are stored. A round posted by the bot token (a start, a timeout, a
+        replay) is noted at once: no answer's save follows it soon."""
         self.ratings: dict[str, list[RatingChange]] = {}
         """A duel's rating changes, from `RoundFlow.finish` (under the lock) to its summary."""
 
@@ -95,7 +104,7 @@ class Shows:
                 return await self._void_now(record, lost.reason)
             if record.state.outcome is not None:
                 if not await self._announce_over(record, via):
-                    self._tell_later(record, 1, REPOST_AFTER_S[0])
+                    await self._tell_later(record, 1, REPOST_AFTER_S[0])
                 return record
             rnd = record.state.current_round
             if rnd is None:
@@ -111,6 +120,41 @@ class Shows:
                     self.steps.events.round_replaced(shown, replaced),
                 )
             return shown
+
+    def with_unsaved(self, stored: GameRecord) -> GameRecord:
+        """`stored` with this copy's note that its open round is up, which the store gets
+        with the game's next save (`Shows.unsaved`): a reload must not post it again."""
+        game_id = stored.state.id
+        mine = self.steps.active.get(game_id)
+        if game_id not in self.unsaved or mine is None:
+            return stored
+        rnd, up = stored.state.current_round, mine.state.current_round
+        same = (
+            rnd is not None and up is not None and up.shown_at is not None
+            and rnd.shown_at is None and (rnd.number, rnd.started_at) == (up.number, up.started_at)
+        )  # fmt: skip
+        if not same or up is None or up.shown_at is None:
+            self.unsaved.discard(game_id)  # the store moved on: its copy is the truth
+            return stored
+        meta = replace(
+            stored.meta, round_message_id=mine.meta.round_message_id,
+            round_message_of=mine.meta.round_message_of, pinged_at=mine.meta.pinged_at,
+        )  # fmt: skip
+        state = rules.apply(stored.state, rules.RoundShown(up.shown_at))
+        return replace(stored, state=state, meta=meta)
+
+    async def save_unsaved(self) -> None:
+        """At a clean shutdown: write every round's note that it is up, so the next start
+        arms those rounds instead of posting them again."""
+        for game_id in list(self.unsaved):
+            async with self.steps.active.lock(game_id):
+                live = self.steps.active.get(game_id)
+                if live is None or game_id not in self.unsaved:
+                    continue
+                try:
+                    await self.steps.commit(live, live.state)
+                except Exception:  # the next start posts the round again: nothing is lost
+                    log.warning("game %s: saving that its round is up failed", game_id)
 
     async def _announce_over(self, record: GameRecord, via: Via | None) -> bool:
         """The summary; whether Discord took it (a game whose channel is gone: yes)."""
@@ -142,9 +186,10 @@ class Shows:
             return await self._void_now(record, lost.reason)
         except Exception:
             log.exception("game %s: posting round %s failed", game_id, number)
-            self._post_later(game_id, number)
-            return record
-        self.reposts.pop(game_id, None)
+            async with self.steps.active.lock(game_id):
+                tries = await self._count_failed_post(game_id, number, save=True)
+            self._post_later(game_id, number, tries)
+            return self.steps.active.get(game_id) or record
         async with self.steps.active.lock(game_id):
             live = self.steps.active.get(game_id)
             rnd = live.state.current_round if live is not None else None
@@ -152,6 +197,7 @@ class Shows:
                 log.info("game %s: round %s moved on while it was posted", game_id, number)
                 return live or record
             meta = replace(live.meta, best=max(live.meta.best, record.meta.best, key=len))
+            meta.repost_round = meta.repost_tries = None  # up: rides the next save too
             state = live.state
             if posted is not None:
                 meta = replace(meta, round_message_id=posted.message_id, round_message_of=number)
@@ -160,7 +206,10 @@ class Shows:
             at = posted.at if posted is not None else self.steps.clock()  # None: no front end
             state = rules.apply(state, rules.RoundShown(at))
             shown = replace(live, meta=meta, state=state)
-            if shown != live:
+            if shown != live and via is not None:  # one save per answer: it rides the next
+                self.steps.active.remember(shown)
+                self.unsaved.add(game_id)
+            elif shown != live:  # a start, a timeout, a replay: no answer's save follows soon
                 try:
                     shown = await self.steps.commit(replace(live, meta=meta), state)
                 except Exception:  # the round is up: its clock runs, saved or not
@@ -171,13 +220,27 @@ class Shows:
             self.steps.practice.play(shown)
             return shown
 
-    def _post_later(self, game_id: str, number: int) -> None:
+    async def _count_failed_post(self, game_id: str, number: int, *, save: bool) -> int:
+        """Under the lock: count one more failed post of round `number` with the game,
+        saved (`save`), so a restart keeps the bound; the tries before this one."""
+        live = self.steps.active.get(game_id)
+        if live is None:
+            return 0
+        meta = live.meta
+        tries = (meta.repost_tries or 0) if meta.repost_round == number else 0
+        counted = replace(live, meta=replace(meta, repost_round=number, repost_tries=tries + 1))
+        self.steps.active.remember(counted)
+        if save:
+            try:
+                await self.steps.commit(counted, counted.state)
+            except Exception:  # the store is down too: the count is in memory until it is back
+                log.warning("game %s: saving the failed post of round %s failed", game_id, number)
+        return tries
+
+    def _post_later(self, game_id: str, number: int, tries: int) -> None:
         """Try the round's post again later; after the last try, the game is void. The
         re-post holds the round's timer, so no deadline or sweep ends it meanwhile."""
-        tries = self.reposts.get(game_id, 0)
-        self.reposts[game_id] = tries + 1
         if tries >= len(REPOST_AFTER_S):
-            self.reposts.pop(game_id, None)
             now = self.steps.clock()
             self.steps.timers.later(game_id, now, lambda: self._give_up(game_id, number))
             return
@@ -198,7 +261,8 @@ class Shows:
                     record = await self.steps.commit(record, replay)
                 except Exception:  # the store is down: the round waits, unseen and untimed
                     log.exception("game %s: replaying round %s failed", game_id, number)
-                    self._post_later(game_id, number)
+                    tries = await self._count_failed_post(game_id, number, save=False)
+                    self._post_later(game_id, number, tries)
                     return
         await self.show(record)
 
@@ -218,13 +282,48 @@ class Shows:
         async with self.steps.active.voice(record.state.id):
             told = await self._announce_over(record, None)
         if not told and tries < TELL_TRIES:
-            self._tell_later(record, tries + 1, TELL_AGAIN_S)
+            await self._tell_later(record, tries + 1, TELL_AGAIN_S)
+            return
+        if not told:
+            log.error("game %s: its summary was refused %d times; given up", record.state.id,
+                      tries)  # fmt: skip
+        try:
+            await self.steps.store.untold.told(record.state.id)
+        except Exception:  # told twice after a restart at worst
+            log.warning("game %s: clearing its owed summary failed", record.state.id)
 
-    def _tell_later(self, record: GameRecord, tries: int, after_s: float) -> None:
+    async def _tell_later(self, record: GameRecord, tries: int, after_s: float) -> None:
         """Try the summary again: a game over must be told once, and a 5xx that reaches
-        the bot is final for that call (discord.py tried it already)."""
+        the bot is final for that call (discord.py tried it already). Stored with its
+        count, so a restart tries it by the same bound (`recover_untold`)."""
         moment = self.steps.clock() + after_s
+        owed = Untold(record.state.id, record.guild_id, tries, moment)
+        try:
+            await self.steps.store.untold.keep(owed)
+        except Exception:  # the timer below still tries it while this process runs
+            log.warning("game %s: storing its owed summary failed", record.state.id)
+        self._tell_at(record, tries, moment)
+
+    def _tell_at(self, record: GameRecord, tries: int, moment: float) -> None:
         self.steps.timers.later(record.state.id, moment, lambda: self._tell(record, tries))
+
+    async def recover_untold(self) -> int:
+        """After a restart: every summary still owed on this process's servers is tried
+        at its time, with its count (a duel's rating changes read again: rated once)."""
+        owed = [u for u in await self.steps.store.untold.all() if self.steps.owns(u.guild_id)]
+        for untold in owed:
+            record = await self.steps.store.load_game(untold.game_id)
+            if record is None or record.state.outcome is None:
+                await self.steps.store.untold.told(untold.game_id)
+                continue
+            result = record.state.outcome
+            if record.state.mode is Mode.DUEL and result.termination is not Termination.VOID:
+                try:
+                    self.ratings[untold.game_id] = await self.steps.store.record_duel_result(record)
+                except Exception:
+                    log.exception("game %s: reading its rating changes failed", untold.game_id)
+            self._tell_at(record, untold.tries, max(untold.due, self.steps.clock()))
+        return len(owed)
 
     async def _void_now(self, record: GameRecord, reason: str) -> GameRecord:
         """Discord took the game's place away during an announcement: void it."""

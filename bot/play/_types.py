@@ -100,6 +100,9 @@ class Via(Protocol):
     raises on failure; the announcer then falls back to the bot token.
     """
 
+    source: int | None
+    """The message of its component (an Answer button's), if any: the only one it edits."""
+
     def can_edit(self, message_id: int | None) -> bool:
         """Whether the response may edit `message_id` (the message of its component)."""
         ...

@@ -60,6 +60,7 @@ from bot.storage._records import (
     TooManySets,
 )
 from bot.storage._store import Store, open_store
+from bot.storage._untold import Untold
 
 __all__ = [
     "DEFAULT_URL",
@@ -88,6 +89,7 @@ __all__ = [
     "current_revision",
     "head_revision",
     "make_engine",
+    "Untold",
     "normalize_url",
     "open_store",
     "upgrade",

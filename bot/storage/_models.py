@@ -364,3 +364,15 @@ class PlayerName(SQLModel, table=True):
     )
     name: str = Field(sa_type=sa.String(PLAYER_NAME))
     seen_at: float = Field(sa_type=sa.Float)
+
+
+class UntoldSummary(SQLModel, table=True):
+    """A finished game whose summary Discord did not take: tried again at `due` until it
+    lands or its tries run out, across restarts (the row goes when it is told)."""
+
+    __tablename__ = "untold_summaries"
+
+    game_id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    guild_id: int = Field(sa_type=sa.BigInteger)
+    tries: int = Field(sa_type=sa.Integer)
+    due: float = Field(sa_type=sa.Float)

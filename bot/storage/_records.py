@@ -81,6 +81,10 @@ class GameMeta:
     """The best answers of the rounds played so far, as far as they were found in time."""
     writer: str | None = None
     """Which process's game flow wrote the current state (`RoundFlow.writer`)."""
+    repost_round: int | None = None
+    repost_tries: int | None = None
+    """How many posts of round `repost_round` failed past their retries: a restart
+    posts it again by the same bound before the game is void (`Shows`)."""
 
     def __post_init__(self) -> None:
         """A list handed in (JSON, a caller) is kept as a tuple: nothing to append to."""

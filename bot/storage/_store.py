@@ -36,6 +36,7 @@ from bot.storage._records import (
     StaleGame,
 )
 from bot.storage._servers import ServerStore
+from bot.storage._untold import UntoldStore
 
 
 async def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
@@ -58,6 +59,7 @@ class Store:
         self._secrets: dict[str, str] = {}
         self.servers = ServerStore(self._write, self._read)
         self.names = NameStore(self._write, self._read)
+        self.untold = UntoldStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
 

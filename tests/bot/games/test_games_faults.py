@@ -58,8 +58,8 @@ async def test_a_failing_call_loses_nothing_and_the_game_goes_on(
         world.env.inject_error(method, path, status=status, times=1)
     guild, alice = world.guild.id, world.alice.id
 
-    async def started() -> bool:
-        game = await world.store.active_game_of(guild, alice)
+    async def started() -> bool:  # its round is up (noted in the store by the next save)
+        game = await world.bot.service.game_of(guild, alice)
         return game is not None and game.meta.round_message_id is not None
 
     seen = await _until(world, lambda: world.alice.slash(world.channel, "training"), started)

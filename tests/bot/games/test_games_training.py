@@ -107,21 +107,27 @@ async def test_a_failed_save_at_the_deadline_is_retried(world, monkeypatch) -> N
 
 
 async def test_a_failed_save_of_the_next_round_is_retried(world, monkeypatch) -> None:
-    """The answer and round 2 are saved together; then keeping when round 2 appeared fails."""
-    world.digits.extend("3489", "2476")
+    """The answer and round 2 are saved together; that round 2 is up rides the next
+    answer's save, which fails once: the answer is tried again and counts, and round 2
+    is not posted twice (a reload keeps the note)."""
+    world.digits.extend("3489", "2476", "1234")
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
-    pending = fail_once(
-        monkeypatch, world.store, lambda r: len(r.state.rounds) == 2 and r.state.rounds[1].shown_at
-    )
     ok = await answer(world.alice, thread.last_message, "34+89")
-    assert not pending and "123" in reply_text(ok)  # the answer counted
-    await world.env.advance_time(2)
-    assert "round 2 of 7" in thread.last_message.embeds[0].title
-    second = await answer(world.alice, thread.last_message, "2*47+6")
+    assert "123" in reply_text(ok)  # the answer counted
+    round_two = thread.last_message
+    assert "round 2 of 7" in round_two.embeds[0].title
+    pending = fail_once(
+        monkeypatch, world.store, lambda r: len(r.state.rounds) == 3 and r.state.rounds[1].shown_at
+    )
+    failed = await answer(world.alice, round_two, "2*47+6")
+    assert not pending and "Something went wrong" in reply_text(failed)
+    assert thread.last_message.id == round_two.id  # not posted again
+    second = await answer(world.alice, round_two, "2*47+6")
     assert "100" in reply_text(second)  # round 2 took its answer, and the game went on
     stored = await world.store.active_game_of(world.guild.id, world.alice.id)
     assert stored is not None and stored.state.scores == [274] and len(stored.state.rounds) == 3
+    assert stored.state.rounds[1].shown_at is not None
 
 
 async def test_strangers_cannot_answer_and_one_game_per_player(world) -> None:

@@ -81,10 +81,11 @@ async def test_a_round_answered_with_the_button_costs_no_bot_token_call(world, c
         assert not result.components  # the result has no Answer button
         assert f"round {number + 1} of 7" in posted.embeds[0].title
         assert button_id(posted, "fd:ans:").endswith(f":{number + 1}")
-    stored = await world.store.load_game(game_id)  # which message is the live round's
-    assert stored.meta.round_message_id == thread.last_message.id
-    assert stored.meta.round_message_of == 3
-    assert stored.state.current_round.shown_at is not None
+    live = world.bot.service.active.get(game_id)  # which message is the live round's
+    assert live.meta.round_message_id == thread.last_message.id
+    assert live.meta.round_message_of == 3 and live.state.current_round.shown_at is not None
+    stored = await world.store.load_game(game_id)  # the note rides the next answer's save
+    assert stored.meta.round_message_of == 2 and stored.state.rounds[1].shown_at is not None
 
 
 async def test_a_whole_training_answered_by_the_button_costs_at_most_five_calls(world) -> None:
@@ -102,6 +103,39 @@ async def test_a_whole_training_answered_by_the_button_costs_at_most_five_calls(
     assert any(c.startswith("PATCH /channels/{id}") for c in calls)  # archived
     results = [m for m in thread.history() if m.embeds and " · " in (m.embeds[0].title or "")]
     assert len(results) == 7 and not any(m.components for m in results)
+
+
+async def test_a_whole_qualification_answered_by_the_button_costs_four_calls(world) -> None:
+    """Its private thread, the player added to it, round 1, the archive: the summary
+    rides the last answer's interaction (issue 20's capacity per token)."""
+    since = len(world.env.http_requests)
+    await world.alice.slash(world.channel, "qualification")
+    thread = world.thread()
+    game_id = await game_id_of(world, world.alice)
+    while (rnd := live_round(world.env, game_id)) is not None:
+        await answer(world.alice, thread.last_message, rnd.digits)
+    await world.env.advance_time(END_BUTTONS_S + 1)
+    calls = bot_token_calls(world.env, since)
+    assert by_route(world.env, since) == Counter(
+        {"POST /channels/{id}/threads": 1, "PUT /channels/{id}/thread-members/{id}": 1,
+         "POST /channels/{id}/messages": 1, "PATCH /channels/{id}": 1}
+    ), calls  # fmt: skip
+
+
+async def test_a_whole_duel_answered_by_the_button_costs_three_calls(world) -> None:
+    """The thread, round 1 and the archive; the challenge is the /duel's followup and the
+    accept its button's response, every round and the summary ride the answers."""
+    since = len(world.env.http_requests)
+    thread = await start_duel(world)
+    game_id = await game_id_of(world, world.alice)
+    while (rnd := live_round(world.env, game_id)) is not None:
+        await answer(world.alice, thread.last_message, rnd.digits)
+        await answer(world.bob, message(thread, thread.last_message.id), rnd.digits)
+    assert "Rematch" in str(thread.last_message.components)
+    await world.env.advance_time(END_BUTTONS_S + 1)
+    calls = bot_token_calls(world.env, since)
+    assert len(calls) == 3, calls
+    assert [c for c in calls if c.startswith("PATCH")] == ["PATCH /channels/{id}"], calls
 
 
 async def test_an_interaction_that_fails_falls_back_to_the_bot_token(world) -> None:

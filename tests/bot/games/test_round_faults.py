@@ -207,6 +207,32 @@ async def test_without_attach_files_the_summary_goes_without_its_chart(world, mo
     assert await active(world, world.alice) is None
 
 
+async def test_without_attach_files_the_chart_is_not_even_tried(world, monkeypatch) -> None:
+    """Attach Files is asked of the thread's permissions first: no upload that 403s
+    (a 403 counts toward Discord's invalid-request ban), the summary goes without it."""
+    from simcord.backend.models.channel import Overwrite, OverwriteType
+
+    deny = discord.Permissions(attach_files=True)
+    world.env.backend.set_overwrite(
+        world.channel.id,
+        Overwrite(target_id=world.guild.me.id, type=OverwriteType.MEMBER, allow=0,
+                  deny=deny.value),
+    )  # fmt: skip
+    monkeypatch.setattr(world.bot.announcer, "charts", OneChart())
+    world.digits.extend("7001")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    since = len(world.env.http_requests)
+    await answer(world.alice, thread.last_message, "700+1")
+    summary = thread.last_message
+    assert "Checkout" in message_text(summary) and not summary.attachments
+    assert summary.embeds[0].image.url is None
+    posts = [r for r in world.env.http_requests[since:] if r.method == "POST"
+             and "/messages" not in r.path and not r.path.endswith("/callback")]  # fmt: skip
+    assert len(posts) == 2, [r.path for r in posts]  # the summary and the verdict, once each
+    assert world.bot.budget.invalid_recent() == 0
+
+
 async def test_the_archive_is_scheduled_even_when_the_summary_failed(world) -> None:
     world.digits.extend("7001")
     await world.alice.slash(world.channel, "training")
@@ -241,6 +267,23 @@ async def test_without_manage_threads_no_archive_is_tried(world) -> None:
     since = len(world.env.http_requests)
     await world.env.advance_time(END_BUTTONS_S + 1)
     assert not any(r.method == "PATCH" for r in world.env.http_requests[since:])
+
+
+async def test_a_busy_optional_lane_leaves_the_archive_to_discord(world) -> None:
+    """Issue 20: an archive is optional traffic; behind a backlog it is not queued (the
+    thread auto-archives after its hour), so it never spends the token's rate later."""
+    from bot.games._discord import PauseKind
+
+    world.digits.extend("7001")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    await answer(world.alice, thread.last_message, "700+1")
+    await world.env.advance_time(END_BUTTONS_S - 1)
+    world.bot.budget.pause(20.0, PauseKind.LONG)  # a backlog when the archive is due
+    since = len(world.env.http_requests)
+    await world.env.advance_time(60)
+    assert not any(r.method == "PATCH" for r in world.env.http_requests[since:])
+    assert world.bot.closer.left_to_discord == 1
 
 
 # ---------------------------------------------------------------- /answer acknowledged

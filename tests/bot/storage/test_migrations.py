@@ -39,6 +39,7 @@ TABLES = {
     "server_config",
     "daily_posts",
     "player_names",
+    "untold_summaries",
 }
 
 
