@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver import values as V
+from solver.hits import Hits
 from solver.objective import Intervals, Objective
+from solver.prepared import Prepared
 from solver.search import (
     Form,
-    Hits,
-    Prepared,
     apply_form,
     form_context,
     form_length,

@@ -13,11 +13,9 @@ import numpy as np
 
 from solver import values as V
 from solver.grammar import Level, Op
+from solver.prepared import Block, Inverted, Prepared
 from solver.search import (
-    Block,
     Form,
-    Inverted,
-    Prepared,
     block_derivations,
     form_context,
     form_length,

@@ -9,26 +9,24 @@ whose result can land in the objective's intervals. hexdec, octdec and
 bindec around the whole formula read its text, which no interval inverts:
 they are evaluated over every top-level value (`textforms.TextTable`), and only
 when the cheaper forms leave room for them to matter (`_text_forms_needed`).
-A prepared Digits has its top level listed (`toplevel.TopLevel`): `x_hits`
+A prepared Digits (`prepared.Prepared`) has its top level listed (`hits.TopLevel`): `x_hits`
 then reads it instead of inverting.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from solver import inverse
 from solver import values as V
 from solver.grammar import NEG, Func, Grammar, Level, Op, Shape, Wrap
+from solver.hits import Hits, padded_spans
 from solver.objective import Intervals, widen
+from solver.prepared import Block, Inverted, Prepared
 from solver.tables import (
     Index,
-    RangeTables,
-    Span,
     Table,
     build_tables,
     contributions,
@@ -37,58 +35,10 @@ from solver.tables import (
     literal_value,
 )
 
-if TYPE_CHECKING:
-    from solver.textforms import TextBand, TextTable
-    from solver.toplevel import TopLevel
+__all__ = ["Block", "Hits", "Inverted", "Prepared", "padded_spans"]  # read from here too
 
 PLAIN: Wrap | None = None
 Form = Wrap | None
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """Distinct results of one operation over one split (or of the whole literal).
-
-    `rows` restricts the left operands (None: all); `witness` is a shortest pair
-    (left * len(right) + right) per value and `tied` says another pair is as short."""
-
-    op: Op | None
-    split: int
-    table: Table
-    witness: Index
-    tied: V.Bools
-    rows: Index | None = None
-    rows_left: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Inverted:
-    """`+ - * /` over one split, searched by inverting along the smaller side."""
-
-    op: Op
-    split: int
-    rows_left: bool
-    rows: Index  # rows of the smaller side that are finite and (for * and /) nonzero
-
-
-@dataclass
-class Prepared:
-    digits: str
-    grammar: Grammar
-    tables: dict[Span, RangeTables]
-    blocks: list[Block]
-    inverted: list[Inverted]
-    # caches of the text forms (textforms.py), filled on demand
-    top_level: TopLevel | None = None
-    text_table: TextTable | None = None
-    by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
-    text_bands: dict[tuple[int, int], TextBand] = field(default_factory=dict)
-
-    def left(self, split: int) -> Table:
-        return self.tables[(0, split)].w
-
-    def right(self, split: int) -> Table:
-        return self.tables[(split, len(self.digits))].w
 
 
 def _reduce_block(
@@ -255,51 +205,6 @@ def form_context(form: Form) -> int:
 
 
 # --- hits -----------------------------------------------------------------------------------
-
-
-@dataclass
-class Hits:
-    """Top-level x values found, with their shortest lengths anywhere and as an atom."""
-
-    x: V.Values
-    length_any: Index
-    length_atom: Index
-
-    @staticmethod
-    def concat(parts: list[Hits]) -> Hits:
-        if not parts:
-            z = np.zeros(0, np.int64)
-            return Hits(V.of_ints(z), z, z)
-        return Hits(
-            V.concat([p.x for p in parts]),
-            np.concatenate([p.length_any for p in parts]),
-            np.concatenate([p.length_atom for p in parts]),
-        )
-
-    def length(self, ctx: int) -> Index:
-        return self.length_atom if ctx == int(Level.ATOM) else self.length_any
-
-
-class Sorted(Protocol):
-    """Values sorted ints first, then floats (a Table, the TopLevel)."""
-
-    @property
-    def n_int(self) -> int: ...
-
-    def __len__(self) -> int: ...
-
-    def spans(self, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]: ...
-
-
-def padded_spans(table: Sorted, lo: V.Floats, hi: V.Floats, pad: int) -> tuple[Index, Index]:
-    """Spans of the values in the intervals, with `pad` more on each side within each type."""
-    starts, stops = table.spans(lo, hi)
-    if pad:
-        part_lo = np.tile(np.array([0, table.n_int], np.int64), len(starts) // 2)
-        part_hi = np.tile(np.array([table.n_int, len(table)], np.int64), len(starts) // 2)
-        starts = np.maximum(starts - pad, part_lo)
-        stops = np.maximum(np.minimum(stops + pad, part_hi), starts)
-    return starts, stops
 
 
 def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:

@@ -18,8 +18,9 @@ from solver.formula import Writer, canonical
 from solver.grammar import Grammar
 from solver.objective import Distance, NewScore, Objective
 from solver.php import Number
+from solver.prepared import Prepared
 from solver.result import Candidate, Solution
-from solver.search import Prepared, invertible_forms, prepare
+from solver.search import invertible_forms, prepare
 from solver.textforms import (
     min_text_form_length,
     short_text_found,

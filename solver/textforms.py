@@ -10,7 +10,6 @@ for a text form to still shorten the answer (`short_text_found`), band by band.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,7 +18,7 @@ from solver import values as V
 from solver.candidates import Found, inside, union
 from solver.grammar import Func, Shape, Wrap
 from solver.objective import Objective
-from solver.search import Prepared
+from solver.prepared import Prepared, Readings, TextBand, TextTable
 from solver.tables import Index, Table, expand, group, literal_value
 from solver.toplevel import top_level
 
@@ -44,31 +43,6 @@ def text_reaches(objective: Objective, bound: float) -> bool:
     sublevel meets [-TEXT_READ_MAX, TEXT_READ_MAX]."""
     lo, hi = objective.sublevel(bound)
     return bool(np.any((lo <= TEXT_READ_MAX) & (hi >= -TEXT_READ_MAX)))
-
-
-@dataclass(frozen=True, slots=True)
-class Readings:
-    """One text function: for each reading (|f(x)| <= limit), every shortest x giving it."""
-
-    read: V.Values
-    x: V.Values
-    length: Index  # of x as the function's argument
-
-
-@dataclass(frozen=True, slots=True)
-class TextTable:
-    """What hexdec/octdec/bindec around the whole formula can give, from every top-level x.
-
-    A few thousand rows instead of the million top-level values it is read from: only
-    readings a query can want, and for each only its shortest x, since a longer x giving
-    the same Result can never be the answer's text. `int_min` is PHP_INT_MIN (the one x
-    whose negation reads differently) with its shortest length as an atom (the minus of
-    `f(-x)` is in the form's length)."""
-
-    limit: int | None
-    readings: dict[Func, Readings]
-    int_min: V.Values
-    int_min_length: Index
 
 
 def text_table(prep: Prepared, reach: float = 0.0) -> TextTable:
@@ -212,15 +186,6 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
     if not parts:
         return V.of_ints(np.zeros(0, np.int64)), np.zeros(0, np.int64)
     return V.concat(parts), np.concatenate(lengths)
-
-
-@dataclass(frozen=True, slots=True)
-class TextBand:
-    """The distinct x of one band of lengths, with hexdec/octdec/bindec of each (cached)."""
-
-    x: V.Values
-    length: Index
-    reads: dict[Func, V.Values]
 
 
 def text_band(prep: Prepared, shortest: int, longest: int) -> TextBand:

@@ -12,53 +12,16 @@ per interval. The text forms (textforms.py) read the same list.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from solver import values as V
 from solver.grammar import Level
-from solver.search import Hits, Prepared, derive, padded_spans
-from solver.tables import Index, expand, key_spans
+from solver.hits import AnyInts, Lengths, TopLevel
+from solver.prepared import Prepared
+from solver.search import derive
 
-Lengths = NDArray[np.int16]
-AnyInts = NDArray[np.integer[Any]]
-
-
-@dataclass(frozen=True, slots=True)
-class TopLevel:
-    """Distinct top-level values as keys (ints sorted, then float keys sorted), each with
-    its shortest length anywhere and as an atom (where a unary minus needs one)."""
-
-    keys: V.Ints
-    n_int: int
-    length_any: Lengths
-    length_atom: Lengths
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    def spans(self, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]:
-        return key_spans(self.keys, self.n_int, lo, hi)
-
-    def values(self, index: Index) -> V.Values:
-        keys = self.keys[index]
-        isint = index < self.n_int
-        floats = V.floats_of_keys(np.where(isint, 0, keys))
-        return V.Values(isint, np.where(isint, keys, 0), np.where(isint, keys, floats))
-
-    def hits(self, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
-        """The values in the intervals (and `pad` neighbours on each side), as search.x_hits."""
-        starts, stops = padded_spans(self, lo, hi, pad)
-        index, _ = expand(starts, stops)
-        index = np.unique(index)
-        return Hits(
-            self.values(index),
-            self.length_any[index].astype(np.int64),
-            self.length_atom[index].astype(np.int64),
-        )
+__all__ = ["TopLevel", "build_top_level", "top_level"]
 
 
 def top_level(prep: Prepared) -> TopLevel:
