@@ -109,7 +109,8 @@ def finishing(
     best = solver.solve(digits, score, game_set).best
     if is_zero(best.score) or last:
         return best
-    table = chances(Grammar.for_functions(game_set.functions), game_set.goal, game_set.bonus)
+    grammar = Grammar.for_functions(game_set.functions, game_set.language)
+    table = chances(grammar, game_set.goal, game_set.bonus)
     choice, value = best, table.of(best.score)
     for aim in table.likeliest(TRIES):
         if table.share[aim] <= value:

@@ -120,7 +120,7 @@ class Writer:
         need = int(b.lens[index, ctx])
         options = []
         text = self.prep.digits[span[0] : span[1]]
-        lit = literal_value(text)
+        lit = literal_value(text, self.prep.grammar)
         if lit is not None and V.identical(lit, v)[0] and len(text) == need:
             options.append(text)
         i, j = span
@@ -189,6 +189,11 @@ class Writer:
 
     def result_text(self, forms: list[Form], xs: V.Values, lengths: list[int]) -> str:
         """The smallest text over the given (form, x, total length) derivations of one Result."""
+        return self.result_choice(forms, xs, lengths)[0]
+
+    def result_choice(self, forms: list[Form], xs: V.Values, lengths: list[int]) -> tuple[str, int]:
+        """The smallest text, and which of the derivations it writes (its value is the
+        Result's: JavaScript's -0 and 0 are one Result, written differently)."""
         unique: dict[tuple[Form, bool, int, int], int] = {}
         keys = xs.keys()
         for k, form in enumerate(forms):
@@ -208,13 +213,13 @@ class Writer:
         for inv in self.prep.inverted:
             for k, texts in enumerate(self._inverted_texts(inv, xs, needs)):
                 found[k] += texts
-        return smallest(
-            [
-                text if form is None else form.render(text)
-                for form, texts in zip(forms, found, strict=True)
-                for text in texts
-            ]
-        )
+        options = [
+            (text if form is None else form.render(text), member)
+            for form, texts, member in zip(forms, found, picked, strict=True)
+            for text in texts
+        ]
+        text = smallest([t for t, _ in options])
+        return text, next(member for t, member in options if t == text)
 
 
 def _repeat(v: V.Values, n: int) -> V.Values:

@@ -22,6 +22,7 @@ from solver.objective import Intervals
 
 ARITHMETIC = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.DIV})
 BITWISE = frozenset({Op.AND, Op.OR, Op.XOR, Op.SHL, Op.SHR})
+POWERS = frozenset({Op.POW, Op.EXP})  # PHP's pow(), JavaScript's `**`
 SMALL = 64
 """A side with at most this many values (a single digit's table) is small enough to invert along."""
 
@@ -64,6 +65,16 @@ def plan(op: Op, left: V.Values, right: V.Values) -> Plan | None:
     return Plan(rows_left, [_bit_kind(op, rows_left, int(t[k])) for k in range(len(rows))])
 
 
+def plan_pow(left: V.Values, right: V.Values) -> Plan | None:
+    """JavaScript's `**` (any sign, any size of the small side): inverted along a small side
+    like PHP's pow, every row's bound numeric (|x| = |r|^y or |y|^r)."""
+    rows_left = len(left) <= len(right)
+    rows = left if rows_left else right
+    if len(rows) > SMALL:
+        return None
+    return Plan(rows_left, [_pow_kind(rows, k) for k in range(len(rows))])
+
+
 def _arithmetic_kind(op: Op, rows: V.Values, k: int) -> RowKind:
     f = float(rows.f[k])
     if not np.isfinite(f) or (op in (Op.MUL, Op.DIV) and f == 0):
@@ -102,7 +113,7 @@ def bucket_keys(op: Op, rows_left: bool, other: V.Values) -> V.Ints:
 
 def odd_columns(op: Op, other: V.Values) -> V.Ints:
     """Other-operand entries whose integer value is not trunc(f) monotonically: listed apart."""
-    if op in ARITHMETIC or op is Op.POW:
+    if op in ARITHMETIC or op in POWERS:
         return np.zeros(0, np.int64)
     return np.flatnonzero(~(np.isfinite(other.f) & (np.abs(other.f) < _SAFE)))
 
@@ -115,7 +126,7 @@ def bounds(op: Op, rows_left: bool, rows: V.Values, lo: V.Floats, hi: V.Floats) 
     with np.errstate(all="ignore"):
         if op in ARITHMETIC:
             return _arithmetic_bounds(op, rows_left, r, lo, hi)
-        if op is Op.POW:
+        if op in POWERS:
             return _pow_bounds(rows_left, r, lo, hi)
         return _bit_bounds(op, t, lo, hi)
 
@@ -179,3 +190,7 @@ def _bit_bounds(op: Op, t: V.Floats, lo: V.Floats, hi: V.Floats) -> list[Interva
         return [(np.where(t >= 0, plain[0], mirrored[0]), np.where(t >= 0, plain[1], mirrored[1]))]
     # AND with t < 0: y - 15 <= x <= y; OR with t >= 0: y <= x <= y + 15
     return [(lo - m - 1, hi + m + 1)]
+
+
+bit_bounds = _bit_bounds
+"""The bounds of `& | ^` with a row t: JavaScript's (js_inverse.py) are the same on ToInt32."""

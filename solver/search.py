@@ -19,12 +19,14 @@ import dataclasses
 
 import numpy as np
 
+from rules.game_set import FormulaLanguage
 from solver import inverse
 from solver import values as V
-from solver.grammar import NEG, Func, Grammar, Level, Op, Shape, Wrap
+from solver.grammar import NEG, Func, Grammar, Level, Op, Wrap
 from solver.hits import Hits, padded_spans
 from solver.objective import Intervals, widen
 from solver.prepared import Block, Inverted, Prepared
+from solver.semantics import SEMANTICS, Semantics, semantics
 from solver.tables import (
     Index,
     Table,
@@ -37,6 +39,7 @@ from solver.tables import (
 
 __all__ = ["Block", "Hits", "Inverted", "Prepared", "padded_spans"]  # read from here too
 
+PHP_NUMBERS = SEMANTICS[FormulaLanguage.PHP]
 PLAIN: Wrap | None = None
 Form = Wrap | None
 
@@ -69,15 +72,16 @@ def derive(
     rows: Index | None,
     rows_left: bool,
     columns: Index | None = None,
+    sem: Semantics = PHP_NUMBERS,
 ) -> tuple[V.Values, Index, Index]:
     """op over every pair, or over `rows` of one side (and `columns` of the other): results,
-    lengths, pair numbers (left * len(c) + right); PHP errors dropped."""
+    lengths, pair numbers (left * len(c) + right); the language's errors dropped."""
     side = np.arange(len(a) if rows_left else len(c)) if rows is None else rows
     other = np.arange(len(c) if rows_left else len(a)) if columns is None else columns
     first = np.repeat(side, len(other))
     second = np.tile(other, len(side))
     left, right = (first, second) if rows_left else (second, first)
-    out, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
+    out, ok = sem.binary(op)(a.values.take(left), c.values.take(right))
     keep = np.flatnonzero(ok)
     cl, cr = op.contexts()
     length = op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
@@ -87,17 +91,28 @@ def derive(
 def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, Index]:
     assert block.op is not None
     return derive(
-        prep.left(block.split), prep.right(block.split), block.op, block.rows, block.rows_left
+        prep.left(block.split),
+        prep.right(block.split),
+        block.op,
+        block.rows,
+        block.rows_left,
+        sem=semantics(prep.grammar),
     )
 
 
 def _plan_blocks(
-    op: Op, split: int, a: Table, c: Table, blocks: list[Block], inverted: list[Inverted]
+    sem: Semantics,
+    op: Op,
+    split: int,
+    a: Table,
+    c: Table,
+    blocks: list[Block],
+    inverted: list[Inverted],
 ) -> None:
     """Add what searches op over this split: listed blocks and inverted rows (inverse.py)."""
-    how = inverse.plan(op, a.values, c.values)
+    how = sem.plan(op, a.values, c.values)
     if how is None:
-        vals, length, pair = derive(a, c, op, None, True)
+        vals, length, pair = derive(a, c, op, None, True, sem=sem)
         blocks.append(_reduce_block(op, split, vals, length, pair, None))
         return
     rows_left = how.rows_left
@@ -105,23 +120,23 @@ def _plan_blocks(
     invert = how.rows(inverse.RowKind.INVERT)
     if len(invert):
         inverted.append(Inverted(op, split, rows_left, invert))
-        odd = inverse.odd_columns(op, other.values)
+        odd = sem.odd_columns(op, other.values)
         if len(odd):
-            vals, length, pair = derive(a, c, op, odd, not rows_left)
+            vals, length, pair = derive(a, c, op, odd, not rows_left, sem=sem)
             blocks.append(_reduce_block(op, split, vals, length, pair, odd, not rows_left))
     listed = how.rows(inverse.RowKind.LIST)
     if len(listed):
-        vals, length, pair = derive(a, c, op, listed, rows_left)
+        vals, length, pair = derive(a, c, op, listed, rows_left, sem=sem)
         blocks.append(_reduce_block(op, split, vals, length, pair, listed, rows_left))
     bucketed = how.rows(inverse.RowKind.BUCKET)
     if len(bucketed):
         ctx = op.contexts()[1 if rows_left else 0]
-        keys = inverse.bucket_keys(op, rows_left, other.values)
+        keys = sem.bucket_keys(op, rows_left, other.values)
         order = np.lexsort((other.lens[:, ctx], keys))
         first = np.ones(len(order), np.bool_)
         first[1:] = keys[order][1:] != keys[order][:-1]
         representatives = order[first]
-        vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives)
+        vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives, sem)
         block = _reduce_block(op, split, vals, length, pair, bucketed, rows_left)
         # a bucket hides its other members: texts re-derive these rows in full
         blocks.append(dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_)))
@@ -131,7 +146,7 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
     tables = build_tables(digits, grammar)
     n = len(digits)
     blocks: list[Block] = []
-    lit = literal_value(digits)
+    lit = literal_value(digits, grammar)
     if lit is not None:
         blocks.append(
             _reduce_block(None, 0, lit, np.array([n], np.int64), np.zeros(1, np.int64), None)
@@ -140,7 +155,7 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
     for split in range(1, n):
         a, c = tables[(0, split)].w, tables[(split, n)].w
         for op in grammar.ops:
-            _plan_blocks(op, split, a, c, blocks, inverted)
+            _plan_blocks(semantics(grammar), op, split, a, c, blocks, inverted)
     return Prepared(digits, grammar, tables, blocks, inverted)
 
 
@@ -151,49 +166,71 @@ def invertible_forms(grammar: Grammar) -> list[Form]:
     forms: list[Form] = [PLAIN, NEG]
     for func in grammar.funcs:
         if not func.reads_text:
-            forms += [Wrap(func, shape) for shape in Shape]
+            forms += [Wrap(func, shape) for shape in grammar.shapes(func)]
     return forms
 
 
-def _func_preimage(func: Func, lo: V.Floats, hi: V.Floats) -> Intervals:
-    """Intervals of x holding every x with func(x) in [lo, hi] (maybe wider)."""
-    if func is Func.SQRT:
+def _func_preimage(func: Func, lo: V.Floats, hi: V.Floats, literal: float) -> Intervals:
+    """Intervals of x holding every x with func(x) in [lo, hi] (maybe wider); for
+    Math.sign, every x that can be the argument of a shortest formula (below)."""
+    if func in (Func.SQRT, Func.JS_SQRT):
         ok = hi >= 0
         low = np.maximum(lo, 0.0)
         with np.errstate(over="ignore"):  # past the largest double: no x is that large
             return np.where(ok, low * low, np.inf), np.where(ok, hi * hi, -np.inf)
-    if func is Func.ABS:
+    if func is Func.CBRT:
+        with np.errstate(over="ignore"):
+            return lo * lo * lo, hi * hi * hi
+    if func is Func.SIGN:
+        return _sign_preimage(lo, hi, literal)
+    if func in (Func.ABS, Func.JS_ABS):
         ok = hi >= 0
         low = np.maximum(lo, 0.0)
         return (
             np.concatenate([np.where(ok, low, np.inf), np.where(ok, -hi, np.inf)]),
             np.concatenate([np.where(ok, hi, -np.inf), np.where(ok, -low, -np.inf)]),
         )
-    if func is Func.FLOOR:
+    if func in (Func.FLOOR, Func.JS_FLOOR):
         return np.ceil(lo), np.floor(hi) + 1
-    if func is Func.CEIL:
+    if func in (Func.CEIL, Func.JS_CEIL):
         return np.ceil(lo) - 1, np.floor(hi)
-    if func is Func.ROUND:
+    if func in (Func.ROUND, Func.JS_ROUND, Func.TRUNC):
         return lo - 1, hi + 1
     raise ValueError(f"{func.value} has no interval inverse")
 
 
-def form_preimage(form: Form, lo: V.Floats, hi: V.Floats) -> Intervals:
+def _sign_preimage(lo: V.Floats, hi: V.Floats, literal: float) -> Intervals:
+    """Math.sign gives -1, ±0 or 1. Its 0 comes from the zeros. Its 1 from any x > 0, but
+    the shortest of those is the literal of all the Digits (every other formula of them
+    is longer, and it is positive: 1000-9999), and its -1 is best written `-Math.sign(L)`
+    (as long as `Math.sign(x)` with the shortest x < 0, and `-` sorts before `M`): only
+    the literal can be the argument of a shortest formula giving ±1."""
+    zero = (lo <= 0) & (hi >= 0)
+    one = (lo <= 1) & (hi >= 1)
+    return (
+        np.concatenate([np.where(zero, 0.0, np.inf), np.where(one, literal, np.inf)]),
+        np.concatenate([np.where(zero, 0.0, -np.inf), np.where(one, literal, -np.inf)]),
+    )
+
+
+def form_preimage(
+    form: Form, lo: V.Floats, hi: V.Floats, literal: float = float("nan")
+) -> Intervals:
     if form is None:
         return lo, hi
     if form.func is None:
         return -hi, -lo
     if form.shape.outer:
         lo, hi = -hi, -lo
-    lo, hi = _func_preimage(form.func, lo, hi)
+    lo, hi = _func_preimage(form.func, lo, hi, literal)
     if form.shape.inner:
         lo, hi = -hi, -lo
     keep = lo <= hi
     return widen(lo[keep], hi[keep])
 
 
-def apply_form(form: Form, x: V.Values) -> V.Values:
-    return x if form is None else V.apply_wrap(form, x)
+def apply_form(form: Form, x: V.Values, sem: Semantics = PHP_NUMBERS) -> V.Values:
+    return x if form is None else sem.apply_wrap(form, x)
 
 
 def form_length(form: Form) -> int:
@@ -227,7 +264,8 @@ def inverted_pairs(
     rows_table, other = (a, c) if inv.rows_left else (c, a)
     found_rows: list[Index] = []
     found_other: list[Index] = []
-    bounds = inverse.bounds(inv.op, inv.rows_left, rows_table.values.take(inv.rows), lo, hi)
+    sem = semantics(prep.grammar)
+    bounds = sem.bounds(inv.op, inv.rows_left, rows_table.values.take(inv.rows), lo, hi)
     for raw_lo, raw_hi in bounds:
         blo, bhi = widen(raw_lo.ravel(), raw_hi.ravel())
         keep = np.flatnonzero(blo <= bhi)
@@ -243,10 +281,10 @@ def inverted_pairs(
 
 
 def pair_values(prep: Prepared, op: Op, split: int, pair: Index) -> tuple[V.Values, Index, Index]:
-    """op over the given pairs: results, shortest length, and which pairs PHP accepted."""
+    """op over the given pairs: results, shortest length, and which pairs have a value."""
     a, c = prep.left(split), prep.right(split)
     left_i, right_i = pair // len(c), pair % len(c)
-    x, ok = V.BINARY[op](a.values.take(left_i), c.values.take(right_i))
+    x, ok = semantics(prep.grammar).binary(op)(a.values.take(left_i), c.values.take(right_i))
     keep = np.flatnonzero(ok)
     cl, cr = op.contexts()
     length = op.length + a.lens[left_i[keep], cl].astype(np.int64) + c.lens[right_i[keep], cr]

@@ -19,6 +19,7 @@ from solver.candidates import Found, inside, union
 from solver.grammar import Func, Shape, Wrap
 from solver.objective import Objective
 from solver.prepared import Prepared, Readings, TextBand, TextTable
+from solver.semantics import semantics
 from solver.tables import Index, Table, expand, group, literal_value
 from solver.toplevel import top_level
 
@@ -156,7 +157,7 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
     n = len(prep.digits)
     parts: list[V.Values] = []
     lengths: list[Index] = []
-    lit = literal_value(prep.digits)
+    lit = literal_value(prep.digits, prep.grammar)
     if lit is not None and shortest <= n <= longest:
         parts.append(lit)
         lengths.append(np.array([n], np.int64))
@@ -177,7 +178,7 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
             )
             left = a_order[usable[owner]]
             right = c_order[index]
-            x, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
+            x, ok = semantics(prep.grammar).binary(op)(a.values.take(left), c.values.take(right))
             keep = np.flatnonzero(ok)
             parts.append(x.take(keep))
             lengths.append(

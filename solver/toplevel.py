@@ -20,6 +20,7 @@ from solver.grammar import Level
 from solver.hits import AnyInts, Lengths, TopLevel
 from solver.prepared import Prepared
 from solver.search import derive
+from solver.semantics import semantics
 
 __all__ = ["TopLevel", "build_top_level", "top_level"]
 
@@ -63,7 +64,12 @@ def _parts(prep: Prepared) -> Iterator[tuple[V.Values, AnyInts, AnyInts]]:
         yield block.table.values, block.table.lens[:, 0], block.table.lens[:, atom]
     for inv in prep.inverted:
         vals, length, _ = derive(
-            prep.left(inv.split), prep.right(inv.split), inv.op, inv.rows, inv.rows_left
+            prep.left(inv.split),
+            prep.right(inv.split),
+            inv.op,
+            inv.rows,
+            inv.rows_left,
+            sem=semantics(prep.grammar),
         )
         yield vals, length, length + 2 * (int(inv.op.level) < atom)
 
