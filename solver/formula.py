@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver import values as V
-from solver.grammar import Level, Op
+from solver.grammar import Level, Operation
 from solver.prepared import Block, Inverted, Prepared
 from solver.search import (
     Form,
@@ -102,9 +102,13 @@ class Writer:
             options.append(self.b_text(span, bi, ctx))
         for number, k in self._wrap_index(span).find(v):
             form = rng.wraps[number]
-            if int(form.length[k]) == need:
+            length = int(form.length[k])
+            # a unary minus where an atom is needed (JavaScript's `(-2)**2`) is parenthesized
+            bare = self.prep.grammar.wrap_level(form.wrap) >= ctx
+            if (bare and length == need) or (not bare and length + 2 == need):
                 inner = self.b_text(span, int(form.source[k]), form.wrap.inner_context)
-                options.append(form.wrap.render(inner))
+                text = form.wrap.render(inner)
+                options.append(text if bare else f"({text})")
         return smallest(options)
 
     def b_text(self, span: Span, index: int, ctx: int) -> str:
@@ -140,14 +144,14 @@ class Writer:
 
     # --- the whole Digits ---
 
-    def pair_text(self, op: Op, split: int, pair: int) -> str:
+    def pair_text(self, op: Operation, split: int, pair: int) -> str:
         n = len(self.prep.digits)
         right_count = len(self.prep.right(split))
         left, right = divmod(pair, right_count)
         cl, cr = op.contexts()
         return op.render(self.w_text((0, split), left, cl), self.w_text((split, n), right, cr))
 
-    def _wrap_level(self, op: Op | None, text: str, ctx: int) -> str:
+    def _wrap_level(self, op: Operation | None, text: str, ctx: int) -> str:
         level = Level.ATOM if op is None else op.level
         return f"({text})" if level < ctx else text
 

@@ -59,13 +59,38 @@ class Op(Enum):
     FMOD = "fmod"
     MAX = "max"
     MIN = "min"
-    # JavaScript's own (its `+ - * / % & | ^ << >>` are the ones above, in its numbers)
+
+    @property
+    def is_call(self) -> bool:
+        return self.value.isalpha()
+
+    @property
+    def level(self) -> Level:
+        return _LEVELS[self]
+
+    @property
+    def length(self) -> int:
+        """Characters the operation adds around its operands: `+`, or `pow(` `,` `)`."""
+        return _length(self.value, self.is_call)
+
+    def contexts(self) -> tuple[int, int]:
+        """Contexts of the left and the right operand: PHP operators associate to the left."""
+        return _contexts(self.level, self.is_call)
+
+    def render(self, left: str, right: str) -> str:
+        return _render(self.value, self.is_call, left, right)
+
+
+class JsOp(Enum):
+    """JavaScript's own binary operations (its `+ - * / % & | ^ << >>` are `Op`'s, spelt
+    alike, with its numbers: solver.semantics)."""
+
     EXP = "**"
     USHR = ">>>"
-    JS_POW = "Math.pow"
+    POW = "Math.pow"
     HYPOT = "Math.hypot"
-    JS_MAX = "Math.max"
-    JS_MIN = "Math.min"
+    MAX = "Math.max"
+    MIN = "Math.min"
 
     @property
     def is_call(self) -> bool:
@@ -77,28 +102,41 @@ class Op(Enum):
 
     @property
     def length(self) -> int:
-        """Characters the operation adds around its operands: `+`, or `pow(` `,` `)`."""
-        return len(self.value) + 3 if self.is_call else len(self.value)
+        return _length(self.value, self.is_call)
 
     def contexts(self) -> tuple[int, int]:
-        """Contexts of the left and the right operand: operators associate to the left but
-        `**`, whose base is an atom (`(-2)**2`, `(2**3)**2`) and whose exponent is not."""
-        if self.is_call:
-            return 0, 0
-        if self is Op.EXP:
+        """`**` associates to the right and its base is an atom (`(-2)**2`, `(2**3)**2`)."""
+        if self is JsOp.EXP:
             return int(Level.ATOM), int(Level.POW)
-        return int(self.level), int(self.level) + 1
+        return _contexts(self.level, self.is_call)
 
     def render(self, left: str, right: str) -> str:
-        if self.is_call:
-            return f"{self.value}({left},{right})"
-        # `3--4` is a decrement (PHP and JavaScript): a minus before a negative operand
-        # needs a space.
-        gap = " " if self is Op.SUB and right.startswith("-") else ""
-        return f"{left}{self.value}{gap}{right}"
+        return _render(self.value, self.is_call, left, right)
 
 
-_LEVELS = {
+Operation = Op | JsOp
+
+
+def _length(value: str, is_call: bool) -> int:
+    return len(value) + 3 if is_call else len(value)
+
+
+def _contexts(level: Level, is_call: bool) -> tuple[int, int]:
+    if is_call:
+        return 0, 0
+    return int(level), int(level) + 1
+
+
+def _render(value: str, is_call: bool, left: str, right: str) -> str:
+    if is_call:
+        return f"{value}({left},{right})"
+    # `3--4` is a decrement (PHP and JavaScript): a minus before a negative operand needs a
+    # space.
+    gap = " " if value == "-" and right.startswith("-") else ""
+    return f"{left}{value}{gap}{right}"
+
+
+_LEVELS: dict[Operation, Level] = {
     Op.ADD: Level.ADD,
     Op.SUB: Level.ADD,
     Op.MUL: Level.MUL,
@@ -109,10 +147,10 @@ _LEVELS = {
     Op.XOR: Level.XOR,
     Op.SHL: Level.SHIFT,
     Op.SHR: Level.SHIFT,
-    Op.EXP: Level.POW,
-    Op.USHR: Level.SHIFT,
+    JsOp.EXP: Level.POW,
+    JsOp.USHR: Level.SHIFT,
 }
-for _op in Op:
+for _op in (*Op, *JsOp):
     _LEVELS.setdefault(_op, Level.ATOM)
 
 OPERATORS: tuple[Op, ...] = (
@@ -132,19 +170,31 @@ class Func(Enum):
     FLOOR = "floor"
     CEIL = "ceil"
     ROUND = "round"
-    JS_SQRT = "Math.sqrt"
-    CBRT = "Math.cbrt"
-    JS_ABS = "Math.abs"
-    JS_FLOOR = "Math.floor"
-    JS_CEIL = "Math.ceil"
-    JS_ROUND = "Math.round"
-    TRUNC = "Math.trunc"
-    SIGN = "Math.sign"
 
     @property
     def reads_text(self) -> bool:
         """hexdec, octdec and bindec read the number's text: not monotone, not invertible."""
         return self in (Func.HEXDEC, Func.OCTDEC, Func.BINDEC)
+
+
+class JsFunc(Enum):
+    """JavaScript's one-argument Math functions a Set may allow."""
+
+    SQRT = "Math.sqrt"
+    CBRT = "Math.cbrt"
+    ABS = "Math.abs"
+    FLOOR = "Math.floor"
+    CEIL = "Math.ceil"
+    ROUND = "Math.round"
+    TRUNC = "Math.trunc"
+    SIGN = "Math.sign"
+
+    @property
+    def reads_text(self) -> bool:
+        return False
+
+
+Function = Func | JsFunc
 
 
 class Shape(Enum):
@@ -168,7 +218,7 @@ class Shape(Enum):
 class Wrap:
     """One of the wrap forms; `func` None is the bare unary minus `-x`."""
 
-    func: Func | None
+    func: Function | None
     shape: Shape = Shape.F
 
     @property
@@ -177,11 +227,6 @@ class Wrap:
         if self.func is None or self.shape.inner:
             return int(Level.ATOM)
         return 0
-
-    @property
-    def level(self) -> Level:
-        """A minus outside makes a unary expression; a call is an atom."""
-        return Level.POW if self.func is None or self.shape.outer else Level.ATOM
 
     @property
     def length(self) -> int:
@@ -208,12 +253,15 @@ class Syntax:
     shorter text (JavaScript's `Math.pow(x,y)` is `x**y` with 11 characters more, and
     `(x)**(y)` at most 6), so leaving them out changes no answer."""
 
-    operators: tuple[Op, ...]
-    calls: tuple[Op, ...]
-    funcs: tuple[Func, ...]
+    operators: tuple[Operation, ...]
+    calls: tuple[Operation, ...]
+    funcs: tuple[Function, ...]
     case_insensitive: bool
-    dominated: frozenset[Op] = frozenset()
-    mirrored: tuple[tuple[Func, Func], ...] = ()
+    unary_level: Level = Level.ATOM
+    """Where a unary minus sits: JavaScript's below `**` (`-2**2` is an error); PHP's
+    grammar has no `**`, so its minus is an atom (as it always was here)."""
+    dominated: frozenset[Operation] = frozenset()
+    mirrored: tuple[tuple[Function, Function], ...] = ()
     """f(-x) is exactly -g(x) (or f itself is odd or even, g = f): with g in the grammar,
     `f(-x)` and `-f(-x)` are never written, `-g(x)` and `g(x)` are as long or shorter and
     sort first (`-` before a letter)."""
@@ -226,18 +274,19 @@ SYNTAX: dict[FormulaLanguage, Syntax] = {
     FormulaLanguage.PHP: Syntax(
         OPERATORS,
         (Op.POW, Op.INTDIV, Op.FMOD, Op.MAX, Op.MIN),
-        tuple(Func)[:8],
+        tuple(Func),
         case_insensitive=True,
     ),
     FormulaLanguage.JAVASCRIPT: Syntax(
-        (*OPERATORS, Op.EXP, Op.USHR),
-        (Op.JS_POW, Op.HYPOT, Op.JS_MAX, Op.JS_MIN),
-        tuple(Func)[8:],
+        (*OPERATORS, JsOp.EXP, JsOp.USHR),
+        (JsOp.POW, JsOp.HYPOT, JsOp.MAX, JsOp.MIN),
+        tuple(JsFunc),
         case_insensitive=False,
-        dominated=frozenset({Op.JS_POW}),
+        unary_level=Level.POW,
+        dominated=frozenset({JsOp.POW}),
         mirrored=(
-            *((Func.JS_FLOOR, Func.JS_CEIL), (Func.JS_CEIL, Func.JS_FLOOR)),
-            *((Func.TRUNC, Func.TRUNC), (Func.SIGN, Func.SIGN), (Func.JS_ABS, Func.JS_ABS)),
+            *((JsFunc.FLOOR, JsFunc.CEIL), (JsFunc.CEIL, JsFunc.FLOOR)),
+            *((JsFunc.TRUNC, JsFunc.TRUNC), (JsFunc.SIGN, JsFunc.SIGN), (JsFunc.ABS, JsFunc.ABS)),
         ),
     ),
 }
@@ -249,8 +298,8 @@ class Grammar:
     """What a Set allows: the binary operations and the one-argument functions, in its
     language (whose numbers `solver.semantics` gives)."""
 
-    ops: tuple[Op, ...]
-    funcs: tuple[Func, ...]
+    ops: tuple[Operation, ...]
+    funcs: tuple[Function, ...]
     language: FormulaLanguage = FormulaLanguage.PHP
 
     @classmethod
@@ -267,7 +316,13 @@ class Grammar:
         funcs = tuple(func for func in syntax.funcs if syntax.fold(func.value) in names)
         return cls(syntax.operators + calls, funcs, language)
 
-    def shapes(self, func: Func) -> tuple[Shape, ...]:
+    def wrap_level(self, wrap: Wrap) -> Level:
+        """A call is an atom; a minus outside it is a unary expression (Syntax.unary_level)."""
+        if wrap.func is None or wrap.shape.outer:
+            return SYNTAX[self.language].unary_level
+        return Level.ATOM
+
+    def shapes(self, func: Function) -> tuple[Shape, ...]:
         """The shapes of `func` worth writing (all four unless Syntax.mirrored drops two)."""
         mirrors = dict(SYNTAX[self.language].mirrored)
         if mirrors.get(func) in self.funcs:

@@ -25,25 +25,25 @@ import numpy as np
 
 from solver import inverse
 from solver import values as V
-from solver.grammar import Op
+from solver.grammar import JsOp, Op, Operation
 from solver.inverse import Plan, RowKind
 from solver.js_values import to_int32, to_uint32
 from solver.objective import Intervals
 
 _BITS = frozenset({Op.AND, Op.OR, Op.XOR})
-_SHIFTS = frozenset({Op.SHL, Op.SHR, Op.USHR})
-_NUMERIC = frozenset({Op.MOD, Op.JS_MAX, Op.JS_MIN, Op.HYPOT})
+_SHIFTS = frozenset({Op.SHL, Op.SHR, JsOp.USHR})
+_NUMERIC = frozenset({Op.MOD, JsOp.MAX, JsOp.MIN, JsOp.HYPOT})
 _TWO_31, _TWO_32 = float(2**31), float(2**32)
 SMALL = 64
 """A side with at most this many values (a single digit's table) is inverted along: a
 two-digit side (~700 values) inverted made cold solves slower than listing it."""
 
 
-def plan(op: Op, left: V.Values, right: V.Values) -> Plan | None:
+def plan(op: Operation, left: V.Values, right: V.Values) -> Plan | None:
     """None: list every pair (no side small enough)."""
     if op in inverse.ARITHMETIC:
         return inverse.plan(op, left, right)
-    if op is Op.EXP:
+    if op is JsOp.EXP:
         return inverse.plan_pow(left, right)
     rows_left = len(left) <= len(right)
     rows = left if rows_left else right
@@ -60,7 +60,7 @@ def plan(op: Op, left: V.Values, right: V.Values) -> Plan | None:
     )
 
 
-def _kind(op: Op, rows_left: bool, f: float, t: int, shift: int) -> RowKind:
+def _kind(op: Operation, rows_left: bool, f: float, t: int, shift: int) -> RowKind:
     if op in _NUMERIC:
         return RowKind.INVERT if np.isfinite(f) else RowKind.LIST
     if op in _SHIFTS:
@@ -74,7 +74,7 @@ def _kind(op: Op, rows_left: bool, f: float, t: int, shift: int) -> RowKind:
     return RowKind.INVERT
 
 
-def bucket_keys(op: Op, rows_left: bool, other: V.Values) -> V.Ints:
+def bucket_keys(op: Operation, rows_left: bool, other: V.Values) -> V.Ints:
     """A key of the other operand that, with the row, fixes the result."""
     if op in _SHIFTS and rows_left:
         return to_uint32(other.f) & 31
@@ -83,7 +83,7 @@ def bucket_keys(op: Op, rows_left: bool, other: V.Values) -> V.Ints:
     return to_int32(other.f) & 15
 
 
-def odd_columns(op: Op, other: V.Values) -> V.Ints:
+def odd_columns(op: Operation, other: V.Values) -> V.Ints:
     """Other-operand entries whose ToInt32 is not trunc(y) (or, for `<<`, whose shift
     leaves the word): listed apart from the inverted rows."""
     if op not in _BITS | _SHIFTS:
@@ -92,10 +92,12 @@ def odd_columns(op: Op, other: V.Values) -> V.Ints:
     return np.flatnonzero(~(np.isfinite(other.f) & (np.abs(other.f) < limit)))
 
 
-def bounds(op: Op, rows_left: bool, rows: V.Values, lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+def bounds(
+    op: Operation, rows_left: bool, rows: V.Values, lo: V.Floats, hi: V.Floats
+) -> list[Intervals]:
     """For INVERT rows (column) and result intervals (row): intervals of the other operand."""
-    if op in inverse.ARITHMETIC or op is Op.EXP:
-        return inverse.bounds(Op.POW if op is Op.EXP else op, rows_left, rows, lo, hi)
+    if op in inverse.ARITHMETIC or op is JsOp.EXP:
+        return inverse.bounds(Op.POW if op is JsOp.EXP else op, rows_left, rows, lo, hi)
     r = rows.f[:, None]
     lo, hi = lo[None, :], hi[None, :]
     with np.errstate(all="ignore"):
@@ -120,15 +122,15 @@ def bounds(op: Op, rows_left: bool, rows: V.Values, lo: V.Floats, hi: V.Floats) 
             return [(lo / scale - 1, hi / scale + 1)]
         if op is Op.SHR:
             return [(lo * scale - 1, (hi + 1) * scale + 1)]
-        if op is Op.USHR:
+        if op is JsOp.USHR:
             low, high = lo * scale - 1, (hi + 1) * scale + 1
             return [(low, high), (low - _TWO_32, high - _TWO_32)]
         inside = (lo <= r) & (r <= hi)
-        if op is Op.JS_MAX:
+        if op is JsOp.MAX:
             return [(np.where(inside, -np.inf, lo), hi + 0 * r)]
-        if op is Op.JS_MIN:
+        if op is JsOp.MIN:
             return [(lo + 0 * r, np.where(inside, np.inf, hi))]
-        if op is Op.HYPOT:
+        if op is JsOp.HYPOT:
             ok = hi >= 0
             m = np.maximum(lo - np.abs(r), 0.0)
             return [

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from solver.column import Bools, Floats, Ints, Values, float_keys, identity_codes, of_floats, quiet
-from solver.grammar import Func, Op, Wrap
+from solver.grammar import Function, JsFunc, JsOp, Op, Operation, Wrap
 from solver.node_math import NODE_MATH
 
 _TWO_32 = float(2**32)
@@ -142,7 +142,7 @@ def hypot(a: Values, b: Values) -> tuple[Values, Bools]:
     return _of(np.where(np.isinf(x) | np.isinf(y), np.inf, out))
 
 
-BINARY: dict[Op, Binary] = {
+BINARY: dict[Operation, Binary] = {
     Op.ADD: add,
     Op.SUB: sub,
     Op.MUL: mul,
@@ -153,12 +153,12 @@ BINARY: dict[Op, Binary] = {
     Op.XOR: bxor,
     Op.SHL: shl,
     Op.SHR: shr,
-    Op.USHR: ushr,
-    Op.EXP: exp,
-    Op.JS_POW: exp,
-    Op.HYPOT: hypot,
-    Op.JS_MAX: max_,
-    Op.JS_MIN: min_,
+    JsOp.USHR: ushr,
+    JsOp.EXP: exp,
+    JsOp.POW: exp,
+    JsOp.HYPOT: hypot,
+    JsOp.MAX: max_,
+    JsOp.MIN: min_,
 }
 
 
@@ -177,15 +177,15 @@ def sign(f: Floats) -> Floats:
     return out
 
 
-UNARY: dict[Func, Callable[[Floats], Floats]] = {
-    Func.JS_SQRT: quiet(np.sqrt),
-    Func.CBRT: NODE_MATH.cbrt,
-    Func.JS_ABS: np.abs,
-    Func.JS_FLOOR: np.floor,
-    Func.JS_CEIL: np.ceil,
-    Func.JS_ROUND: round_,
-    Func.TRUNC: np.trunc,
-    Func.SIGN: sign,
+UNARY: dict[Function, Callable[[Floats], Floats]] = {
+    JsFunc.SQRT: quiet(np.sqrt),
+    JsFunc.CBRT: NODE_MATH.cbrt,
+    JsFunc.ABS: np.abs,
+    JsFunc.FLOOR: np.floor,
+    JsFunc.CEIL: np.ceil,
+    JsFunc.ROUND: round_,
+    JsFunc.TRUNC: np.trunc,
+    JsFunc.SIGN: sign,
 }
 
 
@@ -194,7 +194,7 @@ def neg(a: Values) -> Values:
 
 
 @quiet
-def apply_funcs(funcs: Sequence[Func], a: Values) -> dict[Func, Values]:
+def apply_funcs(funcs: Sequence[Function], a: Values) -> dict[Function, Values]:
     return {f: of_floats(UNARY[f](a.f)) for f in funcs}
 
 

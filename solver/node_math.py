@@ -109,6 +109,12 @@ class NodeMath:
                 out[start:stop] = np.frombuffer(data, np.float64)
         return out
 
+    @property
+    def pid(self) -> int:
+        """The helper's process id (started if it is not running)."""
+        with self._lock:
+            return self._process().pid
+
     def pow(self, base: Floats, exponent: Floats) -> Floats:
         base, exponent = np.asarray(base, np.float64), np.asarray(exponent, np.float64)
         if len(base) == 0:

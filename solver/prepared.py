@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver import values as V
-from solver.grammar import Func, Grammar, Op
+from solver.grammar import Func, Grammar, Operation
 from solver.hits import TopLevel
 from solver.tables import Index, RangeTables, Span, Table
 
@@ -22,7 +22,7 @@ class Block:
     `rows` restricts the left operands (None: all); `witness` is a shortest pair
     (left * len(right) + right) per value and `tied` says another pair is as short."""
 
-    op: Op | None
+    op: Operation | None
     split: int
     table: Table
     witness: Index
@@ -35,7 +35,7 @@ class Block:
 class Inverted:
     """`+ - * /` over one split, searched by inverting along the smaller side."""
 
-    op: Op
+    op: Operation
     split: int
     rows_left: bool
     rows: Index  # rows of the smaller side that are finite and (for * and /) nonzero

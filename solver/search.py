@@ -22,7 +22,7 @@ import numpy as np
 from rules.game_set import FormulaLanguage
 from solver import inverse
 from solver import values as V
-from solver.grammar import NEG, Func, Grammar, Level, Op, Wrap
+from solver.grammar import NEG, Func, Function, Grammar, JsFunc, Level, Operation, Wrap
 from solver.hits import Hits, padded_spans
 from solver.objective import Intervals, widen
 from solver.prepared import Block, Inverted, Prepared
@@ -45,7 +45,7 @@ Form = Wrap | None
 
 
 def _reduce_block(
-    op: Op | None,
+    op: Operation | None,
     split: int,
     vals: V.Values,
     length: Index,
@@ -68,7 +68,7 @@ def _reduce_block(
 def derive(
     a: Table,
     c: Table,
-    op: Op,
+    op: Operation,
     rows: Index | None,
     rows_left: bool,
     columns: Index | None = None,
@@ -102,7 +102,7 @@ def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, In
 
 def _plan_blocks(
     sem: Semantics,
-    op: Op,
+    op: Operation,
     split: int,
     a: Table,
     c: Table,
@@ -170,31 +170,31 @@ def invertible_forms(grammar: Grammar) -> list[Form]:
     return forms
 
 
-def _func_preimage(func: Func, lo: V.Floats, hi: V.Floats, literal: float) -> Intervals:
+def _func_preimage(func: Function, lo: V.Floats, hi: V.Floats, literal: float) -> Intervals:
     """Intervals of x holding every x with func(x) in [lo, hi] (maybe wider); for
     Math.sign, every x that can be the argument of a shortest formula (below)."""
-    if func in (Func.SQRT, Func.JS_SQRT):
+    if func in (Func.SQRT, JsFunc.SQRT):
         ok = hi >= 0
         low = np.maximum(lo, 0.0)
         with np.errstate(over="ignore"):  # past the largest double: no x is that large
             return np.where(ok, low * low, np.inf), np.where(ok, hi * hi, -np.inf)
-    if func is Func.CBRT:
+    if func is JsFunc.CBRT:
         with np.errstate(over="ignore"):
             return lo * lo * lo, hi * hi * hi
-    if func is Func.SIGN:
+    if func is JsFunc.SIGN:
         return _sign_preimage(lo, hi, literal)
-    if func in (Func.ABS, Func.JS_ABS):
+    if func in (Func.ABS, JsFunc.ABS):
         ok = hi >= 0
         low = np.maximum(lo, 0.0)
         return (
             np.concatenate([np.where(ok, low, np.inf), np.where(ok, -hi, np.inf)]),
             np.concatenate([np.where(ok, hi, -np.inf), np.where(ok, -low, -np.inf)]),
         )
-    if func in (Func.FLOOR, Func.JS_FLOOR):
+    if func in (Func.FLOOR, JsFunc.FLOOR):
         return np.ceil(lo), np.floor(hi) + 1
-    if func in (Func.CEIL, Func.JS_CEIL):
+    if func in (Func.CEIL, JsFunc.CEIL):
         return np.ceil(lo) - 1, np.floor(hi)
-    if func in (Func.ROUND, Func.JS_ROUND, Func.TRUNC):
+    if func in (Func.ROUND, JsFunc.ROUND, JsFunc.TRUNC):
         return lo - 1, hi + 1
     raise ValueError(f"{func.value} has no interval inverse")
 
@@ -280,7 +280,9 @@ def inverted_pairs(
     return np.unique(left_i * len(c) + right_i)
 
 
-def pair_values(prep: Prepared, op: Op, split: int, pair: Index) -> tuple[V.Values, Index, Index]:
+def pair_values(
+    prep: Prepared, op: Operation, split: int, pair: Index
+) -> tuple[V.Values, Index, Index]:
     """op over the given pairs: results, shortest length, and which pairs have a value."""
     a, c = prep.left(split), prep.right(split)
     left_i, right_i = pair // len(c), pair % len(c)

@@ -29,6 +29,7 @@ from solver.textforms import (
     text_reaches,
     text_table,
 )
+from solver.toplevel import worth_listing
 
 _MAX_INTS_CHECKED = 200_000
 
@@ -96,11 +97,15 @@ class Solver:
     def prepare(self, digits: str, game_set: GameSet) -> None:
         """Everything a query on these Digits reads, so each Score after costs a query only.
 
-        The whole top level listed (every Set: it serves every query), and what
+        The whole top level listed (it serves every query) when it is small enough to
+        keep (`toplevel.worth_listing`: every PHP Set's is; JavaScript's twelve functions
+        make some 10^7 derivations, past the process's memory), and what
         hexdec/octdec/bindec read in it (a Set that has them): it costs a few cold solves.
-        A cold solve lists both only when its answer needs the text forms."""
+        A cold solve lists both only when its answer needs the text forms; unlisted,
+        queries invert as a cold solve does (the Digits stay cached, prepared first)."""
         entry = self._prepared(digits, _grammar(game_set))
-        text_table(entry.prep)  # reads the top level, which it lists first
+        if worth_listing(entry.prep):
+            text_table(entry.prep)  # reads the top level, which it lists first
         entry.prepared = True
 
     def is_prepared(self, digits: str, game_set: GameSet) -> bool:

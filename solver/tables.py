@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver import values as V
-from solver.grammar import CONTEXTS, NEG, Grammar, Level, Op, Shape, Wrap
+from solver.grammar import CONTEXTS, NEG, Grammar, Level, Operation, Shape, Wrap
 from solver.semantics import Semantics, semantics
 
 Lens = NDArray[np.int16]
@@ -125,7 +125,7 @@ def contributions(level: int, length: NDArray[np.int64]) -> Lens:
 class Pairs:
     """Every binary derivation over one split: operand indices, results, lengths."""
 
-    op: Op
+    op: Operation
     split: int
     left: Index
     right: Index
@@ -133,7 +133,7 @@ class Pairs:
     length: NDArray[np.int64]
 
 
-def binary_pairs(sem: Semantics, op: Op, split: int, a: Table, c: Table) -> Pairs:
+def binary_pairs(sem: Semantics, op: Operation, split: int, a: Table, c: Table) -> Pairs:
     """op(a, c) for every pair (the language's errors dropped)."""
     left = np.repeat(np.arange(len(a)), len(c))
     right = np.tile(np.arange(len(c)), len(a))
@@ -234,7 +234,7 @@ def _form(wrap: Wrap, source: Index, out: V.Values, b: Table) -> Wrapped:
 def build_w(b: Table, grammar: Grammar) -> tuple[list[Wrapped], Table]:
     forms = wrap_all(b, grammar)
     parts = [b.values, *(f.values for f in forms)]
-    contribs = [b.lens, *(contributions(int(f.wrap.level), f.length) for f in forms)]
+    contribs = [b.lens, *(contributions(int(grammar.wrap_level(f.wrap)), f.length) for f in forms)]
     return forms, reduce(V.concat(parts), np.concatenate(contribs))
 
 

@@ -64,7 +64,7 @@ def build_text_table(prep: Prepared, limit: int | None) -> TextTable:
     """Read every distinct top-level x (its shortest length as an argument) in each base,
     a slice at a time, keeping what `limit` allows."""
     top = top_level(prep)
-    funcs = [f for f in prep.grammar.funcs if f.reads_text]
+    funcs = [f for f in prep.grammar.funcs if isinstance(f, Func) and f.reads_text]
     parts: dict[Func, list[Readings]] = {f: [] for f in funcs}
     for start in range(0, len(top), _READ_SLICE):
         rows = np.arange(start, min(start + _READ_SLICE, len(top)))
@@ -136,7 +136,7 @@ def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
 
 
 def min_text_form_length(prep: Prepared) -> int:
-    funcs = [f for f in prep.grammar.funcs if f.reads_text]
+    funcs = [f for f in prep.grammar.funcs if isinstance(f, Func) and f.reads_text]
     if not funcs:
         return 1 << 30
     # the literal of all four digits is the shortest formula (a binary operation adds a sign)
@@ -192,7 +192,7 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
 def text_band(prep: Prepared, shortest: int, longest: int) -> TextBand:
     memo = (shortest, longest)
     if memo not in prep.text_bands:
-        funcs = [f for f in prep.grammar.funcs if f.reads_text]
+        funcs = [f for f in prep.grammar.funcs if isinstance(f, Func) and f.reads_text]
         x, length = short_x(prep, longest, shortest)
         if len(x):
             order, starts, _, _ = group(x)

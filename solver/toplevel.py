@@ -22,7 +22,30 @@ from solver.prepared import Prepared
 from solver.search import derive
 from solver.semantics import semantics
 
-__all__ = ["TopLevel", "build_top_level", "top_level"]
+__all__ = ["TopLevel", "build_top_level", "derivations", "top_level", "worth_listing"]
+
+
+LIST_BUDGET = 4_000_000
+"""The most top-level derivations `Solver.prepare` lists (PHP's Sets: up to ~2 million,
+some 600,000 distinct values kept; JavaScript's 4-19 million would pass the solver
+process's 256 MiB)."""
+
+
+def derivations(prep: Prepared) -> int:
+    """How many top-level derivations listing the top level would evaluate."""
+    count = sum(len(block.table) for block in prep.blocks)
+    for inv in prep.inverted:
+        other = prep.right(inv.split) if inv.rows_left else prep.left(inv.split)
+        count += len(inv.rows) * len(other)
+    return count
+
+
+def worth_listing(prep: Prepared) -> bool:
+    """Whether to list the top level: always when text forms read it (they need it whole),
+    else when it fits the budget."""
+    if any(f.reads_text for f in prep.grammar.funcs):
+        return True
+    return derivations(prep) <= LIST_BUDGET
 
 
 def top_level(prep: Prepared) -> TopLevel:

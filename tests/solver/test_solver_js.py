@@ -24,7 +24,7 @@ from rules.scoring import apply_points
 from rules.sets import GameSet, parse_sets
 from solver import js_values as J
 from solver.column import of_floats
-from solver.grammar import Func, Grammar, Op, Shape, Wrap
+from solver.grammar import Grammar, JsFunc, JsOp, Level, Op, Shape, Wrap
 from solver.solve import Solver
 from tests.evaluator.js.test_js_check import JS_DARTS
 
@@ -51,12 +51,12 @@ _BINARY_JS = {
     Op.XOR: "a ^ b",
     Op.SHL: "a << b",
     Op.SHR: "a >> b",
-    Op.USHR: "a >>> b",
-    Op.EXP: "a ** b",
-    Op.JS_POW: "Math.pow(a, b)",
-    Op.HYPOT: "Math.hypot(a, b)",
-    Op.JS_MAX: "Math.max(a, b)",
-    Op.JS_MIN: "Math.min(a, b)",
+    JsOp.USHR: "a >>> b",
+    JsOp.EXP: "a ** b",
+    JsOp.POW: "Math.pow(a, b)",
+    JsOp.HYPOT: "Math.hypot(a, b)",
+    JsOp.MAX: "Math.max(a, b)",
+    JsOp.MIN: "Math.min(a, b)",
 }
 
 _NODE = r"""
@@ -116,7 +116,7 @@ def _same(mine: float, theirs: str) -> bool:
 def test_every_operation_and_function_is_nodes_over_edge_values() -> None:
     a = np.array([x for x in EDGES for _ in EDGES], np.float64)
     b = np.array([y for _ in EDGES for y in EDGES], np.float64)
-    unary = {f.name: f"{f.value}(a)" for f in Func if f.value.startswith("Math.")}
+    unary = {f.name: f"{f.value}(a)" for f in JsFunc}
     answers = node(
         {
             "pairs": [[_hex(x) for x in a], [_hex(y) for y in b]],
@@ -131,12 +131,11 @@ def test_every_operation_and_function_is_nodes_over_edge_values() -> None:
         for k in range(len(a)):
             if not _same(float(mine.f[k]), answers[op.name][k]):
                 wrong.append((op.value, a[k], b[k], mine.f[k], _num(answers[op.name][k])))
-    for f in Func:
-        if f.name in unary:
-            got = J.apply_funcs([f], of_floats(a))[f].f
-            for k in range(len(a)):
-                if not _same(float(got[k]), answers[f.name][k]):
-                    wrong.append((f.value, a[k], None, got[k], _num(answers[f.name][k])))
+    for f in JsFunc:
+        got = J.apply_funcs([f], of_floats(a))[f].f
+        for k in range(len(a)):
+            if not _same(float(got[k]), answers[f.name][k]):
+                wrong.append((f.value, a[k], None, got[k], _num(answers[f.name][k])))
     neg = J.neg(of_floats(a)).f
     wrong += [
         ("-", a[k], None, neg[k], None)
@@ -158,8 +157,8 @@ def test_pow_and_cbrt_are_nodes_where_c_differs() -> None:
             "unary": {"CBRT": "Math.cbrt(a)"},
         }
     )
-    mine, _ = J.BINARY[Op.EXP](of_floats(a), of_floats(b))
-    cbrt = J.apply_funcs([Func.CBRT], of_floats(a))[Func.CBRT].f
+    mine, _ = J.BINARY[JsOp.EXP](of_floats(a), of_floats(b))
+    cbrt = J.apply_funcs([JsFunc.CBRT], of_floats(a))[JsFunc.CBRT].f
     assert all(_same(float(mine.f[k]), answers["EXP"][k]) for k in range(len(a)))
     assert answers["EXP"] == answers["POW"]  # so Math.pow is never written (`**` is shorter)
     assert all(_same(float(cbrt[k]), answers["CBRT"][k]) for k in range(len(a)))
@@ -176,9 +175,13 @@ def test_literals_are_read_as_node_reads_them() -> None:
 
 def test_unary_minus_on_a_power_base_is_written_in_parentheses() -> None:
     grammar = Grammar.for_functions(JS_SET.functions, FormulaLanguage.JAVASCRIPT)
-    assert Op.JS_POW not in grammar.ops and Op.EXP in grammar.ops
-    assert Op.EXP.contexts() == (7, 6)  # base: an atom; exponent: `**` or unary
-    assert Wrap(None).level == 6 and Wrap(Func.JS_SQRT, Shape.NEG_F).level == 6
+    assert JsOp.POW not in grammar.ops and JsOp.EXP in grammar.ops
+    assert JsOp.EXP.contexts() == (Level.ATOM, Level.POW)  # base: an atom; exponent: not
+    assert grammar.wrap_level(Wrap(None)) == Level.POW  # so `(-2)**2`, never `-2**2`
+    assert grammar.wrap_level(Wrap(JsFunc.SQRT, Shape.NEG_F)) == Level.POW
+    assert grammar.wrap_level(Wrap(JsFunc.SQRT, Shape.F_NEG)) == Level.ATOM
+    php = Grammar.for_functions(["pow", "sqrt"])
+    assert php.wrap_level(Wrap(None)) == Level.ATOM  # PHP's grammar has no `**`
 
 
 SAMPLE = [
