@@ -10,7 +10,8 @@ other operand y:
 - `y >> s`, `y >>> s` (s = ToUint32(t) & 31): floor(ToInt32(y) / 2^s), of ToUint32(y)
   for `>>>` (two intervals: y >= 0, and y < 0 read as y + 2^32); `y << s`: ToInt32(y)
   times 2^s while no bit leaves the word (s <= 9, |y| < 2^22), else (s >= 23) a
-  function of the low 9 bits (10 <= s <= 22: listed);
+  function of the low 9 bits (10 <= s <= 22: listed); for s >= 23, `y >> s` and
+  `y >>> s` are functions of y's top 9 bits;
 - `Math.max`, `Math.min`: y itself, or t for every y on one side of it;
 - `Math.hypot`: between max(|t|, |y|) and |t| + |y|;
 - `%`: fmod keeps |result| below the divisor: `y % t` lands only near 0, `t % y` is t
@@ -64,11 +65,9 @@ def _kind(op: Operation, rows_left: bool, f: float, t: int, shift: int) -> RowKi
     if op in _NUMERIC:
         return RowKind.INVERT if np.isfinite(f) else RowKind.LIST
     if op in _SHIFTS:
-        if rows_left:
+        if rows_left or shift >= 23:  # y >> 23.. keeps y's top 9 bits: a few hundred results
             return RowKind.BUCKET
-        if op is not Op.SHL or shift <= 9:
-            return RowKind.INVERT
-        return RowKind.BUCKET if shift >= 23 else RowKind.LIST
+        return RowKind.INVERT if op is not Op.SHL or shift <= 9 else RowKind.LIST
     if (op is Op.AND and t >= 0) or (op is Op.OR and t < 0):
         return RowKind.BUCKET if abs(t) <= 15 else RowKind.INVERT
     return RowKind.INVERT
@@ -80,6 +79,10 @@ def bucket_keys(op: Operation, rows_left: bool, other: V.Values) -> V.Ints:
         return to_uint32(other.f) & 31
     if op is Op.SHL:
         return to_int32(other.f) & 511
+    if op is Op.SHR:
+        return to_int32(other.f) >> 23
+    if op is JsOp.USHR:
+        return to_uint32(other.f) >> 23
     return to_int32(other.f) & 15
 
 

@@ -307,4 +307,18 @@ def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
         return prep.top_level.hits(lo, hi, pad)
     parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
     parts += [_inverted_hits(prep, inv, lo, hi, pad) for inv in prep.inverted]
-    return Hits.concat(parts)
+    return _distinct(Hits.concat(parts))
+
+
+def _distinct(hits: Hits) -> Hits:
+    """Each value once, with its shortest lengths: every wrap form is then applied once per
+    value. Near 0 most pairs repeat a few values (JavaScript's `y >> 31` is 0 or -1 for
+    every y): before this a Score of 1 applied 23 forms to three million hits (19 s)."""
+    if len(hits.x) < 2:
+        return hits
+    order, starts, _, _ = group(hits.x)
+    return Hits(
+        hits.x.take(order[starts]),
+        np.minimum.reduceat(hits.length_any[order], starts),
+        np.minimum.reduceat(hits.length_atom[order], starts),
+    )
