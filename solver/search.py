@@ -306,7 +306,8 @@ def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
     if prep.top_level is not None:  # prepared: the whole top level is listed
         return prep.top_level.hits(lo, hi, pad)
     parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
-    parts += [_inverted_hits(prep, inv, lo, hi, pad) for inv in prep.inverted]
+    # each part reduced as it comes: near 0 the repeats are most of the pairs (memory)
+    parts += [_distinct(_inverted_hits(prep, inv, lo, hi, pad)) for inv in prep.inverted]
     return _distinct(Hits.concat(parts))
 
 

@@ -265,3 +265,31 @@ def _wrap(text: str, rng: np.random.Generator) -> str:
     if roll < 0.65:
         return f"(-({text}))"
     return f"{rng.choice(_FUNCS)}({text})"
+
+
+def test_the_shipped_javascript_sample_is_what_the_solver_lists() -> None:
+    """The practice bot's checkout chances for js-darts come from its own shipped file."""
+    from solver.finish import (
+        SHIPPED_FILES,
+        SHIPPED_REACH,
+        _shipped,
+        sample_digits,
+        whole_magnitudes,
+    )
+
+    data = json.loads(SHIPPED_FILES[FormulaLanguage.JAVASCRIPT].read_text())
+    assert data["digits"] == sample_digits() and data["reach"] == SHIPPED_REACH
+    grammar = Grammar.for_functions(JS_SET.functions, FormulaLanguage.JAVASCRIPT)
+    listed = whole_magnitudes(data["digits"][0], grammar, SHIPPED_REACH).tolist()
+    assert listed == data["magnitudes"][0]
+    assert _shipped(1024, FormulaLanguage.JAVASCRIPT) is not None
+
+
+def test_the_practice_opponent_plays_a_javascript_set(solver: Solver) -> None:
+    """PERFECT plays to finish (solver.finish) in node's numbers: a JavaScript formula."""
+    from solver.finish import finishing
+
+    move = finishing(solver, "3489", 321.5, JS_SET, last=False)
+    answer = node({"formulas": [move.formula]})["formulas"][0]
+    assert check(move.formula, "3489", JS_SET.functions) == move.formula
+    assert _hex(move.value) == answer
