@@ -154,6 +154,7 @@ def main() -> None:
     cpu50, cpu99 = percentile(js.cold[1], 50), percentile(js.cold[1], 99)
     ratio = cold50 / percentile(php.cold[0], 50)
     mib = 2**20
+    memory_ok = peak <= 256 * mib and not any("memory" in f for f in failures)
     lines = [
         "## Solver, JavaScript beside PHP (`bench/bench_solver_js.py`)",
         "",
@@ -179,7 +180,7 @@ def main() -> None:
         f" {met(warm99 <= 0.05)}",
         f"- solver process peak resident (VmHWM) {peak / mib:.0f} MiB over"
         f" {len(process_latency)} JavaScript Digits prepared (target <= 256 MiB):"
-        f" {met(peak <= 256 * mib)}; the node helper of `**` and Math.cbrt, its own process:"
+        f" {met(memory_ok)}; the node helper of `**` and Math.cbrt, its own process:"
         f" {helper_peak / mib:.0f} MiB peak",
         f"- calls through `SolverProcess` that failed: {', '.join(failures) or 'none'}",
     ]
