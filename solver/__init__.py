@@ -1,10 +1,12 @@
-"""The solver: the best formula a round allows, in PHP's own number semantics.
+"""The solver: the best formula a round allows, in its Set's language's own numbers.
 
 Pure (numpy and `rules` only): nothing of discord, the database, Docker or
-the evaluator; the bot confirms every shown formula with real PHP
-(`bot/solving.py`).
+the evaluator; the bot confirms every shown formula with real PHP or node
+(`bot/solving.py`). A JavaScript Set's `**` and `Math.cbrt` come from a node helper
+process (`node_math.py`: V8's are not C's); everything else is numpy.
 
-The grammar it is optimal over:
+The grammar it is optimal over (PHP's; a JavaScript Set's is the same with its
+operators `+ - * / % ** & | ^ << >> >>>` and `Math.*` functions, `solver.grammar.SYNTAX`):
 - the Digits, in order, split into integer literals (a leading 0 is octal,
   `08` does not parse);
 - every node is a literal or a binary operation: an operator `+ - * / % & |

@@ -13,18 +13,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver import values as V
+from solver.hits import Hits
 from solver.objective import Intervals, Objective
+from solver.prepared import Prepared
 from solver.search import (
     Form,
-    Hits,
-    Prepared,
     apply_form,
     form_context,
     form_length,
     form_preimage,
     x_hits,
 )
-from solver.tables import Index
+from solver.semantics import Semantics, semantics
+from solver.tables import Index, literal_value
 
 
 @dataclass
@@ -71,8 +72,10 @@ def inside(x: V.Floats, intervals: Intervals) -> V.Bools:
     return ok
 
 
-def _preimages(forms: list[Form], lo: V.Floats, hi: V.Floats) -> list[Intervals]:
-    return [union(*form_preimage(form, lo, hi)) for form in forms]
+def _preimages(prep: Prepared, forms: list[Form], lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+    lit = literal_value(prep.digits, prep.grammar)
+    literal = float(lit.f[0]) if lit is not None else math.nan
+    return [union(*form_preimage(form, lo, hi, literal)) for form in forms]
 
 
 def _all(parts: list[Intervals]) -> Intervals:
@@ -80,7 +83,12 @@ def _all(parts: list[Intervals]) -> Intervals:
 
 
 def _apply_forms(
-    forms: list[Form], own: list[Intervals] | None, hits: Hits, objective: Objective, bound: float
+    sem: Semantics,
+    forms: list[Form],
+    own: list[Intervals] | None,
+    hits: Hits,
+    objective: Objective,
+    bound: float,
 ) -> Found:
     """Each form on the hits inside its own preimage (all hits when `own` is None)."""
     parts = []
@@ -90,12 +98,14 @@ def _apply_forms(
             hits_form = Hits(hits.x.take(mine), hits.length_any[mine], hits.length_atom[mine])
         else:
             hits_form = hits
-        parts.append(_form_found(form, hits_form, objective, bound))
+        parts.append(_form_found(sem, form, hits_form, objective, bound))
     return Found.concat(parts)
 
 
-def _form_found(form: Form, hits: Hits, objective: Objective, bound: float) -> Found:
-    r = apply_form(form, hits.x)
+def _form_found(
+    sem: Semantics, form: Form, hits: Hits, objective: Objective, bound: float
+) -> Found:
+    r = apply_form(form, hits.x, sem)
     score = objective.score(r)
     keep = np.flatnonzero(score <= bound)
     length = hits.length(form_context(form))[keep] + form_length(form)
@@ -105,25 +115,33 @@ def _form_found(form: Form, hits: Hits, objective: Objective, bound: float) -> F
 def collect(prep: Prepared, objective: Objective, bound: float, forms: list[Form]) -> Found:
     """Every candidate of the given forms scoring at most `bound` (nothing missed)."""
     lo, hi = objective.sublevel(bound)
-    own = _preimages(forms, lo, hi)
-    return _apply_forms(forms, own, x_hits(prep, *_all(own)), objective, bound)
+    own = _preimages(prep, forms, lo, hi)
+    sem = semantics(prep.grammar)
+    return _apply_forms(sem, forms, own, x_hits(prep, *_all(own)), objective, bound)
 
 
-def distinct_count(found: Found) -> int:
-    return len(np.unique(V.identity_codes(found.r)))
+def distinct_count(prep: Prepared, found: Found) -> int:
+    """How many distinct Results (JavaScript's -0 and 0 are one)."""
+    return len(np.unique(semantics(prep.grammar).result_codes(found.r)))
 
 
 def seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int) -> float:
     """An upper bound on the top-th best score, from the values next to the exact hits."""
     lo, hi = objective.sublevel(0.0)
+    sem = semantics(prep.grammar)
     near = _apply_forms(
-        forms, None, x_hits(prep, *_all(_preimages(forms, lo, hi)), pad=1), objective, math.inf
+        sem,
+        forms,
+        None,
+        x_hits(prep, *_all(_preimages(prep, forms, lo, hi)), pad=1),
+        objective,
+        math.inf,
     )
     ok = np.isfinite(near.score)
     if not ok.any():
         return math.inf
     score = near.score[ok]
-    key = V.identity_codes(near.r)[ok]
+    key = sem.result_codes(near.r)[ok]
     order = np.argsort(score, kind="stable")
     _, first = np.unique(key[order], return_index=True)
     distinct = np.sort(score[order][first])

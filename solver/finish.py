@@ -9,7 +9,9 @@ near 0 of the top levels of a fixed sample of Digits, each (and its negation) sc
 as a round would score it. Listing them takes seconds, too long inside a move (and
 a simulated clock's settle): for the default functions they are shipped in
 `checkout_sample.json` (`python -m solver.finish` writes it; a test recomputes some);
-a Set with other functions lists them once per solver process.
+a Set with other functions lists them once per solver process. A JavaScript Set's
+default functions have their own file (`checkout_sample_js.json`): the languages'
+numbers differ.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
+from rules.game_set import LANGUAGE_FUNCTIONS, FormulaLanguage
 from rules.scoring import Number, is_zero
-from rules.sets import DEFAULT_FUNCTIONS, GameSet
+from rules.sets import GameSet
 from solver.grammar import Grammar
 from solver.result import Candidate
 from solver.search import prepare, x_hits
@@ -33,6 +36,11 @@ SAMPLE = 12
 """Digits in the sample (seeded, the same in every process)."""
 SAMPLE_SEED = 20261201
 SHIPPED = Path(__file__).with_name("checkout_sample.json")
+SHIPPED_FILES: dict[FormulaLanguage, Path] = {
+    FormulaLanguage.PHP: SHIPPED,
+    FormulaLanguage.JAVASCRIPT: Path(__file__).with_name("checkout_sample_js.json"),
+}
+"""Each language's shipped sample, for its default functions."""
 SHIPPED_REACH = 4096
 """The shipped whole values go this far from 0 (REACH + 2 Goal for a Goal up to 1,536)."""
 REACH = 1024
@@ -76,8 +84,17 @@ def whole_magnitudes(digits: str, grammar: Grammar, reach: int) -> np.ndarray:
     return np.unique(np.abs(f[whole]).astype(np.int64))
 
 
-def _shipped(reach: int) -> list[np.ndarray] | None:
-    data = json.loads(SHIPPED.read_text(encoding="ascii"))
+def _default_grammar(language: FormulaLanguage) -> Grammar:
+    return Grammar.for_functions(LANGUAGE_FUNCTIONS[language].defaults, language)
+
+
+def _shipped(
+    reach: int, language: FormulaLanguage = FormulaLanguage.PHP
+) -> list[np.ndarray] | None:
+    path = SHIPPED_FILES[language]
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text(encoding="ascii"))
     if data["reach"] < reach or data["digits"] != sample_digits():
         return None
     return [np.array(v, np.int64) for v in data["magnitudes"]]
@@ -87,7 +104,8 @@ def _shipped(reach: int) -> list[np.ndarray] | None:
 def chances(grammar: Grammar, goal: int, bonus: int) -> Chances:
     """Per whole Score, the share of the sample Digits with a Result whose points are it."""
     reach = REACH + 2 * goal
-    sample = _shipped(reach) if grammar == Grammar.for_functions(DEFAULT_FUNCTIONS) else None
+    default = grammar == _default_grammar(grammar.language)
+    sample = _shipped(reach, grammar.language) if default else None
     if sample is None:
         sample = [whole_magnitudes(d, grammar, reach) for d in sample_digits()]
     counts = np.zeros(REACH + 1, np.float64)
@@ -109,7 +127,8 @@ def finishing(
     best = solver.solve(digits, score, game_set).best
     if is_zero(best.score) or last:
         return best
-    table = chances(Grammar.for_functions(game_set.functions), game_set.goal, game_set.bonus)
+    grammar = Grammar.for_functions(game_set.functions, game_set.language)
+    table = chances(grammar, game_set.goal, game_set.bonus)
     choice, value = best, table.of(best.score)
     for aim in table.likeliest(TRIES):
         if table.share[aim] <= value:
@@ -121,14 +140,17 @@ def finishing(
     return choice
 
 
-def write_shipped() -> None:
-    """Write `checkout_sample.json` for the default functions (a few seconds a Digits)."""
-    grammar = Grammar.for_functions(DEFAULT_FUNCTIONS)
+def write_shipped(language: FormulaLanguage = FormulaLanguage.PHP) -> None:
+    """Write the language's sample for its default functions (a few seconds a Digits)."""
+    grammar = _default_grammar(language)
     digits = sample_digits()
     magnitudes = [whole_magnitudes(d, grammar, SHIPPED_REACH).tolist() for d in digits]
     data = {"reach": SHIPPED_REACH, "digits": digits, "magnitudes": magnitudes}
-    SHIPPED.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="ascii")
+    text = json.dumps(data, separators=(",", ":")) + "\n"
+    SHIPPED_FILES[language].write_text(text, encoding="ascii")
 
 
 if __name__ == "__main__":
-    write_shipped()
+    import sys
+
+    write_shipped(FormulaLanguage(sys.argv[1]) if len(sys.argv) > 1 else FormulaLanguage.PHP)

@@ -12,12 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from solver import values as V
-from solver.grammar import Level, Op
+from solver.grammar import Level, Operation
+from solver.prepared import Block, Inverted, Prepared
 from solver.search import (
-    Block,
     Form,
-    Inverted,
-    Prepared,
     block_derivations,
     form_context,
     form_length,
@@ -104,9 +102,13 @@ class Writer:
             options.append(self.b_text(span, bi, ctx))
         for number, k in self._wrap_index(span).find(v):
             form = rng.wraps[number]
-            if int(form.length[k]) == need:
+            length = int(form.length[k])
+            # a unary minus where an atom is needed (JavaScript's `(-2)**2`) is parenthesized
+            bare = self.prep.grammar.wrap_level(form.wrap) >= ctx
+            if (bare and length == need) or (not bare and length + 2 == need):
                 inner = self.b_text(span, int(form.source[k]), form.wrap.inner_context)
-                options.append(form.wrap.render(inner))
+                text = form.wrap.render(inner)
+                options.append(text if bare else f"({text})")
         return smallest(options)
 
     def b_text(self, span: Span, index: int, ctx: int) -> str:
@@ -122,7 +124,7 @@ class Writer:
         need = int(b.lens[index, ctx])
         options = []
         text = self.prep.digits[span[0] : span[1]]
-        lit = literal_value(text)
+        lit = literal_value(text, self.prep.grammar)
         if lit is not None and V.identical(lit, v)[0] and len(text) == need:
             options.append(text)
         i, j = span
@@ -142,14 +144,14 @@ class Writer:
 
     # --- the whole Digits ---
 
-    def pair_text(self, op: Op, split: int, pair: int) -> str:
+    def pair_text(self, op: Operation, split: int, pair: int) -> str:
         n = len(self.prep.digits)
         right_count = len(self.prep.right(split))
         left, right = divmod(pair, right_count)
         cl, cr = op.contexts()
         return op.render(self.w_text((0, split), left, cl), self.w_text((split, n), right, cr))
 
-    def _wrap_level(self, op: Op | None, text: str, ctx: int) -> str:
+    def _wrap_level(self, op: Operation | None, text: str, ctx: int) -> str:
         level = Level.ATOM if op is None else op.level
         return f"({text})" if level < ctx else text
 
@@ -191,6 +193,11 @@ class Writer:
 
     def result_text(self, forms: list[Form], xs: V.Values, lengths: list[int]) -> str:
         """The smallest text over the given (form, x, total length) derivations of one Result."""
+        return self.result_choice(forms, xs, lengths)[0]
+
+    def result_choice(self, forms: list[Form], xs: V.Values, lengths: list[int]) -> tuple[str, int]:
+        """The smallest text, and which of the derivations it writes (its value is the
+        Result's: JavaScript's -0 and 0 are one Result, written differently)."""
         unique: dict[tuple[Form, bool, int, int], int] = {}
         keys = xs.keys()
         for k, form in enumerate(forms):
@@ -210,13 +217,13 @@ class Writer:
         for inv in self.prep.inverted:
             for k, texts in enumerate(self._inverted_texts(inv, xs, needs)):
                 found[k] += texts
-        return smallest(
-            [
-                text if form is None else form.render(text)
-                for form, texts in zip(forms, found, strict=True)
-                for text in texts
-            ]
-        )
+        options = [
+            (text if form is None else form.render(text), member)
+            for form, texts, member in zip(forms, found, picked, strict=True)
+            for text in texts
+        ]
+        text = smallest([t for t, _ in options])
+        return text, next(member for t, member in options if t == text)
 
 
 def _repeat(v: V.Values, n: int) -> V.Values:

@@ -1,10 +1,17 @@
-"""The formula grammar: operators with PHP's precedence, the Set's functions, wrap forms, text.
+"""The formula grammar: operators with their precedence, the Set's functions, wrap forms, text.
 
 Every node of a formula is a literal or a binary operation (an operator or a
 two-argument function), optionally wrapped once by one of six forms: `x`,
 `-x`, `f(x)`, `-f(x)`, `f(-x)`, `-f(-x)` with `f` a one-argument function of
 the Set. A length counts characters without spaces; a formula is written with
-the fewest parentheses PHP needs to parse it as the tree it is.
+the fewest parentheses its language needs to parse it as the tree it is.
+
+Each language spells its own operations (`SYNTAX`, keyed by the Set's language):
+PHP's `pow(` and JavaScript's `**` and `Math.pow(` are different `Op`s, so an
+operation's text, precedence and value (`solver.semantics`) follow from the `Op`
+itself. The precedence levels are JavaScript's and PHP's together: PHP has no
+`**` operator, so nothing of PHP sits at `Level.POW` (a unary minus does, in
+both: `-2**2` is not JavaScript, `(-2)**2` is).
 """
 
 from __future__ import annotations
@@ -13,9 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
+from rules.game_set import FormulaLanguage
+
 
 class Level(IntEnum):
-    """PHP precedence, loosest first; ATOM is a literal, call, parenthesis or unary minus."""
+    """Precedence, loosest first. POW: `**` and a unary minus (a unary expression may be
+    an operand anywhere but as the base of `**`); ATOM: a literal, call or parenthesis."""
 
     OR = 0
     XOR = 1
@@ -23,7 +33,8 @@ class Level(IntEnum):
     SHIFT = 3
     ADD = 4
     MUL = 5
-    ATOM = 6
+    POW = 6
+    ATOM = 7
 
 
 CONTEXTS = len(Level)
@@ -31,7 +42,7 @@ CONTEXTS = len(Level)
 
 
 class Op(Enum):
-    """Binary operations: PHP operators and two-argument functions."""
+    """Binary operations: each language's operators and two-argument functions."""
 
     ADD = "+"
     SUB = "-"
@@ -60,23 +71,72 @@ class Op(Enum):
     @property
     def length(self) -> int:
         """Characters the operation adds around its operands: `+`, or `pow(` `,` `)`."""
-        return len(self.value) + 3 if self.is_call else len(self.value)
+        return _length(self.value, self.is_call)
 
     def contexts(self) -> tuple[int, int]:
         """Contexts of the left and the right operand: PHP operators associate to the left."""
-        if self.is_call:
-            return 0, 0
-        return int(self.level), int(self.level) + 1
+        return _contexts(self.level, self.is_call)
 
     def render(self, left: str, right: str) -> str:
-        if self.is_call:
-            return f"{self.value}({left},{right})"
-        # `3--4` is PHP's decrement: a minus before a negative operand needs a space.
-        gap = " " if self is Op.SUB and right.startswith("-") else ""
-        return f"{left}{self.value}{gap}{right}"
+        return _render(self.value, self.is_call, left, right)
 
 
-_LEVELS = {
+class JsOp(Enum):
+    """JavaScript's own binary operations (its `+ - * / % & | ^ << >>` are `Op`'s, spelt
+    alike, with its numbers: solver.semantics)."""
+
+    EXP = "**"
+    USHR = ">>>"
+    POW = "Math.pow"
+    HYPOT = "Math.hypot"
+    MAX = "Math.max"
+    MIN = "Math.min"
+
+    @property
+    def is_call(self) -> bool:
+        return self.value[0].isalpha()
+
+    @property
+    def level(self) -> Level:
+        return _LEVELS[self]
+
+    @property
+    def length(self) -> int:
+        return _length(self.value, self.is_call)
+
+    def contexts(self) -> tuple[int, int]:
+        """`**` associates to the right and its base is an atom (`(-2)**2`, `(2**3)**2`)."""
+        if self is JsOp.EXP:
+            return int(Level.ATOM), int(Level.POW)
+        return _contexts(self.level, self.is_call)
+
+    def render(self, left: str, right: str) -> str:
+        return _render(self.value, self.is_call, left, right)
+
+
+Operation = Op | JsOp
+
+
+def _length(value: str, is_call: bool) -> int:
+    return len(value) + 3 if is_call else len(value)
+
+
+def _contexts(level: Level, is_call: bool) -> tuple[int, int]:
+    if is_call:
+        return 0, 0
+    return int(level), int(level) + 1
+
+
+def _render(value: str, is_call: bool, left: str, right: str) -> str:
+    if is_call:
+        return f"{value}({left},{right})"
+    # `3--4` is a decrement (PHP and JavaScript): a minus before a negative operand needs a
+    # space.
+    gap = " " if value == "-" and right.startswith("-") else ""
+    return f"{left}{value}{gap}{right}"
+
+
+_LEVELS: dict[Operation, Level] = {
     Op.ADD: Level.ADD,
     Op.SUB: Level.ADD,
     Op.MUL: Level.MUL,
@@ -87,11 +147,16 @@ _LEVELS = {
     Op.XOR: Level.XOR,
     Op.SHL: Level.SHIFT,
     Op.SHR: Level.SHIFT,
+    JsOp.EXP: Level.POW,
+    JsOp.USHR: Level.SHIFT,
 }
-for _op in Op:
+for _op in (*Op, *JsOp):
     _LEVELS.setdefault(_op, Level.ATOM)
 
-OPERATORS: tuple[Op, ...] = tuple(op for op in Op if not op.is_call)
+OPERATORS: tuple[Op, ...] = (
+    *(Op.ADD, Op.SUB, Op.MUL, Op.DIV, Op.MOD, Op.AND, Op.OR, Op.XOR, Op.SHL, Op.SHR),
+)
+"""PHP's operators, always in its grammar."""
 
 
 class Func(Enum):
@@ -110,6 +175,26 @@ class Func(Enum):
     def reads_text(self) -> bool:
         """hexdec, octdec and bindec read the number's text: not monotone, not invertible."""
         return self in (Func.HEXDEC, Func.OCTDEC, Func.BINDEC)
+
+
+class JsFunc(Enum):
+    """JavaScript's one-argument Math functions a Set may allow."""
+
+    SQRT = "Math.sqrt"
+    CBRT = "Math.cbrt"
+    ABS = "Math.abs"
+    FLOOR = "Math.floor"
+    CEIL = "Math.ceil"
+    ROUND = "Math.round"
+    TRUNC = "Math.trunc"
+    SIGN = "Math.sign"
+
+    @property
+    def reads_text(self) -> bool:
+        return False
+
+
+Function = Func | JsFunc
 
 
 class Shape(Enum):
@@ -133,7 +218,7 @@ class Shape(Enum):
 class Wrap:
     """One of the wrap forms; `func` None is the bare unary minus `-x`."""
 
-    func: Func | None
+    func: Function | None
     shape: Shape = Shape.F
 
     @property
@@ -161,18 +246,88 @@ NEG = Wrap(None)
 
 
 @dataclass(frozen=True, slots=True)
-class Grammar:
-    """What a Set allows: the binary operations and the one-argument functions."""
+class Syntax:
+    """A language's operations: operators always there, and the calls a Set may name.
 
-    ops: tuple[Op, ...]
-    funcs: tuple[Func, ...]
+    `dominated` calls are never written: another operation gives the same value with a
+    shorter text (JavaScript's `Math.pow(x,y)` is `x**y` with 11 characters more, and
+    `(x)**(y)` at most 6), so leaving them out changes no answer."""
+
+    operators: tuple[Operation, ...]
+    calls: tuple[Operation, ...]
+    funcs: tuple[Function, ...]
+    case_insensitive: bool
+    unary_level: Level = Level.ATOM
+    """Where a unary minus sits: JavaScript's below `**` (`-2**2` is an error); PHP's
+    grammar has no `**`, so its minus is an atom (as it always was here)."""
+    dominated: frozenset[Operation] = frozenset()
+    mirrored: tuple[tuple[Function, Function], ...] = ()
+    """f(-x) is exactly -g(x) (or f itself is odd or even, g = f): with g in the grammar,
+    `f(-x)` and `-f(-x)` are never written, `-g(x)` and `g(x)` are as long or shorter and
+    sort first (`-` before a letter)."""
+
+    def fold(self, name: str) -> str:
+        return name.lower() if self.case_insensitive else name
+
+
+SYNTAX: dict[FormulaLanguage, Syntax] = {
+    FormulaLanguage.PHP: Syntax(
+        OPERATORS,
+        (Op.POW, Op.INTDIV, Op.FMOD, Op.MAX, Op.MIN),
+        tuple(Func),
+        case_insensitive=True,
+    ),
+    FormulaLanguage.JAVASCRIPT: Syntax(
+        (*OPERATORS, JsOp.EXP, JsOp.USHR),
+        (JsOp.POW, JsOp.HYPOT, JsOp.MAX, JsOp.MIN),
+        tuple(JsFunc),
+        case_insensitive=False,
+        unary_level=Level.POW,
+        dominated=frozenset({JsOp.POW}),
+        mirrored=(
+            *((JsFunc.FLOOR, JsFunc.CEIL), (JsFunc.CEIL, JsFunc.FLOOR)),
+            *((JsFunc.TRUNC, JsFunc.TRUNC), (JsFunc.SIGN, JsFunc.SIGN), (JsFunc.ABS, JsFunc.ABS)),
+        ),
+    ),
+}
+"""Each language's operations, as its Sets name them (rules.game_set.LANGUAGE_FUNCTIONS)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """What a Set allows: the binary operations and the one-argument functions, in its
+    language (whose numbers `solver.semantics` gives)."""
+
+    ops: tuple[Operation, ...]
+    funcs: tuple[Function, ...]
+    language: FormulaLanguage = FormulaLanguage.PHP
 
     @classmethod
-    def for_functions(cls, functions: Iterable[str]) -> Grammar:
-        names = {name.lower() for name in functions}
-        ops = OPERATORS + tuple(op for op in Op if op.is_call and op.value in names)
-        funcs = tuple(func for func in Func if func.value in names)
-        return cls(ops, funcs)
+    def for_functions(
+        cls, functions: Iterable[str], language: FormulaLanguage = FormulaLanguage.PHP
+    ) -> Grammar:
+        syntax = SYNTAX[language]
+        names = {syntax.fold(name) for name in functions}
+        calls = tuple(
+            op
+            for op in syntax.calls
+            if syntax.fold(op.value) in names and op not in syntax.dominated
+        )
+        funcs = tuple(func for func in syntax.funcs if syntax.fold(func.value) in names)
+        return cls(syntax.operators + calls, funcs, language)
+
+    def wrap_level(self, wrap: Wrap) -> Level:
+        """A call is an atom; a minus outside it is a unary expression (Syntax.unary_level)."""
+        if wrap.func is None or wrap.shape.outer:
+            return SYNTAX[self.language].unary_level
+        return Level.ATOM
+
+    def shapes(self, func: Function) -> tuple[Shape, ...]:
+        """The shapes of `func` worth writing (all four unless Syntax.mirrored drops two)."""
+        mirrors = dict(SYNTAX[self.language].mirrored)
+        if mirrors.get(func) in self.funcs:
+            return (Shape.F, Shape.NEG_F)
+        return tuple(Shape)
 
     @property
     def wraps(self) -> tuple[Wrap, ...]:
@@ -180,7 +335,7 @@ class Grammar:
         except for PHP_INT_MIN, whose negation is a float; values.py keeps that case."""
         forms = [NEG]
         for func in self.funcs:
-            forms += [Wrap(func, shape) for shape in Shape]
+            forms += [Wrap(func, shape) for shape in self.shapes(func)]
         return tuple(forms)
 
 

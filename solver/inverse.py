@@ -17,11 +17,12 @@ from enum import Enum
 import numpy as np
 
 from solver import values as V
-from solver.grammar import Op
+from solver.grammar import JsOp, Op, Operation
 from solver.objective import Intervals
 
 ARITHMETIC = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.DIV})
 BITWISE = frozenset({Op.AND, Op.OR, Op.XOR, Op.SHL, Op.SHR})
+POWERS = frozenset({Op.POW, JsOp.EXP})  # PHP's pow(), JavaScript's `**`
 SMALL = 64
 """A side with at most this many values (a single digit's table) is small enough to invert along."""
 
@@ -46,7 +47,7 @@ class Plan:
         return np.array([k for k, rk in enumerate(self.kinds) if rk is kind], np.int64)
 
 
-def plan(op: Op, left: V.Values, right: V.Values) -> Plan | None:
+def plan(op: Operation, left: V.Values, right: V.Values) -> Plan | None:
     """None: list every pair (no small side, or an operation with no inverse)."""
     rows_left = len(left) <= len(right)
     rows = left if rows_left else right
@@ -64,7 +65,17 @@ def plan(op: Op, left: V.Values, right: V.Values) -> Plan | None:
     return Plan(rows_left, [_bit_kind(op, rows_left, int(t[k])) for k in range(len(rows))])
 
 
-def _arithmetic_kind(op: Op, rows: V.Values, k: int) -> RowKind:
+def plan_pow(left: V.Values, right: V.Values) -> Plan | None:
+    """JavaScript's `**` (any sign, any size of the small side): inverted along a small side
+    like PHP's pow, every row's bound numeric (|x| = |r|^y or |y|^r)."""
+    rows_left = len(left) <= len(right)
+    rows = left if rows_left else right
+    if len(rows) > SMALL:
+        return None
+    return Plan(rows_left, [_pow_kind(rows, k) for k in range(len(rows))])
+
+
+def _arithmetic_kind(op: Operation, rows: V.Values, k: int) -> RowKind:
     f = float(rows.f[k])
     if not np.isfinite(f) or (op in (Op.MUL, Op.DIV) and f == 0):
         return RowKind.LIST
@@ -78,7 +89,7 @@ def _pow_kind(rows: V.Values, k: int) -> RowKind:
     return RowKind.INVERT
 
 
-def _bit_kind(op: Op, rows_left: bool, t: int) -> RowKind:
+def _bit_kind(op: Operation, rows_left: bool, t: int) -> RowKind:
     if op in (Op.SHL, Op.SHR):
         # the row shifted by a big operand: few results; the big operand shifted: monotone
         return RowKind.BUCKET if rows_left else (RowKind.INVERT if t >= 0 else RowKind.LIST)
@@ -87,7 +98,7 @@ def _bit_kind(op: Op, rows_left: bool, t: int) -> RowKind:
     return RowKind.INVERT
 
 
-def bucket_keys(op: Op, rows_left: bool, other: V.Values) -> V.Ints:
+def bucket_keys(op: Operation, rows_left: bool, other: V.Values) -> V.Ints:
     """A key of the other operand that, with the row, fixes the result."""
     y = V.to_int(other)
     if op in (Op.SHL, Op.SHR):
@@ -100,14 +111,16 @@ def bucket_keys(op: Op, rows_left: bool, other: V.Values) -> V.Ints:
     return np.where(y < 0, -1 - magnitude, magnitude)
 
 
-def odd_columns(op: Op, other: V.Values) -> V.Ints:
+def odd_columns(op: Operation, other: V.Values) -> V.Ints:
     """Other-operand entries whose integer value is not trunc(f) monotonically: listed apart."""
-    if op in ARITHMETIC or op is Op.POW:
+    if op in ARITHMETIC or op in POWERS:
         return np.zeros(0, np.int64)
     return np.flatnonzero(~(np.isfinite(other.f) & (np.abs(other.f) < _SAFE)))
 
 
-def bounds(op: Op, rows_left: bool, rows: V.Values, lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+def bounds(
+    op: Operation, rows_left: bool, rows: V.Values, lo: V.Floats, hi: V.Floats
+) -> list[Intervals]:
     """For INVERT rows (column) and result intervals (row): intervals of the other operand."""
     r = rows.f[:, None]
     t = V.to_int(rows).astype(np.float64)[:, None]
@@ -115,13 +128,13 @@ def bounds(op: Op, rows_left: bool, rows: V.Values, lo: V.Floats, hi: V.Floats) 
     with np.errstate(all="ignore"):
         if op in ARITHMETIC:
             return _arithmetic_bounds(op, rows_left, r, lo, hi)
-        if op is Op.POW:
+        if op in POWERS:
             return _pow_bounds(rows_left, r, lo, hi)
         return _bit_bounds(op, t, lo, hi)
 
 
 def _arithmetic_bounds(
-    op: Op, rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Floats
+    op: Operation, rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Floats
 ) -> list[Intervals]:
     if op is Op.ADD:
         return [(lo - r, hi - r)]
@@ -164,7 +177,7 @@ def _pow_bounds(rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Floats) -> lis
     return [(low, high), (-high, -low)]
 
 
-def _bit_bounds(op: Op, t: V.Floats, lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+def _bit_bounds(op: Operation, t: V.Floats, lo: V.Floats, hi: V.Floats) -> list[Intervals]:
     """Integer y (the other operand as PHP's int) as bounds on its value (trunc: +-1)."""
     m = np.abs(t) + 1
     if op is Op.SHL:  # y << t == y * 2^t while no bit leaves the word
@@ -179,3 +192,7 @@ def _bit_bounds(op: Op, t: V.Floats, lo: V.Floats, hi: V.Floats) -> list[Interva
         return [(np.where(t >= 0, plain[0], mirrored[0]), np.where(t >= 0, plain[1], mirrored[1]))]
     # AND with t < 0: y - 15 <= x <= y; OR with t >= 0: y <= x <= y + 15
     return [(lo - m - 1, hi + m + 1)]
+
+
+bit_bounds = _bit_bounds
+"""The bounds of `& | ^` with a row t: JavaScript's (js_inverse.py) are the same on ToInt32."""

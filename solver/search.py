@@ -9,26 +9,26 @@ whose result can land in the objective's intervals. hexdec, octdec and
 bindec around the whole formula read its text, which no interval inverts:
 they are evaluated over every top-level value (`textforms.TextTable`), and only
 when the cheaper forms leave room for them to matter (`_text_forms_needed`).
-A prepared Digits has its top level listed (`toplevel.TopLevel`): `x_hits`
+A prepared Digits (`prepared.Prepared`) has its top level listed (`hits.TopLevel`): `x_hits`
 then reads it instead of inverting.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from rules.game_set import FormulaLanguage
 from solver import inverse
 from solver import values as V
-from solver.grammar import NEG, Func, Grammar, Level, Op, Shape, Wrap
+from solver.grammar import NEG, Func, Function, Grammar, JsFunc, Level, Operation, Wrap
+from solver.hits import Hits, padded_spans
 from solver.objective import Intervals, widen
+from solver.prepared import Block, Inverted, Prepared
+from solver.semantics import SEMANTICS, Semantics, semantics
 from solver.tables import (
     Index,
-    RangeTables,
-    Span,
     Table,
     build_tables,
     contributions,
@@ -37,62 +37,15 @@ from solver.tables import (
     literal_value,
 )
 
-if TYPE_CHECKING:
-    from solver.textforms import TextBand, TextTable
-    from solver.toplevel import TopLevel
+__all__ = ["Block", "Hits", "Inverted", "Prepared", "padded_spans"]  # read from here too
 
+PHP_NUMBERS = SEMANTICS[FormulaLanguage.PHP]
 PLAIN: Wrap | None = None
 Form = Wrap | None
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
-    """Distinct results of one operation over one split (or of the whole literal).
-
-    `rows` restricts the left operands (None: all); `witness` is a shortest pair
-    (left * len(right) + right) per value and `tied` says another pair is as short."""
-
-    op: Op | None
-    split: int
-    table: Table
-    witness: Index
-    tied: V.Bools
-    rows: Index | None = None
-    rows_left: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Inverted:
-    """`+ - * /` over one split, searched by inverting along the smaller side."""
-
-    op: Op
-    split: int
-    rows_left: bool
-    rows: Index  # rows of the smaller side that are finite and (for * and /) nonzero
-
-
-@dataclass
-class Prepared:
-    digits: str
-    grammar: Grammar
-    tables: dict[Span, RangeTables]
-    blocks: list[Block]
-    inverted: list[Inverted]
-    # caches of the text forms (textforms.py), filled on demand
-    top_level: TopLevel | None = None
-    text_table: TextTable | None = None
-    by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
-    text_bands: dict[tuple[int, int], TextBand] = field(default_factory=dict)
-
-    def left(self, split: int) -> Table:
-        return self.tables[(0, split)].w
-
-    def right(self, split: int) -> Table:
-        return self.tables[(split, len(self.digits))].w
-
-
 def _reduce_block(
-    op: Op | None,
+    op: Operation | None,
     split: int,
     vals: V.Values,
     length: Index,
@@ -115,19 +68,20 @@ def _reduce_block(
 def derive(
     a: Table,
     c: Table,
-    op: Op,
+    op: Operation,
     rows: Index | None,
     rows_left: bool,
     columns: Index | None = None,
+    sem: Semantics = PHP_NUMBERS,
 ) -> tuple[V.Values, Index, Index]:
     """op over every pair, or over `rows` of one side (and `columns` of the other): results,
-    lengths, pair numbers (left * len(c) + right); PHP errors dropped."""
+    lengths, pair numbers (left * len(c) + right); the language's errors dropped."""
     side = np.arange(len(a) if rows_left else len(c)) if rows is None else rows
     other = np.arange(len(c) if rows_left else len(a)) if columns is None else columns
     first = np.repeat(side, len(other))
     second = np.tile(other, len(side))
     left, right = (first, second) if rows_left else (second, first)
-    out, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
+    out, ok = sem.binary(op)(a.values.take(left), c.values.take(right))
     keep = np.flatnonzero(ok)
     cl, cr = op.contexts()
     length = op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
@@ -137,17 +91,28 @@ def derive(
 def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, Index]:
     assert block.op is not None
     return derive(
-        prep.left(block.split), prep.right(block.split), block.op, block.rows, block.rows_left
+        prep.left(block.split),
+        prep.right(block.split),
+        block.op,
+        block.rows,
+        block.rows_left,
+        sem=semantics(prep.grammar),
     )
 
 
 def _plan_blocks(
-    op: Op, split: int, a: Table, c: Table, blocks: list[Block], inverted: list[Inverted]
+    sem: Semantics,
+    op: Operation,
+    split: int,
+    a: Table,
+    c: Table,
+    blocks: list[Block],
+    inverted: list[Inverted],
 ) -> None:
     """Add what searches op over this split: listed blocks and inverted rows (inverse.py)."""
-    how = inverse.plan(op, a.values, c.values)
+    how = sem.plan(op, a.values, c.values)
     if how is None:
-        vals, length, pair = derive(a, c, op, None, True)
+        vals, length, pair = derive(a, c, op, None, True, sem=sem)
         blocks.append(_reduce_block(op, split, vals, length, pair, None))
         return
     rows_left = how.rows_left
@@ -155,23 +120,23 @@ def _plan_blocks(
     invert = how.rows(inverse.RowKind.INVERT)
     if len(invert):
         inverted.append(Inverted(op, split, rows_left, invert))
-        odd = inverse.odd_columns(op, other.values)
+        odd = sem.odd_columns(op, other.values)
         if len(odd):
-            vals, length, pair = derive(a, c, op, odd, not rows_left)
+            vals, length, pair = derive(a, c, op, odd, not rows_left, sem=sem)
             blocks.append(_reduce_block(op, split, vals, length, pair, odd, not rows_left))
     listed = how.rows(inverse.RowKind.LIST)
     if len(listed):
-        vals, length, pair = derive(a, c, op, listed, rows_left)
+        vals, length, pair = derive(a, c, op, listed, rows_left, sem=sem)
         blocks.append(_reduce_block(op, split, vals, length, pair, listed, rows_left))
     bucketed = how.rows(inverse.RowKind.BUCKET)
     if len(bucketed):
         ctx = op.contexts()[1 if rows_left else 0]
-        keys = inverse.bucket_keys(op, rows_left, other.values)
+        keys = sem.bucket_keys(op, rows_left, other.values)
         order = np.lexsort((other.lens[:, ctx], keys))
         first = np.ones(len(order), np.bool_)
         first[1:] = keys[order][1:] != keys[order][:-1]
         representatives = order[first]
-        vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives)
+        vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives, sem)
         block = _reduce_block(op, split, vals, length, pair, bucketed, rows_left)
         # a bucket hides its other members: texts re-derive these rows in full
         blocks.append(dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_)))
@@ -181,7 +146,7 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
     tables = build_tables(digits, grammar)
     n = len(digits)
     blocks: list[Block] = []
-    lit = literal_value(digits)
+    lit = literal_value(digits, grammar)
     if lit is not None:
         blocks.append(
             _reduce_block(None, 0, lit, np.array([n], np.int64), np.zeros(1, np.int64), None)
@@ -190,7 +155,7 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
     for split in range(1, n):
         a, c = tables[(0, split)].w, tables[(split, n)].w
         for op in grammar.ops:
-            _plan_blocks(op, split, a, c, blocks, inverted)
+            _plan_blocks(semantics(grammar), op, split, a, c, blocks, inverted)
     return Prepared(digits, grammar, tables, blocks, inverted)
 
 
@@ -201,49 +166,71 @@ def invertible_forms(grammar: Grammar) -> list[Form]:
     forms: list[Form] = [PLAIN, NEG]
     for func in grammar.funcs:
         if not func.reads_text:
-            forms += [Wrap(func, shape) for shape in Shape]
+            forms += [Wrap(func, shape) for shape in grammar.shapes(func)]
     return forms
 
 
-def _func_preimage(func: Func, lo: V.Floats, hi: V.Floats) -> Intervals:
-    """Intervals of x holding every x with func(x) in [lo, hi] (maybe wider)."""
-    if func is Func.SQRT:
+def _func_preimage(func: Function, lo: V.Floats, hi: V.Floats, literal: float) -> Intervals:
+    """Intervals of x holding every x with func(x) in [lo, hi] (maybe wider); for
+    Math.sign, every x that can be the argument of a shortest formula (below)."""
+    if func in (Func.SQRT, JsFunc.SQRT):
         ok = hi >= 0
         low = np.maximum(lo, 0.0)
         with np.errstate(over="ignore"):  # past the largest double: no x is that large
             return np.where(ok, low * low, np.inf), np.where(ok, hi * hi, -np.inf)
-    if func is Func.ABS:
+    if func is JsFunc.CBRT:
+        with np.errstate(over="ignore"):
+            return lo * lo * lo, hi * hi * hi
+    if func is JsFunc.SIGN:
+        return _sign_preimage(lo, hi, literal)
+    if func in (Func.ABS, JsFunc.ABS):
         ok = hi >= 0
         low = np.maximum(lo, 0.0)
         return (
             np.concatenate([np.where(ok, low, np.inf), np.where(ok, -hi, np.inf)]),
             np.concatenate([np.where(ok, hi, -np.inf), np.where(ok, -low, -np.inf)]),
         )
-    if func is Func.FLOOR:
+    if func in (Func.FLOOR, JsFunc.FLOOR):
         return np.ceil(lo), np.floor(hi) + 1
-    if func is Func.CEIL:
+    if func in (Func.CEIL, JsFunc.CEIL):
         return np.ceil(lo) - 1, np.floor(hi)
-    if func is Func.ROUND:
+    if func in (Func.ROUND, JsFunc.ROUND, JsFunc.TRUNC):
         return lo - 1, hi + 1
     raise ValueError(f"{func.value} has no interval inverse")
 
 
-def form_preimage(form: Form, lo: V.Floats, hi: V.Floats) -> Intervals:
+def _sign_preimage(lo: V.Floats, hi: V.Floats, literal: float) -> Intervals:
+    """Math.sign gives -1, ±0 or 1. Its 0 comes from the zeros. Its 1 from any x > 0, but
+    the shortest of those is the literal of all the Digits (every other formula of them
+    is longer, and it is positive: 1000-9999), and its -1 is best written `-Math.sign(L)`
+    (as long as `Math.sign(x)` with the shortest x < 0, and `-` sorts before `M`): only
+    the literal can be the argument of a shortest formula giving ±1."""
+    zero = (lo <= 0) & (hi >= 0)
+    one = (lo <= 1) & (hi >= 1)
+    return (
+        np.concatenate([np.where(zero, 0.0, np.inf), np.where(one, literal, np.inf)]),
+        np.concatenate([np.where(zero, 0.0, -np.inf), np.where(one, literal, -np.inf)]),
+    )
+
+
+def form_preimage(
+    form: Form, lo: V.Floats, hi: V.Floats, literal: float = float("nan")
+) -> Intervals:
     if form is None:
         return lo, hi
     if form.func is None:
         return -hi, -lo
     if form.shape.outer:
         lo, hi = -hi, -lo
-    lo, hi = _func_preimage(form.func, lo, hi)
+    lo, hi = _func_preimage(form.func, lo, hi, literal)
     if form.shape.inner:
         lo, hi = -hi, -lo
     keep = lo <= hi
     return widen(lo[keep], hi[keep])
 
 
-def apply_form(form: Form, x: V.Values) -> V.Values:
-    return x if form is None else V.apply_wrap(form, x)
+def apply_form(form: Form, x: V.Values, sem: Semantics = PHP_NUMBERS) -> V.Values:
+    return x if form is None else sem.apply_wrap(form, x)
 
 
 def form_length(form: Form) -> int:
@@ -255,51 +242,6 @@ def form_context(form: Form) -> int:
 
 
 # --- hits -----------------------------------------------------------------------------------
-
-
-@dataclass
-class Hits:
-    """Top-level x values found, with their shortest lengths anywhere and as an atom."""
-
-    x: V.Values
-    length_any: Index
-    length_atom: Index
-
-    @staticmethod
-    def concat(parts: list[Hits]) -> Hits:
-        if not parts:
-            z = np.zeros(0, np.int64)
-            return Hits(V.of_ints(z), z, z)
-        return Hits(
-            V.concat([p.x for p in parts]),
-            np.concatenate([p.length_any for p in parts]),
-            np.concatenate([p.length_atom for p in parts]),
-        )
-
-    def length(self, ctx: int) -> Index:
-        return self.length_atom if ctx == int(Level.ATOM) else self.length_any
-
-
-class Sorted(Protocol):
-    """Values sorted ints first, then floats (a Table, the TopLevel)."""
-
-    @property
-    def n_int(self) -> int: ...
-
-    def __len__(self) -> int: ...
-
-    def spans(self, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]: ...
-
-
-def padded_spans(table: Sorted, lo: V.Floats, hi: V.Floats, pad: int) -> tuple[Index, Index]:
-    """Spans of the values in the intervals, with `pad` more on each side within each type."""
-    starts, stops = table.spans(lo, hi)
-    if pad:
-        part_lo = np.tile(np.array([0, table.n_int], np.int64), len(starts) // 2)
-        part_hi = np.tile(np.array([table.n_int, len(table)], np.int64), len(starts) // 2)
-        starts = np.maximum(starts - pad, part_lo)
-        stops = np.maximum(np.minimum(stops + pad, part_hi), starts)
-    return starts, stops
 
 
 def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
@@ -322,7 +264,8 @@ def inverted_pairs(
     rows_table, other = (a, c) if inv.rows_left else (c, a)
     found_rows: list[Index] = []
     found_other: list[Index] = []
-    bounds = inverse.bounds(inv.op, inv.rows_left, rows_table.values.take(inv.rows), lo, hi)
+    sem = semantics(prep.grammar)
+    bounds = sem.bounds(inv.op, inv.rows_left, rows_table.values.take(inv.rows), lo, hi)
     for raw_lo, raw_hi in bounds:
         blo, bhi = widen(raw_lo.ravel(), raw_hi.ravel())
         keep = np.flatnonzero(blo <= bhi)
@@ -337,11 +280,13 @@ def inverted_pairs(
     return np.unique(left_i * len(c) + right_i)
 
 
-def pair_values(prep: Prepared, op: Op, split: int, pair: Index) -> tuple[V.Values, Index, Index]:
-    """op over the given pairs: results, shortest length, and which pairs PHP accepted."""
+def pair_values(
+    prep: Prepared, op: Operation, split: int, pair: Index
+) -> tuple[V.Values, Index, Index]:
+    """op over the given pairs: results, shortest length, and which pairs have a value."""
     a, c = prep.left(split), prep.right(split)
     left_i, right_i = pair // len(c), pair % len(c)
-    x, ok = V.BINARY[op](a.values.take(left_i), c.values.take(right_i))
+    x, ok = semantics(prep.grammar).binary(op)(a.values.take(left_i), c.values.take(right_i))
     keep = np.flatnonzero(ok)
     cl, cr = op.contexts()
     length = op.length + a.lens[left_i[keep], cl].astype(np.int64) + c.lens[right_i[keep], cr]
@@ -361,5 +306,20 @@ def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
     if prep.top_level is not None:  # prepared: the whole top level is listed
         return prep.top_level.hits(lo, hi, pad)
     parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
-    parts += [_inverted_hits(prep, inv, lo, hi, pad) for inv in prep.inverted]
-    return Hits.concat(parts)
+    # each part reduced as it comes: near 0 the repeats are most of the pairs (memory)
+    parts += [_distinct(_inverted_hits(prep, inv, lo, hi, pad)) for inv in prep.inverted]
+    return _distinct(Hits.concat(parts))
+
+
+def _distinct(hits: Hits) -> Hits:
+    """Each value once, with its shortest lengths: every wrap form is then applied once per
+    value. Near 0 most pairs repeat a few values (JavaScript's `y >> 31` is 0 or -1 for
+    every y): before this a Score of 1 applied 23 forms to three million hits (19 s)."""
+    if len(hits.x) < 2:
+        return hits
+    order, starts, _, _ = group(hits.x)
+    return Hits(
+        hits.x.take(order[starts]),
+        np.minimum.reduceat(hits.length_any[order], starts),
+        np.minimum.reduceat(hits.length_atom[order], starts),
+    )

@@ -18,8 +18,10 @@ from solver.formula import Writer, canonical
 from solver.grammar import Grammar
 from solver.objective import Distance, NewScore, Objective
 from solver.php import Number
+from solver.prepared import Prepared
 from solver.result import Candidate, Solution
-from solver.search import Prepared, invertible_forms, prepare
+from solver.search import invertible_forms, prepare
+from solver.semantics import Semantics, semantics
 from solver.textforms import (
     min_text_form_length,
     short_text_found,
@@ -27,6 +29,7 @@ from solver.textforms import (
     text_reaches,
     text_table,
 )
+from solver.toplevel import worth_listing
 
 _MAX_INTS_CHECKED = 200_000
 
@@ -41,7 +44,7 @@ class _Entry:
 
 
 def _grammar(game_set: GameSet) -> Grammar:
-    return Grammar.for_functions(game_set.functions)
+    return Grammar.for_functions(game_set.functions, game_set.language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +55,13 @@ class _Ranked:
     members: np.ndarray  # indices into the Found
 
 
-def _rank(found: Found, top: int) -> list[_Ranked]:
+def _rank(sem: Semantics, found: Found, top: int) -> list[_Ranked]:
     """The best distinct Results by (score, shortest length): the first `top` and every
     Result tied with the last of them (the text decides among those)."""
     ok = np.flatnonzero(np.isfinite(found.score))
     if len(ok) == 0:
         return []
-    codes = V.identity_codes(found.r.take(ok))
+    codes = sem.result_codes(found.r.take(ok))
     count = int(codes.max()) + 1
     length = np.full(count, np.iinfo(np.int64).max)
     np.minimum.at(length, codes, found.length[ok])
@@ -94,11 +97,15 @@ class Solver:
     def prepare(self, digits: str, game_set: GameSet) -> None:
         """Everything a query on these Digits reads, so each Score after costs a query only.
 
-        The whole top level listed (every Set: it serves every query), and what
+        The whole top level listed (it serves every query) when it is small enough to
+        keep (`toplevel.worth_listing`: every PHP Set's is; JavaScript's twelve functions
+        make some 10^7 derivations, past the process's memory), and what
         hexdec/octdec/bindec read in it (a Set that has them): it costs a few cold solves.
-        A cold solve lists both only when its answer needs the text forms."""
+        A cold solve lists both only when its answer needs the text forms; unlisted,
+        queries invert as a cold solve does (the Digits stay cached, prepared first)."""
         entry = self._prepared(digits, _grammar(game_set))
-        text_table(entry.prep)  # reads the top level, which it lists first
+        if worth_listing(entry.prep):
+            text_table(entry.prep)  # reads the top level, which it lists first
         entry.prepared = True
 
     def is_prepared(self, digits: str, game_set: GameSet) -> bool:
@@ -167,7 +174,7 @@ class Solver:
         return self._candidate(entry, r, game_set.start_score, game_set)
 
     def _candidate(self, entry: _Entry, r: _Texted, score: Number, game_set: GameSet) -> Candidate:
-        value = r.ranked.r.scalar(0)
+        value = r.value
         points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
         return Candidate(r.text, value, points, new_score, r.ranked.length)
 
@@ -176,6 +183,7 @@ class Solver:
 class _Texted:
     ranked: _Ranked
     text: str
+    value: Number  # the text's own (the Result's; of -0 and 0, the one written)
 
 
 def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
@@ -183,23 +191,24 @@ def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
     forms = invertible_forms(prep.grammar)
     found = collect(prep, objective, 0.0, forms)
     bound = 0.0
-    if distinct_count(found) < top:  # not enough exact hits: bound by their neighbours
+    if distinct_count(prep, found) < top:  # not enough exact hits: bound by their neighbours
         bound = seed_bound(prep, objective, forms, top)
         found = collect(prep, objective, bound, forms)
+    sem = semantics(prep.grammar)
     need = _text_forms_needed(prep, objective, found, top)
     if need is _Need.ALL or (need is _Need.SHORT and prep.text_table is not None):
         found = Found.concat([found, text_found(prep, objective, bound)])
     elif need is _Need.SHORT:
         found = _add_short_text_forms(prep, objective, found, top, bound)
     texted = []
-    for g in _rank(found, top):
+    for g in _rank(sem, found, top):
         members = [int(m) for m in g.members if found.length[m] == g.length]
-        text = entry.writer.result_text(
+        text, chosen = entry.writer.result_choice(
             [found.form[m] for m in members],
             found.x.take(np.array(members)),
             [g.length] * len(members),
         )
-        texted.append(_Texted(g, text))
+        texted.append(_Texted(g, text, found.r.scalar(members[chosen])))
     texted.sort(key=lambda t: (t.ranked.score, t.ranked.length, canonical(t.text)))
     return texted[:top]
 
@@ -210,10 +219,10 @@ class _Need(Enum):
     ALL = "all"
 
 
-def _cap(found: Found, top: int, score_before: Number) -> int:
+def _cap(prep: Prepared, found: Found, top: int, score_before: Number) -> int:
     """The longest text form that could still change the answer: as long as its longest
     int entry (a text form gives ints), or as its last entry if an int can tie it."""
-    head = _rank(found, top)[:top]
+    head = _rank(semantics(prep.grammar), found, top)[:top]
     cap = max((g.length for g in head if g.r.isint[0]), default=0)
     last = head[-1]
     if not (float(score_before).is_integer() and not float(last.score).is_integer()):
@@ -230,7 +239,7 @@ def _add_short_text_forms(
     done = 0  # x lengths up to `done` are in; bands are fixed so their reads are cached
     upto = len(prep.digits) + 2
     before = objective.score_before if isinstance(objective, NewScore) else 0
-    while done + 1 + form <= _cap(found, top, before):
+    while done + 1 + form <= _cap(prep, found, top, before):
         found = Found.concat([found, short_text_found(prep, objective, bound, done + 1, upto)])
         done, upto = upto, upto + 3
     return found
@@ -247,7 +256,7 @@ def _text_forms_needed(prep: Prepared, objective: Objective, found: Found, top: 
     shortest = min_text_form_length(prep)
     if shortest >= 1 << 30:
         return _Need.NONE
-    ranked = _rank(found, top)
+    ranked = _rank(semantics(prep.grammar), found, top)
     if len(ranked) < top:
         return _Need.ALL
     head = ranked[:top]

@@ -15,8 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solver import values as V
-from solver.grammar import CONTEXTS, NEG, Grammar, Level, Op, Shape, Wrap, literal_text_ok
-from solver.php import literal
+from solver.grammar import CONTEXTS, NEG, Grammar, Level, Operation, Shape, Wrap
+from solver.semantics import Semantics, semantics
 
 Lens = NDArray[np.int16]
 Index = NDArray[np.int64]
@@ -125,7 +125,7 @@ def contributions(level: int, length: NDArray[np.int64]) -> Lens:
 class Pairs:
     """Every binary derivation over one split: operand indices, results, lengths."""
 
-    op: Op
+    op: Operation
     split: int
     left: Index
     right: Index
@@ -133,11 +133,11 @@ class Pairs:
     length: NDArray[np.int64]
 
 
-def binary_pairs(op: Op, split: int, a: Table, c: Table) -> Pairs:
-    """op(a, c) for every pair (PHP errors dropped)."""
+def binary_pairs(sem: Semantics, op: Operation, split: int, a: Table, c: Table) -> Pairs:
+    """op(a, c) for every pair (the language's errors dropped)."""
     left = np.repeat(np.arange(len(a)), len(c))
     right = np.tile(np.arange(len(c)), len(a))
-    out, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
+    out, ok = sem.binary(op)(a.values.take(left), c.values.take(right))
     keep = np.flatnonzero(ok)
     cl, cr = op.contexts()
     length = op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
@@ -154,11 +154,11 @@ class Wrapped:
     length: NDArray[np.int64]
 
 
-def wrapped(wrap: Wrap, b: Table) -> Wrapped:
+def wrapped(sem: Semantics, wrap: Wrap, b: Table) -> Wrapped:
     source = np.arange(len(b))
     if wrap.func is not None and wrap.func.reads_text and wrap.shape.inner:
         source = np.flatnonzero(b.values.isint & (b.values.i == np.int64(-(2**63))))
-    out = V.apply_wrap(wrap, b.values.take(source))
+    out = sem.apply_wrap(wrap, b.values.take(source))
     length = wrap.length + b.lens[source, wrap.inner_context].astype(np.int64)
     return Wrapped(wrap, source, out, length)
 
@@ -175,10 +175,13 @@ class RangeTables:
     wraps: list[Wrapped]
 
 
-def literal_value(text: str) -> V.Values | None:
-    if not literal_text_ok(text):
-        return None
-    return V.of_ints(np.array([literal(text)], np.int64))
+def literal_value(text: str, grammar: Grammar | None = None) -> V.Values | None:
+    """The literal of these digits in the grammar's language (None: it does not parse);
+    PHP's without a grammar."""
+    return semantics(grammar or _PHP).literal(text)
+
+
+_PHP = Grammar((), ())
 
 
 def build_b(
@@ -187,12 +190,12 @@ def build_b(
     i, j = span
     parts: list[V.Values] = []
     contribs: list[Lens] = []
-    lit = literal_value(digits[i:j])
+    lit = literal_value(digits[i:j], grammar)
     if lit is not None:
         parts.append(lit)
         contribs.append(contributions(int(Level.ATOM), np.array([j - i], np.int64)))
     pairs = [
-        binary_pairs(op, k, tables[(i, k)].w, tables[(k, j)].w)
+        binary_pairs(semantics(grammar), op, k, tables[(i, k)].w, tables[(k, j)].w)
         for k in range(i + 1, j)
         for op in grammar.ops
     ]
@@ -204,18 +207,20 @@ def build_b(
 
 def wrap_all(b: Table, grammar: Grammar) -> list[Wrapped]:
     """Every wrap form of every B entry, each function evaluated once per sign of x."""
+    sem = semantics(grammar)
     x = b.values
-    minus = V.neg(x)
-    plain = V.apply_funcs(grammar.funcs, x)
-    negated = V.apply_funcs(grammar.funcs, minus)
+    minus = sem.neg(x)
+    plain = sem.apply_funcs(grammar.funcs, x)
+    inner = [f for f in grammar.funcs if Shape.F_NEG in grammar.shapes(f)]
+    negated = sem.apply_funcs(inner, minus)
     int_min = np.flatnonzero(x.isint & (x.i == np.int64(-(2**63))))
     everything = np.arange(len(b))
     forms = [_form(NEG, everything, minus, b)]
     for func in grammar.funcs:
-        for shape in Shape:
+        for shape in grammar.shapes(func):
             source = int_min if func.reads_text and shape.inner else everything
             y = (negated if shape.inner else plain)[func].take(source)
-            forms.append(_form(Wrap(func, shape), source, V.neg(y) if shape.outer else y, b))
+            forms.append(_form(Wrap(func, shape), source, sem.neg(y) if shape.outer else y, b))
     return forms
 
 
@@ -229,7 +234,7 @@ def _form(wrap: Wrap, source: Index, out: V.Values, b: Table) -> Wrapped:
 def build_w(b: Table, grammar: Grammar) -> tuple[list[Wrapped], Table]:
     forms = wrap_all(b, grammar)
     parts = [b.values, *(f.values for f in forms)]
-    contribs = [b.lens, *(contributions(int(Level.ATOM), f.length) for f in forms)]
+    contribs = [b.lens, *(contributions(int(grammar.wrap_level(f.wrap)), f.length) for f in forms)]
     return forms, reduce(V.concat(parts), np.concatenate(contribs))
 
 

@@ -10,7 +10,6 @@ for a text form to still shorten the answer (`short_text_found`), band by band.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,7 +18,8 @@ from solver import values as V
 from solver.candidates import Found, inside, union
 from solver.grammar import Func, Shape, Wrap
 from solver.objective import Objective
-from solver.search import Prepared
+from solver.prepared import Prepared, Readings, TextBand, TextTable
+from solver.semantics import semantics
 from solver.tables import Index, Table, expand, group, literal_value
 from solver.toplevel import top_level
 
@@ -46,31 +46,6 @@ def text_reaches(objective: Objective, bound: float) -> bool:
     return bool(np.any((lo <= TEXT_READ_MAX) & (hi >= -TEXT_READ_MAX)))
 
 
-@dataclass(frozen=True, slots=True)
-class Readings:
-    """One text function: for each reading (|f(x)| <= limit), every shortest x giving it."""
-
-    read: V.Values
-    x: V.Values
-    length: Index  # of x as the function's argument
-
-
-@dataclass(frozen=True, slots=True)
-class TextTable:
-    """What hexdec/octdec/bindec around the whole formula can give, from every top-level x.
-
-    A few thousand rows instead of the million top-level values it is read from: only
-    readings a query can want, and for each only its shortest x, since a longer x giving
-    the same Result can never be the answer's text. `int_min` is PHP_INT_MIN (the one x
-    whose negation reads differently) with its shortest length as an atom (the minus of
-    `f(-x)` is in the form's length)."""
-
-    limit: int | None
-    readings: dict[Func, Readings]
-    int_min: V.Values
-    int_min_length: Index
-
-
 def text_table(prep: Prepared, reach: float = 0.0) -> TextTable:
     """The Digits' text table with every reading up to `reach` at least: built once (by
     `Solver.prepare` or the first query that needs it), rebuilt larger for a query that
@@ -89,7 +64,7 @@ def build_text_table(prep: Prepared, limit: int | None) -> TextTable:
     """Read every distinct top-level x (its shortest length as an argument) in each base,
     a slice at a time, keeping what `limit` allows."""
     top = top_level(prep)
-    funcs = [f for f in prep.grammar.funcs if f.reads_text]
+    funcs = [f for f in prep.grammar.funcs if isinstance(f, Func) and f.reads_text]
     parts: dict[Func, list[Readings]] = {f: [] for f in funcs}
     for start in range(0, len(top), _READ_SLICE):
         rows = np.arange(start, min(start + _READ_SLICE, len(top)))
@@ -161,7 +136,7 @@ def text_found(prep: Prepared, objective: Objective, bound: float) -> Found:
 
 
 def min_text_form_length(prep: Prepared) -> int:
-    funcs = [f for f in prep.grammar.funcs if f.reads_text]
+    funcs = [f for f in prep.grammar.funcs if isinstance(f, Func) and f.reads_text]
     if not funcs:
         return 1 << 30
     # the literal of all four digits is the shortest formula (a binary operation adds a sign)
@@ -182,7 +157,7 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
     n = len(prep.digits)
     parts: list[V.Values] = []
     lengths: list[Index] = []
-    lit = literal_value(prep.digits)
+    lit = literal_value(prep.digits, prep.grammar)
     if lit is not None and shortest <= n <= longest:
         parts.append(lit)
         lengths.append(np.array([n], np.int64))
@@ -203,7 +178,7 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
             )
             left = a_order[usable[owner]]
             right = c_order[index]
-            x, ok = V.BINARY[op](a.values.take(left), c.values.take(right))
+            x, ok = semantics(prep.grammar).binary(op)(a.values.take(left), c.values.take(right))
             keep = np.flatnonzero(ok)
             parts.append(x.take(keep))
             lengths.append(
@@ -214,19 +189,10 @@ def short_x(prep: Prepared, longest: int, shortest: int = 0) -> tuple[V.Values, 
     return V.concat(parts), np.concatenate(lengths)
 
 
-@dataclass(frozen=True, slots=True)
-class TextBand:
-    """The distinct x of one band of lengths, with hexdec/octdec/bindec of each (cached)."""
-
-    x: V.Values
-    length: Index
-    reads: dict[Func, V.Values]
-
-
 def text_band(prep: Prepared, shortest: int, longest: int) -> TextBand:
     memo = (shortest, longest)
     if memo not in prep.text_bands:
-        funcs = [f for f in prep.grammar.funcs if f.reads_text]
+        funcs = [f for f in prep.grammar.funcs if isinstance(f, Func) and f.reads_text]
         x, length = short_x(prep, longest, shortest)
         if len(x):
             order, starts, _, _ = group(x)

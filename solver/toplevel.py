@@ -12,53 +12,40 @@ per interval. The text forms (textforms.py) read the same list.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from solver import values as V
 from solver.grammar import Level
-from solver.search import Hits, Prepared, derive, padded_spans
-from solver.tables import Index, expand, key_spans
+from solver.hits import AnyInts, Lengths, TopLevel
+from solver.prepared import Prepared
+from solver.search import derive
+from solver.semantics import semantics
 
-Lengths = NDArray[np.int16]
-AnyInts = NDArray[np.integer[Any]]
+__all__ = ["TopLevel", "build_top_level", "derivations", "top_level", "worth_listing"]
 
 
-@dataclass(frozen=True, slots=True)
-class TopLevel:
-    """Distinct top-level values as keys (ints sorted, then float keys sorted), each with
-    its shortest length anywhere and as an atom (where a unary minus needs one)."""
+LIST_BUDGET = 4_000_000
+"""The most top-level derivations `Solver.prepare` lists (PHP's Sets: up to ~2 million,
+some 600,000 distinct values kept; JavaScript's 4-19 million would pass the solver
+process's 256 MiB)."""
 
-    keys: V.Ints
-    n_int: int
-    length_any: Lengths
-    length_atom: Lengths
 
-    def __len__(self) -> int:
-        return len(self.keys)
+def derivations(prep: Prepared) -> int:
+    """How many top-level derivations listing the top level would evaluate."""
+    count = sum(len(block.table) for block in prep.blocks)
+    for inv in prep.inverted:
+        other = prep.right(inv.split) if inv.rows_left else prep.left(inv.split)
+        count += len(inv.rows) * len(other)
+    return count
 
-    def spans(self, lo: V.Floats, hi: V.Floats) -> tuple[Index, Index]:
-        return key_spans(self.keys, self.n_int, lo, hi)
 
-    def values(self, index: Index) -> V.Values:
-        keys = self.keys[index]
-        isint = index < self.n_int
-        floats = V.floats_of_keys(np.where(isint, 0, keys))
-        return V.Values(isint, np.where(isint, keys, 0), np.where(isint, keys, floats))
-
-    def hits(self, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
-        """The values in the intervals (and `pad` neighbours on each side), as search.x_hits."""
-        starts, stops = padded_spans(self, lo, hi, pad)
-        index, _ = expand(starts, stops)
-        index = np.unique(index)
-        return Hits(
-            self.values(index),
-            self.length_any[index].astype(np.int64),
-            self.length_atom[index].astype(np.int64),
-        )
+def worth_listing(prep: Prepared) -> bool:
+    """Whether to list the top level: always when text forms read it (they need it whole),
+    else when it fits the budget."""
+    if any(f.reads_text for f in prep.grammar.funcs):
+        return True
+    return derivations(prep) <= LIST_BUDGET
 
 
 def top_level(prep: Prepared) -> TopLevel:
@@ -100,7 +87,12 @@ def _parts(prep: Prepared) -> Iterator[tuple[V.Values, AnyInts, AnyInts]]:
         yield block.table.values, block.table.lens[:, 0], block.table.lens[:, atom]
     for inv in prep.inverted:
         vals, length, _ = derive(
-            prep.left(inv.split), prep.right(inv.split), inv.op, inv.rows, inv.rows_left
+            prep.left(inv.split),
+            prep.right(inv.split),
+            inv.op,
+            inv.rows,
+            inv.rows_left,
+            sem=semantics(prep.grammar),
         )
         yield vals, length, length + 2 * (int(inv.op.level) < atom)
 

@@ -350,5 +350,6 @@ def apply_wrap(wrap: Wrap, a: Values) -> Values:
     x = neg(a) if wrap.func is None or wrap.shape.inner else a
     if wrap.func is None:
         return x
+    assert isinstance(wrap.func, Func), "a PHP grammar holds PHP's functions only"
     y = UNARY[wrap.func](x)
     return neg(y) if wrap.shape.outer else y

@@ -1,0 +1,160 @@
+"""How the top level searches JavaScript's operations along a small side (as inverse.py
+does PHP's): every operation, not only `+ - * /` and `**`.
+
+For a row t of the small side (a single digit's table, up to `SMALL` rows) and the
+other operand y:
+- `& | ^` with y: within |t| of ToInt32(y) (or of its complement); `t & y` for t >= 0
+  lies in [0, t] and `t | y` for t < 0 in [t, -1] (a function of y's low 4 bits when
+  |t| <= 15);
+- `t << y`, `t >> y`, `t >>> y`: a function of the count, ToUint32(y) & 31;
+- `y >> s`, `y >>> s` (s = ToUint32(t) & 31): floor(ToInt32(y) / 2^s), of ToUint32(y)
+  for `>>>` (two intervals: y >= 0, and y < 0 read as y + 2^32); `y << s`: ToInt32(y)
+  times 2^s while no bit leaves the word (s <= 9, |y| < 2^22), else (s >= 23) a
+  function of the low 9 bits (10 <= s <= 22: listed); for s >= 23, `y >> s` and
+  `y >>> s` are functions of y's top 9 bits;
+- `Math.max`, `Math.min`: y itself, or t for every y on one side of it;
+- `Math.hypot`: between max(|t|, |y|) and |t| + |y|;
+- `%`: fmod keeps |result| below the divisor: `y % t` lands only near 0, `t % y` is t
+  for |y| > |t|.
+An operand whose ToInt32 is not trunc(y) (|y| >= 2^31, NaN, Infinity) is listed apart
+(`odd_columns`). Bounds are a little wide; the search evaluates what they select exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver import inverse
+from solver import values as V
+from solver.grammar import JsOp, Op, Operation
+from solver.inverse import Plan, RowKind
+from solver.js_values import to_int32, to_uint32
+from solver.objective import Intervals
+
+_BITS = frozenset({Op.AND, Op.OR, Op.XOR})
+_SHIFTS = frozenset({Op.SHL, Op.SHR, JsOp.USHR})
+_NUMERIC = frozenset({Op.MOD, JsOp.MAX, JsOp.MIN, JsOp.HYPOT})
+_TWO_31, _TWO_32 = float(2**31), float(2**32)
+SMALL = 64
+"""A side with at most this many values (a single digit's table) is inverted along: a
+two-digit side (~700 values) inverted made cold solves slower than listing it."""
+
+
+def plan(op: Operation, left: V.Values, right: V.Values) -> Plan | None:
+    """None: list every pair (no side small enough)."""
+    if op in inverse.ARITHMETIC:
+        return inverse.plan(op, left, right)
+    if op is JsOp.EXP:
+        return inverse.plan_pow(left, right)
+    rows_left = len(left) <= len(right)
+    rows = left if rows_left else right
+    if len(rows) > SMALL:
+        return None
+    t = to_int32(rows.f)
+    shift = to_uint32(rows.f) & 31
+    return Plan(
+        rows_left,
+        [
+            _kind(op, rows_left, float(rows.f[k]), int(t[k]), int(shift[k]))
+            for k in range(len(rows))
+        ],
+    )
+
+
+def _kind(op: Operation, rows_left: bool, f: float, t: int, shift: int) -> RowKind:
+    if op in _NUMERIC:
+        return RowKind.INVERT if np.isfinite(f) else RowKind.LIST
+    if op in _SHIFTS:
+        if rows_left or shift >= 23:  # y >> 23.. keeps y's top 9 bits: a few hundred results
+            return RowKind.BUCKET
+        return RowKind.INVERT if op is not Op.SHL or shift <= 9 else RowKind.LIST
+    if (op is Op.AND and t >= 0) or (op is Op.OR and t < 0):
+        return RowKind.BUCKET if abs(t) <= 15 else RowKind.INVERT
+    return RowKind.INVERT
+
+
+def bucket_keys(op: Operation, rows_left: bool, other: V.Values) -> V.Ints:
+    """A key of the other operand that, with the row, fixes the result."""
+    if op in _SHIFTS and rows_left:
+        return to_uint32(other.f) & 31
+    if op is Op.SHL:
+        return to_int32(other.f) & 511
+    if op is Op.SHR:
+        return to_int32(other.f) >> 23
+    if op is JsOp.USHR:
+        return to_uint32(other.f) >> 23
+    return to_int32(other.f) & 15
+
+
+def odd_columns(op: Operation, other: V.Values) -> V.Ints:
+    """Other-operand entries whose ToInt32 is not trunc(y) (or, for `<<`, whose shift
+    leaves the word): listed apart from the inverted rows."""
+    if op not in _BITS | _SHIFTS:
+        return np.zeros(0, np.int64)
+    limit = float(2**22) if op is Op.SHL else _TWO_31
+    return np.flatnonzero(~(np.isfinite(other.f) & (np.abs(other.f) < limit)))
+
+
+def bounds(
+    op: Operation, rows_left: bool, rows: V.Values, lo: V.Floats, hi: V.Floats
+) -> list[Intervals]:
+    """For INVERT rows (column) and result intervals (row): intervals of the other operand."""
+    if op in inverse.ARITHMETIC or op is JsOp.EXP:
+        return inverse.bounds(Op.POW if op is JsOp.EXP else op, rows_left, rows, lo, hi)
+    r = rows.f[:, None]
+    lo, hi = lo[None, :], hi[None, :]
+    with np.errstate(all="ignore"):
+        if op in _BITS:
+            t = to_int32(rows.f).astype(np.float64)[:, None]
+            if op is Op.XOR:
+                return inverse.bit_bounds(op, t, lo, hi)
+            # t & y for t >= 0 is in [0, t], t | y for t < 0 in [t, -1]: y is free if that
+            # range meets the interval; else (t & y, t < 0; t | y, t >= 0) within |t| of y
+            low, high = (np.zeros_like(t), t) if op is Op.AND else (t, np.full_like(t, -1.0))
+            ranged = (t >= 0) if op is Op.AND else (t < 0)
+            meets = (lo <= high) & (hi >= low)
+            near_lo, near_hi = inverse.bit_bounds(op, t, lo, hi)[0]
+            return [
+                (
+                    np.where(ranged, np.where(meets, -np.inf, np.inf), near_lo),
+                    np.where(ranged, np.where(meets, np.inf, -np.inf), near_hi),
+                )
+            ]
+        scale = 2.0 ** (to_uint32(rows.f) & 31).astype(np.float64)[:, None]
+        if op is Op.SHL:
+            return [(lo / scale - 1, hi / scale + 1)]
+        if op is Op.SHR:
+            return [(lo * scale - 1, (hi + 1) * scale + 1)]
+        if op is JsOp.USHR:
+            low, high = lo * scale - 1, (hi + 1) * scale + 1
+            return [(low, high), (low - _TWO_32, high - _TWO_32)]
+        inside = (lo <= r) & (r <= hi)
+        if op is JsOp.MAX:
+            return [(np.where(inside, -np.inf, lo), hi + 0 * r)]
+        if op is JsOp.MIN:
+            return [(lo + 0 * r, np.where(inside, np.inf, hi))]
+        if op is JsOp.HYPOT:
+            ok = hi >= 0
+            m = np.maximum(lo - np.abs(r), 0.0)
+            return [
+                (np.where(ok, m, np.inf), np.where(ok, hi + 0 * r, -np.inf)),
+                (np.where(ok, -hi + 0 * r, np.inf), np.where(ok, -m, -np.inf)),
+            ]
+        return _mod_bounds(rows_left, r, lo, hi)
+
+
+def _mod_bounds(rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+    """`t % y` is t for |y| > |t|, else below |y| in size; `y % t` is below |t| in size."""
+    size = np.abs(r)
+    meets = (lo < size) & (hi > -size)
+    everything = (np.full(meets.shape, -np.inf), np.full(meets.shape, np.inf))
+    nothing = (np.full(meets.shape, np.inf), np.full(meets.shape, -np.inf))
+    if not rows_left:
+        return [
+            (np.where(meets, everything[0], nothing[0]), np.where(meets, everything[1], nothing[1]))
+        ]
+    inside = (lo <= r) & (r <= hi)
+    near = (np.where(meets, -size, np.inf), np.where(meets, size, -np.inf))
+    return [
+        (np.where(inside, -np.inf, near[0]), np.where(inside, np.inf, near[1])),
+    ]
