@@ -29,7 +29,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from bench._report import percentile, write_section
 from bench.bench_storage import throwaway_postgres

@@ -181,7 +181,7 @@ class RoundFlow:
         if not any(a is not None for a in state.rounds[-1].answers):
             return record
         found = await self.reveals.take(ending, number)
-        return replace(record, meta=replace(record.meta, best=[*record.meta.best, *found]))
+        return replace(record, meta=replace(record.meta, best=(*record.meta.best, *found)))
 
     async def _keep_last_reveal(self, record: GameRecord) -> GameRecord:
         """The last round's best answers, for the summary, kept with the game."""

@@ -196,8 +196,12 @@ class Shows:
             if live is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
                 log.info("game %s: round %s moved on while it was posted", game_id, number)
                 return live or record
-            meta = replace(live.meta, best=max(live.meta.best, record.meta.best, key=len))
-            meta.repost_round = meta.repost_tries = None  # up: rides the next save too
+            meta = replace(  # up: no failed post left to count, rides the next save too
+                live.meta,
+                best=max(live.meta.best, record.meta.best, key=len),
+                repost_round=None,
+                repost_tries=None,
+            )
             state = live.state
             if posted is not None:
                 meta = replace(meta, round_message_id=posted.message_id, round_message_of=number)

@@ -49,7 +49,7 @@ def _sample(rng: random.Random, writer: Writer) -> tuple[str, V.Values | None]:
     form: Wrap | None = rng.choice([None, None, *prep.grammar.wraps])
     cl, cr = op.contexts()
     text = op.render(writer.w_text((0, split), i, cl), writer.w_text((split, n), j, cr))
-    x, ok = V.BINARY[op](a.values.take(np.array([i])), c.values.take(np.array([j])))
+    x, ok = V.BINARY[op](a.values.take(np.array([i])), c.values.take(np.array([j])))  # type: ignore[index]
     if form is not None:
         if op.level < form.inner_context:
             text = f"({text})"

@@ -14,6 +14,7 @@ import math
 import shutil
 import struct
 import subprocess
+from typing import Any
 
 import numpy as np
 import pytest
@@ -124,9 +125,9 @@ def test_every_operation_and_function_is_nodes_over_edge_values() -> None:
             "unary": {**unary, "NEG": "-a"},
         }
     )
-    wrong = []
+    wrong: list[tuple[Any, ...]] = []
     for op in _BINARY_JS:
-        mine, ok = J.BINARY[op](of_floats(a), of_floats(b))
+        mine, ok = J.BINARY[op](of_floats(a), of_floats(b))  # type: ignore[index]
         assert ok.all()
         for k in range(len(a)):
             if not _same(float(mine.f[k]), answers[op.name][k]):

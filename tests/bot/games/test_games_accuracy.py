@@ -17,7 +17,7 @@ from tests.support.sim import embed_text
 
 def revealed(record: GameRecord, scores: dict[tuple[int, int], float]) -> GameRecord:
     """`record` with a best answer per (round, seat) leaving the Score given."""
-    best = [Reveal(n, seat, "best", 0, 0, score) for (n, seat), score in scores.items()]
+    best = tuple(Reveal(n, seat, "best", 0, 0, score) for (n, seat), score in scores.items())
     return replace(record, meta=GameMeta(best=best))
 
 

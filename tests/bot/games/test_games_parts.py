@@ -10,6 +10,7 @@ import pytest
 
 from bot.play._active import ActiveGames
 from bot.play._in_flight import AnswersInFlight
+from bot.play._refusals import Refusal
 from bot.play._seats import Seats
 from bot.play._timers import RoundTimers, Timers
 from bot.play._types import GameError
@@ -132,7 +133,7 @@ async def test_a_player_is_held_while_a_game_opens(store) -> None:
             pass
     async with seats.reserve(1, [200]):
         pass
-    await seats.ensure_free(1, 100, "busy")
+    await seats.ensure_free(1, 100, Refusal.BUSY)
 
 
 async def test_active_games_know_their_channel_and_forget_it_with_the_game() -> None:

@@ -210,7 +210,7 @@ async def test_without_attach_files_the_summary_goes_without_its_chart(world, mo
 async def test_without_attach_files_the_chart_is_not_even_tried(world, monkeypatch) -> None:
     """Attach Files is asked of the thread's permissions first: no upload that 403s
     (a 403 counts toward Discord's invalid-request ban), the summary goes without it."""
-    from simcord.backend.models.channel import Overwrite, OverwriteType
+    from simcord.backend.models.channel import Overwrite, OverwriteType  # type: ignore[attr-defined]
 
     deny = discord.Permissions(attach_files=True)
     world.env.backend.set_overwrite(

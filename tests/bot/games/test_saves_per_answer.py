@@ -118,7 +118,7 @@ async def test_after_a_crash_every_answer_is_kept_and_the_round_is_posted_again(
     stored = await world.store.load_game(game_id)
     assert stored.state.rounds[0].answers[0].formula == "34+89"
     up = round_messages(thread)[-1]
-    assert "round 2 of 7" in up.embeds[0].title
+    assert "round 2 of 7" in (up.embeds[0].title or "")
     await world.env.advance_time(100)
     ok = await answer(world.alice, up, "2*47+6")
     assert "✅" in reply_text(ok)
@@ -157,4 +157,4 @@ async def test_after_a_crash_an_answer_from_the_rounds_first_post_ends_both(
     ok = await answer(world.alice, first, "2*47+6")
     assert "✅" in reply_text(ok)
     (up,) = round_messages(thread)  # only round 3 has an Answer button
-    assert "round 3 of 7" in up.embeds[0].title
+    assert "round 3 of 7" in (up.embeds[0].title or "")

@@ -58,7 +58,7 @@ def node_scores(results: list[float], start: int = 501, goal: int = 100, bonus: 
 
 
 def formulas_of(digits: str) -> list[str]:
-    a, b, c, d = digits
+    a, b, c, d = tuple(digits)
     return [
         f"{a}{b}+{c}{d}",
         f"{a}{b}{c}+{d}",

@@ -15,7 +15,8 @@ import pytest_asyncio
 
 import rules
 from bot.app import create_bot
-from tests.bot.languages.node_stand_in import NodeStandIn, node_scores, node_text
+from bot.solving import ConfirmedSolver
+from tests.bot.languages.node_stand_in import node_scores, node_text
 from tests.support.fixtures import ForcedDigits, simulated, solver  # noqa: F401 (fixture)
 from tests.support.sim import answer, button_id, embed_text, message_text, reply_text
 
@@ -26,7 +27,7 @@ JS = "js-darts"
 @pytest_asyncio.fixture(loop_scope="session")
 async def js_world(settings, store, evaluator, solver) -> AsyncIterator[Any]:
     digits = ForcedDigits()
-    revealer = NodeStandIn(evaluator, solver)  # SWAP: ConfirmedSolver(solver, evaluator)
+    revealer = ConfirmedSolver(solver, evaluator)  # the real solver, each answer confirmed by node
     bot = create_bot(
         settings, store=store, evaluator=evaluator, digits_source=digits, revealer=revealer,
         closest=revealer,

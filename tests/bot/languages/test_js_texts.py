@@ -86,7 +86,7 @@ def test_formula_darts_play_set_js_darts() -> None:
 def test_the_daily_post_of_a_javascript_set_names_it_and_prints_its_numbers() -> None:
     row = LeaderRow(1, 7, "g" * 32, "js-darts", "2026-01-01", 1, 7, 1e21, 3.0, False, "")
     summary = PeriodSummary([row], 1, 0, [RoundBest(1, "9876", 7, "9**87+6", "1e+83", 1e83)])
-    closest = {"9876": Candidate("98+7-6", 99.0, 99.0, 402.0, 6)}
+    closest: dict[str, Candidate | None] = {"9876": Candidate("98+7-6", 99.0, 99.0, 402.0, 6)}
     content = DailyContent(
         1, "js-darts", "2026-01-01", summary, closest, "en",
         language=rules.FormulaLanguage.JAVASCRIPT,

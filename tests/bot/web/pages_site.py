@@ -40,7 +40,7 @@ async def qualification(
         state = rules.apply(state, rules.Submit(str(player), formula, result, 1000.0 * number + 9))
     if not finish:
         state = rules.apply(state, rules.StartRound(digits, 99_000.0))
-    reveals = [Reveal(1, 0, "1*234", 234, 34, 467)] if best else []
+    reveals = (Reveal(1, 0, "1*234", 234, 34, 467),) if best else ()
     record = GameRecord(
         state=state, guild_id=guild, channel_id=1, period=period, seed="s",
         created_at=1_767_225_600.0, meta=GameMeta(best=reveals),
