@@ -31,8 +31,16 @@ from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
 from bot.daily import Closest, DailyPosts, DiscordChannel
-from bot.games import DYNAMIC_ITEMS, Announcer, GameControlsCog, GamesCog, RestBudget, ThreadCloser
-from bot.games._discord import INVALID_LIMIT, response_trace
+from bot.games import (
+    DYNAMIC_ITEMS,
+    INVALID_LIMIT,
+    Announcer,
+    GameControlsCog,
+    GamesCog,
+    RestBudget,
+    ThreadCloser,
+    response_trace,
+)
 from bot.i18n import use_synced_commands
 from bot.i18n.translator import CatalogTranslator
 from bot.leaderboards import LeaderboardsCog, PageButton

@@ -34,6 +34,10 @@ def _aliases() -> dict[str, object]:
 
         ALIASES["interaction.response"] = discord.InteractionResponse
         ALIASES["interaction"] = discord.Interaction
+        # JavaScript's and Python's own names, quoted as the languages spell them
+        ALIASES["String"] = str
+        ALIASES["Math.cbrt"] = pow
+        ALIASES["None"] = None
     return ALIASES
 
 
@@ -159,15 +163,27 @@ def exists(path: str) -> bool:
     )
 
 
+def about_the_code() -> str:
+    """The doc without its "A third language" sections: they name files and classes a
+    third language would add (`evaluator/py_check.py`), which are not there on purpose."""
+    kept, skipping = [], False
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            skipping = "third language" in line.lower()
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def test_every_name_the_architecture_doc_gives_is_real_code() -> None:
-    names, _ = named_in(DOC.read_text(encoding="utf-8"))
+    names, _ = named_in(about_the_code())
     assert len(names) > 50  # the doc was read
     missing = sorted({name for name in names if not resolves(name)})
     assert missing == [], f"docs/ARCHITECTURE.md names code that is not there: {missing}"
 
 
 def test_every_file_the_architecture_doc_gives_exists() -> None:
-    _, paths = named_in(DOC.read_text(encoding="utf-8"))
+    _, paths = named_in(about_the_code())
     assert paths
     missing = sorted({path for path in paths if not exists(path)})
     assert missing == [], f"docs/ARCHITECTURE.md names files that are not there: {missing}"

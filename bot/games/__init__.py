@@ -15,7 +15,7 @@ from bot.games._announce import Announcer
 from bot.games._closing import ThreadCloser
 from bot.games._cog import GamesCog
 from bot.games._controls import GameControlsCog
-from bot.games._discord import Lane, RestBudget, RestBusy, with_retry
+from bot.games._discord import INVALID_LIMIT, Lane, RestBudget, RestBusy, response_trace, with_retry
 from bot.games._places import INVITE
 from bot.games._render import outcome_text
 from bot.games._summary import FIELD_MAX, round_line
@@ -24,6 +24,7 @@ from bot.games._views import DYNAMIC_ITEMS, QualificationButton
 __all__ = [
     "DYNAMIC_ITEMS",
     "FIELD_MAX",
+    "INVALID_LIMIT",
     "INVITE",
     "Announcer",
     "GameControlsCog",
@@ -34,6 +35,7 @@ __all__ = [
     "RestBusy",
     "ThreadCloser",
     "outcome_text",
+    "response_trace",
     "round_line",
     "with_retry",
 ]

@@ -217,9 +217,7 @@ class GamesCog(commands.Cog, name="Games"):
         lang = FormulaLanguage.PHP
         if set_name is not None:
             try:
-                lang = (
-                    await self.service.sets.resolve(interaction.guild_id or 0, set_name)
-                ).language
+                lang = (await self.service.set_named(interaction.guild_id or 0, set_name)).language
             except UserError as error:
                 await refuse(interaction, error)
                 return

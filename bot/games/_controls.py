@@ -34,7 +34,7 @@ from bot.i18n import describe_eval_error, formula_texts, locale_of, t
 from bot.observability import Metrics, log_context
 from bot.play import GameError, GameService, Refusal
 from bot.storage import Challenge
-from rules import FormulaLanguage, GameSet, Mode
+from rules import GameSet, Mode
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             await refuse(interaction, error)
             return
         timeout = max(60.0, rnd.answer_deadline - self.service.clock() + 60.0)
-        live = self.service.active.get(game_id)  # check_can_answer found it in memory
-        lang = live.state.game_set.language if live is not None else FormulaLanguage.PHP
+        lang = self.service.language_of(game_id)  # check_can_answer found it in memory
         await interaction.response.send_modal(
             AnswerModal(game_id, round_number, rnd.digits, locale, timeout, formula_texts(lang))
         )

@@ -108,6 +108,15 @@ class GameService:
     async def playable_sets(self, guild_id: int) -> list[ListedSet]:
         return await self.sets.playable(guild_id)
 
+    async def set_named(self, guild_id: int, name: str | None) -> GameSet:
+        """The Set `name` playable on the server (UnknownSet names the others)."""
+        return await self.sets.resolve(guild_id, name)
+
+    def language_of(self, game_id: str) -> rules.FormulaLanguage:
+        """The language of a game this process runs (PHP for one it does not)."""
+        live = self.active.get(game_id)
+        return live.state.game_set.language if live is not None else rules.FormulaLanguage.PHP
+
     def check_can_answer(self, game_id: str, user_id: int, round_number: int) -> rules.Round:
         """Refuse early (before a modal opens) what `submit` would refuse anyway.
 

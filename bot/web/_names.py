@@ -2,9 +2,13 @@
 
 The bot has no members intent (its member cache knows almost nobody) and `formula-darts
 web` runs without Discord, so names come from the players' own interactions: the bot
-tells `NameBook.saw` each one, and a name that changed is written in a batch a moment
-later (one transaction, off the interaction's path). The pages ask `NameBook.names` for
-a page's players at once: this process's fresh names first, then the store's.
+tells `NameBook.saw` each one, and a name that changed is written off the interaction's
+path: at once when no write is in flight, else with every name seen meanwhile in the next
+one (a burst of answers costs one write per write time, with no timer of its own: a
+sleeping flush kept a store write pending at a moment nothing else ran, which moved the
+games' virtual clocks in the simulator, and delays nothing useful in production). The
+pages ask `NameBook.names` for a page's players at once: this process's fresh names
+first, then the store's.
 """
 
 from __future__ import annotations
@@ -18,9 +22,6 @@ from contextlib import suppress
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
-
-FLUSH_AFTER_S = 2.0
-"""Names seen within this are written together (a burst of answers costs one write)."""
 
 
 class NameBook:
@@ -41,12 +42,12 @@ class NameBook:
         self._pending.setdefault(guild_id, {})[user_id] = name
         if self._flushing is None or self._flushing.done():
             self._flushing = asyncio.get_running_loop().create_task(
-                self._flush_soon(), name="player-names"
+                self._flush_all(), name="player-names"
             )
 
-    async def _flush_soon(self) -> None:
-        await asyncio.sleep(FLUSH_AFTER_S)
-        await self.flush()
+    async def _flush_all(self) -> None:
+        while self._pending:
+            await self.flush()
 
     async def flush(self) -> None:
         """Write what was seen since the last write; a failure forgets those names here,
