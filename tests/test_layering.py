@@ -29,45 +29,6 @@ def test_rules_import_nothing_of_the_evaluator() -> None:
     assert out.stdout.strip() == "False"
 
 
-def _bot_imports() -> dict[str, set[str]]:
-    """Module -> the bot modules it imports (TYPE_CHECKING imports too: they are real)."""
-    root = Path(__file__).resolve().parents[1]
-    modules = {
-        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
-        for path in (root / "bot").rglob("*.py")
-        if "migrations" not in path.parts
-    }
-    graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        edges: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                edges.update(a.name for a in node.names if a.name in modules)
-            elif isinstance(node, ast.ImportFrom) and node.module in modules:
-                for alias in node.names:
-                    sub = f"{node.module}.{alias.name}"
-                    edges.add(sub if sub in modules else node.module)
-        graph[name] = edges - {name}
-    return graph
-
-
-def test_no_import_circle_in_bot() -> None:
-    """A package's own __init__ may import its modules; nothing may import its way back."""
-    graph = _bot_imports()
-    circles = []
-    for start in graph:
-        stack, seen = [(start, [start])], set()
-        while stack:
-            node, trail = stack.pop()
-            for nxt in graph.get(node, ()):
-                if nxt == start:
-                    circles.append(" -> ".join([*trail, nxt]))
-                elif nxt not in seen:
-                    seen.add(nxt)
-                    stack.append((nxt, [*trail, nxt]))
-    assert circles == []
-
-
 def test_the_solver_imports_nothing_of_the_bot_the_evaluator_or_storage() -> None:
     code = (
         "import sys, solver, solver.solve, solver.search, solver.process, solver.practice\n"
@@ -211,6 +172,7 @@ def _circles(graph: dict[str, set[str]]) -> list[str]:
 
 @pytest.mark.parametrize("package", ["rules", "evaluator", "solver", "bot"])
 def test_no_import_circle_among_a_packages_modules(package: str) -> None:
+    """A package's own __init__ may import its modules; nothing may import its way back."""
     graph = _package_imports(package)
     assert len(graph) > 3  # the package was found
     assert _circles(graph) == []
