@@ -283,16 +283,21 @@ def ensure_image(
     own_client = client is None
     client = client or docker.from_env(timeout=300)
     try:
-        try:
-            labels = client.images.get(tag).labels or {}
-        except docker_errors.ImageNotFound:
-            labels = {}
-        if labels.get(WORKER_SHA_LABEL) == worker_sha256():
+        if _carries(client, tag, WORKER_SOURCE):
             return None
         return build_image(tag, from_host=from_host, client=client)
     finally:
         if own_client:
             client.close()
+
+
+def _carries(client: Any, tag: str, worker: Path) -> bool:
+    """`tag` exists and was built with this `worker` (its sha256 label)."""
+    try:
+        labels = client.images.get(tag).labels or {}
+    except docker_errors.ImageNotFound:
+        return False
+    return bool(labels.get(WORKER_SHA_LABEL) == worker_sha256(worker))
 
 
 NODE_WORKER_SOURCE = WORKER_SOURCE.parent / "worker.js"
@@ -342,11 +347,7 @@ def ensure_node_image(tag: str, *, client: Any = None) -> BuiltImage | None:
     own_client = client is None
     client = client or docker.from_env(timeout=300)
     try:
-        try:
-            labels = client.images.get(tag).labels or {}
-        except docker_errors.ImageNotFound:
-            labels = {}
-        if labels.get(WORKER_SHA_LABEL) == worker_sha256(NODE_WORKER_SOURCE):
+        if _carries(client, tag, NODE_WORKER_SOURCE):
             return None
         return build_node_image(tag, client=client)
     finally:
