@@ -79,6 +79,7 @@ class AnswerVia:
     posts nowhere), but the flow knows the answer came through one."""
 
     source = None
+    channel_id = None
 
     def can_edit(self, message_id: int | None) -> bool:
         del message_id
@@ -88,7 +89,7 @@ class AnswerVia:
         del channel_id
         return False
 
-    async def edit(self, **fields: Any) -> None:
+    async def edit(self, message_id: int, **fields: Any) -> None:
         raise AssertionError("nothing rides this stand-in")
 
     async def post(self, **fields: Any) -> Posted:

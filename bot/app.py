@@ -48,7 +48,7 @@ from bot.moderation import AdminCog, Moderation
 from bot.observability import Metrics, readiness_checks, serve_observability
 from bot.play import DigitsSource, Evaluating, GameService, Revealer
 from bot.sets_admin import SetsAdminCog, SetsManager
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from bot.sharding import IdentifyGate
 from bot.solving import ConfirmedSolver
 from bot.storage import Store, open_store
@@ -170,7 +170,9 @@ class FormulaDartsBot(commands.AutoShardedBot):
         match feature:
             case Feature.GAMES:
                 controls = GameControlsCog(self, self.service, self.announcer, self.metrics)
-                return [controls, GamesCog(self.service, self.announcer, controls)]
+                private = self.settings.solo_games is SoloGames.PRIVATE
+                cog = GamesCog(self.service, self.announcer, controls, private_solo=private)
+                return [controls, cog]
             case Feature.SETS:
                 return [SetsAdminCog(SetsManager(self.sets))]
             case Feature.ADMIN:

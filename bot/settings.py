@@ -31,6 +31,20 @@ class LogFormat(StrEnum):
     JSON = "json"
 
 
+class SoloGames(StrEnum):
+    """`SOLO_GAMES`: where Training, Qualification and Practice are played.
+
+    `thread`: a thread per game (public; Qualification's private), visible afterwards.
+    `private`: messages only the player sees, in the channel the game was started in;
+    every message rides one of the player's interactions, so a game costs no bot-token
+    call and a token carries far more games (docs/scaling.md, "Games per bot token").
+    A game whose Set could outlive an interaction's 15 minutes is played in a thread.
+    """
+
+    THREAD = "thread"
+    PRIVATE = "private"
+
+
 class BotSettings(BaseSettings):
     """`DISCORD_TOKEN`, `DATABASE_URL`, `SETS_FILE`, `DEV_GUILD_ID`; the evaluator's own
     variables (`EVALUATOR`, `POOL_SIZE`, ...) are read by the nested `EvaluatorSettings`."""
@@ -75,6 +89,10 @@ class BotSettings(BaseSettings):
         "the links in Discord print it; None: no link is printed",
     )
     log_format: LogFormat = LogFormat.TEXT
+    solo_games: SoloGames = Field(
+        default=SoloGames.THREAD,
+        description="where one player's games are played: a thread each, or private messages",
+    )
     shard_count: int | None = Field(
         default=None, ge=1, description="how many shards in all; None: Discord's recommendation"
     )

@@ -8,6 +8,9 @@ What no interaction carries (a timeout, a start's first round, a replay, an answ
 from elsewhere) goes with the bot token through a PartialMessageable, so announcing
 needs no cache and works from a timer or right after a restart; a carrier that fails
 falls back to it. A 403 or 404 on the game's channel is `ChannelLost`: the game is void.
+A private game's messages (ephemeral) have no bot-token path: they ride the answer's
+interaction or the game's kept one (`Carriers`), and with neither fresh the post
+fails as a 5xx would, so the round waits unseen, its clock not started (`Shows`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from bot.common import mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
+from bot.games._riding import Carriers, InteractionVia
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, t
@@ -46,6 +50,10 @@ so a bot in a crash loop does not ping every player on every start."""
 
 def record_locale(record: GameRecord) -> str:
     return record.meta.locale or DEFAULT_LOCALE
+
+
+class NoCarrier(Exception):
+    """A private game's message that no fresh interaction of its player can carry."""
 
 
 def _lost(error: discord.HTTPException) -> ChannelLost | None:
@@ -70,6 +78,7 @@ class Announcer:
         self.budget = budget
         self.charts = charts
         self.closer = closer
+        self.carriers = Carriers()
         self._seen: OrderedDict[int, str] = OrderedDict()
 
     def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
@@ -102,6 +111,8 @@ class Announcer:
         def chart() -> dict[str, Any]:
             return {} if png is None else {"file": discord.File(io.BytesIO(png), CHART_FILE)}
 
+        if record.meta.private:
+            return await self._send_privately(record, what, via, chart, kwargs)
         if via is not None and via.can_post(record.channel_id):
             try:
                 return await via.post(**kwargs, **chart())
@@ -116,6 +127,26 @@ class Announcer:
             record, what, lambda: channel.send(**kwargs, **chart())
         )
         return Posted(message.id, message.created_at.timestamp())
+
+    def _carrier(self, record: GameRecord, via: Via | None) -> InteractionVia | None:
+        """The answer's interaction if it is one of this bot's, else the game's kept one."""
+        if isinstance(via, InteractionVia) and via.can_post(record.channel_id):
+            return via
+        kept = self.carriers.get(record.state.id)
+        return kept if kept is not None and kept.can_post(record.channel_id) else None
+
+    async def _send_privately(
+        self, record: GameRecord, what: str, via: Via | None, chart: Any, kwargs: dict[str, Any]
+    ) -> Posted:
+        """An ephemeral followup of the player's interaction, which is kept to carry what
+        comes next; 5xx and the like are final here (no bot token can post it)."""
+        carrier = self._carrier(record, via)
+        if carrier is None:
+            raise NoCarrier(f"game {record.state.id}: {what}: no fresh interaction")
+        kwargs.pop("nonce", None)
+        posted = await carrier.post(ephemeral=True, **kwargs, **chart())
+        self.carriers.keep(record.state.id, carrier)
+        return posted
 
     def saw(self, user: discord.abc.User) -> None:
         """Remember the name of a user who just interacted (the bot has no member cache:
@@ -162,9 +193,17 @@ class Announcer:
     ) -> None:
         """Edit a round's message: through the answer's response when that is the message
         its Answer button was on, else with the bot token."""
+        if record.meta.private:
+            kept = self.carriers.get(record.state.id)
+            editors = (v for v in (via, kept) if v is not None and v.can_edit(message_id))
+            editor = next(editors, None)
+            if editor is None:
+                raise NoCarrier(f"game {record.state.id}: {what}: no fresh interaction")
+            await editor.edit(message_id, **kwargs)
+            return
         if via is not None and via.can_edit(message_id):
             try:
-                await via.edit(**kwargs)
+                await via.edit(message_id, **kwargs)
                 return
             except discord.HTTPException as error:
                 log.warning(
@@ -254,7 +293,9 @@ class Announcer:
         try:
             await self._summary(record, ratings, via)
         finally:
-            if self.closer is not None:
+            if record.meta.private:
+                self.carriers.drop(record.state.id)
+            elif self.closer is not None:
                 self.closer.game_over(record)
 
     async def _summary(

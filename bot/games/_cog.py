@@ -22,10 +22,11 @@ from bot.games._announce import USERS_ONLY, Announcer
 from bot.games._controls import GameControlsCog
 from bot.games._discord import StartRefused
 from bot.games._places import NEEDED, private_thread, public_thread, require
+from bot.games._riding import InteractionVia
 from bot.games._views import challenge_view
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
-from bot.play import DEFAULT_LEVEL, GameError, GameService, Refusal
+from bot.play import DEFAULT_LEVEL, GameError, GameService, OpenChannel, Refusal
 from bot.rules_text import rules_pages
 from rules import FormulaLanguage, GameSet, Mode
 from solver.practice import Level
@@ -53,11 +54,18 @@ async def _quietly(call: Awaitable[object], what: str) -> None:
 
 class GamesCog(commands.Cog, name="Games"):
     def __init__(
-        self, service: GameService, announcer: Announcer, controls: GameControlsCog
+        self,
+        service: GameService,
+        announcer: Announcer,
+        controls: GameControlsCog,
+        *,
+        private_solo: bool = False,
     ) -> None:
         self.service = service
         self.announcer = announcer
         self.controls = controls
+        self.private_solo = private_solo
+        """`SOLO_GAMES=private`: one player's games in messages only they see, no thread."""
 
     async def autocomplete_set(
         self, interaction: Interaction, current: str
@@ -244,14 +252,20 @@ class GamesCog(commands.Cog, name="Games"):
     ) -> None:
         """Permissions first, then the acknowledgement, then the game. Training plays in a
         public thread on a public notice; Qualification in a private thread only its
-        player sees (the day's Digits must not leak before the day ends)."""
+        player sees (the day's Digits must not leak before the day ends). With
+        `private_solo` each plays in messages only its player sees, riding the player's
+        interactions (no bot-token call, no thread: nothing a moderator could read
+        either); a Set whose rounds outlive a token plays in its thread still, and a
+        start while such a game runs shows its round again (an ephemeral message is
+        gone when Discord's app reloads)."""
         locale = locale_of(interaction)
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await reply(interaction, t("errors.need_text_channel", locale))
             return
         try:
-            require(interaction.app_permissions, NEEDED[mode])
+            if not self.private_solo:  # else only a thread's start needs them (below)
+                require(interaction.app_permissions, NEEDED[mode])
             self._admit()
         except UserError as error:
             await refuse(interaction, error)
@@ -259,12 +273,47 @@ class GamesCog(commands.Cog, name="Games"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         player = interaction.user
         me = interaction.client.user
+        privately = None
+        if self.private_solo:
+            privately = InteractionVia(interaction, self.service.clock, completes=None)
+            if await self.service.show_again(interaction.guild_id or 0, player.id, privately):
+                return
+
+        open_thread = self._thread_opener(interaction, mode, channel, locale)
+        guild_id = interaction.guild_id or 0
+        try:
+            match mode:
+                case Mode.PRACTICE:
+                    bot_id = me.id if me is not None else 0
+                    await self.service.start_practice(
+                        guild_id, player.id, bot_id, level, set_name, locale, open_thread,
+                        parent_channel_id=channel.id, privately=privately,
+                    )  # fmt: skip
+                case Mode.TRAINING | Mode.QUALIFICATION:
+                    await self.service.start_single(
+                        mode, guild_id, player.id, set_name, locale, open_thread,
+                        parent_channel_id=channel.id, privately=privately,
+                    )  # fmt: skip
+                case _:
+                    assert_never(mode)
+        except UserError as error:
+            await refuse(interaction, error)
+
+    def _thread_opener(
+        self, interaction: Interaction, mode: OneStarts, channel: discord.TextChannel, locale: str
+    ) -> OpenChannel:
+        """What opens a solo game's thread, when the service asks for one."""
+        player = interaction.user
+        me = interaction.client.user
         budget = self.announcer.budget
+        guild_id = interaction.guild_id or 0
 
         async def open_thread(game_set: GameSet) -> int:
             """The first edit completes the private "thinking" reply, so the public notice
             after it is a message of its own; all of these are webhook calls, outside
             the bot token's global limit."""
+            if self.private_solo:
+                require(interaction.app_permissions, NEEDED[mode])
             names = [player.display_name]
             if mode is Mode.PRACTICE and me is not None:
                 names.append(me.display_name)
@@ -302,21 +351,4 @@ class GamesCog(commands.Cog, name="Games"):
             )
             return thread_id
 
-        guild_id = interaction.guild_id or 0
-        try:
-            match mode:
-                case Mode.PRACTICE:
-                    bot_id = me.id if me is not None else 0
-                    await self.service.start_practice(
-                        guild_id, player.id, bot_id, level, set_name, locale, open_thread,
-                        parent_channel_id=channel.id,
-                    )  # fmt: skip
-                case Mode.TRAINING | Mode.QUALIFICATION:
-                    await self.service.start_single(
-                        mode, guild_id, player.id, set_name, locale, open_thread,
-                        parent_channel_id=channel.id,
-                    )  # fmt: skip
-                case _:
-                    assert_never(mode)
-        except UserError as error:
-            await refuse(interaction, error)
+        return open_thread

@@ -6,6 +6,11 @@ button was on: the modal submit of a component may update that message) and the
 next round, or the summary, is its followup. A followup lands in the interaction's
 channel, so an answer from elsewhere (/answer outside the thread) carries nothing
 there; an interaction's token lives 15 minutes, so an old one carries nothing.
+
+A private game (`GameMeta.private`) has no thread and no bot-token path at all: its
+messages are ephemeral, and only the token that made one can edit it. So each such
+game keeps the interaction that posted its latest message (`Carriers`): a timeout,
+a resignation or the bot's Practice answer ride it while it is fresh.
 """
 
 from __future__ import annotations
@@ -40,18 +45,24 @@ class InteractionVia:
         message = interaction.message
         self.source = message.id if component_modal and message is not None else None
         self.channel_id = interaction.channel_id
+        self.posted: set[int] = set()
+        """The messages its followups made: only this token may edit an ephemeral one."""
         self._completes = completes
 
     def _fresh(self) -> bool:
         return self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
 
     def can_edit(self, message_id: int | None) -> bool:
-        return message_id is not None and message_id == self.source and self._fresh()
+        mine = message_id == self.source or message_id in self.posted
+        return message_id is not None and mine and self._fresh()
 
     def can_post(self, channel_id: int) -> bool:
         return channel_id == self.channel_id and self._fresh()
 
-    async def edit(self, **fields: Any) -> None:
+    async def edit(self, message_id: int, **fields: Any) -> None:
+        if message_id != self.source:  # one of its followups
+            await self.interaction.followup.edit_message(message_id, **fields)
+            return
         response = self.interaction.response
         if not response.is_done():
             await response.edit_message(**fields)
@@ -63,4 +74,25 @@ class InteractionVia:
             await self.interaction.edit_original_response(content=self._completes)
             self._completes = None
         message = await self.interaction.followup.send(wait=True, **fields)
+        self.posted.add(message.id)
         return Posted(message.id, message.created_at.timestamp())
+
+
+class Carriers:
+    """Per private game, the interaction that posted its latest message: what a step no
+    interaction brings (a timeout, /resign, the bot's Practice answer) rides. Kept in
+    memory only: a token is a 15-minute credential to post as the bot, not a thing to
+    store; after a restart the game's next interaction (its Answer button, or /training
+    again) carries it on, and a round nobody can be shown goes the unposted round's way."""
+
+    def __init__(self) -> None:
+        self._by_game: dict[str, InteractionVia] = {}
+
+    def get(self, game_id: str) -> InteractionVia | None:
+        return self._by_game.get(game_id)
+
+    def keep(self, game_id: str, via: InteractionVia) -> None:
+        self._by_game[game_id] = via
+
+    def drop(self, game_id: str) -> None:
+        self._by_game.pop(game_id, None)

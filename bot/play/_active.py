@@ -35,11 +35,13 @@ class ActiveGames:
 
     def remember(self, record: GameRecord) -> None:
         self._records[record.state.id] = record
-        self._channels[record.channel_id] = record.state.id
+        if not record.meta.private:  # a private game's channel holds others' games too
+            self._channels[record.channel_id] = record.state.id
 
     def forget(self, record: GameRecord) -> None:
         self._records.pop(record.state.id, None)
-        self._channels.pop(record.channel_id, None)
+        if self._channels.get(record.channel_id) == record.state.id:
+            del self._channels[record.channel_id]
         self._locks.pop(record.state.id, None)
 
     def lock(self, game_id: str) -> asyncio.Lock:

@@ -121,8 +121,9 @@ class RoundFlow:
 
     # --------------------------------------------------------------- steps
 
-    async def first_round(self, record: GameRecord) -> GameRecord:
-        """Round 1 of a game just saved; a failed save starts it from the store soon."""
+    async def first_round(self, record: GameRecord, via: Via | None = None) -> GameRecord:
+        """Round 1 of a game just saved; a failed save starts it from the store soon.
+        `via`: the start's interaction, which carries a private game's round 1."""
         async with self.active.lock(record.state.id):
             try:
                 record = await self.commit(record, self.going_on(record, record.state))
@@ -130,7 +131,7 @@ class RoundFlow:
                 log.exception("game %s: starting round 1 failed; retrying", record.state.id)
                 self.timers.retry_soon(record.state.id, 0)
                 return record
-        return await self.show(record)
+        return await self.show(record, via)
 
     def going_on(self, record: GameRecord, state: GameState) -> GameState:
         """`state` with its next round started, if the game goes on: a resolved round and

@@ -41,6 +41,7 @@ from bot.play._types import (
     SubmitResult,
     Via,
     answer_grace,
+    plays_privately,
     random_digits_source,
 )
 from bot.storage import AttemptsUsed, Challenge, GameMeta, GameRecord, StaleGame, Store
@@ -147,10 +148,13 @@ class GameService:
     async def start_single(
         self, mode: Solo, guild_id: int, user_id: int, set_name: str | None, locale: str,
         open_channel: OpenChannel, *, parent_channel_id: int | None = None,
+        privately: Via | None = None,
     ) -> GameRecord:  # fmt: skip
         """Check, open the game's channel (the caller's thread), save, start round 1.
 
-        `parent_channel_id`: the channel the thread hangs off, where a Share is posted."""
+        `parent_channel_id`: the channel the thread hangs off, where a Share is posted.
+        `privately`: the start's interaction, to play in messages only the player sees
+        when the Set allows (`plays_privately`); it carries round 1."""
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [user_id]):
             await self._ensure_may_start(guild_id, user_id)
@@ -159,8 +163,11 @@ class GameService:
             if mode is Mode.QUALIFICATION:
                 attempt = await self.seats.qualification(guild_id, user_id, game_set, server.zone)
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
-            channel_id = await open_channel(game_set)
-            meta = GameMeta(locale=server.language or locale, parent_channel_id=parent_channel_id)
+            channel_id, via = await self._place(game_set, open_channel, privately)
+            meta = GameMeta(
+                locale=server.language or locale, parent_channel_id=parent_channel_id,
+                private=via is not None,
+            )  # fmt: skip
             record = GameRecord(
                 state=state, guild_id=guild_id, channel_id=channel_id,
                 period=attempt.period if attempt else None, seed=attempt.seed if attempt else None,
@@ -172,7 +179,16 @@ class GameService:
                 assert attempt is not None  # only a Qualification counts attempts
                 raise attempt.used_up() from exc
             self.active.remember(record)
-        return await self.flow.first_round(record)
+        return await self.flow.first_round(record, via)
+
+    @staticmethod
+    async def _place(
+        game_set: GameSet, open_channel: OpenChannel, privately: Via | None
+    ) -> tuple[int, Via | None]:
+        """The game's channel, and the interaction carrying it when it is private."""
+        if privately is not None and privately.channel_id and plays_privately(game_set):
+            return privately.channel_id, privately
+        return await open_channel(game_set), None
 
     # ------------------------------------------------------------------ duel
 
@@ -232,6 +248,7 @@ class GameService:
     async def start_practice(
         self, guild_id: int, user_id: int, bot_id: int, level: Level, set_name: str | None,
         locale: str, open_channel: OpenChannel, *, parent_channel_id: int | None = None,
+        privately: Via | None = None,
     ) -> GameRecord:  # fmt: skip
         """A duel against the bot itself, unranked: the same checks as any start."""
         game_set = await self.sets.resolve(guild_id, set_name)
@@ -239,11 +256,12 @@ class GameService:
             await self._ensure_may_start(guild_id, user_id)
             players = [str(user_id), str(bot_id)]
             state = rules.new_game(uuid.uuid4().hex, Mode.PRACTICE, game_set, players)
-            channel_id = await open_channel(game_set)
+            channel_id, via = await self._place(game_set, open_channel, privately)
             meta = GameMeta(
                 locale=await self.public_locale(guild_id, locale),
                 practice_level=level.value,
                 parent_channel_id=parent_channel_id,
+                private=via is not None,
             )
             record = GameRecord(
                 state=state, guild_id=guild_id, channel_id=channel_id, meta=meta,
@@ -251,7 +269,7 @@ class GameService:
             )  # fmt: skip
             await self.store.save_game(record, now=self.clock())
             self.active.remember(record)
-        return await self.flow.first_round(record)
+        return await self.flow.first_round(record, via)
 
     async def _bot_answer(
         self, game_id: str, player: int, formula: str, number: int, via: Via | None
@@ -339,6 +357,14 @@ class GameService:
     async def expire(self, game_id: str, round_number: int) -> None:
         """The deadline of `round_number` (the round timer calls it; tests may too)."""
         await self.flow.expire(game_id, round_number)
+
+    async def show_again(self, guild_id: int, user_id: int, via: Via) -> bool:
+        """The player's private game in `via`'s channel shows its open round again through
+        `via` (a start while it runs): whether there was one to show."""
+        record = await self.game_of(guild_id, user_id)
+        if record is None or not record.meta.private or record.channel_id != via.channel_id:
+            return False
+        return await self.flow.shows.again(record.state.id, via)
 
     async def resign(self, guild_id: int, user_id: int) -> GameRecord:
         found = await self.game_of(guild_id, user_id)

@@ -251,7 +251,35 @@ class Shows:
         moment = self.steps.clock() + REPOST_AFTER_S[tries]
         self.steps.timers.later(game_id, moment, lambda: self.repost(game_id, number))
 
-    async def repost(self, game_id: str, number: int) -> None:
+    async def again(self, game_id: str, via: Via) -> bool:
+        """A private game's open round shown again through `via`, the player's start
+        while it runs: an ephemeral message is gone when Discord's app reloads, and a
+        round no interaction could carry (after a restart) waits for this one. An
+        unseen round starts its clock now; a seen one keeps its deadline, its new
+        message the one its result goes to."""
+        record = self.steps.active.get(game_id)
+        rnd = record.state.current_round if record is not None else None
+        if record is None or rnd is None or record.state.outcome is not None:
+            return False
+        if rnd.shown_at is None:
+            await self.repost(game_id, rnd.number, via)
+            return True
+        async with self.steps.active.voice(game_id):
+            posted = await announce(
+                f"game {game_id} round {rnd.number} again",
+                self.steps.events.round_started(record, via=via),
+            )
+        if posted is None:
+            return False
+        async with self.steps.active.lock(game_id):
+            live = self.steps.active.get(game_id)
+            now = live.state.current_round if live is not None else None
+            if live is not None and now is not None and now.number == rnd.number:
+                meta = replace(live.meta, round_message_id=posted.message_id)
+                self.steps.active.remember(replace(live, meta=meta))  # rides the next save
+        return True
+
+    async def repost(self, game_id: str, number: int, via: Via | None = None) -> None:
         """Post the open round `number` again; once its deadline passed unseen it starts
         afresh (`ReplayRound`: the same Digits, a full time limit from now)."""
         async with self.steps.active.lock(game_id):
@@ -268,7 +296,7 @@ class Shows:
                     tries = await self._count_failed_post(game_id, number, save=False)
                     self._post_later(game_id, number, tries)
                     return
-        await self.show(record)
+        await self.show(record, via)
 
     async def _give_up(self, game_id: str, number: int) -> None:
         async with self.steps.active.lock(game_id):

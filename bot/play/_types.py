@@ -42,6 +42,17 @@ DigitsSource = Callable[[GameState, int], str]
 
 Clock = Callable[[], float]
 OpenChannel = Callable[[GameSet], Awaitable[int]]
+PRIVATE_ROUND_MAX_S = 600
+"""The longest round a private game may have: its message is edited at the deadline
+by the token that posted it, which lives 15 minutes (less a margin, and the wait for
+the last round's best answers before the post)."""
+
+
+def plays_privately(game_set: GameSet) -> bool:
+    """Whether a game of `game_set` may be private (`GameMeta.private`): else a thread."""
+    return game_set.time_limit <= PRIVATE_ROUND_MAX_S
+
+
 OpenDuelChannel = Callable[[Challenge, GameSet], Awaitable[int]]
 
 
@@ -104,14 +115,20 @@ class Via(Protocol):
     """The message of its component (an Answer button's), if any: the only one it edits."""
 
     def can_edit(self, message_id: int | None) -> bool:
-        """Whether the response may edit `message_id` (the message of its component)."""
+        """Whether it may edit `message_id` (the message of its component, or one its
+        followups made)."""
         ...
 
     def can_post(self, channel_id: int) -> bool:
         """Whether a followup lands in `channel_id` (the interaction's channel)."""
         ...
 
-    async def edit(self, **fields: Any) -> None: ...
+    @property
+    def channel_id(self) -> int | None:
+        """Where its followups land: a private game is played there."""
+        ...
+
+    async def edit(self, message_id: int, **fields: Any) -> None: ...
 
     async def post(self, **fields: Any) -> Posted: ...
 

@@ -85,6 +85,10 @@ class GameMeta:
     repost_tries: int | None = None
     """How many posts of round `repost_round` failed past their retries: a restart
     posts it again by the same bound before the game is void (`Shows`)."""
+    private: bool = False
+    """Played in messages only its player sees (ephemeral, in `channel_id`, the channel
+    the game was started in) instead of a thread: every message rides an interaction of
+    the player's, so the game costs no bot-token call (`SOLO_GAMES=private`)."""
 
     def __post_init__(self) -> None:
         """A list handed in (JSON, a caller) is kept as a tuple: nothing to append to."""
@@ -96,6 +100,8 @@ class GameMeta:
             data["best"] = list(data["best"])
         if not self.best:
             data.pop("best", None)
+        if not self.private:  # rows of thread games read and write as before
+            data.pop("private", None)
         return data
 
     @classmethod
