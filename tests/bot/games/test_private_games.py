@@ -21,6 +21,7 @@ from tests.support.sim import answer, message_text, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
+
 @pytest.fixture
 def settings(tmp_path: Path) -> BotSettings:
     return BotSettings(
