@@ -71,6 +71,16 @@ NOW = {
     "duel": Calls(start=2, answered=0, timed_out=2, end=0),
     "practice": Calls(start=2, answered=0, timed_out=2, end=0),
 }
+PRIVATE = {
+    # SOLO_GAMES=private, counted by route on simcord (tests/bot/games/test_private_games.py):
+    # no thread and no archive; the start's interaction carries round 1, every answer
+    # the result and the next round, the kept interaction a timeout's; a missed
+    # deadline asks whether the player left the server (one GET). Duels keep threads.
+    "training": Calls(start=0, answered=0, timed_out=1, end=0, end_timed_out=1, archive=0),
+    "qualification": Calls(start=0, answered=0, timed_out=1, end=0, end_timed_out=1, archive=0),
+    "duel": NOW["duel"],
+    "practice": Calls(start=0, answered=0, timed_out=1, end=0, end_timed_out=1, archive=0),
+}
 ARCHIVE_WAIT_S = 1.0
 """`bot/games/_closing.py`: an archive behind a longer optional lane is left to Discord."""
 
@@ -179,7 +189,8 @@ async def simulate(calls: dict[str, Calls], games: int, minutes: float, seed: in
             await call()
         run.live -= 1
         run.finished += 1
-        await call(Lane.OPTIONAL)  # the thread archived (15 minutes later in the bot)
+        for _ in range(c.archive):
+            await call(Lane.OPTIONAL)  # the thread archived (15 minutes later in the bot)
 
     async def arrivals() -> None:
         while True:
@@ -263,6 +274,8 @@ async def main(argv: list[str] | None = None) -> int:
         "",
         *_table("Now (the code; counted by route on simcord)", NOW),
         "",
+        *_table("Now with `SOLO_GAMES=private` (solo games in private messages)", PRIVATE),
+        "",
         f"Players start games at the rate that would keep {args.games:,} running; each start "
         "asks `admit_start` (refused when the backlog would show the first round after "
         "10 s, or while the running games ask 90 % of the rate or more); a refused start "
@@ -276,7 +289,8 @@ async def main(argv: list[str] | None = None) -> int:
         "| games' calls refused (30 s deadline) | archives shed (optional lane) | wall s |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for label, calls in (("before", BEFORE), ("now", NOW)):
+    runs = (("before", BEFORE), ("now", NOW), ("now, SOLO_GAMES=private", PRIVATE))
+    for label, calls in runs:
         began = time.perf_counter()
         run = await simulate(calls, args.games, args.minutes, args.seed)
         line = _run_line(label, run, args.games, args.minutes, time.perf_counter() - began)

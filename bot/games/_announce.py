@@ -28,7 +28,7 @@ from bot.common import mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
-from bot.games._riding import Carriers, InteractionVia
+from bot.games._riding import Carriers, InteractionVia, KeptVia
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, t
@@ -102,25 +102,33 @@ class Announcer:
         **kwargs: Any,
     ) -> Posted:
         """Post once: through the answer's interaction when it can carry the post (a
-        followup, off the global limit), else with the bot token, where a retry after
-        a 5xx that in fact went through carries the same nonce, so Discord does not
-        post it twice (discord.py sets enforce_nonce with a nonce). `png` goes as
+        followup, off the global limit), or the game's kept one, else with the bot
+        token, where a retry after a 5xx that in fact went through carries the same
+        nonce, so Discord does not post it twice (discord.py sets enforce_nonce). `png` goes as
         CHART_FILE, a new File per try (a sent File is closed)."""
         kwargs.setdefault("allowed_mentions", USERS_ONLY)
 
         def chart() -> dict[str, Any]:
             return {} if png is None else {"file": discord.File(io.BytesIO(png), CHART_FILE)}
 
-        if record.meta.private:
-            return await self._send_privately(record, what, via, chart, kwargs)
-        if via is not None and via.can_post(record.channel_id):
+        carrier = self._carrier(record, via)
+        if carrier is not None:
+            private = {"ephemeral": True} if record.meta.private else {}
             try:
-                return await via.post(**kwargs, **chart())
+                posted = await carrier.post(**kwargs, **private, **chart())
             except discord.HTTPException as error:
+                if record.meta.private:
+                    raise  # no bot token can post an ephemeral message
                 log.warning(
                     "game %s: %s through the interaction failed (%s %s); by the bot token",
                     record.state.id, what, error.status, error.text,
                 )  # fmt: skip
+            else:
+                if isinstance(carrier, InteractionVia | KeptVia):
+                    self.carriers.keep(record.state.id, carrier)
+                return posted
+        if record.meta.private:
+            raise NoCarrier(f"game {record.state.id}: {what}: no fresh interaction")
         channel = self._channel(record.channel_id, record.guild_id)
         kwargs.setdefault("nonce", secrets.token_hex(12))
         message: discord.Message = await self._call(
@@ -128,25 +136,13 @@ class Announcer:
         )
         return Posted(message.id, message.created_at.timestamp())
 
-    def _carrier(self, record: GameRecord, via: Via | None) -> InteractionVia | None:
-        """The answer's interaction if it is one of this bot's, else the game's kept one."""
-        if isinstance(via, InteractionVia) and via.can_post(record.channel_id):
+    def _carrier(self, record: GameRecord, via: Via | None) -> Via | None:
+        """The answer's interaction when it can post in the game's channel, else the
+        game's kept one while fresh, else None (the bot token, or nothing if private)."""
+        if via is not None and via.can_post(record.channel_id):
             return via
         kept = self.carriers.get(record.state.id)
         return kept if kept is not None and kept.can_post(record.channel_id) else None
-
-    async def _send_privately(
-        self, record: GameRecord, what: str, via: Via | None, chart: Any, kwargs: dict[str, Any]
-    ) -> Posted:
-        """An ephemeral followup of the player's interaction, which is kept to carry what
-        comes next; 5xx and the like are final here (no bot token can post it)."""
-        carrier = self._carrier(record, via)
-        if carrier is None:
-            raise NoCarrier(f"game {record.state.id}: {what}: no fresh interaction")
-        kwargs.pop("nonce", None)
-        posted = await carrier.post(ephemeral=True, **kwargs, **chart())
-        self.carriers.keep(record.state.id, carrier)
-        return posted
 
     def saw(self, user: discord.abc.User) -> None:
         """Remember the name of a user who just interacted (the bot has no member cache:
@@ -192,24 +188,24 @@ class Announcer:
         **kwargs: Any,
     ) -> None:
         """Edit a round's message: through the answer's response when that is the message
-        its Answer button was on, else with the bot token."""
-        if record.meta.private:
-            kept = self.carriers.get(record.state.id)
-            editors = (v for v in (via, kept) if v is not None and v.can_edit(message_id))
-            editor = next(editors, None)
-            if editor is None:
-                raise NoCarrier(f"game {record.state.id}: {what}: no fresh interaction")
-            await editor.edit(message_id, **kwargs)
-            return
-        if via is not None and via.can_edit(message_id):
+        its Answer button was on, or the kept interaction that posted it, else with the
+        bot token (a private game has none: `NoCarrier`)."""
+        kept = self.carriers.get(record.state.id)
+        editors = (v for v in (via, kept) if v is not None and v.can_edit(message_id))
+        editor = next(editors, None)
+        if editor is not None:
             try:
-                await via.edit(message_id, **kwargs)
+                await editor.edit(message_id, **kwargs)
                 return
             except discord.HTTPException as error:
+                if record.meta.private:
+                    raise
                 log.warning(
                     "game %s: %s through the interaction failed (%s %s); by the bot token",
                     record.state.id, what, error.status, error.text,
                 )  # fmt: skip
+        if record.meta.private:
+            raise NoCarrier(f"game {record.state.id}: {what}: no fresh interaction")
         message = self._channel(record.channel_id, record.guild_id).get_partial_message(message_id)
         await self._call(record, what, lambda: message.edit(**kwargs))
 
@@ -293,9 +289,8 @@ class Announcer:
         try:
             await self._summary(record, ratings, via)
         finally:
-            if record.meta.private:
-                self.carriers.drop(record.state.id)
-            elif self.closer is not None:
+            self.carriers.drop(record.state.id)
+            if self.closer is not None and not record.meta.private:
                 self.closer.game_over(record)
 
     async def _summary(

@@ -7,10 +7,10 @@ next round, or the summary, is its followup. A followup lands in the interaction
 channel, so an answer from elsewhere (/answer outside the thread) carries nothing
 there; an interaction's token lives 15 minutes, so an old one carries nothing.
 
-A private game (`GameMeta.private`) has no thread and no bot-token path at all: its
-messages are ephemeral, and only the token that made one can edit it. So each such
-game keeps the interaction that posted its latest message (`Carriers`): a timeout,
-a resignation or the bot's Practice answer ride it while it is fresh.
+Each game keeps the interaction that posted its latest message (`Carriers`): a
+timeout, a resignation or the bot's Practice answer ride it while it is fresh. A
+private game (`GameMeta.private`) has no bot-token path at all: its messages are
+ephemeral, and only the token that made one can edit it.
 """
 
 from __future__ import annotations
@@ -78,21 +78,62 @@ class InteractionVia:
         return Posted(message.id, message.created_at.timestamp())
 
 
+class KeptVia:
+    """What a later step needs of an interaction whose handler is done: its followup
+    webhook (the token), when Discord took it, its channel, the messages it made. A few
+    hundred bytes, where the whole interaction holds its message, member and more."""
+
+    source: int | None = None
+
+    def __init__(self, via: InteractionVia) -> None:
+        self.webhook = via.interaction.followup
+        self.clock = via.clock
+        self.taken = via.taken
+        self.channel_id = via.channel_id
+        self.posted = via.posted
+
+    def _fresh(self) -> bool:
+        return self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
+
+    def can_edit(self, message_id: int | None) -> bool:
+        return message_id in self.posted and self._fresh()
+
+    def can_post(self, channel_id: int) -> bool:
+        return channel_id == self.channel_id and self._fresh()
+
+    async def edit(self, message_id: int, **fields: Any) -> None:
+        await self.webhook.edit_message(message_id, **fields)
+
+    async def post(self, **fields: Any) -> Posted:
+        message = await self.webhook.send(wait=True, **fields)
+        self.posted.add(message.id)
+        return Posted(message.id, message.created_at.timestamp())
+
+
+Carrier = InteractionVia | KeptVia
+
+
 class Carriers:
-    """Per private game, the interaction that posted its latest message: what a step no
-    interaction brings (a timeout, /resign, the bot's Practice answer) rides. Kept in
-    memory only: a token is a 15-minute credential to post as the bot, not a thing to
-    store; after a restart the game's next interaction (its Answer button, or /training
-    again) carries it on, and a round nobody can be shown goes the unposted round's way."""
+    """Per game, the interaction that posted its latest message, which what no
+    interaction brings (a timeout, /resign, the bot's Practice answer) rides while its
+    token is fresh: a thread game's timed-out round costs no bot-token post, and a
+    private game has no other way. Kept in memory only: a token is a 15-minute
+    credential to post as the bot, not a thing to store; after a restart a thread game
+    falls back to the bot token, and a private one to its next interaction (its Answer
+    button, or /training again), a round nobody can be shown going the unposted way."""
 
     def __init__(self) -> None:
-        self._by_game: dict[str, InteractionVia] = {}
+        self._by_game: dict[str, KeptVia] = {}
 
-    def get(self, game_id: str) -> InteractionVia | None:
+    def get(self, game_id: str) -> KeptVia | None:
         return self._by_game.get(game_id)
 
-    def keep(self, game_id: str, via: InteractionVia) -> None:
-        self._by_game[game_id] = via
+    def keep(self, game_id: str, carrier: Carrier) -> None:
+        kept = carrier if isinstance(carrier, KeptVia) else KeptVia(carrier)
+        self._by_game[game_id] = kept
 
     def drop(self, game_id: str) -> None:
         self._by_game.pop(game_id, None)
+
+    def __len__(self) -> int:
+        return len(self._by_game)

@@ -202,6 +202,24 @@ async def test_a_timed_out_duel_round_costs_at_most_two_calls(world) -> None:
     assert "round 2 of 7" in thread.last_message.embeds[0].title
 
 
+async def test_a_timed_out_round_after_an_answered_one_rides_the_kept_interaction(world) -> None:
+    """Round 2 was posted as bob's answer's followup: when nobody answers it, its result
+    is that followup's edit and round 3 another followup of the same (fresh) token, so
+    the timeout posts nothing by the bot token (it only asks whether the players left)."""
+    world.digits.extend("3489", "2476", "1234")
+    thread = await start_duel(world)
+    await answer(world.alice, thread.last_message, "3*4+89")
+    await answer(world.bob, message(thread, thread.last_message.id), "34+89")
+    second = thread.last_message
+    assert "round 2 of 7" in second.embeds[0].title
+    since = len(world.env.http_requests)
+    await world.env.advance_time(125)
+    posted = [c for c in bot_token_calls(world.env, since) if not c.startswith("GET")]
+    assert posted == [], bot_token_calls(world.env, since)
+    assert not message(thread, second.id).components
+    assert "round 3 of 7" in thread.last_message.embeds[0].title
+
+
 async def test_a_round_lost_on_time_reads_as_ended(world) -> None:
     """Issue 21: the message of a round that ended on time no longer says "Press Answer"."""
     await world.alice.slash(world.channel, "training")
