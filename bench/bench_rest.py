@@ -40,46 +40,96 @@ MIX = {"training": 0.40, "qualification": 0.30, "duel": 0.25, "practice": 0.05}
 
 @dataclass(frozen=True)
 class Calls:
-    """Bot-token calls of one game: at its start, per answered and per timed-out round,
-    at its end (the summary: `end` after an answered last round, `end_timed_out` after
-    a timed-out one), and the optional archive of its thread."""
+    """Bot-token calls of one game, by what happens in each round.
+
+    `answered`: a round answered in time (its result, the next round); `last_answered`:
+    the last one (its result, the summary). A timed-out round: `timed_out` after an
+    answered round (a kept interaction may carry it), `timed_out_first` for round 1 and
+    `timed_out_again` after another timeout (a duel then asks whether the players left);
+    `last_timed_out`: the last round's. `ends_on_timeout`: a single-player game is
+    lost at its first timeout, so that round is its last. `archive`: optional."""
 
     start: int
     answered: int
+    last_answered: int
     timed_out: int
-    end: int
-    end_timed_out: int = 1
+    timed_out_first: int
+    timed_out_again: int
+    last_timed_out: int
+    ends_on_timeout: bool
     archive: int = 1
+
+    def round_cost(self, number: int, timed_out: bool, after_timeout: bool) -> int:
+        last = number == ROUNDS or (timed_out and self.ends_on_timeout)
+        if not timed_out:
+            return self.last_answered if last else self.answered
+        if number == 1:
+            return self.timed_out_first
+        if after_timeout:
+            return self.timed_out_again
+        return self.last_timed_out if last else self.timed_out
+
+
+def _legacy(start: int, answered: int, timed_out: int, end: int) -> Calls:
+    """The model before issue 20 and its first counts: a timeout cost the same in every
+    round, and a game went on after it (the last round: the next post is the summary)."""
+    return Calls(
+        start=start, answered=answered, last_answered=answered + end, timed_out=timed_out,
+        timed_out_first=timed_out, timed_out_again=timed_out, last_timed_out=timed_out,
+        ends_on_timeout=False,
+    )  # fmt: skip
 
 
 BEFORE = {
     # before issue 20: thread (+ the player added, private); a round's post and its
     # result edit; the summary
-    "training": Calls(start=1, answered=2, timed_out=2, end=1),
-    "qualification": Calls(start=2, answered=2, timed_out=2, end=1),
+    "training": _legacy(start=1, answered=2, timed_out=2, end=1),
+    "qualification": _legacy(start=2, answered=2, timed_out=2, end=1),
     # a duel round: its post, "X has answered" (an edit), its result (an edit)
-    "duel": Calls(start=1, answered=3, timed_out=3, end=1),
-    "practice": Calls(start=1, answered=3, timed_out=3, end=1),
+    "duel": _legacy(start=1, answered=3, timed_out=3, end=1),
+    "practice": _legacy(start=1, answered=3, timed_out=3, end=1),
 }
+_SINGLE_THREAD = {
+    # round 1 timed out: its result's edit and the summary by the bot token (nothing
+    # carries them) and whether the player left (one GET); after an answered round the
+    # answer's kept interaction carries both: the GET alone
+    "answered": 0, "last_answered": 0, "timed_out": 1, "timed_out_first": 3,
+    "timed_out_again": 3, "last_timed_out": 1, "ends_on_timeout": True,
+}  # fmt: skip
 NOW = {
-    # counted by route on simcord (tests/bot/games/test_interaction_rounds.py): the
-    # thread (+ the player added, private) and round 1 by the bot token; an answered
-    # round rides its interaction (the result, the next round, the summary after it);
-    # a timed-out round is its result's edit and the next round's post (or the summary)
-    "training": Calls(start=2, answered=0, timed_out=2, end=0),
-    "qualification": Calls(start=3, answered=0, timed_out=2, end=0),
-    "duel": Calls(start=2, answered=0, timed_out=2, end=0),
-    "practice": Calls(start=2, answered=0, timed_out=2, end=0),
+    # counted by route on simcord (tests/bot/games/test_interaction_rounds.py,
+    # test_private_games.py): the thread (+ the player added, private) and round 1 by
+    # the bot token; an answered round rides its interaction (the result, the next
+    # round, the summary after it); a timed-out round rides the kept interaction of the
+    # answer that posted it, except round 1 (posted by the bot token: its edit and the
+    # next post) and a second miss in a row (+ one GET per player: did they leave?)
+    "training": Calls(start=2, **_SINGLE_THREAD),  # type: ignore[arg-type]
+    "qualification": Calls(start=3, **_SINGLE_THREAD),  # type: ignore[arg-type]
+    "duel": Calls(
+        start=2, answered=0, last_answered=0, timed_out=0, timed_out_first=2,
+        timed_out_again=4, last_timed_out=0, ends_on_timeout=False,
+    ),  # fmt: skip
+    "practice": Calls(
+        start=2, answered=0, last_answered=0, timed_out=0, timed_out_first=2,
+        timed_out_again=3, last_timed_out=0, ends_on_timeout=False,
+    ),  # fmt: skip
 }
+_SINGLE_PRIVATE = Calls(
+    # no thread, no archive: the start's interaction carries round 1, every answer the
+    # result and the next round, the kept interaction a timeout's result and summary;
+    # the one bot-token call is whether the player left (a miss ends the game)
+    start=0, answered=0, last_answered=0, timed_out=1, timed_out_first=1,
+    timed_out_again=1, last_timed_out=1, ends_on_timeout=True, archive=0,
+)  # fmt: skip
 PRIVATE = {
-    # SOLO_GAMES=private, counted by route on simcord (tests/bot/games/test_private_games.py):
-    # no thread and no archive; the start's interaction carries round 1, every answer
-    # the result and the next round, the kept interaction a timeout's; a missed
-    # deadline asks whether the player left the server (one GET). Duels keep threads.
-    "training": Calls(start=0, answered=0, timed_out=1, end=0, end_timed_out=1, archive=0),
-    "qualification": Calls(start=0, answered=0, timed_out=1, end=0, end_timed_out=1, archive=0),
+    # SOLO_GAMES=private (tests/bot/games/test_private_games.py); duels keep threads
+    "training": _SINGLE_PRIVATE,
+    "qualification": _SINGLE_PRIVATE,
     "duel": NOW["duel"],
-    "practice": Calls(start=0, answered=0, timed_out=1, end=0, end_timed_out=1, archive=0),
+    "practice": Calls(
+        start=0, answered=0, last_answered=0, timed_out=0, timed_out_first=0,
+        timed_out_again=1, last_timed_out=0, ends_on_timeout=False, archive=0,
+    ),  # fmt: skip
 }
 ARCHIVE_WAIT_S = 1.0
 """`bot/games/_closing.py`: an archive behind a longer optional lane is left to Discord."""
@@ -131,19 +181,32 @@ class Run:
 
 def per_second(calls: dict[str, Calls]) -> dict[str, tuple[float, float]]:
     """(calls per game, calls per second per running game) for each mode."""
-    mean_answer = sum(ANSWER_S) / 2
-    round_s = (1 - TIMEOUT_SHARE) * mean_answer + TIMEOUT_SHARE * TIME_LIMIT_S
     out = {}
     for mode, c in calls.items():
-        per_game = (
-            c.start
-            + (ROUNDS - 1) * ((1 - TIMEOUT_SHARE) * c.answered + TIMEOUT_SHARE * c.timed_out)
-            + (1 - TIMEOUT_SHARE) * (c.answered + c.end)
-            + TIMEOUT_SHARE * (c.timed_out - 1 + c.end_timed_out)
-            + c.archive
-        )
-        out[mode] = (per_game, per_game / (ROUNDS * round_s))
+        per_game, seconds = expected(c)
+        out[mode] = (per_game, per_game / seconds)
     return out
+
+
+def expected(c: Calls) -> tuple[float, float]:
+    """(calls, seconds) of one game: the exact expectation over which rounds time out
+    (each with TIMEOUT_SHARE); a single-player game ends at its first timeout."""
+    p, answer_s = TIMEOUT_SHARE, sum(ANSWER_S) / 2
+    per_game = float(c.start + c.archive)
+    seconds = 0.0
+    alive_after = {False: 1.0, True: 0.0}  # P(playing this round | last one timed out)
+    for number in range(1, ROUNDS + 1):
+        going: dict[bool, float] = {False: 0.0, True: 0.0}
+        for after, weight in alive_after.items():
+            if not weight:
+                continue
+            per_game += weight * (1 - p) * c.round_cost(number, False, after)
+            per_game += weight * p * c.round_cost(number, True, after)
+            seconds += weight * ((1 - p) * answer_s + p * TIME_LIMIT_S)
+            going[False] += weight * (1 - p)
+            going[True] += 0.0 if c.ends_on_timeout else weight * p
+        alive_after = going
+    return per_game, seconds
 
 
 async def simulate(calls: dict[str, Calls], games: int, minutes: float, seed: int) -> Run:
@@ -151,8 +214,7 @@ async def simulate(calls: dict[str, Calls], games: int, minutes: float, seed: in
     budget = RestBudget(clock, sleep=clock.sleep)
     rng = random.Random(seed)
     run = Run(live_samples=[], waits=[])
-    mean_answer = sum(ANSWER_S) / 2
-    game_s = ROUNDS * ((1 - TIMEOUT_SHARE) * mean_answer + TIMEOUT_SHARE * TIME_LIMIT_S)
+    game_s = sum(MIX[mode] * expected(c)[1] for mode, c in calls.items())
     arrivals_per_s = games / game_s
     modes, weights = list(MIX), list(MIX.values())
     tasks: set[asyncio.Task[None]] = set()
@@ -178,15 +240,13 @@ async def simulate(calls: dict[str, Calls], games: int, minutes: float, seed: in
             await call()
         timed_out = False
         for number in range(1, ROUNDS + 1):
+            after = timed_out
             timed_out = rng.random() < TIMEOUT_SHARE
             await clock.sleep(TIME_LIMIT_S if timed_out else rng.uniform(*ANSWER_S))
-            calls = c.timed_out if timed_out else c.answered
-            if number == ROUNDS:  # no next round: the summary instead, counted below
-                calls -= 1 if timed_out else 0
-            for _ in range(max(0, calls)):
+            for _ in range(c.round_cost(number, timed_out, after)):
                 await call()
-        for _ in range(c.end_timed_out if timed_out else c.end):
-            await call()
+            if timed_out and c.ends_on_timeout:
+                break
         run.live -= 1
         run.finished += 1
         for _ in range(c.archive):
@@ -223,15 +283,17 @@ def _table(name: str, calls: dict[str, Calls]) -> list[str]:
     rows = [
         f"**{name}** — calls a game makes (7 rounds, {TIMEOUT_SHARE:.0%} of rounds timed out):",
         "",
-        "| mode | start | answered round | timed-out round | end (after an answer / a "
-        "timeout) + archive | per game | calls/s per running game | games one token carries |",
+        "| mode | start | answered round (last) | timed-out round: after an answer / round 1 "
+        "/ after a timeout (last) | archive | per game | calls/s per running game "
+        "| games one token carries |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for mode, (per_game, per_s) in per_second(calls).items():
         c = calls[mode]
         rows.append(
-            f"| {mode} | {c.start} | {c.answered} | {c.timed_out} "
-            f"| {c.end} / {c.end_timed_out} + {c.archive} "
+            f"| {mode} | {c.start} | {c.answered} ({c.last_answered}) "
+            f"| {c.timed_out} / {c.timed_out_first} / {c.timed_out_again} ({c.last_timed_out})"
+            f"{' ends the game' if c.ends_on_timeout else ''} | {c.archive} "
             f"| {per_game:.1f} | {per_s:.4f} | {rate / per_s:,.0f} |"
         )
     mixed = sum(MIX[m] * per_s for m, (_, per_s) in per_second(calls).items())
