@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.play._types import PRIVATE_ROUND_MAX_S, plays_privately
+from bot.play._types import PRIVATE_ROUND_MAX_S, UNPOSTED, plays_privately
 from bot.settings import BotSettings, SoloGames
 from rules import CLASSIC
 from rules.sets import LIMITS
@@ -155,3 +155,39 @@ async def test_a_private_game_goes_on_after_a_restart_from_its_answer_button(
     assert live_round(world.env, game_id).number == 3
     assert "round 3 of 7" in latest(world, world.alice).embeds[0].title
     assert bot_token_calls(world.env, since) == []
+
+
+async def test_resigning_a_private_game_is_told_through_the_kept_interaction(world) -> None:
+    world.digits.extend("3489", "2476")
+    await world.alice.slash(world.channel, "training")
+    await answer(world.alice, latest(world, world.alice), "34+89")
+    since = len(world.env.http_requests)
+    resigned = await world.alice.slash(world.channel, "resign")
+    assert "resigned" in reply_text(resigned).lower()
+    assert bot_token_calls(world.env, since) == []
+    assert "Share" in str(latest(world, world.alice).components)  # the summary, privately
+    assert not mine(world, world.bob)
+
+
+async def test_a_private_round_nobody_can_be_shown_after_a_restart_is_never_lost(
+    world, make_bot
+) -> None:
+    """A crash loses the note that round 2 is up and the kept interaction with it: the
+    round cannot be posted again (no token can post an ephemeral message), so it waits
+    unseen, its clock not started, and after the re-post bound the Qualification is
+    void with its attempt given back: no loss on a round its player never saw."""
+    await world.alice.slash(world.channel, "qualification")
+    game_id = await game_id_of(world, world.alice)
+    rnd = live_round(world.env, game_id)
+    await answer(world.alice, latest(world, world.alice), rnd.digits)
+    world.bot.service.flow.shows.unsaved.clear()  # the crash: round 2's note never saved
+    await world.env.restart_bot(make_bot())
+    since = len(world.env.http_requests)
+    await world.env.advance_time(20 * 60)
+    stored = await world.store.load_game(game_id)
+    assert stored is not None and stored.state.outcome is not None
+    assert stored.state.outcome.termination.value == "void", stored.state.outcome
+    assert stored.meta.void_reason == UNPOSTED
+    assert [c for c in bot_token_calls(world.env, since) if not c.startswith("GET")] == []
+    again = await world.alice.slash(world.channel, "qualification")  # the attempt is back
+    assert again.response is not None and "round 1 of 7" in again.response.embeds[0].title
