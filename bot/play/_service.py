@@ -11,15 +11,12 @@ store or a collaborator (tests/test_layering.py). Legality is asked of the rules
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import replace
-from typing import Literal
 
 import rules
 from bot.common import ListedSet, SetsDirectory
 from bot.play._active import ActiveGames
-from bot.play._challenges import Challenges, duel_locale
+from bot.play._challenges import Challenges
 from bot.play._flow import RoundFlow
 from bot.play._in_flight import AnswersInFlight
 from bot.play._practice import PracticeOpponent
@@ -27,6 +24,7 @@ from bot.play._refusals import Refusal
 from bot.play._reveals import Reveals
 from bot.play._seats import Seats
 from bot.play._sharing import Share, claim_share, share_key
+from bot.play._starts import Solo, Starts
 from bot.play._types import (
     Clock,
     DigitsSource,
@@ -41,16 +39,12 @@ from bot.play._types import (
     SubmitResult,
     Via,
     answer_grace,
-    plays_privately,
     random_digits_source,
 )
-from bot.storage import AttemptsUsed, Challenge, GameMeta, GameRecord, StaleGame, Store
+from bot.storage import Challenge, GameRecord, StaleGame, Store
 from evaluator.result import EvalError, Evaluation
-from rules import GameSet, Mode
+from rules import GameSet
 from solver.practice import Level
-
-Solo = Literal[Mode.TRAINING, Mode.QUALIFICATION]
-"""The modes `start_single` starts (Practice has its level, a duel its challenge)."""
 
 
 class GameService:
@@ -90,6 +84,9 @@ class GameService:
             clock=clock,
             digits=digits_source or random_digits_source,
             answer_grace=answer_grace(evaluator) if answer_grace_s is None else answer_grace_s,
+        )
+        self.starts = Starts(
+            store, self.sets, self.seats, self.challenges, self.active, self.flow, clock
         )
 
     # --------------------------------------------------------------- lookups
@@ -137,58 +134,39 @@ class GameService:
         if problem is not None:
             raise GameError.of(problem)
 
-    # ----------------------------------------------------------- single modes
-
-    async def _ensure_may_start(self, guild_id: int, user_id: int) -> None:
-        """In no game, with no challenge waiting, and not starting too often."""
-        await self.seats.ensure_free(guild_id, user_id, Refusal.BUSY)
-        await self.challenges.ensure_none_pending(guild_id, user_id)
-        await self.seats.ensure_can_start(guild_id, user_id)
+    # ------------------------------------------------------------------ starts
 
     async def start_single(
         self, mode: Solo, guild_id: int, user_id: int, set_name: str | None, locale: str,
         open_channel: OpenChannel, *, parent_channel_id: int | None = None,
         privately: Via | None = None,
     ) -> GameRecord:  # fmt: skip
-        """Check, open the game's channel (the caller's thread), save, start round 1.
+        """Training or Qualification (`Starts.single`)."""
+        return await self.starts.single(
+            mode, guild_id, user_id, set_name, locale, open_channel,
+            parent_channel_id=parent_channel_id, privately=privately,
+        )  # fmt: skip
 
-        `parent_channel_id`: the channel the thread hangs off, where a Share is posted.
-        `privately`: the start's interaction, to play in messages only the player sees
-        when the Set allows (`plays_privately`); it carries round 1."""
-        game_set = await self.sets.resolve(guild_id, set_name)
-        async with self.seats.reserve(guild_id, [user_id]):
-            await self._ensure_may_start(guild_id, user_id)
-            server = await self.store.servers.settings(guild_id)
-            attempt = None
-            if mode is Mode.QUALIFICATION:
-                attempt = await self.seats.qualification(guild_id, user_id, game_set, server.zone)
-            state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
-            channel_id, via = await self._place(game_set, open_channel, privately)
-            meta = GameMeta(
-                locale=server.language or locale, parent_channel_id=parent_channel_id,
-                private=via is not None,
-            )  # fmt: skip
-            record = GameRecord(
-                state=state, guild_id=guild_id, channel_id=channel_id,
-                period=attempt.period if attempt else None, seed=attempt.seed if attempt else None,
-                meta=meta, created_at=self.clock(),
-            )  # fmt: skip
-            try:
-                await self.store.save_game(record, now=self.clock())
-            except AttemptsUsed as exc:  # another bot process started one meanwhile
-                assert attempt is not None  # only a Qualification counts attempts
-                raise attempt.used_up() from exc
-            self.active.remember(record)
-        return await self.flow.first_round(record, via)
+    async def start_practice(
+        self, guild_id: int, user_id: int, bot_id: int, level: Level, set_name: str | None,
+        locale: str, open_channel: OpenChannel, *, parent_channel_id: int | None = None,
+        privately: Via | None = None,
+    ) -> GameRecord:  # fmt: skip
+        """A duel against the bot itself (`Starts.practice`)."""
+        return await self.starts.practice(
+            guild_id, user_id, bot_id, level, set_name, locale, open_channel,
+            parent_channel_id=parent_channel_id, privately=privately,
+        )  # fmt: skip
 
-    @staticmethod
-    async def _place(
-        game_set: GameSet, open_channel: OpenChannel, privately: Via | None
-    ) -> tuple[int, Via | None]:
-        """The game's channel, and the interaction carrying it when it is private."""
-        if privately is not None and privately.channel_id and plays_privately(game_set):
-            return privately.channel_id, privately
-        return await open_channel(game_set), None
+    async def accept_challenge(
+        self, challenge_id: str, user_id: int, locale: str, open_channel: OpenDuelChannel
+    ) -> GameRecord:
+        """A duel from its accepted challenge (`Starts.accept`)."""
+        return await self.starts.accept(challenge_id, user_id, locale, open_channel)
+
+    async def public_locale(self, guild_id: int, locale: str) -> str:
+        """The language of a game's public messages (`Starts.public_locale`)."""
+        return await self.starts.public_locale(guild_id, locale)
 
     # ------------------------------------------------------------------ duel
 
@@ -200,76 +178,6 @@ class GameService:
         return await self.challenges.create(
             guild_id, channel_id, challenger_id, opponent_id, opponent_is_bot, set_name, public
         )
-
-    async def public_locale(self, guild_id: int, locale: str) -> str:
-        """The language of a game's public messages: the server's (`/config language`),
-        else the language of whoever started it."""
-        return (await self.store.servers.settings(guild_id)).language or locale
-
-    async def accept_challenge(
-        self, challenge_id: str, user_id: int, locale: str, open_channel: OpenDuelChannel
-    ) -> GameRecord:
-        """Both players free, the challenge still pending: open the thread, close the
-        challenge as accepted, play round 1. The thread comes first, so a thread Discord
-        will not make ("busy") leaves the challenge open to accept again; a challenge
-        cancelled while its thread was being made leaves that thread empty (it
-        auto-archives) and the accept is told the challenge closed.
-
-        The duel's language is decided here (`duel_locale`: the server's, else the one
-        both players speak, else English; `locale` is the opponent's client's), and
-        `open_channel` gets the challenge with that as its `locale`, to name the thread."""
-        challenge = await self.challenges.take(challenge_id, user_id)
-        game_set = await self.sets.resolve(challenge.guild_id, challenge.set_name)
-        players = [challenge.challenger_id, challenge.opponent_id]
-        async with self.seats.reserve(challenge.guild_id, players):
-            await self.seats.ensure_free(
-                challenge.guild_id, challenge.challenger_id, Refusal.OPPONENT_BUSY
-            )
-            await self.seats.ensure_free(challenge.guild_id, challenge.opponent_id, Refusal.BUSY)
-            await self.seats.ensure_may_rank(challenge.guild_id, challenge.opponent_id)
-            await self.seats.ensure_may_rank(
-                challenge.guild_id, challenge.challenger_id, other=True
-            )
-            state = rules.new_game(uuid.uuid4().hex, Mode.DUEL, game_set, [str(p) for p in players])
-            server = await self.store.servers.settings(challenge.guild_id)
-            spoken = duel_locale(server.language, challenge.locale, locale)
-            # the thread first: one Discord will not make ("busy") leaves the challenge open
-            channel_id = await open_channel(replace(challenge, locale=spoken), game_set)
-            await self.challenges.close_accepted(challenge)
-            meta = GameMeta(locale=spoken, parent_channel_id=challenge.channel_id)
-            record = GameRecord(
-                state=state, guild_id=challenge.guild_id, channel_id=channel_id, meta=meta,
-                created_at=self.clock(),
-            )  # fmt: skip
-            await self.store.save_game(record, now=self.clock())
-            self.active.remember(record)
-        return await self.flow.first_round(record)
-
-    async def start_practice(
-        self, guild_id: int, user_id: int, bot_id: int, level: Level, set_name: str | None,
-        locale: str, open_channel: OpenChannel, *, parent_channel_id: int | None = None,
-        privately: Via | None = None,
-    ) -> GameRecord:  # fmt: skip
-        """A duel against the bot itself, unranked: the same checks as any start."""
-        game_set = await self.sets.resolve(guild_id, set_name)
-        async with self.seats.reserve(guild_id, [user_id]):
-            await self._ensure_may_start(guild_id, user_id)
-            players = [str(user_id), str(bot_id)]
-            state = rules.new_game(uuid.uuid4().hex, Mode.PRACTICE, game_set, players)
-            channel_id, via = await self._place(game_set, open_channel, privately)
-            meta = GameMeta(
-                locale=await self.public_locale(guild_id, locale),
-                practice_level=level.value,
-                parent_channel_id=parent_channel_id,
-                private=via is not None,
-            )
-            record = GameRecord(
-                state=state, guild_id=guild_id, channel_id=channel_id, meta=meta,
-                created_at=self.clock(),
-            )  # fmt: skip
-            await self.store.save_game(record, now=self.clock())
-            self.active.remember(record)
-        return await self.flow.first_round(record, via)
 
     async def _bot_answer(
         self, game_id: str, player: int, formula: str, number: int, via: Via | None
