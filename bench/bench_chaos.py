@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from bench.bench_storage import throwaway_postgres
 from bot.app import create_bot
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from bot.solving import ConfirmedSolver
 from bot.storage import open_store
 from evaluator import EvaluatorSettings, open_evaluator
@@ -43,7 +43,9 @@ def _database(postgres: bool) -> Iterator[str]:
 async def _one(seed: int, steps: int, url: str, evaluator: object, solver: SolverProcess) -> bool:
     store = await open_store(url)
     revealer = ConfirmedSolver(solver, evaluator)  # type: ignore[arg-type]
-    settings = BotSettings(discord_token=None, database_url=url, dev_guild_id=None)
+    settings = BotSettings(
+        discord_token=None, database_url=url, dev_guild_id=None, solo_games=SoloGames.THREAD
+    )
     started = time.perf_counter()
     try:
         chaos, broken = await run_chaos(

@@ -46,12 +46,16 @@ async def idle(tmp: Path) -> dict[str, float]:
 
     from bot.app import create_bot
     from bot.observability import Metrics
-    from bot.settings import BotSettings
+    from bot.settings import BotSettings, SoloGames
     from bot.storage import open_store
     from evaluator import EvaluatorSettings, open_evaluator
 
     metrics = Metrics()
-    settings = BotSettings(discord_token=None, database_url=f"sqlite+aiosqlite:///{tmp}/m.db")
+    settings = BotSettings(
+        discord_token=None,
+        database_url=f"sqlite+aiosqlite:///{tmp}/m.db",
+        solo_games=SoloGames.THREAD,
+    )
     pool = EvaluatorSettings(evaluator="local", pool_size=2)
     async with await open_store(settings.database_url) as store, await open_evaluator(
         pool

@@ -89,13 +89,18 @@ BEFORE = {
     "duel": _legacy(start=1, answered=3, timed_out=3, end=1),
     "practice": _legacy(start=1, answered=3, timed_out=3, end=1),
 }
-_SINGLE_THREAD = {
-    # round 1 timed out: its result's edit and the summary by the bot token (nothing
-    # carries them) and whether the player left (one GET); after an answered round the
-    # answer's kept interaction carries both: the GET alone
-    "answered": 0, "last_answered": 0, "timed_out": 1, "timed_out_first": 3,
-    "timed_out_again": 3, "last_timed_out": 1, "ends_on_timeout": True,
-}  # fmt: skip
+
+
+def _single_thread(start: int) -> Calls:
+    """Round 1 timed out: its result's edit and the summary by the bot token (nothing
+    carries them) and whether the player left (one GET); after an answered round the
+    answer's kept interaction carries both: the GET alone."""
+    return Calls(
+        start=start, answered=0, last_answered=0, timed_out=1, timed_out_first=3,
+        timed_out_again=3, last_timed_out=1, ends_on_timeout=True,
+    )  # fmt: skip
+
+
 NOW = {
     # counted by route on simcord (tests/bot/games/test_interaction_rounds.py,
     # test_private_games.py): the thread (+ the player added, private) and round 1 by
@@ -103,16 +108,28 @@ NOW = {
     # round, the summary after it); a timed-out round rides the kept interaction of the
     # answer that posted it, except round 1 (posted by the bot token: its edit and the
     # next post) and a second miss in a row (+ one GET per player: did they leave?)
-    "training": Calls(start=2, **_SINGLE_THREAD),  # type: ignore[arg-type]
-    "qualification": Calls(start=3, **_SINGLE_THREAD),  # type: ignore[arg-type]
+    "training": _single_thread(start=2),
+    "qualification": _single_thread(start=3),
     "duel": Calls(
-        start=2, answered=0, last_answered=0, timed_out=0, timed_out_first=2,
-        timed_out_again=4, last_timed_out=0, ends_on_timeout=False,
-    ),  # fmt: skip
+        start=2,
+        answered=0,
+        last_answered=0,
+        timed_out=0,
+        timed_out_first=2,
+        timed_out_again=4,
+        last_timed_out=0,
+        ends_on_timeout=False,
+    ),
     "practice": Calls(
-        start=2, answered=0, last_answered=0, timed_out=0, timed_out_first=2,
-        timed_out_again=3, last_timed_out=0, ends_on_timeout=False,
-    ),  # fmt: skip
+        start=2,
+        answered=0,
+        last_answered=0,
+        timed_out=0,
+        timed_out_first=2,
+        timed_out_again=3,
+        last_timed_out=0,
+        ends_on_timeout=False,
+    ),
 }
 _SINGLE_PRIVATE = Calls(
     # no thread, no archive: the start's interaction carries round 1, every answer the
@@ -127,9 +144,16 @@ PRIVATE = {
     "qualification": _SINGLE_PRIVATE,
     "duel": NOW["duel"],
     "practice": Calls(
-        start=0, answered=0, last_answered=0, timed_out=0, timed_out_first=0,
-        timed_out_again=1, last_timed_out=0, ends_on_timeout=False, archive=0,
-    ),  # fmt: skip
+        start=0,
+        answered=0,
+        last_answered=0,
+        timed_out=0,
+        timed_out_first=0,
+        timed_out_again=1,
+        last_timed_out=0,
+        ends_on_timeout=False,
+        archive=0,
+    ),
 }
 ARCHIVE_WAIT_S = 1.0
 """`bot/games/_closing.py`: an archive behind a longer optional lane is left to Discord."""

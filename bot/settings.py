@@ -34,11 +34,12 @@ class LogFormat(StrEnum):
 class SoloGames(StrEnum):
     """`SOLO_GAMES`: where Training, Qualification and Practice are played.
 
-    `thread`: a thread per game (public; Qualification's private), visible afterwards.
-    `private`: messages only the player sees, in the channel the game was started in;
-    every message rides one of the player's interactions, so a game costs no bot-token
-    call and a token carries far more games (docs/scaling.md, "Games per bot token").
-    A game whose Set could outlive an interaction's 15 minutes is played in a thread.
+    `private` (the default): messages only the player sees, in the channel the game was
+    started in; every message rides one of the player's interactions, so a game costs
+    no bot-token call and one token carries about 10,000 games at once instead of 3,000
+    (docs/scaling.md, "Games per bot token"), with no thread to clutter the channel and
+    a Qualification nobody else can read, moderators included.
+    `thread`: a thread per game (public; Qualification's private), readable afterwards.
     """
 
     THREAD = "thread"
@@ -90,8 +91,9 @@ class BotSettings(BaseSettings):
     )
     log_format: LogFormat = LogFormat.TEXT
     solo_games: SoloGames = Field(
-        default=SoloGames.THREAD,
-        description="where one player's games are played: a thread each, or private messages",
+        default=SoloGames.PRIVATE,
+        description="where one player's games are played: private messages (no bot-token "
+        "call: ~10,000 games per token), or a thread each (~3,000)",
     )
     shard_count: int | None = Field(
         default=None, ge=1, description="how many shards in all; None: Discord's recommendation"

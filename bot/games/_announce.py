@@ -32,7 +32,7 @@ from bot.games._riding import Carriers, InteractionVia, KeptVia
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, t
-from bot.play import UNPOSTED, ChannelLost, Posted, Via
+from bot.play import UNPOSTED, ChannelLost, Posted, Unreachable, Via
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from rules import Mode
 
@@ -50,10 +50,6 @@ so a bot in a crash loop does not ping every player on every start."""
 
 def record_locale(record: GameRecord) -> str:
     return record.meta.locale or DEFAULT_LOCALE
-
-
-class NoCarrier(Exception):
-    """A private game's message that no fresh interaction of its player can carry."""
 
 
 def _lost(error: discord.HTTPException) -> ChannelLost | None:
@@ -128,7 +124,7 @@ class Announcer:
                     self.carriers.keep(record.state.id, carrier)
                 return posted
         if record.meta.private:
-            raise NoCarrier(f"game {record.state.id}: {what}: no fresh interaction")
+            raise Unreachable(f"game {record.state.id}: {what}: no fresh interaction")
         channel = self._channel(record.channel_id, record.guild_id)
         kwargs.setdefault("nonce", secrets.token_hex(12))
         message: discord.Message = await self._call(
@@ -189,7 +185,7 @@ class Announcer:
     ) -> None:
         """Edit a round's message: through the answer's response when that is the message
         its Answer button was on, or the kept interaction that posted it, else with the
-        bot token (a private game has none: `NoCarrier`)."""
+        bot token (a private game has none: `Unreachable`)."""
         kept = self.carriers.get(record.state.id)
         editors = (v for v in (via, kept) if v is not None and v.can_edit(message_id))
         editor = next(editors, None)
@@ -205,7 +201,7 @@ class Announcer:
                     record.state.id, what, error.status, error.text,
                 )  # fmt: skip
         if record.meta.private:
-            raise NoCarrier(f"game {record.state.id}: {what}: no fresh interaction")
+            raise Unreachable(f"game {record.state.id}: {what}: no fresh interaction")
         message = self._channel(record.channel_id, record.guild_id).get_partial_message(message_id)
         await self._call(record, what, lambda: message.edit(**kwargs))
 

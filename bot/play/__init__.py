@@ -46,6 +46,7 @@ from bot.play._types import (
     Posted,
     Revealer,
     SubmitResult,
+    Unreachable,
     Via,
 )
 
@@ -76,6 +77,7 @@ __all__ = [
     "StartRefused",
     "SubmitResult",
     "Timers",
+    "Unreachable",
     "Via",
     "accuracy",
     "best_field",

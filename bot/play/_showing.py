@@ -25,7 +25,7 @@ from bot.play._active import ActiveGames
 from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
 from bot.play._timers import RoundTimers
-from bot.play._types import UNPOSTED, ChannelLost, Clock, GameEvents, Via, announce
+from bot.play._types import UNPOSTED, ChannelLost, Clock, GameEvents, Unreachable, Via, announce
 from bot.storage import GameRecord, RatingChange, Store, Untold
 from rules import GameState, Mode, Termination
 
@@ -163,6 +163,9 @@ class Shows:
             await self.steps.events.game_over(record, ratings, via)
         except ChannelLost as lost:
             log.info("game %s: over, but its channel is gone (%s)", record.state.id, lost.reason)
+        except Unreachable as unreachable:
+            log.info("game %s: over, untold for now: %s", record.state.id, unreachable)
+            return False
         except Exception:
             log.exception("announcing game %s over failed", record.state.id)
             return False  # its ratings stay for the next try
@@ -184,8 +187,11 @@ class Shows:
             posted = await self.steps.events.round_started(record, replayed=replayed, via=via)
         except ChannelLost as lost:
             return await self._void_now(record, lost.reason)
-        except Exception:
-            log.exception("game %s: posting round %s failed", game_id, number)
+        except Exception as error:
+            if isinstance(error, Unreachable):
+                log.info("game %s: round %s waits for its player: %s", game_id, number, error)
+            else:
+                log.exception("game %s: posting round %s failed", game_id, number)
             async with self.steps.active.lock(game_id):
                 tries = await self._count_failed_post(game_id, number, save=True)
             self._post_later(game_id, number, tries)

@@ -93,6 +93,12 @@ class Posted:
     pinged: bool = False
 
 
+class Unreachable(Exception):
+    """Nothing can show this now: a private game's message with no fresh interaction
+    of its player's to ride (no bot token can post or edit an ephemeral message). Not a
+    fault to log with a traceback: the step waits for the player, as for a refused post."""
+
+
 class ChannelLost(Exception):
     """Discord took the game's place away (the thread or channel deleted, the bot removed
     or its permissions taken): the game cannot go on and ends as void (RULES.md)."""
@@ -258,6 +264,9 @@ async def announce(what: str, call: Awaitable[T]) -> T | None:
         return await call
     except ChannelLost:
         raise
+    except Unreachable as unreachable:
+        log.info("announcing %s: %s", what, unreachable)
+        return None
     except Exception:
         log.exception("announcing %s failed", what)
         return None

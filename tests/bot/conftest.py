@@ -15,7 +15,7 @@ import pytest_asyncio
 import simcord
 
 from bot.app import FormulaDartsBot, create_bot
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from bot.storage import Store
 from evaluator import Evaluator
 from tests.support.fixtures import ForcedDigits, evaluator, simulated, store  # noqa: F401
@@ -32,6 +32,7 @@ def settings(tmp_path: Path) -> BotSettings:
         discord_token=None,
         database_url=f"sqlite+aiosqlite:///{tmp_path}/unused.sqlite3",
         dev_guild_id=None,
+        solo_games=SoloGames.THREAD,  # private games are tests/bot/games/test_private_games.py
     )
 
 

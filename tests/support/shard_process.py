@@ -44,7 +44,7 @@ from typing import Any
 import simcord
 
 from bot.app import create_bot
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from bot.sharding import shard_of
 from bot.storage import Store, open_store
 from evaluator import EvaluatorSettings, open_evaluator
@@ -128,6 +128,7 @@ class Driver:
             shard_count=self.args.shard_count,
             shard_ids=self.args.shard_ids,
             sets_file=self.args.sets,
+            solo_games=SoloGames.THREAD,
         )
         local = EvaluatorSettings(evaluator="local", pool_size=1)
         async with await open_store(settings.database_url) as store, await open_evaluator(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from bot.web import create_app
 from tests.support.sim import reply_text, shown
 
@@ -24,6 +24,7 @@ def settings(tmp_path: Path) -> BotSettings:
         database_url=f"sqlite+aiosqlite:///{tmp_path}/unused.sqlite3",
         dev_guild_id=None,
         web_base_url=BASE,
+        solo_games=SoloGames.THREAD,
     )
 
 

@@ -15,7 +15,7 @@ import pytest
 import simcord
 
 from bot.app import FEATURES, Feature, FormulaDartsBot
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from bot.storage import Store, open_store
 from tests.support.fixtures import simulated
 
@@ -41,7 +41,9 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 @pytest.fixture
 def make_bot(store: Store, tmp_path: Path) -> Callable[[], FormulaDartsBot]:
     settings = BotSettings(
-        discord_token=None, database_url=f"sqlite+aiosqlite:///{tmp_path}/unused.sqlite3"
+        discord_token=None,
+        database_url=f"sqlite+aiosqlite:///{tmp_path}/unused.sqlite3",
+        solo_games=SoloGames.THREAD,
     )
 
     def build() -> FormulaDartsBot:

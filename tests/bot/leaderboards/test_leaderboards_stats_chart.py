@@ -12,7 +12,7 @@ import pytest_asyncio
 
 from bot.app import FormulaDartsBot
 from bot.charts import stats_chart
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from tests.bot.leaderboards.conftest import Board, UnusedEvaluator
 from tests.bot.leaderboards.games_played import CHECKOUT_4, NO_CHECKOUT, qualification
 from tests.support.fixtures import simulated
@@ -23,7 +23,11 @@ from tests.support.sim import shown
 @pytest_asyncio.fixture
 async def charted(store, tmp_path: Path, recording) -> AsyncIterator[Board]:
     recording.asked.clear()
-    settings = BotSettings(discord_token=None, database_url=f"sqlite+aiosqlite:///{tmp_path}/x")
+    settings = BotSettings(
+        discord_token=None,
+        database_url=f"sqlite+aiosqlite:///{tmp_path}/x",
+        solo_games=SoloGames.THREAD,
+    )
     bot = FormulaDartsBot(settings, store=store, evaluator=UnusedEvaluator(), charts=recording)
     async with simulated(bot) as env:
         guild = env.create_guild("Darts Club")

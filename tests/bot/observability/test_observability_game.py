@@ -9,7 +9,7 @@ import pytest
 
 from bot.app import create_bot, observe
 from bot.observability import Metrics, readiness_checks, serve_observability
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from tests.support.fixtures import ForcedDigits, simulated
 from tests.support.observability import healthz, scrape
 from tests.support.sim import answer, round_messages
@@ -25,6 +25,7 @@ async def test_a_played_game_shows_in_metrics_and_health(store, evaluator, tmp_p
         database_url=f"sqlite+aiosqlite:///{tmp_path}/unused.sqlite3",
         dev_guild_id=None,
         metrics_port=0,
+        solo_games=SoloGames.THREAD,
     )
     digits = ForcedDigits()
     digits.extend("3489")

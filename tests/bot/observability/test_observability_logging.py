@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.observability import configure_logging, log_context
-from bot.settings import BotSettings, LogFormat
+from bot.settings import BotSettings, LogFormat, SoloGames
 
 log = logging.getLogger("bot.games.test")
 
@@ -37,7 +37,9 @@ def configured(tmp_path: Path, log_format: LogFormat) -> io.StringIO:
     logging.getLogger().handlers.clear()
     stream = io.StringIO()
     settings = BotSettings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path}/x.sqlite3", log_format=log_format
+        database_url=f"sqlite+aiosqlite:///{tmp_path}/x.sqlite3",
+        log_format=log_format,
+        solo_games=SoloGames.THREAD,
     )
     configure_logging(settings, logging.DEBUG, stream=stream)
     return stream

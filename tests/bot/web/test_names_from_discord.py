@@ -12,7 +12,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import FormulaDartsBot
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from bot.storage import Store, open_store
 from bot.web import create_app
 from tests.bot.leaderboards.conftest import UnusedEvaluator
@@ -28,7 +28,9 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 
 async def test_a_players_discord_name_reaches_the_standalone_pages(store: Store) -> None:
-    settings = BotSettings(discord_token=None, database_url="sqlite+aiosqlite:///unused")
+    settings = BotSettings(
+        discord_token=None, database_url="sqlite+aiosqlite:///unused", solo_games=SoloGames.THREAD
+    )
     bot = FormulaDartsBot(settings, store=store, evaluator=UnusedEvaluator())
     async with simulated(bot) as env:
         guild = env.create_guild("Darts Club")
