@@ -276,7 +276,11 @@ class GamesCog(commands.Cog, name="Games"):
         privately = None
         if self.private_solo:
             privately = InteractionVia(interaction, self.service.clock, completes=None)
-            if await self.service.show_again(interaction.guild_id or 0, player.id, privately):
+            try:
+                if await self.service.show_again(interaction.guild_id or 0, player.id, privately):
+                    return
+            except UserError as error:
+                await refuse(interaction, error)
                 return
 
         open_thread = self._thread_opener(interaction, mode, channel, locale)

@@ -24,6 +24,7 @@ class Refusal(StrEnum):
     BAD_PLAYERS = "bad_players"
     # starting a game
     BUSY = "busy"
+    PLAYING_ELSEWHERE = "playing_elsewhere"
     OPPONENT_BUSY = "opponent_busy"
     COOLDOWN = "cooldown"
     BARRED = "barred"

@@ -268,10 +268,14 @@ class GameService:
 
     async def show_again(self, guild_id: int, user_id: int, via: Via) -> bool:
         """The player's private game in `via`'s channel shows its open round again through
-        `via` (a start while it runs): whether there was one to show."""
+        `via` (a start while it runs): whether there was one to show. One in another
+        channel cannot be shown from here (a followup lands in its own channel): the
+        refusal names where it is."""
         record = await self.game_of(guild_id, user_id)
-        if record is None or not record.meta.private or record.channel_id != via.channel_id:
+        if record is None or not record.meta.private:
             return False
+        if record.channel_id != via.channel_id:
+            raise GameError(Refusal.PLAYING_ELSEWHERE, channel=record.channel_id)
         return await self.flow.shows.again(record.state.id, via)
 
     async def resign(self, guild_id: int, user_id: int) -> GameRecord:

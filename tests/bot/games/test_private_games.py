@@ -191,3 +191,12 @@ async def test_a_private_round_nobody_can_be_shown_after_a_restart_is_never_lost
     assert [c for c in bot_token_calls(world.env, since) if not c.startswith("GET")] == []
     again = await world.alice.slash(world.channel, "qualification")  # the attempt is back
     assert again.response is not None and "round 1 of 7" in again.response.embeds[0].title
+
+
+async def test_a_start_in_another_channel_says_where_the_private_game_is(world) -> None:
+    await world.alice.slash(world.channel, "training")
+    other = world.guild.create_text_channel("elsewhere")
+    refused = await world.alice.slash(other, "training")
+    assert f"<#{world.channel.id}>" in reply_text(refused)
+    assert "only you can see" in reply_text(refused)
+    assert refused.ephemeral
