@@ -8,7 +8,6 @@ round 1 went by the bot token)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -23,13 +22,9 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> BotSettings:
-    return BotSettings(
-        discord_token=None,
-        database_url=f"sqlite+aiosqlite:///{tmp_path}/unused.sqlite3",
-        dev_guild_id=None,
-        solo_games=SoloGames.PRIVATE,
-    )
+def settings(settings: BotSettings) -> BotSettings:
+    """The suites' settings (tests/bot/conftest.py) with private solo games, the default."""
+    return settings.model_copy(update={"solo_games": SoloGames.PRIVATE})
 
 
 def mine(world, member) -> list:
