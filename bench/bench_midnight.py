@@ -347,7 +347,7 @@ async def run(args: argparse.Namespace, url: str, old: str) -> list[str]:
         before = None
         if args.baseline:
             async with store.engine.begin() as conn:
-                from bot.storage._servers import posts_t
+                from bot.storage._posts import posts_t
 
                 await conn.execute(posts_t.delete())
             before, _ = await wave(
