@@ -26,8 +26,8 @@ from typing import Any
 import sqlalchemy as sa
 
 import rules
+from bench._postgres import throwaway_postgres
 from bench._report import percentile, write_section
-from bench.bench_storage import throwaway_postgres
 from bot.common import SetsDirectory
 from bot.daily import DailyContent, DailyPosts
 from bot.storage import GameMeta, GameRecord, Store, _games, open_store
