@@ -1,4 +1,4 @@
-"""The daily post's claims: made exactly once per (server, Set, period).
+"""The daily posts' claims (taken, done, taken over past a lease) and which were made.
 
 A daily post must be made exactly once per (server, Set, period) whatever crashes or
 how many bot processes share the database. The claim row is inserted *before* the
