@@ -1,4 +1,5 @@
-"""Shared by the benchmark scripts: machine description and docs/BENCHMARKS.md sections.
+"""Shared by the benchmark scripts: the machine, percentiles and latency cells, and the
+sections of docs/BENCHMARKS.md.
 
 Each script owns one section between markers, so benches can run separately
 without overwriting each other's numbers.
@@ -47,6 +48,17 @@ def percentile(samples: list[float], q: float) -> float:
         return float("nan")
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return ordered[index]
+
+
+def ms(seconds: float) -> str:
+    """Seconds as whole milliseconds, as the latency tables print them."""
+    return f"{seconds * 1000:.0f}"
+
+
+def latency_cells(samples: list[float]) -> str:
+    """A latency table's cells of `samples` (seconds): "p50 | p90 | p99 | max" in ms."""
+    cells = [percentile(samples, q) for q in (50, 90, 99)] + [max(samples)]
+    return " | ".join(ms(c) for c in cells)
 
 
 def write_section(name: str, body: str) -> None:

@@ -38,12 +38,14 @@ class Player:
     thread: simcord.ChannelHandle | None = None
 
 
-def answer_id(message: Any) -> str:
+def answer_id(message: Any) -> str | None:
+    """The Answer button's custom_id, None when the message has none: a finished game's
+    last message has buttons too (Share), so "has components" does not mean "playing"."""
     for row in message.components:
         for child in getattr(row, "children", []):
             if getattr(child, "custom_id", "").startswith("fd:ans:"):
                 return str(child.custom_id)
-    raise RuntimeError("no Answer button on the last message")
+    return None
 
 
 def digits_of(message: Any) -> str:
@@ -67,7 +69,8 @@ async def run(games: int, guilds: int, pool_size: int) -> dict[str, Any]:
             database_url=f"sqlite+aiosqlite:///{tmp}/unused.sqlite3", sets_file=sets_file
         )
         bot = create_bot(settings, store=store, evaluator=evaluator)
-        env = simcord.Env(bot, settle_timeout=60.0)
+        # the bot is an AutoShardedClient: simcord needs the count Discord would give it
+        env = simcord.Env(bot, settle_timeout=60.0, shard_count=1)
         await env.start()
         try:
             with env.time_context():
@@ -125,9 +128,10 @@ async def _play(env: simcord.Env, games: int, guilds: int, per_guild: int) -> di
         for _channel, player in players:
             assert player.thread is not None
             message = player.thread.last_message
-            if message is None or not message.components:
+            button = None if message is None else answer_id(message)
+            if message is None or button is None:
                 continue
-            shown = await player.actor.click(message, custom_id=answer_id(message))
+            shown = await player.actor.click(message, custom_id=button)
             formula = "+".join(digits_of(message))
             t0 = time.perf_counter()
             await player.actor.submit_modal(shown, {"formula": formula})
@@ -138,7 +142,7 @@ async def _play(env: simcord.Env, games: int, guilds: int, per_guild: int) -> di
         for _channel, player in players
         if player.thread is not None
         and player.thread.last_message is not None
-        and not player.thread.last_message.components
+        and answer_id(player.thread.last_message) is None
     )
     return {
         "games": len(players),

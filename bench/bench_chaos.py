@@ -20,7 +20,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-from bench.bench_storage import throwaway_postgres
+from bench._postgres import throwaway_postgres
 from bot.app import create_bot
 from bot.settings import BotSettings, SoloGames
 from bot.solving import ConfirmedSolver

@@ -26,12 +26,12 @@ from typing import Any
 import sqlalchemy as sa
 
 import rules
+from bench._postgres import throwaway_postgres
 from bench._report import percentile, write_section
-from bench.bench_storage import throwaway_postgres
 from bot.common import SetsDirectory
 from bot.daily import DailyContent, DailyPosts
 from bot.storage import GameMeta, GameRecord, Store, _games, open_store
-from bot.storage._servers import posts_t
+from bot.storage._posts import posts_t
 
 GUILD = 900_000_000_000_000_001
 DAYS = ["2026-03-01", "2026-03-02", "2026-03-03"]

@@ -35,21 +35,19 @@ import random
 import sys
 import tempfile
 import time
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import rules
+from bench._midnight_parts import Channel, Counts, Instant, Real, Reveals, games_traffic
 from bench._report import percentile, write_section
 from bot.common import SetsDirectory
-from bot.daily import DailyContent, DailyPosts
+from bot.daily import DailyPosts
 from bot.daily._ahead import AHEAD_S, IDLE_FACTOR, IDLE_MIN_S
-from bot.daily._render import daily_embed, daily_view
 from bot.daily._service import CONCURRENCY
-from bot.games import Lane, RestBudget, with_retry
+from bot.games import RestBudget
 from bot.storage import GameMeta, GameRecord, Store, _games, open_store
 from solver.process import SolverProcess
-from solver.result import Candidate, SolveFailure
 
 DAY = "2026-03-01"
 MIDNIGHT = datetime(2026, 3, 2, tzinfo=UTC).timestamp()
@@ -57,79 +55,6 @@ SINCE = MIDNIGHT - 3 * 86400
 GUILD0 = 900_000_000_000_000_000
 DARTS = rules.load_sets()["darts"]
 CHUNK = 250
-
-
-@dataclass
-class Counts:
-    """Bot-token calls per second since `origin` (loop time), by lane."""
-
-    origin: float = 0.0
-    per_second: Counter[int] = field(default_factory=Counter)
-    daily: int = 0
-    games: int = 0
-
-    def call(self, now: float, lane: Lane) -> None:
-        self.per_second[int(now - self.origin)] += 1
-        if lane is Lane.DAILY:
-            self.daily += 1
-        else:
-            self.games += 1
-
-
-class Channel:
-    """`PostChannel`: renders the post and sends it as one call in the daily lane."""
-
-    def __init__(self, budget: RestBudget, counts: Counts) -> None:
-        self.budget = budget
-        self.counts = counts
-        self.sent_at: list[float] = []
-
-    async def post(self, channel_id: int, content: DailyContent) -> int:
-        embed, view = daily_embed(content), daily_view(content)
-        del embed, view
-        loop = asyncio.get_running_loop()
-
-        async def send() -> int:
-            self.counts.call(loop.time(), Lane.DAILY)
-            return channel_id
-
-        sent = await with_retry(send, "daily post", self.budget, lane=Lane.DAILY)
-        self.sent_at.append(loop.time())
-        return sent
-
-    async def find(self, channel_id: int, marker: str, since: float) -> None:
-        return None
-
-
-class Instant:
-    """The look ahead's stand-in solver: answers at once, counts."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    async def prepare(self, digits: str, game_set: rules.GameSet) -> None:
-        self.calls += 1
-
-    async def closest(self, digits: str, game_set: rules.GameSet) -> Candidate | None:
-        self.calls += 1
-        return Candidate(digits, int(digits), 0, 0, 4)
-
-
-class Real:
-    """The real solver process as the posts' `Closest` (no PHP confirmation)."""
-
-    def __init__(self, solver: SolverProcess) -> None:
-        self.solver = solver
-        self.calls = 0
-
-    async def prepare(self, digits: str, game_set: rules.GameSet) -> None:
-        self.calls += 1
-        await self.solver.prepare(digits, game_set, timeout_s=60)
-
-    async def closest(self, digits: str, game_set: rules.GameSet) -> Candidate | None:
-        self.calls += 1
-        found = await self.solver.closest(digits, game_set, timeout_s=60)
-        return None if isinstance(found, SolveFailure) else found
 
 
 def _game(guild: int, player: int, seed: str, rng: random.Random) -> GameRecord:
@@ -183,55 +108,6 @@ async def cold_closest_ms(solver: SolverProcess, sample: int) -> list[float]:
         await solver.closest(str(rng.randint(1000, 9999)), DARTS, timeout_s=60)
         times.append((time.perf_counter() - began) * 1000)
     return times
-
-
-class Reveals:
-    """A reveal every `1/rate` s on the real solver; (ask time, latency ms) kept."""
-
-    def __init__(self, solver: SolverProcess, rate: float) -> None:
-        self.solver = solver
-        self.rate = rate
-        self.done: list[tuple[float, float]] = []
-        self.failed = 0
-        self._rng = random.Random(3)
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    async def one(self) -> None:
-        loop = asyncio.get_running_loop()
-        asked = loop.time()
-        digits, score = str(self._rng.randint(1000, 9999)), self._rng.randint(1, 501)
-        found = await self.solver.best(digits, score, DARTS, top=3, timeout_s=60)
-        if isinstance(found, SolveFailure):
-            self.failed += 1
-        self.done.append((asked, (loop.time() - asked) * 1000))
-
-    async def run(self) -> None:
-        while True:
-            task = asyncio.create_task(self.one())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-            await asyncio.sleep(1 / self.rate)
-
-    def between(self, start: float, end: float) -> list[float]:
-        return [ms for asked, ms in self.done if start <= asked < end]
-
-
-async def games_traffic(budget: RestBudget, counts: Counts, rate: float) -> None:
-    """The running games' calls: `rate` a second, each its own task in the games' lane."""
-    loop = asyncio.get_running_loop()
-    tasks: set[asyncio.Task[None]] = set()
-
-    async def call() -> None:
-        async def made() -> None:
-            counts.call(loop.time(), Lane.GAMES)
-
-        await with_retry(made, "a round", budget, lane=Lane.GAMES)
-
-    while True:
-        task = asyncio.create_task(call())
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-        await asyncio.sleep(1 / rate)
 
 
 @dataclass
@@ -334,7 +210,7 @@ async def run(args: argparse.Namespace, url: str, old: str) -> list[str]:
           file=sys.stderr)  # fmt: skip
     async with SolverProcess() as solver:
         cold = await cold_closest_ms(solver, args.sample)
-        reveals = Reveals(solver, args.reveals)
+        reveals = Reveals(solver, args.reveals, DARTS)
         asking = asyncio.create_task(reveals.run())
         loop = asyncio.get_running_loop()
         quiet_start = loop.time()
@@ -347,7 +223,7 @@ async def run(args: argparse.Namespace, url: str, old: str) -> list[str]:
         before = None
         if args.baseline:
             async with store.engine.begin() as conn:
-                from bot.storage._servers import posts_t
+                from bot.storage._posts import posts_t
 
                 await conn.execute(posts_t.delete())
             before, _ = await wave(

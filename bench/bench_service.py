@@ -31,8 +31,8 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from bench._postgres import throwaway_postgres
 from bench._report import percentile, write_section
-from bench.bench_storage import throwaway_postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).resolve().parent / "_service_worker.py"

@@ -34,46 +34,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bench._report import percentile, write_section
-from evaluator import EvaluatorSettings, open_evaluator
+from bench._report import latency_cells, ms, percentile, write_section
+from bench._solver_estimates import formula_count, pool_rate, result_table, table_bytes
+from bench._solver_inputs import round_score
+from bench._solver_limits import limits_section
 from rules.sets import CLASSIC, load_sets
 from solver import Solution, SolverProcess
 from solver.cli import _stream
 from solver.grammar import Grammar
-from solver.search import prepare
 from solver.solve import Solver
-from solver.tables import RangeTables, build_tables
-from solver.textforms import build_text_table
-from tests.solver.test_solver_optimality import slice_formulas
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.0f}"
-
-
-def formula_count(digits: str, grammar: Grammar) -> int:
-    """How many formulas (not values) the grammar has for these Digits, exactly."""
-    n = len(digits)
-    wraps = 1 + len(grammar.wraps)
-    count: dict[tuple[int, int], int] = {}
-    for size in range(1, n + 1):
-        for i in range(n - size + 1):
-            j = i + size
-            text = digits[i:j]
-            literal = (
-                0 if (len(text) > 1 and text[0] == "0" and any(c in "89" for c in text)) else 1
-            )
-            binary = sum(count[(i, k)] * count[(k, j)] for k in range(i + 1, j)) * len(grammar.ops)
-            count[(i, j)] = (literal + binary) * wraps
-    return count[(0, n)]
-
+from solver.tables import build_tables
 
 Timings = tuple[list[float], list[float]]  # wall seconds, this process's CPU seconds
-
-
-def _score(rng: random.Random) -> int:
-    """A Score a round can start with: 1..501 (0 ends the game; no Score passes the start)."""
-    return rng.randint(1, CLASSIC.start_score)
 
 
 @dataclass
@@ -92,14 +64,14 @@ def measure(digits: list[str], queries: int, rng: random.Random) -> Measured:
     solver = Solver(cache_size=4)
     solver.solve("1234", 501, CLASSIC)  # imports and first-call costs out of the way
     for d in digits:
-        score = rng.choice([501, _score(rng)])
+        score = rng.choice([501, round_score(rng)])
         _timed(out.cold, lambda: solver.solve(d, score, CLASSIC))  # noqa: B023
         for _ in range(queries):
-            later = _score(rng)
+            later = round_score(rng)
             _timed(out.after_cold, lambda: solver.solve(d, later, CLASSIC))  # noqa: B023
         _timed(out.prepare_rest, lambda: solver.prepare(d, CLASSIC))  # noqa: B023
         for _ in range(queries):
-            later = _score(rng)
+            later = round_score(rng)
             _timed(out.prepared, lambda: solver.solve(d, later, CLASSIC))  # noqa: B023
     fresh = Solver(cache_size=1)
     for _ in range(max(len(digits) // 3, 1)):
@@ -155,7 +127,7 @@ def jsonl_rates(rng: random.Random, lines: int = 600) -> tuple[float, float]:
     Scores (each new Score a query), then the same lines again (answers given before)."""
     digits = [str(rng.randint(1000, 9999)) for _ in range(3)]
     once = "".join(
-        json.dumps({"digits": rng.choice(digits), "score": _score(rng)}) + "\n"
+        json.dumps({"digits": rng.choice(digits), "score": round_score(rng)}) + "\n"
         for _ in range(lines)
     )
     sink = _TimedSink()
@@ -164,133 +136,6 @@ def jsonl_rates(rng: random.Random, lines: int = 600) -> tuple[float, float]:
     assert sink.getvalue().count('"ok": true') == 2 * lines
     half = sink.moments[lines - 1]
     return lines / (half - started), lines / (sink.moments[-1] - half)
-
-
-async def pool_rate(digits: str) -> tuple[float, int]:
-    formulas = sorted(slice_formulas(digits, ()))
-    async with await open_evaluator(EvaluatorSettings(evaluator="local", pool_size=2)) as ev:
-        await ev.evaluate_many((f, digits, CLASSIC) for f in formulas[:200])
-        started = time.perf_counter()
-        await ev.evaluate_many((f, digits, CLASSIC) for f in formulas)
-        elapsed = time.perf_counter() - started
-    return len(formulas) / elapsed, len(formulas)
-
-
-def table_bytes(tables: dict[tuple[int, int], RangeTables]) -> int:
-    return sum(t.w.values.f.nbytes + t.w.values.i.nbytes + t.w.lens.nbytes for t in tables.values())
-
-
-def result_table(digits: str, grammar: Grammar) -> tuple[int, float]:
-    """Distinct top-level values (before the outer wrap) and their mean shortest length."""
-    prep = prepare(digits, grammar)
-    every = next(iter(build_text_table(prep, None).readings.values()))
-    return len(every.x), float(np.mean(every.length))
-
-
-HUGE = 1e308
-
-
-async def _honest(process: SolverProcess, digits: str, rng: random.Random, n: int) -> list[float]:
-    """Latencies of `n` reveals (random ordinary Scores) on prepared Digits."""
-    out = []
-    for _ in range(n):
-        started = time.perf_counter()
-        found = await process.best(digits, _score(rng), CLASSIC)
-        out.append(time.perf_counter() - started)
-        assert isinstance(found, Solution), found
-    return out
-
-
-async def limits(rng: random.Random, hostile_digits: list[str], n: int) -> dict[str, object]:
-    """Through `SolverProcess` with its defaults: reveals on a prepared Digits when quiet
-    (the baseline) and while a caller sends Score 1e308 on new Digits back to back; a
-    call past its deadline; the peak of the process that served the huge Scores."""
-    out: dict[str, object] = {}
-    async with SolverProcess(timeout_s=60) as process:
-        assert await process.prepare("3489", CLASSIC) is None
-        out["quiet"] = await _honest(process, "3489", rng, n)
-        hostile_ms: list[float] = []
-        stop = asyncio.Event()
-
-        async def attack() -> None:
-            for d in hostile_digits:
-                if stop.is_set():
-                    return
-                started = time.perf_counter()
-                found = await process.best(d, HUGE, CLASSIC)
-                hostile_ms.append(time.perf_counter() - started)
-                assert isinstance(found, Solution), found
-
-        attacker = asyncio.ensure_future(attack())
-        await asyncio.sleep(0.5)  # the second process is up and busy
-        out["attacked"] = await _honest(process, "3489", rng, n)
-        stop.set()
-        await attacker
-        out["hostile"] = hostile_ms
-        wide = await process.status(wide=True)
-        assert isinstance(wide, tuple)
-        out["wide_peak"] = wide[2]
-        started = time.perf_counter()
-        late = await process.prepare("9779", CLASSIC, timeout_s=0.1)
-        out["stopped_after"] = time.perf_counter() - started
-        out["stopped"] = late.reason.value if late is not None else "done"
-        started = time.perf_counter()
-        assert isinstance(await process.best("3489", 300, CLASSIC), Solution)
-        out["next_call"] = time.perf_counter() - started
-    return out
-
-
-def limits_section(args: argparse.Namespace) -> None:
-    rng = random.Random(2027)
-    hostile = [str(rng.randint(1000, 9999)) for _ in range(args.hostile)]
-    solver = Solver(cache_size=1)
-    solver.solve("1234", 501, CLASSIC)
-    in_process: dict[str, list[float]] = {"501": [], "1e308": []}
-    for d in hostile[:12]:
-        for name, score in (("501", 501), ("1e308", HUGE)):
-            solver.clear()
-            started = time.perf_counter()
-            solver.solve(d, score, CLASSIC)
-            in_process[name].append(time.perf_counter() - started)
-    m = asyncio.run(limits(rng, hostile, args.reveals))
-    quiet, attacked = m["quiet"], m["attacked"]
-    hostile_ms = m["hostile"]
-    assert isinstance(quiet, list) and isinstance(attacked, list) and isinstance(hostile_ms, list)
-
-    def row(name: str, samples: list[float]) -> str:
-        cells = [percentile(samples, q) for q in (50, 90, 99)] + [max(samples)]
-        return f"| {name} | " + " | ".join(_ms(c) for c in cells) + " |"
-
-    wide_peak = m["wide_peak"]
-    assert isinstance(wide_peak, int)
-    lines = [
-        "## Solver limits (`bench/bench_solver.py --limits`)",
-        "",
-        "A Score has no upper bound (`pow(3,489)` leaves about 2e233). Cold solves, in",
-        "process, of 12 new Digits at Score 501 and at 1e308 (before the slack fix a 1e308",
-        "solve of 3489 took 9-30 s and 793 MiB of numpy arrays, 22 MiB at 501). Then",
-        "through `SolverProcess` (defaults: 256 MiB, cache of 8): reveals on prepared Digits",
-        "(random Scores 1-501) when quiet, the baseline of the same run, and while another",
-        f"caller sends Score 1e308 on new Digits back to back ({len(hostile_ms)} calls,",
-        "served by the second process).",
-        "",
-        "| | p50 ms | p90 ms | p99 ms | max ms |",
-        "|---|---:|---:|---:|---:|",
-        row("cold solve at 501, in process", in_process["501"]),
-        row("cold solve at 1e308, in process", in_process["1e308"]),
-        row(f"reveal, quiet ({len(quiet)})", quiet),
-        row(f"reveal while 1e308 calls run ({len(attacked)})", attacked),
-        row("the 1e308 calls (second process)", hostile_ms),
-        "",
-        f"- peak resident of the process serving 1e308: {wide_peak / 2**20:.0f} MiB"
-        " (budget 256 MiB, enforced: RLIMIT_DATA)",
-        f"- a `prepare` of 9779 with a 100 ms deadline answered `{m['stopped']}` after"
-        f" {_ms(float(m['stopped_after']))} ms (its process killed); the next call, in a"  # type: ignore[arg-type]
-        f" new process, {_ms(float(m['next_call']))} ms",  # type: ignore[arg-type]
-    ]
-    body = "\n".join(lines) + "\n"
-    write_section("solver-limits", body)
-    print(body)
 
 
 def main() -> None:
@@ -339,8 +184,7 @@ def main() -> None:
         return "met" if ok else "**not met**"
 
     def row(name: str, samples: list[float]) -> str:
-        cells = [percentile(samples, q) for q in (50, 90, 99)] + [max(samples)]
-        return f"| {name} | " + " | ".join(_ms(c) for c in cells) + " |"
+        return f"| {name} | {latency_cells(samples)} |"
 
     mib = 2**20
     issue_count = 1.9e9
@@ -372,9 +216,9 @@ def main() -> None:
         row("query on prepared Digits, CPU time", m.prepared[1]),
         row(f"cold through `SolverProcess` ({len(process_latency)} Digits, IPC)", process_latency),
         "",
-        f"- cold p50 {_ms(cold_p50)} ms (target <= 250 ms): {met(cold_p50 <= 0.25)};"
-        f" cold p99 {_ms(cold_p99)} ms (target <= 1 s): {met(cold_p99 <= 1.0)}",
-        f"- prepared query p99 {_ms(warm_p99)} ms (target <= 50 ms): {met(warm_p99 <= 0.05)}",
+        f"- cold p50 {ms(cold_p50)} ms (target <= 250 ms): {met(cold_p50 <= 0.25)};"
+        f" cold p99 {ms(cold_p99)} ms (target <= 1 s): {met(cold_p99 <= 1.0)}",
+        f"- prepared query p99 {ms(warm_p99)} ms (target <= 50 ms): {met(warm_p99 <= 0.05)}",
         f"- solver process memory, {len(process_latency)} Digits prepared through"
         " `SolverProcess` with its defaults (cache of 8):",
         f"  peak resident (VmHWM) {peak_rss / mib:.0f} MiB, at most {resident_rss / mib:.0f} MiB"

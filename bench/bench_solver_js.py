@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bench._report import percentile, write_section
+from bench._report import latency_cells, percentile, write_section
 from rules.sets import CLASSIC, GameSet, parse_sets
 from solver import Solution, SolverProcess
 from solver.node_math import NODE_MATH
@@ -132,10 +132,6 @@ def main() -> None:
     )
     load_after = os.getloadavg()[0]
 
-    def cells(samples: list[float]) -> str:
-        values = [percentile(samples, q) for q in (50, 90, 99)] + [max(samples)]
-        return " | ".join(f"{v * 1000:.0f}" for v in values)
-
     def met(ok: bool) -> str:
         return "met" if ok else "**not met**"
 
@@ -148,7 +144,7 @@ def main() -> None:
     ):
         for label, m in (("JavaScript", js), ("PHP", php)):
             wall, cpu = pick(m)
-            rows.append(f"| {name}, {label} | {cells(wall)} | {cells(cpu)} |")
+            rows.append(f"| {name}, {label} | {latency_cells(wall)} | {latency_cells(cpu)} |")
     cold50, cold99 = percentile(js.cold[0], 50), percentile(js.cold[0], 99)
     warm99 = percentile(js.prepared[0], 99)
     cpu50, cpu99 = percentile(js.cold[1], 50), percentile(js.cold[1], 99)
@@ -170,7 +166,7 @@ def main() -> None:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
         f"| cold through `SolverProcess` ({len(process_latency)} Digits, IPC), JavaScript"
-        f" | {cells(process_latency)} | | | | |",
+        f" | {latency_cells(process_latency)} | | | | |",
         "",
         f"- JavaScript cold p50 {cold50 * 1000:.0f} ms wall, {cpu50 * 1000:.0f} ms CPU (target"
         f" <= 250 ms): {met(cold50 <= 0.25)}; {ratio:.1f}x PHP's p50 in this run",

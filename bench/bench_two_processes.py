@@ -21,9 +21,9 @@ import subprocess
 import sys
 from typing import Any
 
+from bench._postgres import throwaway_postgres
 from bench._report import percentile, write_section
 from bench.bench_service import ROOT, WORKER, _fresh_database
-from bench.bench_storage import throwaway_postgres
 
 
 def _start(args: list[str]) -> subprocess.Popen[str]:

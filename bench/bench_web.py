@@ -1,12 +1,12 @@
 """The web pages under load: a server's Qualification board with 100,000 games.
 
-One server's games are bulk-loaded (bench_storage's generator), its web turned on, and
-the real aiohttp app served on a loopback port; `--clients` concurrent clients then ask
-the all-time board for `--seconds`, twice: through the board cache (one URL), and on
-the uncached path (a query the cache has not seen each time, so every request runs the
-board's queries and renders the template). Prints pages/s and p50/p99 latency and writes
-the `web` section of docs/BENCHMARKS.md. SQLite by default; `--postgres` a throwaway
-PostgreSQL server too.
+One server's games are bulk-loaded (`_storage_data`, bench_storage's data), its web
+turned on, and the real aiohttp app served on a loopback port; `--clients` concurrent
+clients then ask the all-time board for `--seconds`, twice: through the board cache (one
+URL), and on the uncached path (a query the cache has not seen each time, so every
+request runs the board's queries and renders the template). Prints pages/s and p50/p99
+latency and writes the `web` section of docs/BENCHMARKS.md. SQLite by default;
+`--postgres` a throwaway PostgreSQL server too.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from typing import Any
 import aiohttp
 from aiohttp.test_utils import TestServer
 
+from bench._postgres import throwaway_postgres
 from bench._report import percentile, write_section
-from bench.bench_storage import Dataset, bulk_load, throwaway_postgres
+from bench._storage_data import Dataset, bulk_load
 from bot.storage import open_store
 from bot.web import create_app
 

@@ -22,7 +22,7 @@ from bot.common.interactions import refuse, set_choices
 from bot.config import web_address
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
-from bot.leaderboards import _pages, _render, _void
+from bot.leaderboards import _pages, _render, _render_player, _void
 from bot.leaderboards._pages import (
     COG_NAME,
     DuelPages,
@@ -235,7 +235,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
             if best is not None
             else rules.FormulaLanguage.PHP
         )
-        embed = _render.stats_embed(stats, who.display_name, locale, streaks, lang)
+        embed = _render_player.stats_embed(stats, who.display_name, locale, streaks, lang)
         png = await self._stats_chart(guild_id, who.id, locale)
         if png is None:
             await publish(interaction, embed=embed)

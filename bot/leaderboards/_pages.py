@@ -20,7 +20,7 @@ import discord
 from bot.common import UserError
 from bot.common.interactions import loaded_cog, refuse, report_unexpected
 from bot.i18n import t
-from bot.leaderboards import _render, _views
+from bot.leaderboards import _render, _render_player, _render_replay, _views
 from bot.leaderboards._views import BoardPeriod
 from bot.play import Revealer
 from bot.storage import Store
@@ -212,7 +212,9 @@ async def build(
         case HistoryPages(user_id=user_id):
             records = await store.history(guild_id, user_id, limit=PAGE_SIZE, offset=offset)
             pages = page_count(await store.history_count(guild_id, user_id))
-            embed = _render.history_embed(records, user_id, name, request.page, locale, pages)
+            embed = _render_player.history_embed(
+                records, user_id, name, request.page, locale, pages
+            )
             return Page(embed, request.page + 1 < pages, request, pages)
         case GamePages(game_id=game_id):
             return await _game_page(store, guild_id, request, game_id, locale, revealer)
@@ -249,11 +251,11 @@ async def _game_page(
         return Page(embed, False, request, private=True)
     record = found.record
     if found.sealed is not None:
-        return Page(_render.game_embed(record, 0, locale, found.sealed), False, request)
-    pages = _render.round_pages(record)
+        return Page(_render_replay.game_embed(record, 0, locale, found.sealed), False, request)
+    pages = _render_replay.round_pages(record)
     page = min(request.page, pages - 1)
     return Page(
-        _render.game_embed(record, page, locale),
+        _render_replay.game_embed(record, page, locale),
         page + 1 < pages,
         replace(request, page=page),
         pages,

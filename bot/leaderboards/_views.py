@@ -78,12 +78,23 @@ class Board:
     language: rules.FormulaLanguage = rules.FormulaLanguage.PHP
     """The Set's language as its latest game of the board had it: named, and its Scores."""
 
+    @property
+    def past_end(self) -> bool:
+        """A page asked for past the last (an old link, an edited `?page=`): it is empty,
+        but not because nothing was played, so a renderer says so and links the last."""
+        return self.page >= self.pages
+
 
 @dataclass(frozen=True)
 class DuelBoard:
     rows: tuple[RatingRow, ...]
     page: int
     pages: int
+
+    @property
+    def past_end(self) -> bool:
+        """As `Board.past_end`: empty because the page is past the last one."""
+        return self.page >= self.pages
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 import rules
 from bot.storage import _codec
-from bot.storage._boards import events_t, ratings_t, record_duel
 from bot.storage._games import (
     RECORD_COLUMNS,
     dialect_insert,
@@ -28,6 +27,7 @@ from bot.storage._games import (
     record_from_row,
 )
 from bot.storage._models import BarredPlayer, ModerationLog, table
+from bot.storage._ratings import events_t, ratings_t, record_duel
 from bot.storage._records import ModerationAction, ModerationEntry
 from rules import Mode, Termination
 

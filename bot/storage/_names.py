@@ -11,9 +11,9 @@ from collections.abc import Collection, Mapping
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.storage._connect import Connect
 from bot.storage._games import dialect_insert
 from bot.storage._models import PLAYER_NAME, PlayerName, table
-from bot.storage._servers import Connect
 
 names_t = table(PlayerName)
 

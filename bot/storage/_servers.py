@@ -1,37 +1,26 @@
-"""Server settings (`/config`) and the daily post's claims and figures.
+"""Server settings (`/config`, the web pages' switch and key) and `Store.servers`.
 
-A daily post must be made exactly once per (server, Set, period) whatever crashes or
-how many bot processes share the database. The claim row is inserted *before* the
-post (its primary key is the unique key, so of two racing inserts one wins); it is
-marked done after. A claim never marked done is a process that died mid-post: past
-its lease another process may take it over (one UPDATE guarded by the old
-`claimed_at`, so again only one wins). The post itself may then be made twice only if
-a process dies between Discord accepting the message and the done mark: that window
-is one database write long; the daily post closes it by looking for the post in the
-channel before it makes it again (`PostClaim.resumed_since`).
+`ServerStore` is the Store's part for a server: its settings here, and the daily post's
+claims (`_posts`) and the figures of a played day (`_period`), each method one
+transaction on the Store's connections.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage._boards import RANKED_CLASSES, qualification, qualification_count
-from bot.storage._games import dialect_insert, games
-from bot.storage._models import AnswerRow, DailyPost, RoundRow, ServerConfig, table
-from bot.storage._records import ChannelGone, PeriodSummary, PostClaim, RoundBest, ServerSettings
-from rules import GameSet, Mode
+from bot.storage import _period, _posts
+from bot.storage._connect import Connect
+from bot.storage._games import dialect_insert
+from bot.storage._models import ServerConfig, table
+from bot.storage._records import ChannelGone, PeriodSummary, PostClaim, ServerSettings
+from rules import GameSet
 
 config_t = table(ServerConfig)
-posts_t = table(DailyPost)
-rounds_t = table(RoundRow)
-answers_t = table(AnswerRow)
 
 WEB_KEY_BYTES = 16
 """A page key of 22 URL-safe characters: 128 random bits, not guessed to find a server."""
@@ -147,215 +136,6 @@ async def with_channel(conn: AsyncConnection) -> list[ServerSettings]:
     return [_settings(row) for row in result]
 
 
-async def claim(
-    conn: AsyncConnection, key: tuple[int, str, str], owner: str, now: float, lease: float
-) -> PostClaim | None:
-    """Take the post `key` for `owner`: a new claim, one abandoned past its lease, or
-    `owner`'s own unfinished one (its done mark failed); None when another holds it."""
-    guild_id, set_name, period = key
-    inserted = await conn.execute(
-        dialect_insert(conn, posts_t)
-        .values(
-            guild_id=guild_id, set_name=set_name, period=period, claimed_by=owner, claimed_at=now
-        )
-        .on_conflict_do_nothing(index_elements=["guild_id", "set_name", "period"])
-    )
-    if inserted.rowcount:
-        return PostClaim()
-    of_key = [
-        posts_t.c.guild_id == guild_id,
-        posts_t.c.set_name == set_name,
-        posts_t.c.period == period,
-        posts_t.c.done_at.is_(None),
-    ]
-    held = (
-        await conn.execute(sa.select(posts_t.c.claimed_by, posts_t.c.claimed_at).where(*of_key))
-    ).first()
-    if held is None or (held.claimed_by != owner and held.claimed_at >= now - lease):
-        return None
-    taken = await conn.execute(
-        posts_t.update()
-        .where(*of_key, posts_t.c.claimed_at == held.claimed_at)
-        .values(claimed_by=owner, claimed_at=now)
-    )
-    return PostClaim(resumed_since=float(held.claimed_at)) if taken.rowcount else None
-
-
-async def finish(
-    conn: AsyncConnection, key: tuple[int, str, str], owner: str, message_id: int | None, now: float
-) -> None:
-    guild_id, set_name, period = key
-    await conn.execute(
-        posts_t.update()
-        .where(
-            posts_t.c.guild_id == guild_id,
-            posts_t.c.set_name == set_name,
-            posts_t.c.period == period,
-            posts_t.c.claimed_by == owner,
-        )
-        .values(done_at=now, message_id=message_id)
-    )
-
-
-async def done(conn: AsyncConnection, key: tuple[int, str, str]) -> bool:
-    guild_id, set_name, period = key
-    found = await conn.scalar(
-        sa.select(posts_t.c.done_at).where(
-            posts_t.c.guild_id == guild_id,
-            posts_t.c.set_name == set_name,
-            posts_t.c.period == period,
-        )
-    )
-    return found is not None
-
-
-def _period_games(guild_id: int, period: str) -> list[Any]:
-    return [
-        games.c.guild_id == guild_id,
-        games.c.mode == Mode.QUALIFICATION.value,
-        games.c.period == period,
-    ]
-
-
-async def played_between(
-    conn: AsyncConnection, guild_id: int, first: str, last: str
-) -> dict[str, list[str]]:
-    """The Sets with Qualification games in each period from `first` to `last`."""
-    result = await conn.execute(
-        sa.select(games.c.period, games.c.set_name)
-        .distinct()
-        .where(
-            games.c.guild_id == guild_id,
-            games.c.mode == Mode.QUALIFICATION.value,
-            games.c.period >= first,
-            games.c.period <= last,
-        )
-        .order_by(games.c.period, games.c.set_name)
-    )
-    played: dict[str, list[str]] = {}
-    for period, set_name in result:
-        played.setdefault(str(period), []).append(str(set_name))
-    return played
-
-
-async def posted_between(
-    conn: AsyncConnection, guild_id: int, first: str, last: str
-) -> set[tuple[str, str]]:
-    """(Set, period) of the posts made from `first` to `last`."""
-    result = await conn.execute(
-        sa.select(posts_t.c.set_name, posts_t.c.period).where(
-            posts_t.c.guild_id == guild_id,
-            posts_t.c.period >= first,
-            posts_t.c.period <= last,
-            posts_t.c.done_at.is_not(None),
-        )
-    )
-    return {(str(name), str(period)) for name, period in result}
-
-
-async def played_set(
-    conn: AsyncConnection, guild_id: int, set_name: str, period: str
-) -> GameSet | None:
-    """The Set as stored with the period's latest Qualification of `set_name`: its version
-    is the board the day's post ranks, whatever the Set became since (an edit after
-    midnight, or during a downtime, must not empty a well-played day's board)."""
-    snapshot = await conn.scalar(
-        sa.select(games.c.set_snapshot)
-        .where(*_period_games(guild_id, period), games.c.set_name == set_name)
-        .order_by(games.c.created_at.desc(), games.c.id.desc())
-        .limit(1)
-    )
-    return None if snapshot is None else GameSet.from_dict(json.loads(snapshot))
-
-
-async def running(conn: AsyncConnection, guild_id: int, set_name: str, period: str) -> int:
-    """Games of the period still being played (a post waits for them: it shows Digits)."""
-    count = await conn.scalar(
-        sa.select(sa.func.count()).where(
-            *_period_games(guild_id, period),
-            games.c.set_name == set_name,
-            games.c.status == "active",
-        )
-    )
-    return int(count or 0)
-
-
-async def summary(
-    conn: AsyncConnection,
-    guild_id: int,
-    set_name: str,
-    period: str,
-    top: int,
-    version: str | None = None,
-) -> PeriodSummary:
-    """The period's final board, its Perfects, and each round's best answer; of one
-    version of the Set when `version` is given (a board ranks one version at a time)."""
-    board = await qualification(
-        conn, guild_id, set_name, period, top, 0, version=version, until=period
-    )
-    players = await qualification_count(
-        conn, guild_id, set_name, period, version=version, until=period
-    )
-    of_period = [*_period_games(guild_id, period), games.c.set_name == set_name]
-    if version is not None:
-        of_period.append(games.c.set_version == version)
-    played = await conn.scalar(
-        sa.select(sa.func.count(sa.distinct(games.c.player))).where(
-            *of_period, games.c.status == "finished"
-        )
-    )
-    perfects = await conn.scalar(
-        sa.select(sa.func.count()).where(
-            *of_period, games.c.perfect.is_(True), games.c.rank_class.in_(RANKED_CLASSES)
-        )
-    )
-    best = (
-        sa.select(
-            rounds_t.c.number,
-            rounds_t.c.digits,
-            answers_t.c.player,
-            answers_t.c.formula,
-            answers_t.c.result,
-            answers_t.c.points,
-            sa.func.row_number()
-            .over(
-                partition_by=(rounds_t.c.number, rounds_t.c.digits),
-                order_by=(answers_t.c.points.desc(), answers_t.c.elapsed, answers_t.c.game_id),
-            )
-            .label("place"),
-        )
-        .select_from(games)
-        .join(rounds_t, rounds_t.c.game_id == games.c.id)
-        .join(
-            answers_t,
-            sa.and_(
-                answers_t.c.game_id == rounds_t.c.game_id,
-                answers_t.c.round_number == rounds_t.c.number,
-            ),
-        )
-        .where(*of_period, games.c.status == "finished", answers_t.c.auto.is_(False))
-        .subquery()
-    )
-    rows = await conn.execute(
-        sa.select(best).where(best.c.place == 1).order_by(best.c.number, best.c.digits)
-    )
-    rounds = [
-        RoundBest(
-            number=row.number,
-            digits=row.digits,
-            user_id=int(row.player) if str(row.player).isdigit() else 0,
-            formula=row.formula,
-            result=row.result,
-            points=row.points,
-        )
-        for row in rows
-    ]
-    return PeriodSummary(board, players, int(perfects or 0), rounds, int(played or 0))
-
-
-Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
-
-
 class ServerStore:
     """The Store's part for server settings and daily posts (`Store.servers`): one
     transaction per method, on the Store's own connections and write lock."""
@@ -395,33 +175,33 @@ class ServerStore:
         self, key: tuple[int, str, str], owner: str, now: float, lease: float
     ) -> PostClaim | None:
         async with self._write() as conn:
-            return await claim(conn, key, owner, now, lease)
+            return await _posts.claim(conn, key, owner, now, lease)
 
     async def finish_post(
         self, key: tuple[int, str, str], owner: str, message_id: int | None, now: float
     ) -> None:
         async with self._write() as conn:
-            await finish(conn, key, owner, message_id, now)
+            await _posts.finish(conn, key, owner, message_id, now)
 
     async def post_done(self, key: tuple[int, str, str]) -> bool:
         async with self._read() as conn:
-            return await done(conn, key)
+            return await _posts.done(conn, key)
 
     async def played_between(self, guild_id: int, first: str, last: str) -> dict[str, list[str]]:
         async with self._read() as conn:
-            return await played_between(conn, guild_id, first, last)
+            return await _period.played_between(conn, guild_id, first, last)
 
     async def posted_between(self, guild_id: int, first: str, last: str) -> set[tuple[str, str]]:
         async with self._read() as conn:
-            return await posted_between(conn, guild_id, first, last)
+            return await _posts.posted_between(conn, guild_id, first, last)
 
     async def played_set(self, guild_id: int, set_name: str, period: str) -> GameSet | None:
         async with self._read() as conn:
-            return await played_set(conn, guild_id, set_name, period)
+            return await _period.played_set(conn, guild_id, set_name, period)
 
     async def running(self, guild_id: int, set_name: str, period: str) -> int:
         async with self._read() as conn:
-            return await running(conn, guild_id, set_name, period)
+            return await _period.running(conn, guild_id, set_name, period)
 
     async def summary(
         self,
@@ -433,4 +213,4 @@ class ServerStore:
         version: str | None = None,
     ) -> PeriodSummary:
         async with self._read() as conn:
-            return await summary(conn, guild_id, set_name, period, top, version)
+            return await _period.summary(conn, guild_id, set_name, period, top, version)

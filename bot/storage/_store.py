@@ -1,41 +1,30 @@
 """The Store: the one object the bot talks to for everything it keeps.
 
-Every public method is one transaction. On SQLite the Store also serializes its
-own writers with an asyncio lock: SQLite allows one writer at a time anyway, and
-queuing in-process avoids "database is locked" retries. PostgreSQL relies on row
-locks and unique keys instead, so several bot processes could share it.
+Every public method is one transaction, on the connections of `_connect` (on SQLite
+the Store queues its own writers; PostgreSQL relies on row locks and unique keys, so
+several bot processes could share it). The games are here; the boards and ratings,
+the challenges and server Sets, and moderation are the parts `Store` inherits
+(`_store_boards`, `_store_offers`, `_store_moderation`); a server's settings and daily
+posts, players' names and untold summaries are its attributes (`Store.servers`,
+`Store.names`, `Store.untold`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import AsyncIterator, Collection, Sequence
-from contextlib import asynccontextmanager
-
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 import rules
-from bot.storage import _boards, _games, _install, _moderation, _offers, _streaks
+from bot.storage import _games, _install, _ratings
 from bot.storage._advance import Known
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._lane import SqliteLane
 from bot.storage._names import NameStore
-from bot.storage._records import (
-    Challenge,
-    ChallengeStatus,
-    FinishedThread,
-    GameRecord,
-    LeaderRow,
-    ModerationEntry,
-    PlayerStats,
-    RatingChange,
-    RatingRow,
-    RematchTaken,
-    StaleGame,
-)
+from bot.storage._records import FinishedThread, GameRecord, StaleGame
 from bot.storage._servers import ServerStore
+from bot.storage._store_boards import BoardsPart
+from bot.storage._store_moderation import ModerationPart
+from bot.storage._store_offers import OffersPart
 from bot.storage._untold import UntoldStore
 
 
@@ -52,20 +41,18 @@ async def open_store(url: str | None = None, *, migrate: bool = True) -> Store:
     return Store(engine)
 
 
-class Store:
+class Store(BoardsPart, OffersPart, ModerationPart):
+    """Everything the bot keeps: its games here, the rest in the parts it inherits and
+    holds (the module says which); one transaction a method."""
+
     def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        super().__init__(engine)
         self._secrets: dict[str, str] = {}
         self.servers = ServerStore(self._write, self._read)
         self.names = NameStore(self._write, self._read)
         self.untold = UntoldStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
-
-    @property
-    def dialect(self) -> str:
-        return self.engine.dialect.name
 
     async def close(self) -> None:
         lane, self._lane = self._lane, None
@@ -78,20 +65,6 @@ class Store:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
-        if self._write_lock is None:
-            async with self.engine.begin() as conn:
-                yield conn
-            return
-        async with self._write_lock, self.engine.begin() as conn:
-            yield conn
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
-        async with self.engine.connect() as conn:
-            yield conn
 
     # games
 
@@ -121,10 +94,10 @@ class Store:
         for attempt in range(2):
             try:
                 async with self._write() as conn:
-                    rate = await _boards.ends_rated_duel(conn, record)
+                    rate = await _ratings.ends_rated_duel(conn, record)
                     await _games.save(conn, record, now)
                     if rate:
-                        await _boards.record_duel(conn, record)
+                        await _ratings.record_duel(conn, record)
                 return
             except IntegrityError as exc:
                 if attempt:
@@ -194,154 +167,6 @@ class Store:
         async with self._read() as conn:
             return await _games.history_count(conn, guild_id, user_id)
 
-    # ratings and boards
-
-    async def record_duel_result(self, record: GameRecord) -> list[RatingChange]:
-        """Elo of a finished, saved duel, in player order; idempotent. `save_game`
-        already applied it with the duel's end, so this returns those changes (and
-        still rates a duel stored finished before that was so)."""
-        for attempt in range(2):
-            try:
-                async with self._write() as conn:
-                    return await _boards.record_duel(conn, record)
-            except IntegrityError:
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
-
-    async def qualification_leaderboard(
-        self,
-        guild_id: int,
-        set_name: str,
-        since: str | None,
-        *,
-        limit: int = 10,
-        offset: int = 0,
-        version: str | None = None,
-    ) -> list[LeaderRow]:
-        """Best ranked game per player (losses left out); `since` is the first period
-        included; `version` the Set's version ranked (the bot always names one)."""
-        async with self._read() as conn:
-            return await _boards.qualification(
-                conn, guild_id, set_name, since, limit, offset, version
-            )
-
-    async def qualification_count(
-        self, guild_id: int, set_name: str, since: str | None, *, version: str | None = None
-    ) -> int:
-        """How many players `qualification_leaderboard` ranks, for "page 1 of N"."""
-        async with self._read() as conn:
-            return await _boards.qualification_count(conn, guild_id, set_name, since, version)
-
-    async def qualification_sets(self, guild_id: int) -> list[str]:
-        async with self._read() as conn:
-            return await _boards.qualification_sets(conn, guild_id)
-
-    async def set_language(
-        self, guild_id: int, set_name: str, version: str | None = None,
-        *, game_id: str | None = None,
-    ) -> rules.FormulaLanguage:  # fmt: skip
-        """The language of `set_name`'s Qualification games here (of the game `game_id`, of
-        `version`, else its latest): what a board or a record names and writes its numbers
-        in (PHP when unplayed)."""
-        async with self._read() as conn:
-            return await _boards.set_language(conn, guild_id, set_name, version, game_id)
-
-    async def set_versions(
-        self, guild_id: int, set_name: str, *, since: str | None = None
-    ) -> list[str]:
-        """The versions of a Set with Qualification games here (from period `since` on),
-        latest played first; "" stands for games stored before versions were."""
-        async with self._read() as conn:
-            return await _boards.set_versions(conn, guild_id, set_name, since)
-
-    async def duel_leaderboard(
-        self, guild_id: int, *, limit: int = 10, offset: int = 0
-    ) -> list[RatingRow]:
-        async with self._read() as conn:
-            return await _boards.duel(conn, guild_id, limit, offset)
-
-    async def duel_count(self, guild_id: int) -> int:
-        async with self._read() as conn:
-            return await _boards.duel_count(conn, guild_id)
-
-    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
-        async with self._read() as conn:
-            return await _boards.stats(conn, guild_id, user_id)
-
-    async def player_streaks(
-        self, guild_id: int, user_id: int, today: str
-    ) -> dict[str, rules.Streak]:
-        """The player's Qualification streak per Set; `today` is the current period."""
-        async with self._read() as conn:
-            return await _streaks.player_streaks(conn, guild_id, user_id, today)
-
-    async def board_streaks(
-        self, guild_id: int, set_name: str, user_ids: Collection[int], today: str
-    ) -> dict[int, rules.Streak]:
-        async with self._read() as conn:
-            return await _streaks.board_streaks(conn, guild_id, set_name, user_ids, today)
-
-    # challenges
-
-    async def save_challenge(self, challenge: Challenge) -> None:
-        """Insert or update; RematchTaken if it is a second Rematch of the same duel."""
-        try:
-            async with self._write() as conn:
-                await _offers.save_challenge(conn, challenge)
-        except IntegrityError as exc:  # only the rematch key can clash: the id is upserted
-            raise RematchTaken(f"duel {challenge.rematch_of} already has its rematch") from exc
-
-    async def load_challenge(self, challenge_id: str) -> Challenge | None:
-        async with self._read() as conn:
-            return await _offers.challenge_where(conn, _offers.challenges_t.c.id == challenge_id)
-
-    async def rematch_of(self, game_id: str) -> Challenge | None:
-        """The Rematch challenge asked for after the duel `game_id`, if any."""
-        async with self._read() as conn:
-            return await _offers.challenge_where(conn, _offers.challenges_t.c.rematch_of == game_id)
-
-    async def pending_challenges(self) -> list[Challenge]:
-        async with self._read() as conn:
-            return await _offers.pending(conn)
-
-    async def set_challenge_status(self, challenge_id: str, status: ChallengeStatus) -> bool:
-        """Move a pending challenge on; False if someone else moved it first."""
-        if ChallengeStatus(status) is ChallengeStatus.PENDING:
-            raise ValueError("a challenge cannot become pending again")
-        async with self._write() as conn:
-            return await _offers.move_on(conn, challenge_id, status)
-
-    # server Sets
-
-    async def server_sets(self, guild_id: int) -> list[rules.GameSet]:
-        async with self._read() as conn:
-            return await _offers.server_sets(conn, guild_id)
-
-    async def save_server_set(self, guild_id: int, game_set: rules.GameSet) -> None:
-        await self.save_server_sets(guild_id, [game_set])
-
-    async def save_server_sets(
-        self,
-        guild_id: int,
-        sets: Sequence[rules.GameSet],
-        *,
-        cap: int | None = None,
-        hidden: Collection[str] = (),
-    ) -> list[str]:
-        """Add or replace Sets of a server in one transaction; the names newly added.
-
-        With `cap`, the server may hold at most that many Sets (names in `hidden`, which
-        global Sets shadow, do not count), checked inside the transaction: two imports
-        at once cannot both squeeze under it. TooManySets saves nothing.
-        """
-        async with self._write() as conn:
-            return await _offers.save_server_sets(conn, guild_id, sets, cap, hidden, time.time())
-
-    async def delete_server_set(self, guild_id: int, name: str) -> bool:
-        async with self._write() as conn:
-            return await _offers.delete_server_set(conn, guild_id, name)
-
     # installation secrets and small facts (`_install`)
 
     async def install_secret(self, name: str) -> str:
@@ -368,41 +193,3 @@ class Store:
     async def set_state(self, name: str, value: str) -> None:
         async with self._write() as conn:
             await _install.set_state(conn, name, value)
-
-    # moderation
-
-    async def void_game(
-        self, guild_id: int, game_id: str, actor_id: int, reason: str, now: float,
-        *, ended: bool = False,
-    ) -> bool:  # fmt: skip
-        """An admin voids a finished game of the server: off boards, stats and Elo; logged.
-        False if it is not one, or is void already; `ended`: the admin's call has just
-        ended it as void while it ran (then it is only logged)."""
-        async with self._write() as conn:
-            return await _moderation.void(conn, guild_id, game_id, actor_id, reason, now, ended)
-
-    async def unvoid_game(
-        self, guild_id: int, game_id: str, actor_id: int, reason: str, now: float
-    ) -> bool:
-        async with self._write() as conn:
-            return await _moderation.unvoid(conn, guild_id, game_id, actor_id, reason, now)
-
-    async def bar_player(
-        self, guild_id: int, user_id: int, actor_id: int, reason: str, now: float
-    ) -> bool:
-        async with self._write() as conn:
-            return await _moderation.bar(conn, guild_id, user_id, actor_id, reason, now)
-
-    async def unbar_player(
-        self, guild_id: int, user_id: int, actor_id: int, reason: str, now: float
-    ) -> bool:
-        async with self._write() as conn:
-            return await _moderation.unbar(conn, guild_id, user_id, actor_id, reason, now)
-
-    async def barred_reason(self, guild_id: int, user_id: int) -> str | None:
-        async with self._read() as conn:
-            return await _moderation.barred(conn, guild_id, user_id)
-
-    async def moderation_log(self, guild_id: int, *, limit: int = 20) -> list[ModerationEntry]:
-        async with self._read() as conn:
-            return await _moderation.entries(conn, guild_id, limit)

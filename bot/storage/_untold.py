@@ -3,17 +3,14 @@ kept so a restart tells a finished game's players how it ended by the same bound
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.storage._connect import Connect
 from bot.storage._games import dialect_insert
 from bot.storage._models import UntoldSummary, table
 
-Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
 untold_t = table(UntoldSummary)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.storage import _boards
+from bot.storage import _ratings
 from tests.support.sim import answer, answer_id, button_id, message_text, public_message, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -135,7 +135,7 @@ async def test_a_failed_elo_write_is_retried_with_the_duels_end_and_counts_once(
 ) -> None:
     """The save that ends the duel carries its Elo: when that write fails, the deadline's
     retry ends the duel again from the store, and both ratings move exactly once."""
-    original, calls = _boards.record_duel, []
+    original, calls = _ratings.record_duel, []
 
     async def flaky(conn: Any, record: Any) -> Any:
         calls.append(record.state.id)
@@ -143,7 +143,7 @@ async def test_a_failed_elo_write_is_retried_with_the_duels_end_and_counts_once(
             raise ConnectionError("the database went away mid-write")
         return await original(conn, record)
 
-    monkeypatch.setattr(_boards, "record_duel", flaky)
+    monkeypatch.setattr(_ratings, "record_duel", flaky)
     one_round = rules.validate_set(
         "oneshot",
         {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 1, "min_rounds": 1,

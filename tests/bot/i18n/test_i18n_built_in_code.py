@@ -6,7 +6,8 @@ import pytest
 
 from bot.games._render import thread_name
 from bot.i18n import decimal_text, describe_eval_error
-from bot.leaderboards._render import qualification_embed, stats_embed
+from bot.leaderboards._render import qualification_embed
+from bot.leaderboards._render_player import stats_embed
 from bot.leaderboards._views import BoardPeriod
 from bot.storage import LeaderRow, PlayerStats
 from evaluator.result import ErrorCode, EvalError

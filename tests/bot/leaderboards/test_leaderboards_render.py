@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 import rules
-from bot.leaderboards import _render
+from bot.leaderboards import _render, _render_player, _render_replay
 from bot.leaderboards._pages import (
     PAGE_MAX,
     DuelPages,
@@ -42,19 +42,19 @@ def test_ranking_results_in_both_languages() -> None:
 
 def test_history_result_from_each_side_of_a_duel() -> None:
     draw = _played(rules.Mode.DUEL, ["1", "2"], [1] * 20)
-    assert _render.game_result(draw, "1", "en") == "🤝 draw"
+    assert _render_player.game_result(draw, "1", "en") == "🤝 draw"
     won = _played(rules.Mode.DUEL, ["1", "2"], [])
     won = dataclasses.replace(won, state=rules.apply(won.state, rules.Resign("2")))
-    assert _render.game_result(won, "1", "en") == "🏆 won"
-    assert _render.game_result(won, "2", "uk") == "❌ поразка"
+    assert _render_player.game_result(won, "1", "en") == "🏆 won"
+    assert _render_player.game_result(won, "2", "uk") == "❌ поразка"
     playing = _played(rules.Mode.TRAINING, ["1"], [1, 1])
-    assert _render.game_result(playing, "1", "en") == "▶ playing, round 2"
+    assert _render_player.game_result(playing, "1", "en") == "▶ playing, round 2"
 
 
 def test_a_long_game_replays_ten_rounds_a_page() -> None:
     record = _played(rules.Mode.TRAINING, ["1"], [1] * 20)
-    assert _render.round_pages(record) == 2
-    second = _render.game_embed(record, 1, "en")
+    assert _render_replay.round_pages(record) == 2
+    second = _render_replay.game_embed(record, 1, "en")
     rounds = second.fields[-1]
     assert rounds.name == "Rounds 11–20 of 20"
     assert rounds.value.count("\n") == 9  # type: ignore[union-attr]
@@ -67,8 +67,8 @@ def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
         resigned, state=rules.apply(resigned.state, rules.StartRound("1234", 10.0))
     )
     resigned = dataclasses.replace(resigned, state=rules.apply(resigned.state, rules.Resign("1")))
-    assert _render.game_result(resigned, "1", "en") == "🏳️ resigned in round 2"
-    assert _render.game_result(resigned, "1", "uk") == "🏳️ гру здано в раунді 2"
+    assert _render_player.game_result(resigned, "1", "en") == "🏳️ resigned in round 2"
+    assert _render_player.game_result(resigned, "1", "uk") == "🏳️ гру здано в раунді 2"
     timeout = _played(rules.Mode.QUALIFICATION, ["1"], [1])
     timeout = dataclasses.replace(
         timeout, state=rules.apply(timeout.state, rules.StartRound("1234", 10.0))
@@ -76,13 +76,13 @@ def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
     timeout = dataclasses.replace(
         timeout, state=rules.apply(timeout.state, rules.Expire(10.0 + LONG.time_limit))
     )
-    assert _render.game_result(timeout, "1", "en") == "⌛ time ran out in round 2"
+    assert _render_player.game_result(timeout, "1", "en") == "⌛ time ran out in round 2"
     assert _render.ranking_result(2, 1, 501.0, False, "en", "resign").startswith("🏳️")
 
 
 def test_a_huge_average_is_shown_in_e_notation() -> None:
     def shown(avg: float) -> str:
-        embed = _render.stats_embed(PlayerStats(1, 1, rounds=1, avg_points=avg), "a", "en")
+        embed = _render_player.stats_embed(PlayerStats(1, 1, rounds=1, avg_points=avg), "a", "en")
         return next(f.value for f in embed.fields if "points per round" in f.name.lower())  # type: ignore[return-value, union-attr]
 
     assert shown(float(34**89)).startswith("2.002735595342647E+136 ")
@@ -173,7 +173,7 @@ def test_a_replay_page_keeps_every_round_whole_and_names_auto_moves() -> None:
         state = rules.apply(state, rules.StartRound("1234", float(number * 1000)))
         state = rules.apply(state, rules.Submit("1", formula, 1, number * 1000 + 1.0))
         state = rules.apply(state, rules.Expire(number * 1000 + LONG.time_limit))
-    embed = _render.game_embed(
+    embed = _render_replay.game_embed(
         GameRecord(state=state, guild_id=1, channel_id=2, created_at=1_767_225_600.0), 0, "en"
     )
     rounds = [f for f in embed.fields if f.name.startswith("Rounds")]  # type: ignore[union-attr]

@@ -9,7 +9,8 @@ from tests.support.paths import ROOT
 if str(ROOT) not in sys.path:  # `bench` is a top-level folder, not an installed package
     sys.path.insert(0, str(ROOT))
 
-from bench.bench_storage import Dataset, report, run_one
+from bench._storage_data import Dataset
+from bench.bench_storage import report, run_one
 
 
 async def test_bench_loads_and_measures(db_url: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.storage import AttemptsUsed, RatingChange, Store, _boards, open_store
+from bot.storage import AttemptsUsed, RatingChange, Store, _ratings, open_store
 from tests.bot.storage.builders import CHECKOUT_4, CHECKOUT_5, DAY, GUILD, duel, record, single
 
 ONCE = rules.CLASSIC
@@ -61,7 +61,7 @@ async def test_boards_rank_one_version_at_a_time(store: Store) -> None:
 
 def _fail_once(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The Elo write raises the first time it is reached: a crash or a dropped connection."""
-    original = _boards.record_duel
+    original = _ratings.record_duel
     calls: list[str] = []
 
     async def flaky(conn: Any, rec: Any) -> list[RatingChange]:
@@ -70,7 +70,7 @@ def _fail_once(monkeypatch: pytest.MonkeyPatch) -> list[str]:
             raise ConnectionError("the database went away mid-write")
         return await original(conn, rec)
 
-    monkeypatch.setattr(_boards, "record_duel", flaky)
+    monkeypatch.setattr(_ratings, "record_duel", flaky)
     return calls
 
 

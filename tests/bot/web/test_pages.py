@@ -166,3 +166,30 @@ async def test_the_boards_pages_keep_the_version_they_rank(site: Site) -> None:
     version = re.search(r"&amp;version=([0-9a-f]+)&amp;page=1&amp;lang=en", html)
     assert version is not None, "the next page's link names the version"
     assert "Page 1 of 2" in html
+
+
+async def test_a_page_past_the_end_says_so_and_links_the_last(site: Site) -> None:
+    """`?page=` past the last page (an old link, an edited address) once said "no games
+    yet" of a board full of them; it says the page is past the end and links the last."""
+    from tests.bot.web.pages_site import qualification
+
+    await _resigned_duels(site, 6)  # twelve rated players: two pages
+    _, duel, _ = await _get(site, site.base + "duel?page=5")
+    assert "No rated duels yet." not in duel
+    assert "Page 6 is past the end of this list." in duel
+    assert '<a href="?page=1&amp;lang=en">Go to the last page (2)</a>' in duel
+    assert "Page 6 of 2" not in duel and 'rel="prev"' not in duel
+    _, uk, _ = await _get(site, site.base + "duel?page=5&lang=uk")
+    assert "Сторінка 6 — уже за кінцем цього списку." in uk and "останньої сторінки (2)" in uk
+    for index in range(11):  # with the three of the site, fourteen players: two pages
+        await qualification(site.store, GUILD, f"f{index:031x}", 6000 + index, [100, 100, 100, 51])
+    _, board, _ = await _get(site, site.base + "?period=all&page=9")
+    assert "No Qualification games" not in board
+    assert "Page 10 is past the end of this list." in board
+    last = re.search(r'<a href="([^"]*)">Go to the last page \(2\)</a>', board)
+    assert last is not None and "&amp;period=all&amp;" in last[1] and "&amp;page=1&amp;" in last[1]
+    _, page_two, _ = await _get(site, site.base + last[1].replace("&amp;", "&"))
+    assert "Page 2 of 2" in page_two and "past the end" not in page_two
+    _, empty, _ = await _get(site, site.base + "?set=nothing")  # page 1 of nothing: empty
+    assert "No Qualification games of this Set in this period yet." in empty
+    assert "past the end" not in empty
