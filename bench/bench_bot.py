@@ -27,7 +27,7 @@ import simcord
 import rules
 from bench._report import percentile, write_section
 from bot.app import create_bot
-from bot.settings import BotSettings
+from bot.settings import BotSettings, SoloGames
 from bot.storage import open_store
 from evaluator import EvaluatorSettings, open_evaluator
 
@@ -65,9 +65,10 @@ async def run(games: int, guilds: int, pool_size: int) -> dict[str, Any]:
         evaluator = await open_evaluator(EvaluatorSettings(evaluator="local", pool_size=pool_size))
         sets_file = Path(tmp) / "sets.yaml"
         sets_file.write_text(rules.dump_sets(_slow_clock_sets()), encoding="utf-8")
-        settings = BotSettings(
-            database_url=f"sqlite+aiosqlite:///{tmp}/unused.sqlite3", sets_file=sets_file
-        )
+        settings = BotSettings(  # threads: the players' rounds are read from them here
+            database_url=f"sqlite+aiosqlite:///{tmp}/unused.sqlite3", sets_file=sets_file,
+            solo_games=SoloGames.THREAD,
+        )  # fmt: skip
         bot = create_bot(settings, store=store, evaluator=evaluator)
         # the bot is an AutoShardedClient: simcord needs the count Discord would give it
         env = simcord.Env(bot, settle_timeout=60.0, shard_count=1)
