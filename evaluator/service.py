@@ -161,7 +161,7 @@ class Evaluator:
             if isinstance(opened, EvalError):
                 return opened
             pool = opened
-        return await pool.run(text, who=who)
+        return await pool.submit(text, who=who)
 
     async def evaluate_many(
         self,
