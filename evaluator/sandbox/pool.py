@@ -142,7 +142,9 @@ class WorkerPool:
         for probe in probes:
             probe.alone = True  # a probe is never sent again
             probe.timeout_s = max(self.timeout_s, START_PROBE_S)
-        await asyncio.gather(*(self._probe(s, p) for s, p in zip(slots, probes, strict=True)))
+        # Each worker's probe is its first batch; a request that came meanwhile (no worker
+        # was free) is its next.
+        await asyncio.gather(*(self._drive(s, [p]) for s, p in zip(slots, probes, strict=True)))
         for probe in probes:
             verdict = probe.future.result()
             if not (isinstance(verdict, Evaluation) and verdict.value == 2):
@@ -152,11 +154,6 @@ class WorkerPool:
         if problems:
             await self.close()
             raise SandboxStartError(f"the {self.backend} sandbox does not work: {problems[0]}")
-
-    async def _probe(self, slot: Slot, probe: Job) -> None:
-        if await self._drive(slot, [probe]):
-            self._release(slot)
-        self._dispatch()  # a request that came while every worker was being probed
 
     async def _spawn_for_start(self) -> Worker | str:
         try:
@@ -247,7 +244,7 @@ class WorkerPool:
         """Dispatch soon if a worker is free or missing. Every caller resumed in this turn
         of the loop queues first, then one dispatch sends them together: batches
         instead of one write each. With every worker busy nothing is scheduled: each
-        takes its next batch from the queue when its batch is answered (`_work`)."""
+        takes its next batch from the queue when its batch is answered (`_drive`)."""
         if not self._dispatch_pending and (self._idle or self._live < self.size):
             self._dispatch_pending = True
             asyncio.get_running_loop().call_soon(self._dispatch)
@@ -261,7 +258,7 @@ class WorkerPool:
                 self._discard(slot, RestartReason.DIED)
                 continue
             batch = take_batch(self._queue, 1 + len(self._idle))
-            self._start(self._work(slot, batch), self._tasks)
+            self._start(self._drive(slot, batch), self._tasks)
         if self._queue and not self._closed:
             self._ensure_workers()
 
@@ -280,10 +277,18 @@ class WorkerPool:
             self._queue.clear()
             self._queue.extend(live)
 
-    async def _work(self, slot: Slot, batch: list[Job]) -> None:
+    async def _drive(self, slot: Slot, batch: list[Job]) -> None:
         """Drive one worker through batch after batch while requests are queued."""
         try:
-            while await self._drive(slot, batch):
+            while True:
+                self._counters.batches += 1
+                try:
+                    outcome = await drive(self, slot.worker, batch)
+                except asyncio.CancelledError:  # the loop is going away
+                    self._discard(slot, RestartReason.BACKEND)
+                    raise
+                if not self._account(slot, batch, *outcome):
+                    return
                 if not self._queue:
                     await asyncio.sleep(0)  # the callers just answered may ask again at once
                 worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
@@ -294,15 +299,17 @@ class WorkerPool:
         finally:
             self._dispatch()
 
-    async def _drive(self, slot: Slot, batch: list[Job]) -> bool:
-        """One batch on `slot`'s worker (`_batch.drive`) and its bookkeeping: what never
-        ran goes back to the queue, a worker that must go is replaced. False if it went."""
-        self._counters.batches += 1
-        try:
-            answered, busy_s, reason, unsent = await drive(self, slot.worker, batch)
-        except asyncio.CancelledError:  # the loop is going away
-            self._discard(slot, RestartReason.BACKEND)
-            raise
+    def _account(
+        self,
+        slot: Slot,
+        batch: list[Job],
+        answered: int,
+        busy_s: float,
+        reason: RestartReason | None,
+        unsent: EvalError | None,
+    ) -> bool:
+        """A batch's bookkeeping (`_batch.Outcome`): what never ran goes back to the queue,
+        a worker that must go is replaced. False if it went."""
         slot.requests += answered
         slot.busy_s += busy_s
         self._counters.requests += answered
