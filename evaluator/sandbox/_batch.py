@@ -1,14 +1,18 @@
-"""One batch on one worker: which queued requests go together, and how their answers come.
+"""The queue's batches: which waiting requests go together, and one batch on one worker.
 
 The pool (`pool.py`) decides when a worker takes a batch; this is what happens
 then: one write of the batch's request lines, then each answer read, checked
 against its own request's nonce and delivered to its caller the moment it
 arrives. Every failure folds into the verdict of the request it happened on
 (a timeout, a dead or babbling worker, a backend error), so callers never see
-an exception; the `Outcome` says whether the worker must go, and why.
+an exception; the `Outcome` says whether the worker must go, and why, and
+the requests behind a failure go back to the queue (`requeue`).
 
-It runs once per batch and its loop once per answer, so it reads what it needs
-of the pool once a batch and does the bookkeeping once a batch too.
+A request whose caller was cancelled stays in the queue as a cancelled future
+until a batch would take it: it is dropped then, never sent.
+
+`drive` runs once per batch and its loop once per answer, so it reads what it
+needs of the pool once a batch and leaves the bookkeeping to once a batch too.
 """
 
 from __future__ import annotations
@@ -99,6 +103,39 @@ def take_batch(queue: deque[Job], workers: int) -> list[Job]:
             break
         batch.append(queue.popleft())
     return batch
+
+
+def waiting(queue: deque[Job]) -> bool:
+    """Whether a request waits for a worker, once those at the head of the queue whose
+    caller was cancelled are dropped (they are never sent)."""
+    while queue and queue[0].future.done():
+        queue.popleft()
+    return bool(queue)
+
+
+def drop_cancelled(queue: deque[Job]) -> None:
+    """Every request whose caller was cancelled out of the queue (when it looks full)."""
+    live = [job for job in queue if not job.future.done()]
+    if len(live) < len(queue):
+        queue.clear()
+        queue.extend(live)
+
+
+def requeue(queue: deque[Job], jobs: list[Job], unsent: EvalError | None, closed: bool) -> int:
+    """Requests that never ran go back first in the queue, each to be sent alone (how
+    many went back); one that was already sent again gets `unsent` (its worker took no
+    batch), and every one gets `closed_error()` once the pool is closed."""
+    back = 0
+    for job in reversed(jobs):
+        if job.future.done():
+            continue
+        if closed or job.alone:
+            job.future.set_result(closed_error() if closed else unsent or closed_error())
+            continue
+        job.alone = True
+        back += 1
+        queue.appendleft(job)
+    return back
 
 
 async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:

@@ -36,7 +36,16 @@ from collections.abc import Awaitable, Coroutine, Iterable
 from typing import Any
 
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
-from evaluator.sandbox._batch import Job, Slot, closed_error, drive, take_batch
+from evaluator.sandbox._batch import (
+    Job,
+    Slot,
+    closed_error,
+    drive,
+    drop_cancelled,
+    requeue,
+    take_batch,
+    waiting,
+)
 from evaluator.sandbox.base import Worker, WorkerFactory
 from evaluator.sandbox.penalty import PenaltyBox
 from evaluator.sandbox.program import PHP, WorkerProgram
@@ -228,7 +237,7 @@ class WorkerPool:
             if self._closed:
                 return closed_error()
         if len(self._queue) >= self.queue_limit and not self._idle:
-            self._drop_cancelled()
+            drop_cancelled(self._queue)
             if len(self._queue) >= self.queue_limit:
                 self._counters.busy += 1
                 return EvalError(ErrorCode.SANDBOX, "the evaluator is busy; try again in a moment")
@@ -252,7 +261,7 @@ class WorkerPool:
     def _dispatch(self) -> None:
         """Hand queued requests to free workers; start spawns if short of workers."""
         self._dispatch_pending = False
-        while self._idle and not self._closed and self._waiting():
+        while self._idle and not self._closed and waiting(self._queue):
             slot = self._idle.pop()
             if not slot.worker.alive:
                 self._discard(slot, RestartReason.DIED)
@@ -261,21 +270,6 @@ class WorkerPool:
             self._start(self._drive(slot, batch), self._tasks)
         if self._queue and not self._closed:
             self._ensure_workers()
-
-    def _waiting(self) -> bool:
-        """Whether a request waits for a worker, once those at the head of the queue whose
-        caller was cancelled are dropped (they are never sent)."""
-        queue = self._queue
-        while queue and queue[0].future.done():
-            queue.popleft()
-        return bool(queue)
-
-    def _drop_cancelled(self) -> None:
-        """Every request whose caller was cancelled out of the queue (a full queue only)."""
-        live = [job for job in self._queue if not job.future.done()]
-        if len(live) < len(self._queue):
-            self._queue.clear()
-            self._queue.extend(live)
 
     async def _drive(self, slot: Slot, batch: list[Job]) -> None:
         """Drive one worker through batch after batch while requests are queued."""
@@ -292,7 +286,7 @@ class WorkerPool:
                 if not self._queue:
                     await asyncio.sleep(0)  # the callers just answered may ask again at once
                 worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
-                if worn or self._closed or not self._waiting():
+                if worn or self._closed or not waiting(self._queue):
                     self._release(slot)
                     return
                 batch = take_batch(self._queue, 1 + len(self._idle))
@@ -314,24 +308,11 @@ class WorkerPool:
         slot.busy_s += busy_s
         self._counters.requests += answered
         if answered < len(batch):
-            self._requeue(batch[answered:], unsent)
+            self._counters.retried += requeue(self._queue, batch[answered:], unsent, self._closed)
         if reason is None:
             return True
         self._discard(slot, reason)
         return False
-
-    def _requeue(self, jobs: list[Job], unsent: EvalError | None) -> None:
-        """Requests that never ran go back first in the queue, each to be sent alone;
-        one that was already sent again gets `unsent` (its worker took no batch)."""
-        for job in reversed(jobs):
-            if job.future.done():
-                continue
-            if self._closed or job.alone:
-                job.future.set_result(closed_error() if self._closed else unsent or closed_error())
-                continue
-            job.alone = True
-            self._counters.retried += 1
-            self._queue.appendleft(job)
 
     def _release(self, slot: Slot) -> None:
         """A worker with nothing more to do: idle (unwatched), or retired if worn."""
