@@ -274,7 +274,9 @@ def prepare(formula: str) -> str:
             f"a formula has at most {MAX_LENGTH} characters",
             limit=str(MAX_LENGTH),
         )
-    text = normalize(formula)
+    # `normalize`'s first case inline (printable ASCII: only ' ' can be a space there)
+    plain = formula.isascii() and formula.isprintable()
+    text = formula.strip() if plain else normalize(formula)
     if len(text) > MAX_LENGTH:
         raise error(
             ErrorCode.TOO_LONG,

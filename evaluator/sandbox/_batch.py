@@ -21,7 +21,7 @@ import asyncio
 import logging
 from collections import deque
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from evaluator.result import ErrorCode, EvalError, Verdict
 from evaluator.sandbox.base import Worker, WorkerDied
@@ -54,15 +54,11 @@ class Job:
     timeout_s: float | None = None  # None: the pool's
 
 
-class Outcome(NamedTuple):
-    """How a batch ended: the first `answered` jobs have their verdicts (the rest never
-    ran); `reason` is why the worker must go (None: it may take another batch), and
-    `unsent` what a job already sent alone gets when the worker took no batch."""
-
-    answered: int
-    busy_s: float
-    reason: RestartReason | None
-    unsent: EvalError | None
+Outcome = tuple[int, float, RestartReason | None, EvalError | None]
+"""How a batch ended: (answered, busy_s, reason, unsent). The first `answered` jobs have
+their verdicts (the rest never ran); `reason` is why the worker must go (None: it may
+take another batch), and `unsent` what a job already sent alone gets when the worker
+took no batch. A plain tuple: a NamedTuple's `__new__` is a Python call per batch."""
 
 
 class Owner(Protocol):
@@ -152,7 +148,7 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
             died = isinstance(exc, WorkerDied)
             name = owner.program.name
             unsent = EvalError(ErrorCode.SANDBOX, f"the {name} worker took no request: {exc}")
-            return Outcome(0, 0.0, RestartReason.DIED if died else RestartReason.BACKEND, unsent)
+            return 0, 0.0, RestartReason.DIED if died else RestartReason.BACKEND, unsent
         now = asyncio.get_running_loop().time
         decode, ready, receive = owner.program.decode, worker.ready_line, worker.receive
         observer, timeout_s = owner.observer, owner.timeout_s
@@ -183,8 +179,8 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
             if bye:
                 if reason is not RestartReason.BACKEND:  # the formula ended its worker
                     owner.penalties.charge(job.who, finished)
-                return Outcome(answered, finished - first, reason, None)
-        return Outcome(answered, started - first, None, None)
+                return answered, finished - first, reason, None
+        return answered, started - first, None, None
     except asyncio.CancelledError:
         for job in batch:
             job.future.cancel()  # an answered one stays answered

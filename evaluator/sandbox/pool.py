@@ -49,7 +49,7 @@ from evaluator.sandbox._batch import (
 from evaluator.sandbox.base import Worker, WorkerFactory
 from evaluator.sandbox.penalty import PenaltyBox
 from evaluator.sandbox.program import PHP, WorkerProgram
-from evaluator.sandbox.protocol import encode_request
+from evaluator.sandbox.protocol import request_line
 from evaluator.sandbox.stats import Counters, PoolObserver, PoolStats, RestartReason
 
 log = logging.getLogger(__name__)
@@ -191,7 +191,7 @@ class WorkerPool:
         if len(self._queue) >= self.queue_limit and not self._idle:
             return self._queued(code, raw=raw, who=who)
         try:
-            line, nonce = encode_request(code, raw=raw)
+            line, nonce = request_line(code, raw=raw)
         except ValueError:
             return self._queued(code, raw=raw, who=who)
         future = loop.create_future()
@@ -221,7 +221,7 @@ class WorkerPool:
         return [r for r in results if r is not None]
 
     def _job(self, code: str, *, raw: bool, who: str | None) -> Job:
-        line, nonce = encode_request(code, raw=raw)
+        line, nonce = request_line(code, raw=raw)
         return Job(line, nonce, code, who, asyncio.get_running_loop().create_future())
 
     async def _queued(self, code: str, *, raw: bool, who: str | None) -> Verdict:

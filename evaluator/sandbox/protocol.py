@@ -208,8 +208,7 @@ class ProtocolError(Exception):
 
 
 class Request(NamedTuple):
-    """One request line and the nonce its response must echo (a tuple: made per formula,
-    and a frozen dataclass's `__init__` costs several times a tuple's).
+    """One request line and the nonce its response must echo.
 
     The nonce is fresh per request and never visible to the evaluated code, so
     a line that code manages to write into the answer channel cannot pass for
@@ -231,9 +230,11 @@ def _fetch_nonces() -> str:
     return _NONCES.pop()
 
 
-def encode_request(code: str, *, raw: bool = False) -> Request:
-    """One request line. JSON escapes newlines (and everything not ASCII), so any
-    code fits on one line."""
+def request_line(code: str, *, raw: bool = False) -> tuple[bytes, str]:
+    """One request line and its nonce (see `Request`), as a plain tuple: the pool makes one
+    per formula, and even a NamedTuple's `__new__` is a Python call (a third of the
+    cost here). JSON escapes newlines (and everything not ASCII), so any code fits
+    on one line; ValueError past MAX_REQUEST_BYTES."""
     try:
         nonce = _NONCES.pop()
     except IndexError:
@@ -242,7 +243,12 @@ def encode_request(code: str, *, raw: bool = False) -> Request:
     data = f'{{"m":"{mode}","c":{encode_basestring_ascii(code)},"i":"{nonce}"}}\n'.encode()
     if len(data) > MAX_REQUEST_BYTES:
         raise ValueError(f"request of {len(data)} bytes exceeds {MAX_REQUEST_BYTES}")
-    return Request(data, nonce)
+    return data, nonce
+
+
+def encode_request(code: str, *, raw: bool = False) -> Request:
+    """One request line, as a `Request`."""
+    return Request(*request_line(code, raw=raw))
 
 
 def encode_batch(lines: list[bytes]) -> bytes:
