@@ -68,6 +68,8 @@ _OPENERS = (
 def normalize(formula: str) -> str:
     """NFKC, the original rules' glyphs to PHP operators, every space to one ' '."""
     if formula.isascii():  # NFKC and the glyphs change nothing: only the spaces
+        if formula.isprintable():  # no space but ' ' (every other ASCII one is a control)
+            return formula.strip()
         return formula.translate(_ASCII_SPACES).strip()
     text = unicodedata.normalize("NFKC", formula)
     for glyph, operator in _REPLACEMENTS:
@@ -222,9 +224,12 @@ def _check_digits(tokens_read: list[Token], digits: str) -> None:
     )
 
 
-_PIECES = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)( *\()?|([0-9]+)")
-"""In a plain formula: a name (and whether it is called) or a number."""
-_NOT_PARENS = re.compile(r"[^()]+")
+_CALLED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?: *\()?")
+"""In a plain formula: a name, with the `(` that calls it if one follows."""
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_])[0-9]+")
+"""In a plain formula: a number. A digit right after a letter, `_` or digit is a name's
+(`log10`) or the same number's; no digit is right before a letter or `_` there."""
+_PAREN = re.compile(r"[()]")
 
 
 def _passes_plainly(text: str, digits: str, functions: frozenset[str]) -> bool:
@@ -234,23 +239,26 @@ def _passes_plainly(text: str, digits: str, functions: frozenset[str]) -> bool:
 
     In a plain formula PHP's tokens are the obvious ones (`lexer.plain_tokens`), so a
     name may reach PHP when it is a Set function called at once, and the numbers are
-    the digits' runs, names' digits apart (`log10`)."""
+    the digits' runs, names' digits apart (`log10`). The parentheses balance and nest
+    at most MAX_NESTING deep when there are no more `(` than that and cutting `()`
+    pairs leaves none."""
     if not is_plain(text):
         return False
-    numbers = []
-    for name, called, number in _PIECES.findall(text):
-        if number:
-            numbers.append(number)
-        elif not called or name.lower() not in functions:
+    names = _CALLED.findall(text)
+    for name in names:
+        if name[-1] != "(" or name.rstrip(" (").lower() not in functions:
             return False
-    if "".join(numbers) != digits:
+    if "".join(_NUMBER.findall(text)) != digits:
         return False
-    depth = 0
-    for paren in _NOT_PARENS.sub("", text):
-        depth += 1 if paren == "(" else -1
-        if depth < 0 or depth > MAX_NESTING:
-            return False
-    return depth == 0
+    opened = text.count("(")
+    if opened == 0:
+        return ")" not in text
+    if opened > MAX_NESTING or opened != text.count(")"):
+        return False
+    parens = "".join(_PAREN.findall(text))
+    while "()" in parens:
+        parens = parens.replace("()", "")
+    return not parens
 
 
 @functools.lru_cache(maxsize=64)
@@ -266,7 +274,9 @@ def prepare(formula: str) -> str:
             f"a formula has at most {MAX_LENGTH} characters",
             limit=str(MAX_LENGTH),
         )
-    text = normalize(formula)
+    # `normalize`'s first case inline (printable ASCII: only ' ' can be a space there)
+    plain = formula.isascii() and formula.isprintable()
+    text = formula.strip() if plain else normalize(formula)
     if len(text) > MAX_LENGTH:
         raise error(
             ErrorCode.TOO_LONG,

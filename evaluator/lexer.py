@@ -141,11 +141,14 @@ def tokens(text: str) -> list[Token]:
     return out
 
 
-_PLAIN_CHARS = re.compile(r"[0-9A-Za-z_ (),+\-*/%&|^<>]*")
 _NOT_PLAIN = re.compile(
-    r"--|\+\+|\*\*|//|/\*|&&|\|\||->|<<<|>>>|(?<!<)<(?!<)|(?<!>)>(?!>)|[0-9][A-Za-z_]"
+    r"[^0-9A-Za-z_ (),+\-*/%&|^<>]"
+    r"|--|\+\+|\*\*|//|/\*|&&|\|\||->|<<<|>>>|<(?<!<<)(?!<)|>(?<!>>)(?!>)|[0-9][A-Za-z_]"
     rf"|\([ ]*(?i:{_CASTS})[ ]*\)"
 )
+"""What makes a text not plain: a character outside the plain ones, or a sequence of
+them PHP reads as a longer token. One search (each alternative starts with what it
+matches, so the scan is quick); a lone `<` is one without a `<` on either side."""
 _PLAIN_TOKEN = re.compile(
     r"(?P<space> +)|(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
     r"|(?P<op><<|>>|[-+*/%&|^])|(?P<lparen>\()|(?P<rparen>\))|(?P<comma>,)"
@@ -157,7 +160,7 @@ _KINDS: dict[str | None, Kind] = {kind.value: kind for kind in Kind}  # a group 
 
 def is_plain(text: str) -> bool:
     """Whether `plain_tokens` can cut `text` (see there)."""
-    return _PLAIN_CHARS.fullmatch(text) is not None and _NOT_PLAIN.search(text) is None
+    return _NOT_PLAIN.search(text) is None
 
 
 def plain_tokens(text: str) -> list[Token] | None:

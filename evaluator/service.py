@@ -77,6 +77,18 @@ def _names(functions: Functions) -> tuple[str, ...]:
     return tuple(functions)
 
 
+def _reading(
+    functions: Functions, chosen: FormulaLanguage | None
+) -> tuple[Language, tuple[str, ...]]:
+    """`_language_of` and `_names` in one call, once per formula: a Set (the bot's) and a
+    tuple of names told first."""
+    if isinstance(functions, GameSet):
+        return language(functions.language if chosen is None else chosen), functions.functions
+    if type(functions) is tuple:
+        return (_PHP if chosen is None else language(chosen)), functions
+    return _language_of(functions, chosen), _names(functions)
+
+
 class Evaluator:
     """Checker + warm pool per language. Never raises for a formula: every outcome is a Verdict.
 
@@ -150,9 +162,9 @@ class Evaluator:
         The language is `language`, else the Set's (when `functions` is a Set),
         else PHP. `who` (the player id) is charged when the formula ends its
         worker; a caller who keeps doing that is slowed down, nobody else is."""
-        lang = _language_of(functions, language)
+        lang, names = _reading(functions, language)
         try:
-            text = lang.check(formula, digits, _names(functions))
+            text = lang.check(formula, digits, names)
         except FormulaError as exc:
             return exc.error
         pool = self._pools.get(lang.key)  # open already, the common case: no coroutine
@@ -161,7 +173,7 @@ class Evaluator:
             if isinstance(opened, EvalError):
                 return opened
             pool = opened
-        return await pool.run(text, who=who)
+        return await pool.submit(text, who=who)
 
     async def evaluate_many(
         self,
@@ -173,9 +185,9 @@ class Evaluator:
         verdicts: list[Verdict | None] = []
         passed: dict[FormulaLanguage, list[tuple[int, str]]] = {}
         for formula, digits, functions in items:
-            lang = _language_of(functions, language)
+            lang, names = _reading(functions, language)
             try:
-                text = lang.check(formula, digits, _names(functions))
+                text = lang.check(formula, digits, names)
             except FormulaError as exc:
                 verdicts.append(exc.error)
                 continue

@@ -13,6 +13,10 @@ worker could start it. When a request ends its worker, the requests behind it
 in the batch never ran: they go back to the head of the queue and are sent
 again, each alone, so nobody is charged for a neighbour's timeout.
 
+What happens to one batch on its worker is `_batch.py`; this module queues
+requests, hands them to workers and replaces workers. A caller's request is
+queued at once and its future is what the caller awaits (`submit`).
+
 What runs in the background, and when: a worker with requests to answer is
 driven by a task that lives while the queue has work for it (batch after
 batch), and a worker that died or retired is replaced by a task that lives as
@@ -28,21 +32,28 @@ import asyncio
 import logging
 import math
 from collections import deque
-from collections.abc import Coroutine, Iterable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Coroutine, Iterable
 from typing import Any
 
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
-from evaluator.sandbox.base import Worker, WorkerDied, WorkerFactory
+from evaluator.sandbox._batch import (
+    Job,
+    Slot,
+    closed_error,
+    drive,
+    drop_cancelled,
+    requeue,
+    take_batch,
+    waiting,
+)
+from evaluator.sandbox.base import Worker, WorkerFactory
 from evaluator.sandbox.penalty import PenaltyBox
 from evaluator.sandbox.program import PHP, WorkerProgram
-from evaluator.sandbox.protocol import MAX_BATCH, ProtocolError, encode_batch, encode_request
+from evaluator.sandbox.protocol import request_line
 from evaluator.sandbox.stats import Counters, PoolObserver, PoolStats, RestartReason
 
 log = logging.getLogger(__name__)
 
-MAX_BATCH_BYTES = 32 * 1024
-"""A batch is one write into an empty pipe: well under its 64 KiB, so it never blocks."""
 START_PROBE_S = 15.0
 """How long a new worker may take to answer the start probe (`1+1`, ours, not a player's):
 a fresh container's first PHP run on a loaded machine took over the 2 s a player gets."""
@@ -50,28 +61,6 @@ a fresh container's first PHP run on a loaded machine took over the 2 s a player
 
 class SandboxStartError(RuntimeError):
     """The pool's workers do not answer a trivial formula: the backend is broken."""
-
-
-@dataclass(slots=True)
-class _Slot:
-    worker: Worker
-    requests: int = 0
-    busy_s: float = 0.0
-
-
-@dataclass(slots=True, eq=False)
-class _Job:
-    line: bytes
-    nonce: str
-    formula: str
-    who: str | None
-    future: asyncio.Future[Verdict]
-    alone: bool = False  # sent again after a neighbour ended its worker: never batched again
-    timeout_s: float | None = None  # None: the pool's
-
-
-def _closed() -> EvalError:
-    return EvalError(ErrorCode.SANDBOX, "the evaluator is closed")
 
 
 class WorkerPool:
@@ -106,8 +95,8 @@ class WorkerPool:
         self.penalties = penalties if penalties is not None else PenaltyBox()
         self.observer = observer
         self.program = program
-        self._idle: list[_Slot] = []
-        self._queue: deque[_Job] = deque()
+        self._idle: list[Slot] = []
+        self._queue: deque[Job] = deque()
         self._live = 0  # workers alive or being spawned
         self._spawning = 0
         self._tasks: set[asyncio.Task[None]] = set()  # batches and kills
@@ -136,7 +125,7 @@ class WorkerPool:
             live_workers=self._live,
             idle_workers=len(self._idle),
             spawning=self._spawning,
-            queue_depth=len(self._queue),
+            queue_depth=sum(not job.future.done() for job in self._queue),
             requests=c.requests,
             batches=c.batches,
             retried=c.retried,
@@ -155,14 +144,16 @@ class WorkerPool:
         missing = self.size - self._live
         self._live += missing
         spawned = await asyncio.gather(*(self._spawn_for_start() for _ in range(missing)))
-        slots = [_Slot(w) for w in spawned if not isinstance(w, str)]
+        slots = [Slot(w) for w in spawned if not isinstance(w, str)]
         problems = [w for w in spawned if isinstance(w, str)]
         self._live -= len(problems)
         probes = [self._job("1+1", raw=False, who=None) for _ in slots]
         for probe in probes:
             probe.alone = True  # a probe is never sent again
             probe.timeout_s = max(self.timeout_s, START_PROBE_S)
-        await asyncio.gather(*(self._probe(s, p) for s, p in zip(slots, probes, strict=True)))
+        # Each worker's probe is its first batch; a request that came meanwhile (no worker
+        # was free) is its next.
+        await asyncio.gather(*(self._drive(s, [p]) for s, p in zip(slots, probes, strict=True)))
         for probe in probes:
             verdict = probe.future.result()
             if not (isinstance(verdict, Evaluation) and verdict.value == 2):
@@ -173,10 +164,6 @@ class WorkerPool:
             await self.close()
             raise SandboxStartError(f"the {self.backend} sandbox does not work: {problems[0]}")
 
-    async def _probe(self, slot: _Slot, probe: _Job) -> None:
-        if await self._drive(slot, [probe]):
-            self._release(slot)
-
     async def _spawn_for_start(self) -> Worker | str:
         try:
             return await self.factory.spawn()
@@ -184,18 +171,40 @@ class WorkerPool:
             log.warning("%s worker did not start: %s", self.backend, exc)
             return f"could not start a {self.program.name} worker: {exc}"
 
-    def run(self, expression: str, *, who: str | None = None) -> Coroutine[Any, Any, Verdict]:
-        """Evaluate one PHP expression (already passed by `check()`): await it.
+    async def run(self, expression: str, *, who: str | None = None) -> Verdict:
+        """Evaluate one PHP expression (already passed by `check()`).
 
         `who` (the bot passes the player id) is whom a formula that ends its
-        worker is charged to: such callers are slowed, nobody else. (`_run`'s own
-        coroutine is handed back, not wrapped in a second one: one frame less a formula.)"""
-        return self._run(expression, raw=False, who=who)
+        worker is charged to: such callers are slowed, nobody else."""
+        return await self.submit(expression, who=who)
+
+    def submit(self, code: str, *, who: str | None = None, raw: bool = False) -> Awaitable[Verdict]:
+        """`run` without a coroutine of its own, for the bot's path: the request is queued
+        now and the future its worker answers is handed back to be awaited (one
+        coroutine less a formula). Anything but the plain case (closed, a caller
+        to slow down, a full queue, too long) is `_queued`'s, which says so in a
+        verdict. A caller cancelled while waiting cancels the future: a request not
+        yet sent is then never sent, one sent has its answer read and dropped."""
+        loop = asyncio.get_running_loop()
+        if self._closed or (who is not None and self.penalties.delay(who, loop.time()) > 0):
+            return self._queued(code, raw=raw, who=who)
+        if len(self._queue) >= self.queue_limit and not self._idle:
+            return self._queued(code, raw=raw, who=who)
+        try:
+            line, nonce = request_line(code, raw=raw)
+        except ValueError:
+            return self._queued(code, raw=raw, who=who)
+        future = loop.create_future()
+        self._queue.append(Job(line, nonce, code, who, future))
+        if not self._dispatch_pending and (self._idle or self._live < self.size):
+            self._dispatch_pending = True  # `_wake`, inline: this runs once per formula
+            loop.call_soon(self._dispatch)
+        return future
 
     async def run_raw(self, code: str, *, who: str | None = None) -> Verdict:
         """Run PHP statements as they are, skipping every whitelist. Tests only:
         it is how containment is proven against code the checker would refuse."""
-        return await self._run(code, raw=True, who=who)
+        return await self.submit(code, who=who, raw=True)
 
     async def run_many(self, expressions: Iterable[str], *, raw: bool = False) -> list[Verdict]:
         """Evaluate many, in order, keeping every worker busy but the queue bounded."""
@@ -206,189 +215,106 @@ class WorkerPool:
 
         async def lane() -> None:
             for index in cursor:
-                results[index] = await self._run(items[index], raw=raw, who=None)
+                results[index] = await self.submit(items[index], raw=raw)
 
         await asyncio.gather(*(lane() for _ in range(max(1, lanes))))
         return [r for r in results if r is not None]
 
-    def _job(
-        self,
-        code: str,
-        *,
-        raw: bool,
-        who: str | None,
-        loop: asyncio.AbstractEventLoop | None = None,
-    ) -> _Job:
-        request = encode_request(code, raw=raw)
-        future = (loop or asyncio.get_running_loop()).create_future()
-        return _Job(request.line, request.nonce, code, who, future)
+    def _job(self, code: str, *, raw: bool, who: str | None) -> Job:
+        line, nonce = request_line(code, raw=raw)
+        return Job(line, nonce, code, who, asyncio.get_running_loop().create_future())
 
-    async def _run(self, code: str, *, raw: bool, who: str | None) -> Verdict:
+    async def _queued(self, code: str, *, raw: bool, who: str | None) -> Verdict:
+        """A request the plain way could not take: answered closed, slowed down first (its
+        caller keeps ending workers), answered busy or too long, or queued."""
         if self._closed:
-            return _closed()
+            return closed_error()
         loop = asyncio.get_running_loop()
         wait = 0.0 if who is None else self.penalties.delay(who, loop.time())
         if wait > 0:
             self._counters.penalised += 1
             await asyncio.sleep(wait)
             if self._closed:
-                return _closed()
+                return closed_error()
         if len(self._queue) >= self.queue_limit and not self._idle:
-            self._counters.busy += 1
-            return EvalError(ErrorCode.SANDBOX, "the evaluator is busy; try again in a moment")
+            drop_cancelled(self._queue)
+            if len(self._queue) >= self.queue_limit:
+                self._counters.busy += 1
+                return EvalError(ErrorCode.SANDBOX, "the evaluator is busy; try again in a moment")
         try:
-            job = self._job(code, raw=raw, who=who, loop=loop)
+            job = self._job(code, raw=raw, who=who)
         except ValueError as exc:
             return EvalError(ErrorCode.TOO_LONG, str(exc))
         self._queue.append(job)
-        if not self._dispatch_pending:
-            # Every caller resumed in this turn of the loop queues first, then one
-            # dispatch sends them together: batches instead of one write each.
+        self._wake()
+        return await job.future
+
+    def _wake(self) -> None:
+        """Dispatch soon if a worker is free or missing. Every caller resumed in this turn
+        of the loop queues first, then one dispatch sends them together: batches
+        instead of one write each. With every worker busy nothing is scheduled: each
+        takes its next batch from the queue when its batch is answered (`_drive`)."""
+        if not self._dispatch_pending and (self._idle or self._live < self.size):
             self._dispatch_pending = True
-            loop.call_soon(self._dispatch)
-        try:
-            return await job.future
-        except asyncio.CancelledError:
-            if job in self._queue:
-                self._queue.remove(job)
-            raise
+            asyncio.get_running_loop().call_soon(self._dispatch)
 
     def _dispatch(self) -> None:
         """Hand queued requests to free workers; start spawns if short of workers."""
         self._dispatch_pending = False
-        while self._queue and self._idle and not self._closed:
+        while self._idle and not self._closed and waiting(self._queue):
             slot = self._idle.pop()
             if not slot.worker.alive:
                 self._discard(slot, RestartReason.DIED)
                 continue
-            self._start(self._work(slot, self._next_batch(1 + len(self._idle))), self._tasks)
+            batch = take_batch(self._queue, 1 + len(self._idle))
+            self._start(self._drive(slot, batch), self._tasks)
         if self._queue and not self._closed:
             self._ensure_workers()
 
-    def _next_batch(self, workers: int) -> list[_Job]:
-        """The head of the queue: one request sent again alone, or this worker's share."""
-        batch = [self._queue.popleft()]
-        if batch[0].alone:
-            return batch
-        share = min(MAX_BATCH, -(-(len(self._queue) + 1) // workers))
-        size = len(batch[0].line)
-        while self._queue and len(batch) < share and not self._queue[0].alone:
-            size += len(self._queue[0].line)
-            if size > MAX_BATCH_BYTES:
-                break
-            batch.append(self._queue.popleft())
-        return batch
-
-    async def _work(self, slot: _Slot, batch: list[_Job]) -> None:
+    async def _drive(self, slot: Slot, batch: list[Job]) -> None:
         """Drive one worker through batch after batch while requests are queued."""
         try:
-            while await self._drive(slot, batch):
+            while True:
+                self._counters.batches += 1
+                try:
+                    outcome = await drive(self, slot.worker, batch)
+                except asyncio.CancelledError:  # the loop is going away
+                    self._discard(slot, RestartReason.BACKEND)
+                    raise
+                if not self._account(slot, batch, *outcome):
+                    return
                 if not self._queue:
                     await asyncio.sleep(0)  # the callers just answered may ask again at once
                 worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
-                if worn or not self._queue or self._closed:
+                if worn or self._closed or not waiting(self._queue):
                     self._release(slot)
                     return
-                batch = self._next_batch(1 + len(self._idle))
+                batch = take_batch(self._queue, 1 + len(self._idle))
         finally:
             self._dispatch()
 
-    async def _drive(self, slot: _Slot, batch: list[_Job]) -> bool:
-        """Send one batch and deliver every answer as it comes; False if the worker is gone."""
-        worker, loop = slot.worker, asyncio.get_running_loop()
-        self._counters.batches += 1
-        reason: RestartReason | None = None
-        answered = 0
-        unsent: EvalError | None = None
-        try:
-            try:
-                await worker.send(encode_batch([job.line for job in batch]))
-            except Exception as exc:  # nothing ran: nobody to blame
-                log.warning("%s worker took no batch: %s", self.backend, exc)
-                died = isinstance(exc, WorkerDied)
-                reason = RestartReason.DIED if died else RestartReason.BACKEND
-                unsent = EvalError(
-                    ErrorCode.SANDBOX, f"the {self.program.name} worker took no request: {exc}"
-                )
-                return False
-            now, decode, ready = loop.time, self.program.decode, worker.ready_line
-            started = now()
-            for job in batch:
-                limit = self.timeout_s if job.timeout_s is None else job.timeout_s
-                try:
-                    line = ready()  # answered before we asked: no waiting
-                    if line is None:
-                        line = await worker.receive(started + limit)
-                    while not line.strip():  # PHP's own stderr notes (mmap) start with one
-                        line = await worker.receive(started + limit)
-                    verdict, bye = decode(line, job.formula, job.nonce)
-                except Exception as exc:
-                    verdict, reason = self._failure(exc)
-                    bye = True
-                    if reason is not RestartReason.BACKEND:
-                        self.penalties.charge(job.who, now())
-                finished = now()
-                answered += 1
-                slot.requests += 1
-                slot.busy_s += finished - started
-                self._finish(job, verdict, finished - started)
-                started = finished
-                if bye:
-                    if reason is None:
-                        reason = RestartReason.DIRTY
-                        self.penalties.charge(job.who, finished)
-                    return False
+    def _account(
+        self,
+        slot: Slot,
+        batch: list[Job],
+        answered: int,
+        busy_s: float,
+        reason: RestartReason | None,
+        unsent: EvalError | None,
+    ) -> bool:
+        """A batch's bookkeeping (`_batch.Outcome`): what never ran goes back to the queue,
+        a worker that must go is replaced. False if it went."""
+        slot.requests += answered
+        slot.busy_s += busy_s
+        self._counters.requests += answered
+        if answered < len(batch):
+            self._counters.retried += requeue(self._queue, batch[answered:], unsent, self._closed)
+        if reason is None:
             return True
-        except asyncio.CancelledError:  # the loop is going away
-            for job in batch[answered:]:
-                job.future.cancel()
-            answered = len(batch)
-            reason = RestartReason.BACKEND
-            raise
-        finally:
-            self._requeue(batch[answered:], unsent)
-            if reason is not None:
-                self._discard(slot, reason)
+        self._discard(slot, reason)
+        return False
 
-    def _failure(self, exc: Exception) -> tuple[EvalError, RestartReason]:
-        if self._closed:
-            return _closed(), RestartReason.BACKEND
-        if isinstance(exc, TimeoutError):
-            message = f"{self.program.name} took longer than {self.timeout_s:g} s"
-            return EvalError(ErrorCode.TIMEOUT, message), RestartReason.TIMEOUT
-        if isinstance(exc, WorkerDied):
-            log.warning("%s worker died: %s", self.backend, exc)
-            fatal = self.program.fatal(exc.last_words)
-            died = EvalError(ErrorCode.SANDBOX, f"the {self.program.name} worker died: {exc}")
-            return fatal or died, RestartReason.DIED
-        if isinstance(exc, ProtocolError):
-            log.warning("%s worker broke the protocol: %s", self.backend, exc)
-            message = f"the {self.program.name} worker misbehaved: {exc}"
-            return EvalError(ErrorCode.SANDBOX, message), RestartReason.PROTOCOL
-        log.error("%s worker failed", self.backend, exc_info=exc)
-        return EvalError(ErrorCode.SANDBOX, f"the sandbox failed: {exc}"), RestartReason.BACKEND
-
-    def _finish(self, job: _Job, verdict: Verdict, seconds: float) -> None:
-        self._counters.requests += 1
-        if not job.future.done():
-            job.future.set_result(verdict)
-        if self.observer is not None:
-            self.observer.php_latency(seconds)
-
-    def _requeue(self, jobs: list[_Job], unsent: EvalError | None) -> None:
-        """Requests that never ran go back first in the queue, each to be sent alone;
-        one that was already sent again gets `unsent` (its worker took no batch)."""
-        for job in reversed(jobs):
-            if job.future.done():
-                continue
-            if self._closed or job.alone:
-                job.future.set_result(_closed() if self._closed else unsent or _closed())
-                continue
-            job.alone = True
-            self._counters.retried += 1
-            self._queue.appendleft(job)
-
-    def _release(self, slot: _Slot) -> None:
+    def _release(self, slot: Slot) -> None:
         """A worker with nothing more to do: idle (unwatched), or retired if worn."""
         worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
         if worn or self._closed or not slot.worker.alive:
@@ -397,7 +323,7 @@ class WorkerPool:
             slot.worker.settle()
             self._idle.append(slot)
 
-    def _discard(self, slot: _Slot, reason: RestartReason) -> None:
+    def _discard(self, slot: Slot, reason: RestartReason) -> None:
         """Forget a worker now, kill it and start its replacement in the background."""
         slot.worker.settle()
         self._live -= 1
@@ -443,7 +369,7 @@ class WorkerPool:
             self._live -= 1
             await self._kill(worker)
             return
-        self._idle.append(_Slot(worker))
+        self._idle.append(Slot(worker))
         self._dispatch()
 
     def _fail_queue(self, error: EvalError) -> None:
@@ -468,7 +394,7 @@ class WorkerPool:
         if self._closed:
             return
         self._closed = True
-        self._fail_queue(_closed())
+        self._fail_queue(closed_error())
         for task in list(self._spawns):
             task.cancel()
         idle, self._idle = self._idle, []

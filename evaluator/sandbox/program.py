@@ -111,8 +111,8 @@ class PhpProgram:
     def image(self, settings: EvaluatorSettings) -> str:
         return settings.docker_image
 
-    def decode(self, line: bytes, formula: str, nonce: str) -> tuple[Verdict, bool]:
-        return decode_response(line, formula, nonce)
+    decode = staticmethod(decode_response)
+    """The protocol's own function, not a method around it: called once per answer."""
 
     def fatal(self, last_words: str) -> EvalError | None:
         return fatal_verdict(last_words)

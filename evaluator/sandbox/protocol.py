@@ -208,8 +208,7 @@ class ProtocolError(Exception):
 
 
 class Request(NamedTuple):
-    """One request line and the nonce its response must echo (a tuple: made per formula,
-    and a frozen dataclass's `__init__` costs several times a tuple's).
+    """One request line and the nonce its response must echo.
 
     The nonce is fresh per request and never visible to the evaluated code, so
     a line that code manages to write into the answer channel cannot pass for
@@ -221,34 +220,35 @@ class Request(NamedTuple):
     nonce: str
 
 
-class _Nonces:
-    """Fresh random nonces from the OS, fetched 256 at a time (one syscall, not one each)."""
-
-    def __init__(self) -> None:
-        self._pool: list[str] = []
-
-    def take(self) -> str:
-        if not self._pool:
-            block = secrets.token_hex(8 * 256)
-            self._pool = [block[k : k + 16] for k in range(0, len(block), 16)]
-        return self._pool.pop()
+_NONCES: list[str] = []
+"""Fresh random nonces from the OS, fetched 256 at a time (one syscall, not one each)."""
 
 
-_NONCES = _Nonces()
+def _fetch_nonces() -> str:
+    block = secrets.token_hex(8 * 256)
+    _NONCES.extend(block[k : k + 16] for k in range(0, len(block), 16))
+    return _NONCES.pop()
+
+
+def request_line(code: str, *, raw: bool = False) -> tuple[bytes, str]:
+    """One request line and its nonce (see `Request`), as a plain tuple: the pool makes one
+    per formula, and even a NamedTuple's `__new__` is a Python call (a third of the
+    cost here). JSON escapes newlines (and everything not ASCII), so any code fits
+    on one line; ValueError past MAX_REQUEST_BYTES."""
+    try:
+        nonce = _NONCES.pop()
+    except IndexError:
+        nonce = _fetch_nonces()
+    mode = "r" if raw else "e"
+    data = f'{{"m":"{mode}","c":{encode_basestring_ascii(code)},"i":"{nonce}"}}\n'.encode()
+    if len(data) > MAX_REQUEST_BYTES:
+        raise ValueError(f"request of {len(data)} bytes exceeds {MAX_REQUEST_BYTES}")
+    return data, nonce
 
 
 def encode_request(code: str, *, raw: bool = False) -> Request:
-    """One request line. JSON escapes newlines (and everything not ASCII), so any
-    code fits on one line."""
-    nonce = _NONCES.take()
-    data = b'{"m":"%s","c":%s,"i":"%s"}\n' % (
-        b"r" if raw else b"e",
-        encode_basestring_ascii(code).encode("ascii"),
-        nonce.encode("ascii"),
-    )
-    if len(data) > MAX_REQUEST_BYTES:
-        raise ValueError(f"request of {len(data)} bytes exceeds {MAX_REQUEST_BYTES}")
-    return Request(data, nonce)
+    """One request line, as a `Request`."""
+    return Request(*request_line(code, raw=raw))
 
 
 def encode_batch(lines: list[bytes]) -> bytes:
@@ -295,11 +295,13 @@ def decode_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict, boo
     because a channel that carried garbage once cannot be trusted again.
     """
     fast = _PLAIN_ANSWER.fullmatch(line)
-    if fast is not None and fast[3] == nonce.encode():
-        try:
-            return Evaluation(formula, int(fast[2]) if fast[1] == b"int" else float(fast[2])), False
-        except ValueError:
-            pass  # not a number of its kind: the full parse below says why
+    if fast is not None:
+        kind, number, echoed = fast.groups()
+        if echoed == nonce.encode():
+            try:
+                return Evaluation(formula, int(number) if kind == b"int" else float(number)), False
+            except ValueError:
+                pass  # not a number of its kind: the full parse below says why
     data = answer_object(line, nonce)
     bye = data.get("bye") is True
     if data.get("ok") is True:
