@@ -80,7 +80,10 @@ def shown(verdict: Any) -> list[Any]:
     if type(verdict).__name__ == "Evaluation":
         bits = struct.pack("<d", float(verdict.value)).hex()
         return [type(verdict.value).__name__, str(verdict.value), bits]
-    return [verdict.code.value, verdict.message, verdict.error_class]
+    # `error_class` is PHP's class name under the language seam; older trees (the
+    # baseline 8829cc8) call it `php_class`
+    cls = getattr(verdict, "error_class", None) or getattr(verdict, "php_class", None)
+    return [verdict.code.value, verdict.message, cls]
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
