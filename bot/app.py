@@ -147,6 +147,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             owns=shards.owns,
             clock=discord_clock,
             digits_source=digits_source,
+            private_solo=settings.solo_games is SoloGames.PRIVATE,
         )
         self.sets: SetsDirectory = self.service.sets
         self.daily = DailyPosts(
@@ -170,16 +171,14 @@ class FormulaDartsBot(commands.AutoShardedBot):
         match feature:
             case Feature.GAMES:
                 controls = GameControlsCog(self, self.service, self.announcer, self.metrics)
-                private = self.settings.solo_games is SoloGames.PRIVATE
-                cog = GamesCog(self.service, self.announcer, controls, private_solo=private)
-                return [controls, cog]
+                return [controls, GamesCog(self.service, self.announcer, controls)]
             case Feature.SETS:
                 return [SetsAdminCog(SetsManager(self.sets))]
             case Feature.ADMIN:
                 return [AdminCog(Moderation(self.store, self.service))]
             case Feature.CONFIG:
                 config = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
-                return [ConfigCog(config, web)]
+                return [ConfigCog(config, web, self.settings.solo_games.value)]
             case Feature.LEADERBOARDS:
                 return [LeaderboardsCog(self.store, self.sets, self.revealer, self.charts, web)]
             case _:

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.common import UserError, timestamp
 from bot.common.interactions import refuse, reply
-from bot.config._service import LANGUAGES, ConfigError, ServerConfig, zone_choices
+from bot.config._service import LANGUAGES, SOLO_PLACES, ConfigError, ServerConfig, zone_choices
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
 from bot.storage import ServerSettings
@@ -25,12 +25,17 @@ WEB_CHOICES = [
     app_commands.Choice(name=cmd(f"config.web.{state}", state), value=state)
     for state in ("on", "off")
 ]
+GAMES_CHOICES = [
+    app_commands.Choice(name=cmd(f"config.games.{place}", place), value=place)
+    for place in SOLO_PLACES
+]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=cmd(f"config.language.{code}", code), value=code) for code in LANGUAGES
 ]
 
 
-def shown(settings: ServerSettings, locale: str) -> str:
+def shown(settings: ServerSettings, locale: str, solo_default: str = "private") -> str:
+    """What `/config` answers: every setting; `solo_default` is the bot's `SOLO_GAMES`."""
     channel = (
         f"<#{settings.channel_id}>"
         if settings.channel_id is not None
@@ -44,6 +49,10 @@ def shown(settings: ServerSettings, locale: str) -> str:
     text = t(
         "config.show.text", locale, channel=channel, language=language, timezone=settings.timezone
     )
+    place = t(f"config.show.games_{settings.solo_games or solo_default}", locale)
+    if settings.solo_games is None:
+        place = t("config.show.games_default", locale, place=place)
+    text += "\n" + t("config.show.games", locale, place=place)
     cleared = cleared_text(settings, locale)
     return text if cleared is None else f"{text}\n{cleared}"
 
@@ -84,10 +93,17 @@ class ConfigCog(commands.Cog, name="Config"):
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
-    def __init__(self, service: ServerConfig, web_base: str | None = None) -> None:
-        """`web_base`: the web pages' public address (WEB_BASE_URL), None when not known."""
+    def __init__(
+        self, service: ServerConfig, web_base: str | None = None, solo_default: str = "private"
+    ) -> None:
+        """`web_base`: the web pages' public address (WEB_BASE_URL), None when not known;
+        `solo_default`: the bot's `SOLO_GAMES`, what a server that chose none gets."""
         self.service = service
         self.web_base = web_base
+        self.solo_default = solo_default
+
+    def _shown(self, settings: ServerSettings, interaction: Interaction) -> str:
+        return shown(settings, locale_of(interaction), self.solo_default)
 
     async def _allowed(self, interaction: Interaction) -> bool:
         """Acknowledged first (privately), before any database work: a slow database must
@@ -125,7 +141,7 @@ class ConfigCog(commands.Cog, name="Config"):
         except UserError as error:
             await refuse(interaction, error)
             return
-        await reply(interaction, shown(settings, locale_of(interaction)))
+        await reply(interaction, self._shown(settings, interaction))
 
     @config.command(
         name=cmd("config.language.name", "language"),
@@ -144,7 +160,7 @@ class ConfigCog(commands.Cog, name="Config"):
         settings = await self.service.set_language(
             interaction.guild_id or 0, None if language is None else language.value
         )
-        await reply(interaction, shown(settings, locale_of(interaction)))
+        await reply(interaction, self._shown(settings, interaction))
 
     @config.command(
         name=cmd("config.timezone.name", "timezone"),
@@ -163,7 +179,7 @@ class ConfigCog(commands.Cog, name="Config"):
         except UserError as error:
             await refuse(interaction, error)
             return
-        await reply(interaction, shown(settings, locale_of(interaction)))
+        await reply(interaction, self._shown(settings, interaction))
 
     @timezone.autocomplete("timezone")
     async def autocomplete_timezone(
@@ -171,6 +187,27 @@ class ConfigCog(commands.Cog, name="Config"):
     ) -> list[app_commands.Choice[str]]:
         del interaction
         return [app_commands.Choice(name=z, value=z) for z in zone_choices(current)]
+
+    @config.command(
+        name=cmd("config.games.name", "games"),
+        description=cmd(
+            "config.games.description", "Where Training, Qualification and Practice are played"
+        ),
+    )
+    @app_commands.rename(place=cmd("config.option.place.name", "place"))
+    @app_commands.describe(place=cmd("config.option.place", "leave out: the bot's default"))
+    @app_commands.choices(place=GAMES_CHOICES)
+    async def games(
+        self, interaction: Interaction, place: app_commands.Choice[str] | None = None
+    ) -> None:
+        """Private messages (no thread; nobody else sees a game) or a thread per game:
+        games already running stay where they are."""
+        if not await self._allowed(interaction):
+            return
+        settings = await self.service.set_solo_games(
+            interaction.guild_id or 0, None if place is None else place.value
+        )
+        await reply(interaction, self._shown(settings, interaction))
 
     @config.command(
         name=cmd("config.web.name", "web"),
@@ -196,4 +233,4 @@ class ConfigCog(commands.Cog, name="Config"):
         if not await self._allowed(interaction):
             return
         settings = await self.service.show(interaction.guild_id or 0)
-        await reply(interaction, shown(settings, locale_of(interaction)))
+        await reply(interaction, self._shown(settings, interaction))

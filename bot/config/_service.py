@@ -18,6 +18,8 @@ from bot.i18n import t
 from bot.storage import ServerSettings, Store
 
 LANGUAGES = ("en", "uk")
+SOLO_PLACES = ("private", "thread")
+"""`/config games`: the values of `SOLO_GAMES` (bot.settings.SoloGames), stored as text."""
 
 NEEDED: tuple[str, ...] = (
     "view_channel",
@@ -118,6 +120,12 @@ class ServerConfig:
         if language is not None and language not in LANGUAGES:
             raise ConfigError("unknown_language", language=language)
         return await self._update(guild_id, language=language)
+
+    async def set_solo_games(self, guild_id: int, place: str | None) -> ServerSettings:
+        """Where one player's games are played here (None: the bot's own `SOLO_GAMES`)."""
+        if place is not None and place not in SOLO_PLACES:
+            raise ConfigError("unknown_place", place=place[:16])
+        return await self._update(guild_id, solo_games=place)
 
     async def set_timezone(self, guild_id: int, name: str) -> ServerSettings:
         typed = name.strip()

@@ -58,14 +58,10 @@ class GamesCog(commands.Cog, name="Games"):
         service: GameService,
         announcer: Announcer,
         controls: GameControlsCog,
-        *,
-        private_solo: bool = False,
     ) -> None:
         self.service = service
         self.announcer = announcer
         self.controls = controls
-        self.private_solo = private_solo
-        """`SOLO_GAMES=private`: one player's games in messages only they see, no thread."""
 
     async def autocomplete_set(
         self, interaction: Interaction, current: str
@@ -252,20 +248,19 @@ class GamesCog(commands.Cog, name="Games"):
     ) -> None:
         """Permissions first, then the acknowledgement, then the game. Training plays in a
         public thread on a public notice; Qualification in a private thread only its
-        player sees (the day's Digits must not leak before the day ends). With
-        `private_solo` each plays in messages only its player sees, riding the player's
-        interactions (no bot-token call, no thread: nothing a moderator could read
-        either); a Set whose rounds outlive a token plays in its thread still, and a
-        start while such a game runs shows its round again (an ephemeral message is
-        gone when Discord's app reloads)."""
+        player sees (the day's Digits must not leak before the day ends). Private games
+        (`SOLO_GAMES`, `/config games`, the service decides) are played in messages only
+        their player sees, riding the player's interactions (no bot-token call, no
+        thread: nothing a moderator could read either); a start while such a game runs
+        shows its round again (an ephemeral message is gone when Discord's app reloads).
+        The thread's permissions are checked only when a thread is to be made, still
+        before anything is posted or an attempt used."""
         locale = locale_of(interaction)
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await reply(interaction, t("errors.need_text_channel", locale))
             return
         try:
-            if not self.private_solo:  # else only a thread's start needs them (below)
-                require(interaction.app_permissions, NEEDED[mode])
             self._admit()
         except UserError as error:
             await refuse(interaction, error)
@@ -273,15 +268,13 @@ class GamesCog(commands.Cog, name="Games"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         player = interaction.user
         me = interaction.client.user
-        privately = None
-        if self.private_solo:
-            privately = InteractionVia(interaction, self.service.clock, completes=None)
-            try:
-                if await self.service.show_again(interaction.guild_id or 0, player.id, privately):
-                    return
-            except UserError as error:
-                await refuse(interaction, error)
+        privately = InteractionVia(interaction, self.service.clock, completes=None)
+        try:
+            if await self.service.show_again(interaction.guild_id or 0, player.id, privately):
                 return
+        except UserError as error:
+            await refuse(interaction, error)
+            return
 
         open_thread = self._thread_opener(interaction, mode, channel, locale)
         guild_id = interaction.guild_id or 0
@@ -316,8 +309,7 @@ class GamesCog(commands.Cog, name="Games"):
             """The first edit completes the private "thinking" reply, so the public notice
             after it is a message of its own; all of these are webhook calls, outside
             the bot token's global limit."""
-            if self.private_solo:
-                require(interaction.app_permissions, NEEDED[mode])
+            require(interaction.app_permissions, NEEDED[mode])
             names = [player.display_name]
             if mode is Mode.PRACTICE and me is not None:
                 names.append(me.display_name)

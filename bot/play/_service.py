@@ -61,7 +61,10 @@ class GameService:
         clock: Clock = time.time,
         digits_source: DigitsSource | None = None,
         answer_grace_s: float | None = None,
+        private_solo: bool = False,
     ) -> None:
+        """`private_solo`: one player's games in private messages unless a server chose
+        otherwise (`SOLO_GAMES`, `/config games`)."""
         self.store = store
         self.evaluator = evaluator
         self.events: GameEvents = events or NoEvents()
@@ -86,8 +89,9 @@ class GameService:
             answer_grace=answer_grace(evaluator) if answer_grace_s is None else answer_grace_s,
         )
         self.starts = Starts(
-            store, self.sets, self.seats, self.challenges, self.active, self.flow, clock
-        )
+            store, self.sets, self.seats, self.challenges, self.active, self.flow, clock,
+            private_solo=private_solo,
+        )  # fmt: skip
 
     # --------------------------------------------------------------- lookups
 

@@ -20,7 +20,7 @@ from bot.play._flow import RoundFlow
 from bot.play._refusals import Refusal
 from bot.play._seats import Seats
 from bot.play._types import Clock, OpenChannel, OpenDuelChannel, Via, plays_privately
-from bot.storage import AttemptsUsed, GameMeta, GameRecord, Store
+from bot.storage import AttemptsUsed, GameMeta, GameRecord, ServerSettings, Store
 from rules import GameSet, Mode
 from solver.practice import Level
 
@@ -31,8 +31,11 @@ Solo = Literal[Mode.TRAINING, Mode.QUALIFICATION]
 class Starts:
     def __init__(
         self, store: Store, sets: SetsDirectory, seats: Seats, challenges: Challenges,
-        active: ActiveGames, flow: RoundFlow, clock: Clock,
+        active: ActiveGames, flow: RoundFlow, clock: Clock, *, private_solo: bool = False,
     ) -> None:  # fmt: skip
+        """`private_solo`: the bot's `SOLO_GAMES=private`, unless a server chose
+        (`/config games`)."""
+        self.private_solo = private_solo
         self.store = store
         self.sets = sets
         self.seats = seats
@@ -65,7 +68,7 @@ class Starts:
             if mode is Mode.QUALIFICATION:
                 attempt = await self.seats.qualification(guild_id, user_id, game_set, server.zone)
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
-            channel_id, via = await self._place(game_set, open_channel, privately)
+            channel_id, via = await self._place(game_set, server, open_channel, privately)
             meta = GameMeta(
                 locale=server.language or locale, parent_channel_id=parent_channel_id,
                 private=via is not None,
@@ -83,13 +86,20 @@ class Starts:
             self.active.remember(record)
         return await self.flow.first_round(record, via)
 
-    @staticmethod
     async def _place(
-        game_set: GameSet, open_channel: OpenChannel, privately: Via | None
+        self,
+        game_set: GameSet,
+        server: ServerSettings,
+        open_channel: OpenChannel,
+        privately: Via | None,
     ) -> tuple[int, Via | None]:
-        """The game's channel, and the interaction carrying it when it is private."""
-        if privately is not None and privately.channel_id and plays_privately(game_set):
-            return privately.channel_id, privately
+        """The game's channel, and the interaction carrying it when it is private: the
+        server's choice, else the bot's, for a Set whose rounds a token outlives."""
+        chosen = server.solo_games
+        private = chosen == "private" if chosen is not None else self.private_solo
+        channel_id = privately.channel_id if privately is not None else None
+        if private and channel_id and plays_privately(game_set):
+            return channel_id, privately
         return await open_channel(game_set), None
 
     async def public_locale(self, guild_id: int, locale: str) -> str:
@@ -147,9 +157,10 @@ class Starts:
             await self._ensure_may_start(guild_id, user_id)
             players = [str(user_id), str(bot_id)]
             state = rules.new_game(uuid.uuid4().hex, Mode.PRACTICE, game_set, players)
-            channel_id, via = await self._place(game_set, open_channel, privately)
+            server = await self.store.servers.settings(guild_id)
+            channel_id, via = await self._place(game_set, server, open_channel, privately)
             meta = GameMeta(
-                locale=await self.public_locale(guild_id, locale),
+                locale=server.language or locale,
                 practice_level=level.value,
                 parent_channel_id=parent_channel_id,
                 private=via is not None,

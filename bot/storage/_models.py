@@ -329,6 +329,9 @@ class ServerConfig(SQLModel, table=True):
     web_on: bool = Field(
         default=False, sa_type=sa.Boolean, sa_column_kwargs={"server_default": sa.false()}
     )
+    solo_games: str | None = Field(default=None, sa_type=sa.String(8), nullable=True)
+    """Where one player's games are played here ("private", "thread"); None: the bot's
+    own `SOLO_GAMES`."""
 
 
 class DailyPost(SQLModel, table=True):

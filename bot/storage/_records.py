@@ -276,6 +276,9 @@ class ServerSettings:
     web_key: str | None = None
     """The page key of the server's web pages (`/config web`); None until first turned on."""
     web_on: bool = False
+    solo_games: str | None = None
+    """`/config games`: "private" or "thread" for one player's games here; None: the
+    bot's own `SOLO_GAMES`."""
 
     @property
     def zone(self) -> tzinfo:

@@ -41,6 +41,7 @@ def _settings(row: Any) -> ServerSettings:
         cleared_at=row.cleared_at,
         web_key=row.web_key,
         web_on=bool(row.web_on),
+        solo_games=row.solo_games,
     )
 
 
@@ -58,7 +59,7 @@ async def get(conn: AsyncConnection, guild_id: int) -> ServerSettings:
 
 async def update(
     conn: AsyncConnection, guild_id: int, now: float, *, channel_id: Any = UNSET,
-    language: Any = UNSET, timezone: Any = UNSET,
+    language: Any = UNSET, timezone: Any = UNSET, solo_games: Any = UNSET,
 ) -> ServerSettings:  # fmt: skip
     """A channel set again keeps its `channel_since`: resetting it would skip the post of
     a day that ended before (the post waits after midnight for the day's games). An admin's
@@ -73,6 +74,8 @@ async def update(
         changes["language"] = language
     if timezone is not UNSET:
         changes["timezone"] = timezone
+    if solo_games is not UNSET:
+        changes["solo_games"] = solo_games
     await conn.execute(
         dialect_insert(conn, config_t)
         .values(guild_id=guild_id, **changes)
@@ -149,7 +152,8 @@ class ServerStore:
             return await get(conn, guild_id)
 
     async def update(self, guild_id: int, now: float, **changes: Any) -> ServerSettings:
-        """Set the `/config` fields given (channel_id, language, timezone); None unsets."""
+        """Set the `/config` fields given (channel_id, language, timezone, solo_games);
+        None unsets."""
         async with self._write() as conn:
             return await update(conn, guild_id, now, **changes)
 

@@ -130,3 +130,18 @@ async def test_a_zone_whose_date_is_behind_is_refused_until_its_midnight(world, 
     speak(world.env, admin, "en")
     await admin.slash(world.channel, "config timezone", timezone="America/Los_Angeles")
     assert (await world.store.servers.settings(world.guild.id)).timezone == "America/Los_Angeles"
+
+
+async def test_a_server_of_a_thread_bot_may_choose_private_games(world, admin) -> None:
+    """The suites' bot plays threads (SOLO_GAMES=thread); a server's `/config games
+    place:private` plays its solo games privately, costing no bot-token call."""
+    from tests.bot.games.test_interaction_rounds import bot_token_calls
+
+    settings = await admin.slash(world.channel, "config show")
+    assert "in a thread per game, the bot's default" in reply_text(settings)
+    await admin.slash(world.channel, "config games", place="private")
+    since = len(world.env.http_requests)
+    started = await world.alice.slash(world.channel, "training")
+    assert started.response is not None and started.response.ephemeral
+    assert "round 1 of 7" in started.response.embeds[0].title
+    assert not world.channel.threads and bot_token_calls(world.env, since) == []

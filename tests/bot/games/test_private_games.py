@@ -195,3 +195,20 @@ async def test_a_start_in_another_channel_says_where_the_private_game_is(world) 
     assert f"<#{world.channel.id}>" in reply_text(refused)
     assert "only you can see" in reply_text(refused)
     assert refused.ephemeral
+
+
+async def test_a_server_may_choose_threads_and_back(world, admin) -> None:
+    """`/config games`: a server's own choice beats the bot's SOLO_GAMES; unset, the
+    bot's default again. Running games stay where they are."""
+    chosen = await admin.slash(world.channel, "config games", place="thread")
+    assert "in a thread per game" in reply_text(chosen)
+    await world.alice.slash(world.channel, "training")
+    assert world.channel.threads  # a thread, as the server chose
+    await world.alice.slash(world.channel, "resign")
+    back = await admin.slash(world.channel, "config games")
+    assert "private messages only the player sees" in reply_text(back)
+    assert "the bot's default" in reply_text(back)
+    threads = len(world.channel.threads)
+    since = len(world.env.http_requests)
+    await world.bob.slash(world.channel, "training")
+    assert len(world.channel.threads) == threads and bot_token_calls(world.env, since) == []

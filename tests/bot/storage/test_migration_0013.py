@@ -34,7 +34,7 @@ async def test_a_database_at_0012_upgrades_owing_no_summary(db_url: str) -> None
                 )
             )
         await upgrade(engine)
-        assert await current_revision(engine) == head_revision() == "0013"
+        assert await current_revision(engine) == head_revision()
     finally:
         await engine.dispose()
     store = await open_store(db_url)
