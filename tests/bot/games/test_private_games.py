@@ -16,7 +16,7 @@ from bot.settings import BotSettings, SoloGames
 from rules import CLASSIC
 from rules.sets import LIMITS
 from tests.bot.games.test_interaction_rounds import bot_token_calls, game_id_of, live_round
-from tests.support.sim import answer, message_text, reply_text
+from tests.support.sim import answer, button_id, message_text, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -212,3 +212,16 @@ async def test_a_server_may_choose_threads_and_back(world, admin) -> None:
     since = len(world.env.http_requests)
     await world.bob.slash(world.channel, "training")
     assert len(world.channel.threads) == threads and bot_token_calls(world.env, since) == []
+
+
+async def test_a_private_games_summary_shares_a_public_card(world) -> None:
+    """The Share button on the private summary posts the spoiler-free card for everyone."""
+    world.digits.extend("7001")
+    await world.alice.slash(world.channel, "training")
+    await answer(world.alice, latest(world, world.alice), "700+1")
+    summary = latest(world, world.alice)
+    shared = await world.alice.click(summary, custom_id=button_id(summary, "fd:share:"))
+    assert f"Shared in <#{world.channel.id}>" in reply_text(shared)
+    public = world.channel.history(viewer=world.carol)
+    assert public and f"<@{world.alice.id}> shares a game:" in public[-1].content
+    assert "7001" not in public[-1].content and "700+1" not in public[-1].content
