@@ -217,6 +217,9 @@ class Announcer:
 
     @staticmethod
     def _players(record: GameRecord) -> str:
+        """The players' mentions; none in a private game's messages (its one reader)."""
+        if record.meta.private:
+            return ""
         return " ".join(mention(p) for p in record.state.players)
 
     async def round_started(
@@ -233,7 +236,7 @@ class Announcer:
             record,
             f"round {rnd.number}",
             via=via,
-            content=self._players(record),
+            content=self._players(record) or None,
             embed=render.round_embed(record, locale, replayed=replayed),
             view=answer_view(record.state.id, rnd.number, locale),
             allowed_mentions=USERS_ONLY if ping else NO_PINGS,
@@ -304,9 +307,10 @@ class Announcer:
         for index, embeds in enumerate(pages):
             kwargs: dict[str, Any] = {"embeds": embeds}
             if index == 0:
-                kwargs["content"] = self._players(record)
+                content = self._players(record)
                 if record.meta.void_reason == UNPOSTED:  # why, now that Discord answers
-                    kwargs["content"] += "\n" + t("games.void_unposted", locale)
+                    content = f"{content}\n{t('games.void_unposted', locale)}".strip()
+                kwargs["content"] = content or None
             else:
                 kwargs["allowed_mentions"] = NO_PINGS
             if index == len(pages) - 1:  # Share, and a duel's Rematch
