@@ -120,6 +120,50 @@ def collect(prep: Prepared, objective: Objective, bound: float, forms: list[Form
     return _apply_forms(sem, forms, own, x_hits(prep, *_all(own)), objective, bound)
 
 
+def kth_best(sem: Semantics, found: Found, top: int) -> tuple[float, int] | None:
+    """(score, shortest length) of the top-th best distinct Result found (None: fewer)."""
+    ok = np.flatnonzero(np.isfinite(found.score))
+    if len(ok) < top:
+        return None
+    codes = sem.result_codes(found.r.take(ok))
+    count = int(codes.max()) + 1
+    if count < top:
+        return None
+    score = np.full(count, np.inf)
+    np.minimum.at(score, codes, found.score[ok])
+    length = np.full(count, np.iinfo(np.int64).max)
+    np.minimum.at(length, codes, found.length[ok])
+    order = np.lexsort((length, score))
+    kth = order[top - 1]
+    return float(score[kth]), int(length[kth])
+
+
+def collect_pruned(
+    prep: Prepared, objective: Objective, bound: float, forms: list[Form], top: int
+) -> Found:
+    """What `collect` finds that can still be among the `top` best: the bare and negated
+    formula first, then the forms with a function around the whole formula, scoring at
+    most the top-th best found so far (a Result scoring worse ranks after `top` others).
+
+    A function form is at least its own length plus one character per digit (every formula
+    uses all the Digits). Scores are never below 0: when the top-th best scores 0 and is
+    shorter than that, the form can give nothing better (nor as good and as short) and is
+    not searched. Near a tiny Score the bare formula almost always checks out in a few
+    characters, while `Math.floor(x)` reads every x of [1, 2) (a million pairs)."""
+    plain = [f for f in forms if form_length(f) <= 1]
+    wrapped = [f for f in forms if form_length(f) > 1]
+    found = collect(prep, objective, bound, plain)
+    kth = kth_best(semantics(prep.grammar), found, top)
+    if kth is not None:
+        score, length = kth
+        bound = min(bound, score)
+        shortest = len(prep.digits)
+        wrapped = [f for f in wrapped if score > 0 or form_length(f) + shortest <= length]
+    if not wrapped:
+        return found
+    return Found.concat([found, collect(prep, objective, bound, wrapped)])
+
+
 def distinct_count(prep: Prepared, found: Found) -> int:
     """How many distinct Results (JavaScript's -0 and 0 are one)."""
     return len(np.unique(semantics(prep.grammar).result_codes(found.r)))

@@ -22,6 +22,8 @@ An operand whose ToInt32 is not trunc(y) (|y| >= 2^31, NaN, Infinity) is listed 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from solver import inverse
@@ -30,6 +32,8 @@ from solver.grammar import JsOp, Op, Operation
 from solver.inverse import Plan, RowKind
 from solver.js_values import to_int32, to_uint32
 from solver.objective import Intervals
+
+KeyOf = Callable[[V.Floats], V.Ints]
 
 _BITS = frozenset({Op.AND, Op.OR, Op.XOR})
 _SHIFTS = frozenset({Op.SHL, Op.SHR, JsOp.USHR})
@@ -71,6 +75,21 @@ def _kind(op: Operation, rows_left: bool, f: float, t: int, shift: int) -> RowKi
     if (op is Op.AND and t >= 0) or (op is Op.OR and t < 0):
         return RowKind.BUCKET if abs(t) <= 15 else RowKind.INVERT
     return RowKind.INVERT
+
+
+def _shift_count(f: V.Floats) -> V.Ints:
+    return to_uint32(f) & 31
+
+
+def class_keys(op: Operation) -> tuple[KeyOf, KeyOf] | None:
+    """`& | ^` are functions of ToInt32 of both operands, and a shift of ToInt32 of its left
+    operand (`>>>` reads ToUint32, which ToInt32 fixes) and its count's low 5 bits: listed
+    per pair of keys at every split (search._classed_block), never inverted."""
+    if op in _BITS:
+        return to_int32, to_int32
+    if op in _SHIFTS:
+        return to_int32, _shift_count
+    return None
 
 
 def bucket_keys(op: Operation, rows_left: bool, other: V.Values) -> V.Ints:

@@ -24,6 +24,7 @@ from solver import inverse
 from solver import values as V
 from solver.grammar import NEG, Func, Function, Grammar, JsFunc, Level, Operation, Wrap
 from solver.hits import Hits, padded_spans
+from solver.listing import classed_block, derive, extreme_block, reduce_block
 from solver.objective import Intervals, widen
 from solver.prepared import Block, Inverted, Prepared
 from solver.semantics import SEMANTICS, Semantics, semantics
@@ -31,61 +32,16 @@ from solver.tables import (
     Index,
     Table,
     build_tables,
-    contributions,
     expand,
     group,
     literal_value,
 )
 
-__all__ = ["Block", "Hits", "Inverted", "Prepared", "padded_spans"]  # read from here too
+__all__ = ["Block", "Hits", "Inverted", "Prepared", "derive", "padded_spans"]  # read from here too
 
 PHP_NUMBERS = SEMANTICS[FormulaLanguage.PHP]
 PLAIN: Wrap | None = None
 Form = Wrap | None
-
-
-def _reduce_block(
-    op: Operation | None,
-    split: int,
-    vals: V.Values,
-    length: Index,
-    pair: Index,
-    rows: Index | None,
-    rows_left: bool = True,
-) -> Block:
-    level = int(op.level) if op is not None else int(Level.ATOM)
-    order, starts, keys, n_int = group(vals)
-    sorted_len = length[order]
-    best = np.minimum.reduceat(sorted_len, starts)
-    is_best = sorted_len == np.repeat(best, np.diff(np.append(starts, len(order))))
-    position = np.where(is_best, np.arange(len(order)), len(order))
-    first = np.minimum.reduceat(position, starts)
-    count = np.add.reduceat(is_best.astype(np.int64), starts)
-    table = Table(vals.take(order[starts]), keys, n_int, contributions(level, best))
-    return Block(op, split, table, pair[order[first]], count > 1, rows, rows_left)
-
-
-def derive(
-    a: Table,
-    c: Table,
-    op: Operation,
-    rows: Index | None,
-    rows_left: bool,
-    columns: Index | None = None,
-    sem: Semantics = PHP_NUMBERS,
-) -> tuple[V.Values, Index, Index]:
-    """op over every pair, or over `rows` of one side (and `columns` of the other): results,
-    lengths, pair numbers (left * len(c) + right); the language's errors dropped."""
-    side = np.arange(len(a) if rows_left else len(c)) if rows is None else rows
-    other = np.arange(len(c) if rows_left else len(a)) if columns is None else columns
-    first = np.repeat(side, len(other))
-    second = np.tile(other, len(side))
-    left, right = (first, second) if rows_left else (second, first)
-    out, ok = sem.binary(op)(a.values.take(left), c.values.take(right))
-    keep = np.flatnonzero(ok)
-    cl, cr = op.contexts()
-    length = op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
-    return out.take(keep), length, left[keep] * len(c) + right[keep]
 
 
 def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, Index]:
@@ -96,7 +52,8 @@ def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, In
         block.op,
         block.rows,
         block.rows_left,
-        sem=semantics(prep.grammar),
+        block.columns,
+        semantics(prep.grammar),
     )
 
 
@@ -110,10 +67,17 @@ def _plan_blocks(
     inverted: list[Inverted],
 ) -> None:
     """Add what searches op over this split: listed blocks and inverted rows (inverse.py)."""
+    classes = sem.class_keys(op)
+    if classes is not None:
+        blocks.append(classed_block(sem, op, split, a, c, classes))
+        return
     how = sem.plan(op, a.values, c.values)
+    if how is None and sem.picks_an_operand(op):
+        blocks.append(extreme_block(sem, op, split, a, c))
+        return
     if how is None:
         vals, length, pair = derive(a, c, op, None, True, sem=sem)
-        blocks.append(_reduce_block(op, split, vals, length, pair, None))
+        blocks.append(reduce_block(op, split, vals, length, pair, None))
         return
     rows_left = how.rows_left
     other = c if rows_left else a
@@ -123,11 +87,11 @@ def _plan_blocks(
         odd = sem.odd_columns(op, other.values)
         if len(odd):
             vals, length, pair = derive(a, c, op, odd, not rows_left, sem=sem)
-            blocks.append(_reduce_block(op, split, vals, length, pair, odd, not rows_left))
+            blocks.append(reduce_block(op, split, vals, length, pair, odd, not rows_left))
     listed = how.rows(inverse.RowKind.LIST)
     if len(listed):
         vals, length, pair = derive(a, c, op, listed, rows_left, sem=sem)
-        blocks.append(_reduce_block(op, split, vals, length, pair, listed, rows_left))
+        blocks.append(reduce_block(op, split, vals, length, pair, listed, rows_left))
     bucketed = how.rows(inverse.RowKind.BUCKET)
     if len(bucketed):
         ctx = op.contexts()[1 if rows_left else 0]
@@ -137,7 +101,7 @@ def _plan_blocks(
         first[1:] = keys[order][1:] != keys[order][:-1]
         representatives = order[first]
         vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives, sem)
-        block = _reduce_block(op, split, vals, length, pair, bucketed, rows_left)
+        block = reduce_block(op, split, vals, length, pair, bucketed, rows_left)
         # a bucket hides its other members: texts re-derive these rows in full
         blocks.append(dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_)))
 
@@ -149,7 +113,7 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
     lit = literal_value(digits, grammar)
     if lit is not None:
         blocks.append(
-            _reduce_block(None, 0, lit, np.array([n], np.int64), np.zeros(1, np.int64), None)
+            reduce_block(None, 0, lit, np.array([n], np.int64), np.zeros(1, np.int64), None)
         )
     inverted: list[Inverted] = []
     for split in range(1, n):

@@ -13,7 +13,7 @@ from rules.digits import valid_digits
 from rules.scoring import apply_points
 from rules.sets import GameSet
 from solver import values as V
-from solver.candidates import Found, collect, distinct_count, seed_bound
+from solver.candidates import Found, collect_pruned, distinct_count, seed_bound
 from solver.formula import Writer, canonical
 from solver.grammar import Grammar
 from solver.objective import Distance, NewScore, Objective
@@ -189,11 +189,11 @@ class _Texted:
 def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
     prep = entry.prep
     forms = invertible_forms(prep.grammar)
-    found = collect(prep, objective, 0.0, forms)
+    found = collect_pruned(prep, objective, 0.0, forms, top)
     bound = 0.0
     if distinct_count(prep, found) < top:  # not enough exact hits: bound by their neighbours
         bound = seed_bound(prep, objective, forms, top)
-        found = collect(prep, objective, bound, forms)
+        found = collect_pruned(prep, objective, bound, forms, top)
     sem = semantics(prep.grammar)
     need = _text_forms_needed(prep, objective, found, top)
     if need is _Need.ALL or (need is _Need.SHORT and prep.text_table is not None):
@@ -202,7 +202,7 @@ def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
         found = _add_short_text_forms(prep, objective, found, top, bound)
     texted = []
     for g in _rank(sem, found, top):
-        members = [int(m) for m in g.members if found.length[m] == g.length]
+        members = g.members[found.length[g.members] == g.length].tolist()
         text, chosen = entry.writer.result_choice(
             [found.form[m] for m in members],
             found.x.take(np.array(members)),

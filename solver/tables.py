@@ -219,6 +219,9 @@ def wrap_all(b: Table, grammar: Grammar) -> list[Wrapped]:
     for func in grammar.funcs:
         for shape in grammar.shapes(func):
             source = int_min if func.reads_text and shape.inner else everything
+            useful = sem.useful_wrap(func, minus if shape.inner else x)
+            if useful is not None:
+                source = np.flatnonzero(useful)
             y = (negated if shape.inner else plain)[func].take(source)
             forms.append(_form(Wrap(func, shape), source, sem.neg(y) if shape.outer else y, b))
     return forms

@@ -1,0 +1,153 @@
+"""The JavaScript solver's shortcuts never drop the true best: each against the full search.
+
+- `listing.classed_block` (bit operations once per pair of ToInt32 groups) and
+  `listing.extreme_block` (Math.max/min from sorted operands) list exactly the values,
+  and the shortest length of each in every context, that every pair of the split gives;
+  and every value they call untied has one shortest derivation, their witness.
+- `js_values.useful_wrap` drops only wrap entries that another entry of the same value
+  writes shorter in every context: the tables with and without it hold the same values
+  with the same lengths.
+- `candidates.collect_pruned` (function forms around the whole formula searched only
+  where they can still win) gives the same answers, texts included, as searching every
+  form, tiny Scores and `top` > 1 included.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from rules.game_set import FormulaLanguage
+from rules.sets import GameSet, parse_sets
+from solver import candidates, listing
+from solver import js_values as J
+from solver.grammar import CONTEXTS, Grammar, JsOp, Operation
+from solver.search import prepare
+from solver.semantics import semantics
+from solver.solve import Solver
+from solver.tables import Table, build_tables, contributions, reduce
+from tests.evaluator.js.test_js_check import JS_DARTS
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+JS_SET: GameSet = parse_sets(JS_DARTS)["js-darts"]
+GRAMMAR = Grammar.for_functions(JS_SET.functions, FormulaLanguage.JAVASCRIPT)
+DIGITS = ["2967", "9572", "1000", "3080", "7351"]
+
+
+def _as_dict(table: Table) -> dict[int, tuple[int, ...]]:
+    return {
+        int(k): tuple(int(v) for v in row) for k, row in zip(table.keys, table.lens, strict=True)
+    }
+
+
+def _full(a: Table, c: Table, op: Operation) -> dict[int, tuple[int, ...]]:
+    vals, length, _ = listing.derive(a, c, op, None, True, sem=semantics(GRAMMAR))
+    return _as_dict(reduce(vals, contributions(int(op.level), length)))
+
+
+@pytest.mark.parametrize("digits", DIGITS)
+def test_grouped_and_sorted_listings_are_the_full_listing(digits: str) -> None:
+    sem = semantics(GRAMMAR)
+    tables = build_tables(digits, GRAMMAR)
+    n = len(digits)
+    checked = 0
+    for split in range(1, n):
+        a, c = tables[(0, split)].w, tables[(split, n)].w
+        for op in GRAMMAR.ops:
+            keys = sem.class_keys(op)
+            if keys is not None:
+                block = listing.classed_block(sem, op, split, a, c, keys)
+            elif sem.picks_an_operand(op):
+                block = listing.extreme_block(sem, op, split, a, c)
+            else:
+                continue
+            assert _as_dict(block.table) == _full(a, c, op), (digits, split, op)
+            # an untied value's witness is its only shortest derivation
+            vals, length, pair = listing.derive(a, c, op, None, True, sem=sem)
+            codes = {int(k): i for i, k in enumerate(block.table.keys)}
+            keys_all = vals.keys()
+            for entry in np.flatnonzero(~block.tied)[:200]:
+                key = int(block.table.keys[entry])
+                shortest = int(block.table.lens[entry, 0])
+                mine = np.flatnonzero((keys_all == key) & (length == shortest))
+                assert pair[mine].tolist() == [int(block.witness[entry])], (op, split)
+                assert codes[key] == entry
+            checked += 1
+    assert checked >= 8  # & | ^ << >> >>> at every split, max and min at the middle one
+
+
+def test_tied_values_of_a_grouped_listing_are_rederived_in_full() -> None:
+    """A tied value's text reads rows by columns (its groups' shortest members): every
+    shortest derivation of the value is among them."""
+    sem = semantics(GRAMMAR)
+    tables = build_tables("9572", GRAMMAR)
+    a, c = tables[(0, 2)].w, tables[(2, 4)].w
+    for op in (JsOp.USHR, JsOp.MAX):
+        keys = sem.class_keys(op)
+        block = (
+            listing.classed_block(sem, op, 2, a, c, keys)
+            if keys is not None
+            else listing.extreme_block(sem, op, 2, a, c)
+        )
+        full_vals, full_len, full_pair = listing.derive(a, c, op, None, True, sem=sem)
+        some_vals, some_len, some_pair = listing.derive(
+            a, c, op, block.rows, block.rows_left, block.columns, sem
+        )
+        full_keys, some_keys = full_vals.keys(), some_vals.keys()
+        for entry in np.flatnonzero(block.tied)[:50]:
+            key, shortest = int(block.table.keys[entry]), int(block.table.lens[entry, 0])
+            want = set(full_pair[(full_keys == key) & (full_len == shortest)].tolist())
+            got = set(some_pair[(some_keys == key) & (some_len == shortest)].tolist())
+            assert want == got, (op, entry)
+
+
+@pytest.mark.parametrize("digits", DIGITS[:3])
+def test_dropped_wrap_entries_change_no_table(digits: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    pruned = build_tables(digits, GRAMMAR)
+    monkeypatch.setattr(J, "useful_wrap", lambda func, argument: None)
+    full = build_tables(digits, GRAMMAR)
+    for span, rng in full.items():
+        assert _as_dict(pruned[span].w) == _as_dict(rng.w), span
+        assert len(rng.w.lens[0]) == CONTEXTS
+
+
+CASES = [
+    *((d, s) for d in ("2967", "4188", "9572") for s in (1, 2, 3, 6, 18, 50.5, 501)),
+    ("1000", 1),
+    ("3080", 2),
+]
+
+
+@pytest.mark.parametrize("top", [1, 3])
+def test_pruned_forms_give_the_answers_of_every_form(
+    top: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def answers() -> list[tuple[object, ...]]:
+        solver = Solver(cache_size=1)
+        out: list[tuple[object, ...]] = []
+        for digits, score in CASES:
+            solution = solver.solve(digits, score, JS_SET, top=top)
+            out += [(digits, score, c.formula, c.value, c.score) for c in solution.candidates]
+            aimed = solver.solve(digits, score, JS_SET, aim=20)
+            out += [(digits, score, c.formula, c.value, c.score) for c in aimed.candidates]
+        return out
+
+    pruned = answers()
+
+    def every_form(prep, objective, bound, forms, top):  # type: ignore[no-untyped-def]
+        return candidates.collect(prep, objective, bound, forms)
+
+    monkeypatch.setattr("solver.solve.collect_pruned", every_form)
+    assert pruned == answers()
+
+
+def test_the_prepared_digits_answer_as_the_cold_ones() -> None:
+    solver = Solver(cache_size=1)
+    cold = [solver.solve("2967", s, JS_SET).best for s in (1, 3, 7, 250, 501)]
+    prep = prepare("2967", GRAMMAR)
+    assert prep.blocks  # listed blocks exist for the bit operations
+    solver.prepare("2967", JS_SET)
+    assert cold == [solver.solve("2967", s, JS_SET).best for s in (1, 3, 7, 250, 501)]
