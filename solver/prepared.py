@@ -52,6 +52,7 @@ class Prepared:
     inverted: list[Inverted]
     # caches of the text forms (textforms.py), filled on demand
     top_level: TopLevel | None = None
+    listed: TopLevel | None = None  # the blocks' values together (a prepared Digits's)
     text_table: TextTable | None = None
     by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
     text_bands: dict[tuple[int, int], TextBand] = field(default_factory=dict)

@@ -123,6 +123,26 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
     return Prepared(digits, grammar, tables, blocks, inverted)
 
 
+def list_wide(prep: Prepared) -> None:
+    """List as blocks what is inverted along a side of more than `inverse.SMALL` values
+    other than `+ - * /`: JavaScript's `**` and Math.hypot over the middle split. A cold
+    solve reads a few of their pairs; a prepared Digits is asked many Scores, and each
+    query would send its `**` pairs to node (a round trip each, slow on a loaded machine)."""
+    sem = semantics(prep.grammar)
+    kept: list[Inverted] = []
+    for inv in prep.inverted:
+        if inv.op in inverse.ARITHMETIC or len(inv.rows) <= inverse.SMALL:
+            kept.append(inv)
+            continue
+        vals, length, pair = derive(
+            prep.left(inv.split), prep.right(inv.split), inv.op, inv.rows, inv.rows_left, sem=sem
+        )
+        prep.blocks.append(
+            reduce_block(inv.op, inv.split, vals, length, pair, inv.rows, inv.rows_left)
+        )
+    prep.inverted = kept
+
+
 # --- forms around the whole formula ---------------------------------------------------------
 
 
@@ -269,7 +289,10 @@ def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
         return Hits.concat([])
     if prep.top_level is not None:  # prepared: the whole top level is listed
         return prep.top_level.hits(lo, hi, pad)
-    parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
+    if prep.listed is not None:  # prepared, its blocks listed together (`list_blocks`)
+        parts = [prep.listed.hits(lo, hi, pad)]
+    else:
+        parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
     # each part reduced as it comes: near 0 the repeats are most of the pairs (memory)
     parts += [_distinct(_inverted_hits(prep, inv, lo, hi, pad)) for inv in prep.inverted]
     return _distinct(Hits.concat(parts))

@@ -20,7 +20,7 @@ from solver.objective import Distance, NewScore, Objective
 from solver.php import Number
 from solver.prepared import Prepared
 from solver.result import Candidate, Solution
-from solver.search import invertible_forms, prepare
+from solver.search import invertible_forms, list_wide, prepare
 from solver.semantics import Semantics, semantics
 from solver.textforms import (
     min_text_form_length,
@@ -29,7 +29,7 @@ from solver.textforms import (
     text_reaches,
     text_table,
 )
-from solver.toplevel import worth_listing
+from solver.toplevel import list_blocks, worth_listing
 
 _MAX_INTS_CHECKED = 200_000
 
@@ -102,10 +102,16 @@ class Solver:
         make some 10^7 derivations, past the process's memory), and what
         hexdec/octdec/bindec read in it (a Set that has them): it costs a few cold solves.
         A cold solve lists both only when its answer needs the text forms; unlisted,
-        queries invert as a cold solve does (the Digits stay cached, prepared first)."""
+        queries invert `+ - * /` as a cold solve does and read the rest from one list
+        (the Digits stay cached, prepared first)."""
         entry = self._prepared(digits, _grammar(game_set))
+        if entry.prepared:
+            return
         if worth_listing(entry.prep):
             text_table(entry.prep)  # reads the top level, which it lists first
+        else:  # `**` and Math.hypot listed, every block in one list (search.list_wide)
+            list_wide(entry.prep)
+            list_blocks(entry.prep)
         entry.prepared = True
 
     def is_prepared(self, digits: str, game_set: GameSet) -> bool:

@@ -7,6 +7,9 @@
 - `js_values.useful_wrap` drops only wrap entries that another entry of the same value
   writes shorter in every context: the tables with and without it hold the same values
   with the same lengths.
+- `x_hits` (all of these, `**` and Math.hypot inverted along a two-digit side, and a
+  prepared Digits's blocks read as one list) finds every value of every pair of every
+  split in random intervals, each with its shortest length.
 - `candidates.collect_pruned` (function forms around the whole formula searched only
   where they can still win) gives the same answers, texts included, as searching every
   form, tiny Scores and `top` > 1 included.
@@ -14,6 +17,7 @@
 
 from __future__ import annotations
 
+import random
 import shutil
 
 import numpy as np
@@ -23,12 +27,16 @@ from rules.game_set import FormulaLanguage
 from rules.sets import GameSet, parse_sets
 from solver import candidates, listing
 from solver import js_values as J
-from solver.grammar import CONTEXTS, Grammar, JsOp, Operation
-from solver.search import prepare
+from solver import values as V
+from solver.grammar import CONTEXTS, Grammar, JsOp, Level, Operation
+from solver.prepared import Prepared
+from solver.search import list_wide, prepare, x_hits
 from solver.semantics import semantics
 from solver.solve import Solver
-from solver.tables import Table, build_tables, contributions, reduce
+from solver.tables import Table, build_tables, contributions, group, reduce
+from solver.toplevel import list_blocks
 from tests.evaluator.js.test_js_check import JS_DARTS
+from tests.solver.test_solver_search import _intervals
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
@@ -151,3 +159,75 @@ def test_the_prepared_digits_answer_as_the_cold_ones() -> None:
     assert prep.blocks  # listed blocks exist for the bit operations
     solver.prepare("2967", JS_SET)
     assert cold == [solver.solve("2967", s, JS_SET).best for s in (1, 3, 7, 250, 501)]
+
+
+def _inside(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Whether each x lies in some [lo[k], hi[k]] (the intervals may overlap)."""
+    order = np.argsort(lo)
+    reach = np.maximum.accumulate(hi[order])
+    last = np.searchsorted(lo[order], x, "right") - 1
+    inside: np.ndarray = (last >= 0) & (reach[np.maximum(last, 0)] >= x)
+    return inside
+
+
+def _every_value_inside(
+    prep: Prepared, rounds: list[tuple[np.ndarray, np.ndarray]]
+) -> tuple[V.Values, np.ndarray, np.ndarray]:
+    """Every top-level value (every pair of every split, no shortcut) inside any of the
+    intervals, with its shortest length anywhere and as an atom."""
+    sem = semantics(GRAMMAR)
+    lo = np.concatenate([r[0] for r in rounds])
+    hi = np.concatenate([r[1] for r in rounds])
+    parts, anywhere, atom = [], [], []
+    lit = sem.literal(prep.digits)
+    assert lit is not None
+    parts.append(lit)
+    anywhere.append(np.array([4]))
+    atom.append(np.array([4]))
+    for split in range(1, 4):
+        a, c = prep.left(split), prep.right(split)
+        for op in GRAMMAR.ops:
+            vals, length, _ = listing.derive(a, c, op, None, True, sem=sem)
+            keep = np.flatnonzero(_inside(vals.f, lo, hi))
+            parts.append(vals.take(keep))
+            anywhere.append(length[keep])
+            atom.append(length[keep] + 2 * (op.level < Level.ATOM))
+    vals = V.concat(parts)
+    order, starts, _, _ = group(vals)
+    return (
+        vals.take(order[starts]),
+        np.minimum.reduceat(np.concatenate(anywhere)[order], starts),
+        np.minimum.reduceat(np.concatenate(atom)[order], starts),
+    )
+
+
+@pytest.mark.parametrize("digits", ["9572", pytest.param("2967", marks=pytest.mark.slow)])
+def test_the_search_finds_every_javascript_value_with_its_shortest_length(digits: str) -> None:
+    """As test_solver_search does for PHP: `x_hits` (bit operations grouped, Math.max/min
+    sorted, `**` and Math.hypot inverted along a two-digit side, then the prepared
+    Digits's blocks listed together) against every pair of every split, in random
+    intervals and around the tiny Scores."""
+    prep = prepare(digits, GRAMMAR)
+    rng = random.Random(digits)
+    rounds = [_intervals(rng) for _ in range(4)]
+    rounds.append(
+        (np.array([0.999, 1.999, 2.999, -3.001]), np.array([1.001, 2.001, 3.001, -2.999]))
+    )
+    truth, anywhere, atom = _every_value_inside(prep, rounds)
+    for round_, (lo, hi) in enumerate(rounds):
+        if round_ == 2:  # the same through a prepared Digits (search.list_wide, list_blocks)
+            list_wide(prep)
+            list_blocks(prep)
+        hits = x_hits(prep, lo, hi)
+        wanted = np.flatnonzero(V.is_finite(truth) & _inside(truth.f, lo, hi))
+        codes = V.identity_codes(V.concat([truth.take(wanted), hits.x]))
+        truth_codes, hit_codes = codes[: len(wanted)], codes[len(wanted) :]
+        size = int(codes.max(initial=0)) + 1
+        best_any = np.full(size, 1 << 30)
+        best_atom = np.full(size, 1 << 30)
+        np.minimum.at(best_any, hit_codes, hits.length_any)
+        np.minimum.at(best_atom, hit_codes, hits.length_atom)
+        missing = wanted[best_any[truth_codes] != anywhere[wanted]]
+        assert not len(missing), (digits, round_, truth.take(missing[:5]).scalars())
+        assert np.array_equal(best_atom[truth_codes], atom[wanted])
+        assert len(wanted) > 0
