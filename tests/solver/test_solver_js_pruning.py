@@ -122,14 +122,11 @@ def test_dropped_wrap_entries_change_no_table(digits: str, monkeypatch: pytest.M
         assert len(rng.w.lens[0]) == CONTEXTS
 
 
-CASES = [
-    *((d, s) for d in ("2967", "4188", "9572") for s in (1, 2, 3, 6, 18, 50.5, 501)),
-    ("1000", 1),
-    ("3080", 2),
-]
+CASES = [("2967", 1), ("2967", 3), ("4188", 1), ("4188", 2), ("9572", 6), ("9572", 50.5)]
+CASES += [("9572", 501), ("1000", 1), ("3080", 2)]
 
 
-@pytest.mark.parametrize("top", [1, 3])
+@pytest.mark.parametrize("top", [1, pytest.param(3, marks=pytest.mark.slow)])
 def test_pruned_forms_give_the_answers_of_every_form(
     top: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
