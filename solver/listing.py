@@ -67,20 +67,40 @@ def derive(
     return out.take(keep), length, left[keep] * len(c) + right[keep]
 
 
-def _classes(key: V.Ints, lens: Lens) -> tuple[Index, Index, V.Bools]:
+Sorted = tuple[Index, Index, Index]  # order by key, group starts in it, group of each
+Groupings = dict[tuple[int, KeyOf], Sorted]
+"""Per table and key: its entries sorted by key, kept through one `prepare` (the three
+shifts and `& | ^` at a split group the same tables by the same keys)."""
+
+
+def _sorted_by(table: Table, key_of: KeyOf, cache: Groupings) -> Sorted:
+    memo = (id(table), key_of)
+    if memo not in cache:
+        key = key_of(table.values.f)
+        order = np.argsort(key, kind="stable")
+        first = np.ones(len(order), np.bool_)
+        first[1:] = key[order][1:] != key[order][:-1]
+        cache[memo] = (order, np.flatnonzero(first), np.cumsum(first) - 1)
+    return cache[memo]
+
+
+def _classes(
+    table: Table, key_of: KeyOf, ctx: int, cache: Groupings
+) -> tuple[Index, Index, V.Bools]:
     """Entries grouped by a key that fixes the operation's result: the shortest entry of
-    each group (its representative), every entry as short as its group's shortest, and
-    per entry whether its group has more than one of those (texts then tie)."""
-    order = np.lexsort((lens, key))
-    first = np.ones(len(order), np.bool_)
-    first[1:] = key[order][1:] != key[order][:-1]
-    group = np.cumsum(first) - 1
-    shortest = lens[order][first][group]
-    at_min = lens[order] == shortest
-    count = np.bincount(group[at_min], minlength=int(first.sum()))
+    each group in the context (its representative: the first such), every entry as short
+    as its group's shortest, and per entry whether its group has more than one of those
+    (texts then tie)."""
+    order, starts, group = _sorted_by(table, key_of, cache)
+    if len(order) == 0:
+        return order, order, np.zeros(0, np.bool_)
+    lens = table.lens[order, ctx]
+    at_min = lens == np.minimum.reduceat(lens, starts)[group]
+    position = np.where(at_min, np.arange(len(order)), len(order))
+    count = np.add.reduceat(at_min.astype(np.int64), starts)
     several = np.zeros(len(order), np.bool_)
     several[order] = count[group] > 1
-    return order[first], np.sort(order[at_min]), several
+    return order[np.minimum.reduceat(position, starts)], np.sort(order[at_min]), several
 
 
 def classed_block(
@@ -90,6 +110,7 @@ def classed_block(
     a: Table,
     c: Table,
     keys: tuple[KeyOf, KeyOf],
+    cache: Groupings | None = None,
 ) -> Block:
     """op over every pair, evaluated once per pair of key groups (`Semantics.class_keys`):
     JavaScript's `& | ^` read only ToInt32 of each operand and a shift count only its low 5
@@ -98,9 +119,10 @@ def classed_block(
     same value, longer); where a group has two shortest members, or two pairs of groups
     give the value as short, the value is tied and its text reads every pair of shortest
     members."""
+    cache = {} if cache is None else cache
     cl, cr = op.contexts()
-    rows, row_members, row_ties = _classes(keys[0](a.values.f), a.lens[:, cl])
-    cols, col_members, col_ties = _classes(keys[1](c.values.f), c.lens[:, cr])
+    rows, row_members, row_ties = _classes(a, keys[0], cl, cache)
+    cols, col_members, col_ties = _classes(c, keys[1], cr, cache)
     vals, length, pair = derive(a, c, op, rows, True, cols, sem)
     block = reduce_block(op, split, vals, length, pair, row_members, True, col_members)
     left, right = block.witness // len(c), block.witness % len(c)

@@ -24,7 +24,7 @@ from solver import inverse
 from solver import values as V
 from solver.grammar import NEG, Func, Function, Grammar, JsFunc, Level, Operation, Wrap
 from solver.hits import Hits, padded_spans
-from solver.listing import classed_block, derive, extreme_block, reduce_block
+from solver.listing import Groupings, classed_block, derive, extreme_block, reduce_block
 from solver.objective import Intervals, widen
 from solver.prepared import Block, Inverted, Prepared
 from solver.semantics import SEMANTICS, Semantics, semantics
@@ -65,11 +65,12 @@ def _plan_blocks(
     c: Table,
     blocks: list[Block],
     inverted: list[Inverted],
+    groupings: Groupings | None = None,
 ) -> None:
     """Add what searches op over this split: listed blocks and inverted rows (inverse.py)."""
     classes = sem.class_keys(op)
     if classes is not None:
-        blocks.append(classed_block(sem, op, split, a, c, classes))
+        blocks.append(classed_block(sem, op, split, a, c, classes, groupings))
         return
     how = sem.plan(op, a.values, c.values)
     if how is None and sem.picks_an_operand(op):
@@ -116,10 +117,11 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
             reduce_block(None, 0, lit, np.array([n], np.int64), np.zeros(1, np.int64), None)
         )
     inverted: list[Inverted] = []
+    groupings: Groupings = {}
     for split in range(1, n):
         a, c = tables[(0, split)].w, tables[(split, n)].w
         for op in grammar.ops:
-            _plan_blocks(semantics(grammar), op, split, a, c, blocks, inverted)
+            _plan_blocks(semantics(grammar), op, split, a, c, blocks, inverted, groupings)
     return Prepared(digits, grammar, tables, blocks, inverted)
 
 

@@ -10,6 +10,7 @@ interval is two binary searches.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -97,7 +98,7 @@ def group(values: V.Values, runs: bool = False) -> tuple[Index, Index, V.Ints, i
     keys = values.keys()
     int_sel = np.flatnonzero(values.isint)
     float_sel = np.flatnonzero(~values.isint)
-    kind = "stable" if runs else "quicksort"
+    kind: Literal["stable", "quicksort"] = "stable" if runs else "quicksort"
     int_order = int_sel[np.argsort(keys[int_sel], kind=kind)]
     float_order = float_sel[np.argsort(keys[float_sel], kind=kind)]
     order = np.concatenate([int_order, float_order])
