@@ -175,7 +175,8 @@ class Writer:
         self, inv: Inverted, xs: V.Values, needs: list[tuple[int, int]]
     ) -> list[list[str]]:
         """For each x (one query for all of them): texts of its derivations by `inv`."""
-        pair = inverted_pairs(self.prep, inv, xs.f, xs.f)
+        longest = max(need for _, need in needs)  # a longer pair's text is never needed
+        pair = inverted_pairs(self.prep, inv, xs.f, xs.f, max_length=longest)
         vals, length, kept = pair_values(self.prep, inv.op, inv.split, pair)
         out: list[list[str]] = []
         for k, (ctx, need) in enumerate(needs):

@@ -243,9 +243,15 @@ def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
 
 
 def inverted_pairs(
-    prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int = 0
+    prep: Prepared,
+    inv: Inverted,
+    lo: V.Floats,
+    hi: V.Floats,
+    pad: int = 0,
+    max_length: int | None = None,
 ) -> Index:
-    """Pair numbers (left * len(right) + right) whose result may lie in the intervals."""
+    """Pair numbers (left * len(right) + right) whose result may lie in the intervals (and
+    whose formula is at most `max_length` long)."""
     a, c = prep.left(inv.split), prep.right(inv.split)
     rows_table, other = (a, c) if inv.rows_left else (c, a)
     found_rows: list[Index] = []
@@ -263,6 +269,11 @@ def inverted_pairs(
     rows_i = np.concatenate(found_rows)
     other_i = np.concatenate(found_other)
     left_i, right_i = (rows_i, other_i) if inv.rows_left else (other_i, rows_i)
+    if max_length is not None:
+        cl, cr = inv.op.contexts()
+        length = inv.op.length + a.lens[left_i, cl].astype(np.int64) + c.lens[right_i, cr]
+        short = length <= max_length
+        left_i, right_i = left_i[short], right_i[short]
     return np.unique(left_i * len(c) + right_i)
 
 
@@ -279,24 +290,40 @@ def pair_values(
     return x.take(keep), length, keep
 
 
-def _inverted_hits(prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
-    pair = inverted_pairs(prep, inv, lo, hi, pad)
+def _inverted_hits(
+    prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int, max_length: int | None
+) -> Hits:
+    pair = inverted_pairs(prep, inv, lo, hi, pad, max_length)
     x, length, _ = pair_values(prep, inv.op, inv.split, pair)
     return Hits(x, length, length + 2 * (inv.op.level < Level.ATOM))
 
 
-def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
-    """Every top-level x in the intervals (with `pad` neighbours around each, per table)."""
+def x_hits(
+    prep: Prepared,
+    lo: V.Floats,
+    hi: V.Floats,
+    pad: int = 0,
+    *,
+    listed: bool = True,
+    inverted: bool = True,
+    max_length: int | None = None,
+) -> Hits:
+    """Every top-level x in the intervals (with `pad` neighbours around each, per table):
+    of the listed blocks, of the inverted operations, or both; `max_length` drops inverted
+    pairs written longer (candidates.collect_pruned)."""
     if len(lo) == 0:
         return Hits.concat([])
     if prep.top_level is not None:  # prepared: the whole top level is listed
-        return prep.top_level.hits(lo, hi, pad)
-    if prep.listed is not None:  # prepared, its blocks listed together (`list_blocks`)
-        parts = [prep.listed.hits(lo, hi, pad)]
-    else:
-        parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
-    # each part reduced as it comes: near 0 the repeats are most of the pairs (memory)
-    parts += [_distinct(_inverted_hits(prep, inv, lo, hi, pad)) for inv in prep.inverted]
+        return prep.top_level.hits(lo, hi, pad) if listed else Hits.concat([])
+    parts = []
+    if listed and prep.listed is not None:  # prepared, its blocks listed together
+        parts.append(prep.listed.hits(lo, hi, pad))
+    elif listed:
+        parts += [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
+    if inverted:  # each part reduced as it comes: near 0 most pairs repeat (memory)
+        parts += [
+            _distinct(_inverted_hits(prep, inv, lo, hi, pad, max_length)) for inv in prep.inverted
+        ]
     return _distinct(Hits.concat(parts))
 
 
