@@ -49,10 +49,12 @@ TINY = (1, 2, 3)
 """Scores where near-zero results crowd (`y % t`, `y >> 31`, Math.floor's [1, 2)): a
 JavaScript query there took 4-21 s before the pruning of issue 23's solver work."""
 BEFORE = (
-    "Before that work (commit 3b40286, measured 2026-12-02 01:54 UTC, load 5.4, 20 Digits):"
+    "Before that work (commit 3b40286): this script on 2026-12-02 at 01:54 UTC (load 5.4):"
     " JavaScript cold p50 643 ms, p99 3097 ms; query after a cold solve p99 1801 ms (max"
     " 12314); prepared query p99 310 ms (max 21459); 2 of 6 cold solves through"
-    " `SolverProcess` failed for memory."
+    " `SolverProcess` failed for memory. Again at 08:42 UTC (load 1.9-2.7), minutes before"
+    " the run above: cold p50 308 ms (2.1x PHP's), p99 932 ms; query after a cold solve p99"
+    " 664 ms (max 7840); prepared query p99 89 ms (max 4835); the same 2 of 6 failed."
 )
 
 
