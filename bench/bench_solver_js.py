@@ -42,6 +42,20 @@ class Measured:
     after_cold: Timings = field(default_factory=lambda: ([], []))
     prepare: Timings = field(default_factory=lambda: ([], []))
     prepared: Timings = field(default_factory=lambda: ([], []))
+    tiny: Timings = field(default_factory=lambda: ([], []))
+
+
+TINY = (1, 2, 3)
+"""Scores where near-zero results crowd (`y % t`, `y >> 31`, Math.floor's [1, 2)): a
+JavaScript query there took 4-21 s before the pruning of issue 23's solver work."""
+BEFORE = (
+    "Before that work (commit 3b40286): this script on 2026-12-02 at 01:54 UTC (load 5.4):"
+    " JavaScript cold p50 643 ms, p99 3097 ms; query after a cold solve p99 1801 ms (max"
+    " 12314); prepared query p99 310 ms (max 21459); 2 of 6 cold solves through"
+    " `SolverProcess` failed for memory. Again at 08:42 UTC (load 1.9-2.7), minutes before"
+    " the run above: cold p50 308 ms (2.1x PHP's), p99 932 ms; query after a cold solve p99"
+    " 664 ms (max 7840); prepared query p99 89 ms (max 4835); the same 2 of 6 failed."
+)
 
 
 def _helper_cpu() -> float:
@@ -70,6 +84,8 @@ def measure(game_set: GameSet, plan: list[tuple[str, int, list[int], list[int]]]
         _timed(out.prepare, lambda: solver.prepare(digits, game_set))  # noqa: B023
         for s in prepared:
             _timed(out.prepared, lambda: solver.solve(digits, s, game_set))  # noqa: B023
+        for s in TINY:
+            _timed(out.tiny, lambda: solver.solve(digits, s, game_set))  # noqa: B023
         solver.clear()
     return out
 
@@ -141,12 +157,14 @@ def main() -> None:
         ("query after a cold solve only", lambda m: m.after_cold),
         ("`prepare` after that cold solve", lambda m: m.prepare),
         ("query on prepared Digits", lambda m: m.prepared),
+        ("query on prepared Digits at Score 1, 2, 3", lambda m: m.tiny),
     ):
         for label, m in (("JavaScript", js), ("PHP", php)):
             wall, cpu = pick(m)
             rows.append(f"| {name}, {label} | {latency_cells(wall)} | {latency_cells(cpu)} |")
     cold50, cold99 = percentile(js.cold[0], 50), percentile(js.cold[0], 99)
     warm99 = percentile(js.prepared[0], 99)
+    tiny_max = max(js.tiny[0])
     cpu50, cpu99 = percentile(js.cold[1], 50), percentile(js.cold[1], 99)
     ratio = cold50 / percentile(php.cold[0], 50)
     mib = 2**20
@@ -178,7 +196,10 @@ def main() -> None:
         f" {len(process_latency)} JavaScript Digits prepared (target <= 256 MiB):"
         f" {met(memory_ok)}; the node helper of `**` and Math.cbrt, its own process:"
         f" {helper_peak / mib:.0f} MiB peak",
+        f"- JavaScript queries at Score 1-3 on prepared Digits: at most {tiny_max * 1000:.0f} ms",
         f"- calls through `SolverProcess` that failed: {', '.join(failures) or 'none'}",
+        "",
+        BEFORE,
     ]
     body = "\n".join(lines) + "\n"
     write_section("solver-js", body)

@@ -112,12 +112,76 @@ def _form_found(
     return Found(r.take(keep), score[keep], length, [form] * len(keep), hits.x.take(keep))
 
 
-def collect(prep: Prepared, objective: Objective, bound: float, forms: list[Form]) -> Found:
-    """Every candidate of the given forms scoring at most `bound` (nothing missed)."""
+def collect(
+    prep: Prepared,
+    objective: Objective,
+    bound: float,
+    forms: list[Form],
+    *,
+    listed: bool = True,
+    inverted: bool = True,
+    max_length: int | None = None,
+) -> Found:
+    """Every candidate of the given forms scoring at most `bound` (nothing missed; of the
+    listed blocks, the inverted operations or both, as `search.x_hits`)."""
     lo, hi = objective.sublevel(bound)
     own = _preimages(prep, forms, lo, hi)
     sem = semantics(prep.grammar)
-    return _apply_forms(sem, forms, own, x_hits(prep, *_all(own)), objective, bound)
+    hits = x_hits(prep, *_all(own), listed=listed, inverted=inverted, max_length=max_length)
+    return _apply_forms(sem, forms, own, hits, objective, bound)
+
+
+def kth_best(sem: Semantics, found: Found, top: int) -> tuple[float, int] | None:
+    """(score, shortest length) of the top-th best distinct Result found (None: fewer)."""
+    ok = np.flatnonzero(np.isfinite(found.score))
+    if len(ok) < top:
+        return None
+    codes = sem.result_codes(found.r.take(ok))
+    count = int(codes.max()) + 1
+    if count < top:
+        return None
+    score = np.full(count, np.inf)
+    np.minimum.at(score, codes, found.score[ok])
+    length = np.full(count, np.iinfo(np.int64).max)
+    np.minimum.at(length, codes, found.length[ok])
+    order = np.lexsort((length, score))
+    kth = order[top - 1]
+    return float(score[kth]), int(length[kth])
+
+
+def collect_pruned(
+    prep: Prepared, objective: Objective, bound: float, forms: list[Form], top: int
+) -> Found:
+    """What `collect` finds that can still be among the `top` best: the bare and negated
+    formula first (of the listed blocks, then of the inverted operations: when the listed
+    ones already hold `top` Results scoring 0, an inverted pair written longer than the
+    top-th of them can neither beat nor tie it, and is not evaluated), then the forms with
+    a function around the whole formula, scoring at most the top-th best found so far (a
+    Result scoring worse ranks after `top` others).
+
+    A function form is at least its own length plus one character per digit (every formula
+    uses all the Digits). Scores are never below 0: when the top-th best scores 0 and is
+    shorter than that, the form can give nothing better (nor as good and as short) and is
+    not searched. Near a tiny Score the bare formula almost always checks out in a few
+    characters, while `Math.floor(x)` reads every x of [1, 2) (a million pairs)."""
+    plain = [f for f in forms if form_length(f) <= 1]
+    wrapped = [f for f in forms if form_length(f) > 1]
+    sem = semantics(prep.grammar)
+    found = collect(prep, objective, bound, plain, inverted=False)
+    kth = kth_best(sem, found, top)
+    cap = kth[1] if kth is not None and kth[0] == 0 else None
+    found = Found.concat(
+        [found, collect(prep, objective, bound, plain, listed=False, max_length=cap)]
+    )
+    kth = kth_best(sem, found, top)
+    if kth is not None:
+        score, length = kth
+        bound = min(bound, score)
+        shortest = len(prep.digits)
+        wrapped = [f for f in wrapped if score > 0 or form_length(f) + shortest <= length]
+    if not wrapped:
+        return found
+    return Found.concat([found, collect(prep, objective, bound, wrapped)])
 
 
 def distinct_count(prep: Prepared, found: Found) -> int:

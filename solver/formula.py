@@ -54,17 +54,17 @@ class _Index:
         self.isint = values.isint[self.order]
         self.keys = keys[self.order]
 
-    def find(self, value: V.Values) -> list[tuple[int, int]]:
-        """(array number, position) of every occurrence of the single value."""
+    def find(self, value: V.Values) -> list[tuple[int, V.Ints]]:
+        """Per array holding the single value: its number and the value's positions there
+        (arrays, not pairs: `Math.sign(x)` is 1 for some 40,000 x of a table)."""
         is_int, key = bool(value.isint[0]), int(value.keys()[0])
         lo = int(np.searchsorted(self.isint, is_int, "left"))
         hi = int(np.searchsorted(self.isint, is_int, "right"))
         start = lo + int(np.searchsorted(self.keys[lo:hi], key, "left"))
         stop = lo + int(np.searchsorted(self.keys[lo:hi], key, "right"))
         hits = self.order[start:stop]
-        return [
-            (int(s), int(p)) for s, p in zip(self.source[hits], self.position[hits], strict=True)
-        ]
+        source, position = self.source[hits], self.position[hits]
+        return [(int(s), position[source == s]) for s in np.unique(source)]
 
 
 class Writer:
@@ -100,12 +100,12 @@ class Writer:
         bi = int(b.index_of(v)[0])
         if bi >= 0 and int(b.lens[bi, ctx]) == need:
             options.append(self.b_text(span, bi, ctx))
-        for number, k in self._wrap_index(span).find(v):
+        for number, ks in self._wrap_index(span).find(v):
             form = rng.wraps[number]
-            length = int(form.length[k])
             # a unary minus where an atom is needed (JavaScript's `(-2)**2`) is parenthesized
             bare = self.prep.grammar.wrap_level(form.wrap) >= ctx
-            if (bare and length == need) or (not bare and length + 2 == need):
+            fits = ks[form.length[ks] + (0 if bare else 2) == need]
+            for k in fits.tolist():
                 inner = self.b_text(span, int(form.source[k]), form.wrap.inner_context)
                 text = form.wrap.render(inner)
                 options.append(text if bare else f"({text})")
@@ -128,18 +128,16 @@ class Writer:
         if lit is not None and V.identical(lit, v)[0] and len(text) == need:
             options.append(text)
         i, j = span
-        for number, k in self._pair_index(span).find(v):
+        for number, ks in self._pair_index(span).find(v):
             p = rng.pairs[number]
-            length = int(p.length[k])
-            fits = p.op.level >= ctx and length == need
-            if not fits and length + 2 != need:
-                continue
+            fits = p.op.level >= ctx
             cl, cr = p.op.contexts()
-            natural = p.op.render(
-                self.w_text((i, p.split), int(p.left[k]), cl),
-                self.w_text((p.split, j), int(p.right[k]), cr),
-            )
-            options.append(natural if fits else f"({natural})")
+            for k in ks[p.length[ks] + (0 if fits else 2) == need].tolist():
+                natural = p.op.render(
+                    self.w_text((i, p.split), int(p.left[k]), cl),
+                    self.w_text((p.split, j), int(p.right[k]), cr),
+                )
+                options.append(natural if fits else f"({natural})")
         return smallest(options)
 
     # --- the whole Digits ---
@@ -177,7 +175,8 @@ class Writer:
         self, inv: Inverted, xs: V.Values, needs: list[tuple[int, int]]
     ) -> list[list[str]]:
         """For each x (one query for all of them): texts of its derivations by `inv`."""
-        pair = inverted_pairs(self.prep, inv, xs.f, xs.f)
+        longest = max(need for _, need in needs)  # a longer pair's text is never needed
+        pair = inverted_pairs(self.prep, inv, xs.f, xs.f, max_length=longest)
         vals, length, kept = pair_values(self.prep, inv.op, inv.split, pair)
         out: list[list[str]] = []
         for k, (ctx, need) in enumerate(needs):

@@ -65,12 +65,12 @@ def plan(op: Operation, left: V.Values, right: V.Values) -> Plan | None:
     return Plan(rows_left, [_bit_kind(op, rows_left, int(t[k])) for k in range(len(rows))])
 
 
-def plan_pow(left: V.Values, right: V.Values) -> Plan | None:
-    """JavaScript's `**` (any sign, any size of the small side): inverted along a small side
-    like PHP's pow, every row's bound numeric (|x| = |r|^y or |y|^r)."""
+def plan_pow(left: V.Values, right: V.Values, small: int = SMALL) -> Plan | None:
+    """JavaScript's `**` (any sign, any size of the small side): inverted along a side of at
+    most `small` values like PHP's pow, every row's bound numeric (|x| = |r|^y or |y|^r)."""
     rows_left = len(left) <= len(right)
     rows = left if rows_left else right
-    if len(rows) > SMALL:
+    if len(rows) > small:
         return None
     return Plan(rows_left, [_pow_kind(rows, k) for k in range(len(rows))])
 

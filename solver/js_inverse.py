@@ -22,6 +22,8 @@ An operand whose ToInt32 is not trunc(y) (|y| >= 2^31, NaN, Infinity) is listed 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from solver import inverse
@@ -31,6 +33,8 @@ from solver.inverse import Plan, RowKind
 from solver.js_values import to_int32, to_uint32
 from solver.objective import Intervals
 
+KeyOf = Callable[[V.Floats], V.Ints]
+
 _BITS = frozenset({Op.AND, Op.OR, Op.XOR})
 _SHIFTS = frozenset({Op.SHL, Op.SHR, JsOp.USHR})
 _NUMERIC = frozenset({Op.MOD, JsOp.MAX, JsOp.MIN, JsOp.HYPOT})
@@ -38,6 +42,11 @@ _TWO_31, _TWO_32 = float(2**31), float(2**32)
 SMALL = 64
 """A side with at most this many values (a single digit's table) is inverted along: a
 two-digit side (~700 values) inverted made cold solves slower than listing it."""
+WIDE = 1024
+"""`**` and Math.hypot are inverted along a two-digit side too: their bounds are tight (a
+row's interval of y is where its results land, not a band around it), while listing the
+middle split cost 400,000 pairs each (`**` through node) for 100,000-170,000 values."""
+_WIDE_OPS = frozenset({JsOp.EXP, JsOp.HYPOT})
 
 
 def plan(op: Operation, left: V.Values, right: V.Values) -> Plan | None:
@@ -45,10 +54,10 @@ def plan(op: Operation, left: V.Values, right: V.Values) -> Plan | None:
     if op in inverse.ARITHMETIC:
         return inverse.plan(op, left, right)
     if op is JsOp.EXP:
-        return inverse.plan_pow(left, right)
+        return inverse.plan_pow(left, right, WIDE)
     rows_left = len(left) <= len(right)
     rows = left if rows_left else right
-    if len(rows) > SMALL:
+    if len(rows) > (WIDE if op in _WIDE_OPS else SMALL):
         return None
     t = to_int32(rows.f)
     shift = to_uint32(rows.f) & 31
@@ -71,6 +80,21 @@ def _kind(op: Operation, rows_left: bool, f: float, t: int, shift: int) -> RowKi
     if (op is Op.AND and t >= 0) or (op is Op.OR and t < 0):
         return RowKind.BUCKET if abs(t) <= 15 else RowKind.INVERT
     return RowKind.INVERT
+
+
+def _shift_count(f: V.Floats) -> V.Ints:
+    return to_uint32(f) & 31
+
+
+def class_keys(op: Operation) -> tuple[KeyOf, KeyOf] | None:
+    """`& | ^` are functions of ToInt32 of both operands, and a shift of ToInt32 of its left
+    operand (`>>>` reads ToUint32, which ToInt32 fixes) and its count's low 5 bits: listed
+    per pair of keys at every split (search._classed_block), never inverted."""
+    if op in _BITS:
+        return to_int32, to_int32
+    if op in _SHIFTS:
+        return to_int32, _shift_count
+    return None
 
 
 def bucket_keys(op: Operation, rows_left: bool, other: V.Values) -> V.Ints:
@@ -134,13 +158,27 @@ def bounds(
         if op is JsOp.MIN:
             return [(lo + 0 * r, np.where(inside, np.inf, hi))]
         if op is JsOp.HYPOT:
-            ok = hi >= 0
-            m = np.maximum(lo - np.abs(r), 0.0)
-            return [
-                (np.where(ok, m, np.inf), np.where(ok, hi + 0 * r, -np.inf)),
-                (np.where(ok, -hi + 0 * r, np.inf), np.where(ok, -m, -np.inf)),
-            ]
+            return _hypot_bounds(np.abs(r), lo, hi)
         return _mod_bounds(rows_left, r, lo, hi)
+
+
+_ROUNDING = 1e-12
+"""Far more than V8's Math.hypot is off the exact sqrt(t^2 + y^2) (a few ulps, 1e-16)."""
+
+
+def _hypot_bounds(t: V.Floats, lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+    """hypot(t, y) in [lo, hi]: |y| between sqrt(lo^2 - t^2) and sqrt(hi^2 - t^2), each
+    written sqrt(h - t) * sqrt(h + t) (no square overflows near the largest double) with
+    h moved out by `_ROUNDING` (where h is close to t the subtraction is all there is)."""
+    top = np.maximum(hi, 0.0)
+    bottom = np.maximum(lo, 0.0)
+    y_hi = np.sqrt(np.maximum(top - t + 4 * _ROUNDING * top, 0.0)) * np.sqrt(top + t)
+    y_lo = np.sqrt(np.maximum(bottom - t - 4 * _ROUNDING * bottom, 0.0)) * np.sqrt(bottom + t)
+    ok = (hi >= 0) & (top * (1 + 4 * _ROUNDING) >= t)
+    return [
+        (np.where(ok, y_lo, np.inf), np.where(ok, y_hi, -np.inf)),
+        (np.where(ok, -y_hi, np.inf), np.where(ok, -y_lo, -np.inf)),
+    ]
 
 
 def _mod_bounds(rows_left: bool, r: V.Floats, lo: V.Floats, hi: V.Floats) -> list[Intervals]:

@@ -189,6 +189,25 @@ UNARY: dict[Function, Callable[[Floats], Floats]] = {
 }
 
 
+_ROUNDING = frozenset({JsFunc.FLOOR, JsFunc.CEIL, JsFunc.ROUND, JsFunc.TRUNC})
+
+
+@quiet
+def useful_wrap(func: Function, argument: Values) -> Bools | None:
+    """Where `f(a)` (a = x or -x) is not a itself: rounding a whole number (or ±0, NaN,
+    ±Infinity) and Math.abs of a with its sign bit clear give a back, and `a`, `-x` or `(x)`
+    write that value shorter than any `Math.f(...)` (11 characters or more against 2), in
+    every context (tests/solver/test_solver_js_pruning.py)."""
+    a = argument.f
+    if func in _ROUNDING:
+        keep: Bools = np.isfinite(a) & (a != np.trunc(a))
+        return keep
+    if func is JsFunc.ABS:
+        sign: Bools = np.signbit(a) & ~np.isnan(a)
+        return sign
+    return None
+
+
 def neg(a: Values) -> Values:
     return of_floats(-a.f)
 

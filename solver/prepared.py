@@ -19,8 +19,9 @@ from solver.tables import Index, RangeTables, Span, Table
 class Block:
     """Distinct results of one operation over one split (or of the whole literal).
 
-    `rows` restricts the left operands (None: all); `witness` is a shortest pair
-    (left * len(right) + right) per value and `tied` says another pair is as short."""
+    `rows` restricts the left operands (None: all), `columns` the other side's; `witness`
+    is a shortest pair (left * len(right) + right) per value and `tied` says another pair
+    is as short (the text then re-derives rows by columns and picks among them)."""
 
     op: Operation | None
     split: int
@@ -29,6 +30,7 @@ class Block:
     tied: V.Bools
     rows: Index | None = None
     rows_left: bool = True
+    columns: Index | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,7 @@ class Prepared:
     inverted: list[Inverted]
     # caches of the text forms (textforms.py), filled on demand
     top_level: TopLevel | None = None
+    listed: TopLevel | None = None  # the blocks' values together (a prepared Digits's)
     text_table: TextTable | None = None
     by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
     text_bands: dict[tuple[int, int], TextBand] = field(default_factory=dict)

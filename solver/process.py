@@ -68,6 +68,16 @@ def peak_bytes() -> int:
     return resident_bytes()
 
 
+def data_bytes() -> int:
+    """This process's data segment (VmData: heap and private anonymous maps), what the
+    memory limit (RLIMIT_DATA, worker.py) counts; freed heap glibc keeps mapped is in it."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmData:"):
+                return int(line.split()[1]) << 10
+    return resident_bytes()
+
+
 def _give_back() -> None:
     """Return freed heap to the system. glibc keeps what a large build freed (it raises its
     mmap threshold after the first big free), ~50 MiB after preparing a Digits."""
@@ -95,13 +105,23 @@ CALL_PEAK_MIB = 96
 """Kept free before each call: the most one call holds on the way (preparing the heaviest
 Digits adds ~45 MiB at its peak, a cold solve ~25 MiB), with room to spare."""
 
+DATA_PEAK_MIB = 100
+"""Kept free of the data segment, which the limit counts (RLIMIT_DATA, worker.py): a cold
+solve of new JavaScript Digits adds ~90-110 MiB to it (its tables and blocks are kept), and
+its data segment runs 60-80 MiB above its resident set. Checking the resident set alone,
+two JavaScript cold solves in a row failed for memory. A PHP day of seven prepared
+Digits stays under both (tests/solver/test_solver_process.py)."""
+
 
 def _make_room(digits: str, game_set: GameSet) -> None:
     """Evict other Digits (`Solver.evict`'s order) until the next call's peak fits the
-    budget; the call's own Digits stay. The heap freed by the last call was given back
-    at its end."""
+    budget, both resident and in the data segment; the call's own Digits stay. The heap
+    freed by the last call was given back at its end."""
     room = _state.memory_limit - (CALL_PEAK_MIB << 20)
-    while resident_bytes() > room and _solver().evict((digits, game_set)):
+    data_room = _state.memory_limit - (DATA_PEAK_MIB << 20)
+    while (resident_bytes() > room or data_bytes() > data_room) and _solver().evict(
+        (digits, game_set)
+    ):
         _give_back()
 
 

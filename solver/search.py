@@ -24,6 +24,7 @@ from solver import inverse
 from solver import values as V
 from solver.grammar import NEG, Func, Function, Grammar, JsFunc, Level, Operation, Wrap
 from solver.hits import Hits, padded_spans
+from solver.listing import Groupings, classed_block, derive, extreme_block, reduce_block
 from solver.objective import Intervals, widen
 from solver.prepared import Block, Inverted, Prepared
 from solver.semantics import SEMANTICS, Semantics, semantics
@@ -31,61 +32,16 @@ from solver.tables import (
     Index,
     Table,
     build_tables,
-    contributions,
     expand,
     group,
     literal_value,
 )
 
-__all__ = ["Block", "Hits", "Inverted", "Prepared", "padded_spans"]  # read from here too
+__all__ = ["Block", "Hits", "Inverted", "Prepared", "derive", "padded_spans"]  # read from here too
 
 PHP_NUMBERS = SEMANTICS[FormulaLanguage.PHP]
 PLAIN: Wrap | None = None
 Form = Wrap | None
-
-
-def _reduce_block(
-    op: Operation | None,
-    split: int,
-    vals: V.Values,
-    length: Index,
-    pair: Index,
-    rows: Index | None,
-    rows_left: bool = True,
-) -> Block:
-    level = int(op.level) if op is not None else int(Level.ATOM)
-    order, starts, keys, n_int = group(vals)
-    sorted_len = length[order]
-    best = np.minimum.reduceat(sorted_len, starts)
-    is_best = sorted_len == np.repeat(best, np.diff(np.append(starts, len(order))))
-    position = np.where(is_best, np.arange(len(order)), len(order))
-    first = np.minimum.reduceat(position, starts)
-    count = np.add.reduceat(is_best.astype(np.int64), starts)
-    table = Table(vals.take(order[starts]), keys, n_int, contributions(level, best))
-    return Block(op, split, table, pair[order[first]], count > 1, rows, rows_left)
-
-
-def derive(
-    a: Table,
-    c: Table,
-    op: Operation,
-    rows: Index | None,
-    rows_left: bool,
-    columns: Index | None = None,
-    sem: Semantics = PHP_NUMBERS,
-) -> tuple[V.Values, Index, Index]:
-    """op over every pair, or over `rows` of one side (and `columns` of the other): results,
-    lengths, pair numbers (left * len(c) + right); the language's errors dropped."""
-    side = np.arange(len(a) if rows_left else len(c)) if rows is None else rows
-    other = np.arange(len(c) if rows_left else len(a)) if columns is None else columns
-    first = np.repeat(side, len(other))
-    second = np.tile(other, len(side))
-    left, right = (first, second) if rows_left else (second, first)
-    out, ok = sem.binary(op)(a.values.take(left), c.values.take(right))
-    keep = np.flatnonzero(ok)
-    cl, cr = op.contexts()
-    length = op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
-    return out.take(keep), length, left[keep] * len(c) + right[keep]
 
 
 def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, Index]:
@@ -96,7 +52,8 @@ def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, In
         block.op,
         block.rows,
         block.rows_left,
-        sem=semantics(prep.grammar),
+        block.columns,
+        semantics(prep.grammar),
     )
 
 
@@ -108,12 +65,20 @@ def _plan_blocks(
     c: Table,
     blocks: list[Block],
     inverted: list[Inverted],
+    groupings: Groupings | None = None,
 ) -> None:
     """Add what searches op over this split: listed blocks and inverted rows (inverse.py)."""
+    classes = sem.class_keys(op)
+    if classes is not None:
+        blocks.append(classed_block(sem, op, split, a, c, classes, groupings))
+        return
     how = sem.plan(op, a.values, c.values)
+    if how is None and sem.picks_an_operand(op):
+        blocks.append(extreme_block(sem, op, split, a, c))
+        return
     if how is None:
         vals, length, pair = derive(a, c, op, None, True, sem=sem)
-        blocks.append(_reduce_block(op, split, vals, length, pair, None))
+        blocks.append(reduce_block(op, split, vals, length, pair, None))
         return
     rows_left = how.rows_left
     other = c if rows_left else a
@@ -123,11 +88,11 @@ def _plan_blocks(
         odd = sem.odd_columns(op, other.values)
         if len(odd):
             vals, length, pair = derive(a, c, op, odd, not rows_left, sem=sem)
-            blocks.append(_reduce_block(op, split, vals, length, pair, odd, not rows_left))
+            blocks.append(reduce_block(op, split, vals, length, pair, odd, not rows_left))
     listed = how.rows(inverse.RowKind.LIST)
     if len(listed):
         vals, length, pair = derive(a, c, op, listed, rows_left, sem=sem)
-        blocks.append(_reduce_block(op, split, vals, length, pair, listed, rows_left))
+        blocks.append(reduce_block(op, split, vals, length, pair, listed, rows_left))
     bucketed = how.rows(inverse.RowKind.BUCKET)
     if len(bucketed):
         ctx = op.contexts()[1 if rows_left else 0]
@@ -137,7 +102,7 @@ def _plan_blocks(
         first[1:] = keys[order][1:] != keys[order][:-1]
         representatives = order[first]
         vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives, sem)
-        block = _reduce_block(op, split, vals, length, pair, bucketed, rows_left)
+        block = reduce_block(op, split, vals, length, pair, bucketed, rows_left)
         # a bucket hides its other members: texts re-derive these rows in full
         blocks.append(dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_)))
 
@@ -149,14 +114,35 @@ def prepare(digits: str, grammar: Grammar) -> Prepared:
     lit = literal_value(digits, grammar)
     if lit is not None:
         blocks.append(
-            _reduce_block(None, 0, lit, np.array([n], np.int64), np.zeros(1, np.int64), None)
+            reduce_block(None, 0, lit, np.array([n], np.int64), np.zeros(1, np.int64), None)
         )
     inverted: list[Inverted] = []
+    groupings: Groupings = {}
     for split in range(1, n):
         a, c = tables[(0, split)].w, tables[(split, n)].w
         for op in grammar.ops:
-            _plan_blocks(semantics(grammar), op, split, a, c, blocks, inverted)
+            _plan_blocks(semantics(grammar), op, split, a, c, blocks, inverted, groupings)
     return Prepared(digits, grammar, tables, blocks, inverted)
+
+
+def list_wide(prep: Prepared) -> None:
+    """List as blocks what is inverted along a side of more than `inverse.SMALL` values
+    other than `+ - * /`: JavaScript's `**` and Math.hypot over the middle split. A cold
+    solve reads a few of their pairs; a prepared Digits is asked many Scores, and each
+    query would send its `**` pairs to node (a round trip each, slow on a loaded machine)."""
+    sem = semantics(prep.grammar)
+    kept: list[Inverted] = []
+    for inv in prep.inverted:
+        if inv.op in inverse.ARITHMETIC or len(inv.rows) <= inverse.SMALL:
+            kept.append(inv)
+            continue
+        vals, length, pair = derive(
+            prep.left(inv.split), prep.right(inv.split), inv.op, inv.rows, inv.rows_left, sem=sem
+        )
+        prep.blocks.append(
+            reduce_block(inv.op, inv.split, vals, length, pair, inv.rows, inv.rows_left)
+        )
+    prep.inverted = kept
 
 
 # --- forms around the whole formula ---------------------------------------------------------
@@ -257,9 +243,15 @@ def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
 
 
 def inverted_pairs(
-    prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int = 0
+    prep: Prepared,
+    inv: Inverted,
+    lo: V.Floats,
+    hi: V.Floats,
+    pad: int = 0,
+    max_length: int | None = None,
 ) -> Index:
-    """Pair numbers (left * len(right) + right) whose result may lie in the intervals."""
+    """Pair numbers (left * len(right) + right) whose result may lie in the intervals (and
+    whose formula is at most `max_length` long)."""
     a, c = prep.left(inv.split), prep.right(inv.split)
     rows_table, other = (a, c) if inv.rows_left else (c, a)
     found_rows: list[Index] = []
@@ -277,6 +269,11 @@ def inverted_pairs(
     rows_i = np.concatenate(found_rows)
     other_i = np.concatenate(found_other)
     left_i, right_i = (rows_i, other_i) if inv.rows_left else (other_i, rows_i)
+    if max_length is not None:
+        cl, cr = inv.op.contexts()
+        length = inv.op.length + a.lens[left_i, cl].astype(np.int64) + c.lens[right_i, cr]
+        short = length <= max_length
+        left_i, right_i = left_i[short], right_i[short]
     return np.unique(left_i * len(c) + right_i)
 
 
@@ -293,21 +290,40 @@ def pair_values(
     return x.take(keep), length, keep
 
 
-def _inverted_hits(prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
-    pair = inverted_pairs(prep, inv, lo, hi, pad)
+def _inverted_hits(
+    prep: Prepared, inv: Inverted, lo: V.Floats, hi: V.Floats, pad: int, max_length: int | None
+) -> Hits:
+    pair = inverted_pairs(prep, inv, lo, hi, pad, max_length)
     x, length, _ = pair_values(prep, inv.op, inv.split, pair)
     return Hits(x, length, length + 2 * (inv.op.level < Level.ATOM))
 
 
-def x_hits(prep: Prepared, lo: V.Floats, hi: V.Floats, pad: int = 0) -> Hits:
-    """Every top-level x in the intervals (with `pad` neighbours around each, per table)."""
+def x_hits(
+    prep: Prepared,
+    lo: V.Floats,
+    hi: V.Floats,
+    pad: int = 0,
+    *,
+    listed: bool = True,
+    inverted: bool = True,
+    max_length: int | None = None,
+) -> Hits:
+    """Every top-level x in the intervals (with `pad` neighbours around each, per table):
+    of the listed blocks, of the inverted operations, or both; `max_length` drops inverted
+    pairs written longer (candidates.collect_pruned)."""
     if len(lo) == 0:
         return Hits.concat([])
     if prep.top_level is not None:  # prepared: the whole top level is listed
-        return prep.top_level.hits(lo, hi, pad)
-    parts = [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
-    # each part reduced as it comes: near 0 the repeats are most of the pairs (memory)
-    parts += [_distinct(_inverted_hits(prep, inv, lo, hi, pad)) for inv in prep.inverted]
+        return prep.top_level.hits(lo, hi, pad) if listed else Hits.concat([])
+    parts = []
+    if listed and prep.listed is not None:  # prepared, its blocks listed together
+        parts.append(prep.listed.hits(lo, hi, pad))
+    elif listed:
+        parts += [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
+    if inverted:  # each part reduced as it comes: near 0 most pairs repeat (memory)
+        parts += [
+            _distinct(_inverted_hits(prep, inv, lo, hi, pad, max_length)) for inv in prep.inverted
+        ]
     return _distinct(Hits.concat(parts))
 
 

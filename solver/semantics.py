@@ -17,11 +17,12 @@ import numpy as np
 from rules.game_set import FormulaLanguage
 from solver import inverse, js_inverse, js_values
 from solver import values as V
-from solver.grammar import Func, Function, Grammar, Op, Operation, Wrap, literal_text_ok
+from solver.grammar import Func, Function, Grammar, JsOp, Op, Operation, Wrap, literal_text_ok
 from solver.objective import Intervals
 from solver.php import literal as php_literal
 
 Binary = Callable[[V.Values, V.Values], tuple[V.Values, V.Bools]]
+KeyOf = Callable[[V.Floats], V.Ints]
 
 
 class Semantics(Protocol):
@@ -59,6 +60,21 @@ class Semantics(Protocol):
 
     def bucket_keys(self, op: Operation, rows_left: bool, other: V.Values) -> V.Ints:
         """For a plan's BUCKET rows: a key of the other operand that fixes the result."""
+        ...
+
+    def useful_wrap(self, func: Function, argument: V.Values) -> V.Bools | None:
+        """Where func(argument) can be the shortest text of its value in some context (None:
+        everywhere); the rest is dropped from the tables as longer than another entry."""
+        ...
+
+    def picks_an_operand(self, op: Operation) -> bool:
+        """Whether op's result is the larger (or smaller) of its operands, so it is listed
+        from the sorted operands (listing.extreme_block) instead of every pair."""
+        ...
+
+    def class_keys(self, op: Operation) -> tuple[KeyOf, KeyOf] | None:
+        """Keys of the left and the right operand that together fix op's result, so op is
+        listed once per pair of keys at every split (None: planned by `plan`)."""
         ...
 
 
@@ -105,6 +121,15 @@ class PhpNumbers:
     def bucket_keys(self, op: Operation, rows_left: bool, other: V.Values) -> V.Ints:
         return inverse.bucket_keys(op, rows_left, other)
 
+    def useful_wrap(self, func: Function, argument: V.Values) -> V.Bools | None:
+        return None
+
+    def picks_an_operand(self, op: Operation) -> bool:
+        return False
+
+    def class_keys(self, op: Operation) -> tuple[KeyOf, KeyOf] | None:
+        return None
+
 
 class JsNumbers:
     """JavaScript: doubles only (solver.js_values); every operation inverted along a
@@ -141,6 +166,15 @@ class JsNumbers:
 
     def bucket_keys(self, op: Operation, rows_left: bool, other: V.Values) -> V.Ints:
         return js_inverse.bucket_keys(op, rows_left, other)
+
+    def useful_wrap(self, func: Function, argument: V.Values) -> V.Bools | None:
+        return js_values.useful_wrap(func, argument)
+
+    def picks_an_operand(self, op: Operation) -> bool:
+        return op in (JsOp.MAX, JsOp.MIN)
+
+    def class_keys(self, op: Operation) -> tuple[KeyOf, KeyOf] | None:
+        return js_inverse.class_keys(op)
 
 
 SEMANTICS: Final[dict[FormulaLanguage, Semantics]] = {

@@ -13,14 +13,14 @@ from rules.digits import valid_digits
 from rules.scoring import apply_points
 from rules.sets import GameSet
 from solver import values as V
-from solver.candidates import Found, collect, distinct_count, seed_bound
+from solver.candidates import Found, collect_pruned, distinct_count, seed_bound
 from solver.formula import Writer, canonical
 from solver.grammar import Grammar
 from solver.objective import Distance, NewScore, Objective
 from solver.php import Number
 from solver.prepared import Prepared
 from solver.result import Candidate, Solution
-from solver.search import invertible_forms, prepare
+from solver.search import invertible_forms, list_wide, prepare
 from solver.semantics import Semantics, semantics
 from solver.textforms import (
     min_text_form_length,
@@ -29,7 +29,7 @@ from solver.textforms import (
     text_reaches,
     text_table,
 )
-from solver.toplevel import worth_listing
+from solver.toplevel import list_blocks, worth_listing
 
 _MAX_INTS_CHECKED = 200_000
 
@@ -102,10 +102,16 @@ class Solver:
         make some 10^7 derivations, past the process's memory), and what
         hexdec/octdec/bindec read in it (a Set that has them): it costs a few cold solves.
         A cold solve lists both only when its answer needs the text forms; unlisted,
-        queries invert as a cold solve does (the Digits stay cached, prepared first)."""
+        queries invert `+ - * /` as a cold solve does and read the rest from one list
+        (the Digits stay cached, prepared first)."""
         entry = self._prepared(digits, _grammar(game_set))
+        if entry.prepared:
+            return
         if worth_listing(entry.prep):
             text_table(entry.prep)  # reads the top level, which it lists first
+        else:  # `**` and Math.hypot listed, every block in one list (search.list_wide)
+            list_wide(entry.prep)
+            list_blocks(entry.prep)
         entry.prepared = True
 
     def is_prepared(self, digits: str, game_set: GameSet) -> bool:
@@ -189,11 +195,11 @@ class _Texted:
 def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
     prep = entry.prep
     forms = invertible_forms(prep.grammar)
-    found = collect(prep, objective, 0.0, forms)
+    found = collect_pruned(prep, objective, 0.0, forms, top)
     bound = 0.0
     if distinct_count(prep, found) < top:  # not enough exact hits: bound by their neighbours
         bound = seed_bound(prep, objective, forms, top)
-        found = collect(prep, objective, bound, forms)
+        found = collect_pruned(prep, objective, bound, forms, top)
     sem = semantics(prep.grammar)
     need = _text_forms_needed(prep, objective, found, top)
     if need is _Need.ALL or (need is _Need.SHORT and prep.text_table is not None):
@@ -202,7 +208,7 @@ def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
         found = _add_short_text_forms(prep, objective, found, top, bound)
     texted = []
     for g in _rank(sem, found, top):
-        members = [int(m) for m in g.members if found.length[m] == g.length]
+        members = g.members[found.length[g.members] == g.length].tolist()
         text, chosen = entry.writer.result_choice(
             [found.form[m] for m in members],
             found.x.take(np.array(members)),

@@ -11,7 +11,7 @@ per interval. The text forms (textforms.py) read the same list.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
@@ -22,7 +22,14 @@ from solver.prepared import Prepared
 from solver.search import derive
 from solver.semantics import semantics
 
-__all__ = ["TopLevel", "build_top_level", "derivations", "top_level", "worth_listing"]
+__all__ = [
+    "TopLevel",
+    "build_top_level",
+    "derivations",
+    "list_blocks",
+    "top_level",
+    "worth_listing",
+]
 
 
 LIST_BUDGET = 4_000_000
@@ -58,9 +65,13 @@ def top_level(prep: Prepared) -> TopLevel:
 def build_top_level(prep: Prepared) -> TopLevel:
     """Each part is reduced to keys and lengths as it is derived: the two million rows never
     exist as values at once (whole-array passes peaked 300 MiB above the tables)."""
+    return _reduced(_parts(prep))
+
+
+def _reduced(parts: Iterable[tuple[V.Values, AnyInts, AnyInts]]) -> TopLevel:
     keys: dict[bool, list[V.Ints]] = {True: [], False: []}
     lengths: dict[bool, list[Lengths]] = {True: [], False: []}
-    for values, length_any, length_atom in _parts(prep):
+    for values, length_any, length_atom in parts:
         for isint in (True, False):
             rows = values.isint if isint else ~values.isint
             key, length = _distinct(
@@ -77,6 +88,16 @@ def build_top_level(prep: Prepared) -> TopLevel:
         len(int_keys),
         np.ascontiguousarray(both[:, 0]),
         np.ascontiguousarray(both[:, 1]),
+    )
+
+
+def list_blocks(prep: Prepared) -> None:
+    """The blocks' values as one sorted list (`Prepared.listed`): a query on a prepared
+    Digits whose top level is not listed reads one list, not some fifty blocks."""
+    atom = int(Level.ATOM)
+    prep.listed = _reduced(
+        (block.table.values, block.table.lens[:, 0], block.table.lens[:, atom])
+        for block in prep.blocks
     )
 
 
