@@ -235,8 +235,6 @@ class GameError(UserError):
                 params[key] = mention(params[key])
         if "expires" in params:
             params["expires"] = timestamp(float(params["expires"]))
-        if "channel" in params:
-            params["channel"] = f"<#{params['channel']}>"
         if "permissions" in params:  # discord.Permissions flag names
             params["permissions"] = ", ".join(
                 t("permissions.quoted", locale, name=t(f"permissions.{name}", locale))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.common.interactions import refusal_text
 from bot.play import GameError
 from tests.support.sim import button_id, public_message, reply_text, speak
 
@@ -70,4 +71,6 @@ async def test_rematch_once_and_only_by_the_players(world) -> None:
     with pytest.raises(GameError) as again:
         await world.bot.service.rematch(game_id, world.alice.id)
     assert again.value.code == "rematch_sent"
+    said = refusal_text(again.value, "en")
+    assert f"see <#{world.channel.id}>." in said and "<#<#" not in said
     assert len(challenges_in(world.channel)) == before + 1

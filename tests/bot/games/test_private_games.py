@@ -193,6 +193,7 @@ async def test_a_start_in_another_channel_says_where_the_private_game_is(world) 
     other = world.guild.create_text_channel("elsewhere")
     refused = await world.alice.slash(other, "training")
     assert f"<#{world.channel.id}>" in reply_text(refused)
+    assert "<#<#" not in reply_text(refused)
     assert "only you can see" in reply_text(refused)
     assert refused.ephemeral
 
