@@ -29,8 +29,46 @@ TOKEN_MARGIN_S = 60.0
 """A call this close to the token's end goes by the bot token instead."""
 
 
+class KeptVia:
+    """What a later step needs of an interaction whose handler is done: its followup
+    webhook (the token), when Discord took it, its channel, the messages it made. A few
+    hundred bytes, where the whole interaction holds its message, member and more;
+    `InteractionVia` posts its own followups through one."""
+
+    source: int | None = None
+
+    def __init__(
+        self, webhook: discord.Webhook, clock: Clock, taken: float, channel_id: int | None
+    ) -> None:
+        self.webhook = webhook
+        self.clock = clock
+        self.taken = taken
+        self.channel_id = channel_id
+        self.posted: set[int] = set()
+        """The messages its followups made: only this token may edit an ephemeral one."""
+
+    def fresh(self) -> bool:
+        return self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
+
+    def can_edit(self, message_id: int | None) -> bool:
+        return message_id in self.posted and self.fresh()
+
+    def can_post(self, channel_id: int) -> bool:
+        return channel_id == self.channel_id and self.fresh()
+
+    async def edit(self, message_id: int, **fields: Any) -> None:
+        await self.webhook.edit_message(message_id, **fields)
+
+    async def post(self, **fields: Any) -> Posted:
+        message = await self.webhook.send(wait=True, **fields)
+        self.posted.add(message.id)
+        return Posted(message.id, message.created_at.timestamp())
+
+
 class InteractionVia:
-    """`Via` over a discord.py interaction already acknowledged by its handler.
+    """`Via` over a discord.py interaction already acknowledged by its handler: its
+    response edits the message of its component (`source`), its followups go through
+    `kept`, what the game keeps of it for later steps (`Carriers`).
 
     `completes`: the text that completes a "thinking" original (a slash command's
     deferral) before the first public followup, which would otherwise become that
@@ -39,29 +77,30 @@ class InteractionVia:
 
     def __init__(self, interaction: Interaction, clock: Clock, *, completes: str | None) -> None:
         self.interaction = interaction
-        self.clock = clock
-        self.taken = interaction.created_at.timestamp()
         component_modal = interaction.type is discord.InteractionType.modal_submit
         message = interaction.message
         self.source = message.id if component_modal and message is not None else None
-        self.channel_id = interaction.channel_id
-        self.posted: set[int] = set()
-        """The messages its followups made: only this token may edit an ephemeral one."""
+        self.kept = KeptVia(
+            interaction.followup, clock, interaction.created_at.timestamp(),
+            interaction.channel_id,
+        )  # fmt: skip
         self._completes = completes
 
-    def _fresh(self) -> bool:
-        return self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
+    @property
+    def channel_id(self) -> int | None:
+        return self.kept.channel_id
 
     def can_edit(self, message_id: int | None) -> bool:
-        mine = message_id == self.source or message_id in self.posted
-        return message_id is not None and mine and self._fresh()
+        if message_id is not None and message_id == self.source:
+            return self.kept.fresh()
+        return self.kept.can_edit(message_id)
 
     def can_post(self, channel_id: int) -> bool:
-        return channel_id == self.channel_id and self._fresh()
+        return self.kept.can_post(channel_id)
 
     async def edit(self, message_id: int, **fields: Any) -> None:
         if message_id != self.source:  # one of its followups
-            await self.interaction.followup.edit_message(message_id, **fields)
+            await self.kept.edit(message_id, **fields)
             return
         response = self.interaction.response
         if not response.is_done():
@@ -73,44 +112,7 @@ class InteractionVia:
         if self._completes is not None:
             await self.interaction.edit_original_response(content=self._completes)
             self._completes = None
-        message = await self.interaction.followup.send(wait=True, **fields)
-        self.posted.add(message.id)
-        return Posted(message.id, message.created_at.timestamp())
-
-
-class KeptVia:
-    """What a later step needs of an interaction whose handler is done: its followup
-    webhook (the token), when Discord took it, its channel, the messages it made. A few
-    hundred bytes, where the whole interaction holds its message, member and more."""
-
-    source: int | None = None
-
-    def __init__(self, via: InteractionVia) -> None:
-        self.webhook = via.interaction.followup
-        self.clock = via.clock
-        self.taken = via.taken
-        self.channel_id = via.channel_id
-        self.posted = via.posted
-
-    def _fresh(self) -> bool:
-        return self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
-
-    def can_edit(self, message_id: int | None) -> bool:
-        return message_id in self.posted and self._fresh()
-
-    def can_post(self, channel_id: int) -> bool:
-        return channel_id == self.channel_id and self._fresh()
-
-    async def edit(self, message_id: int, **fields: Any) -> None:
-        await self.webhook.edit_message(message_id, **fields)
-
-    async def post(self, **fields: Any) -> Posted:
-        message = await self.webhook.send(wait=True, **fields)
-        self.posted.add(message.id)
-        return Posted(message.id, message.created_at.timestamp())
-
-
-Carrier = InteractionVia | KeptVia
+        return await self.kept.post(**fields)
 
 
 class Carriers:
@@ -128,12 +130,8 @@ class Carriers:
     def get(self, game_id: str) -> KeptVia | None:
         return self._by_game.get(game_id)
 
-    def keep(self, game_id: str, carrier: Carrier) -> None:
-        kept = carrier if isinstance(carrier, KeptVia) else KeptVia(carrier)
-        self._by_game[game_id] = kept
+    def keep(self, game_id: str, carrier: InteractionVia | KeptVia) -> None:
+        self._by_game[game_id] = carrier.kept if isinstance(carrier, InteractionVia) else carrier
 
     def drop(self, game_id: str) -> None:
         self._by_game.pop(game_id, None)
-
-    def __len__(self) -> int:
-        return len(self._by_game)
