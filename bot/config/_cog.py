@@ -18,6 +18,7 @@ from bot.common.interactions import refuse, reply
 from bot.config._service import LANGUAGES, SOLO_PLACES, ConfigError, ServerConfig, zone_choices
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
+from bot.settings import SoloGames
 from bot.storage import ServerSettings
 
 Interaction = discord.Interaction[Any]
@@ -34,7 +35,9 @@ LANGUAGE_CHOICES = [
 ]
 
 
-def shown(settings: ServerSettings, locale: str, solo_default: str = "private") -> str:
+def shown(
+    settings: ServerSettings, locale: str, solo_default: str = SoloGames.PRIVATE.value
+) -> str:
     """What `/config` answers: every setting; `solo_default` is the bot's `SOLO_GAMES`."""
     channel = (
         f"<#{settings.channel_id}>"
@@ -94,7 +97,10 @@ class ConfigCog(commands.Cog, name="Config"):
     )
 
     def __init__(
-        self, service: ServerConfig, web_base: str | None = None, solo_default: str = "private"
+        self,
+        service: ServerConfig,
+        web_base: str | None = None,
+        solo_default: str = SoloGames.PRIVATE.value,
     ) -> None:
         """`web_base`: the web pages' public address (WEB_BASE_URL), None when not known;
         `solo_default`: the bot's `SOLO_GAMES`, what a server that chose none gets."""

@@ -15,11 +15,12 @@ import discord
 import rules
 from bot.common import UserError
 from bot.i18n import t
+from bot.settings import SoloGames
 from bot.storage import ServerSettings, Store
 
 LANGUAGES = ("en", "uk")
-SOLO_PLACES = ("private", "thread")
-"""`/config games`: the values of `SOLO_GAMES` (bot.settings.SoloGames), stored as text."""
+SOLO_PLACES = tuple(place.value for place in SoloGames)
+"""`/config games`: the values of the bot's own `SOLO_GAMES`, stored as text."""
 
 NEEDED: tuple[str, ...] = (
     "view_channel",
