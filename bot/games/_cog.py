@@ -54,10 +54,7 @@ async def _quietly(call: Awaitable[object], what: str) -> None:
 
 class GamesCog(commands.Cog, name="Games"):
     def __init__(
-        self,
-        service: GameService,
-        announcer: Announcer,
-        controls: GameControlsCog,
+        self, service: GameService, announcer: Announcer, controls: GameControlsCog
     ) -> None:
         self.service = service
         self.announcer = announcer

@@ -42,6 +42,8 @@ DigitsSource = Callable[[GameState, int], str]
 
 Clock = Callable[[], float]
 OpenChannel = Callable[[GameSet], Awaitable[int]]
+OpenDuelChannel = Callable[[Challenge, GameSet], Awaitable[int]]
+
 PRIVATE_ROUND_MAX_S = 600
 """The longest round a private game may have: its message is edited at the deadline
 by the token that posted it, which lives 15 minutes (less a margin, and the wait for
@@ -51,9 +53,6 @@ the last round's best answers before the post)."""
 def plays_privately(game_set: GameSet) -> bool:
     """Whether a game of `game_set` may be private (`GameMeta.private`): else a thread."""
     return game_set.time_limit <= PRIVATE_ROUND_MAX_S
-
-
-OpenDuelChannel = Callable[[Challenge, GameSet], Awaitable[int]]
 
 
 def random_digits_source(state: GameState, number: int) -> str:
