@@ -188,14 +188,16 @@ def working(stats: PoolStats) -> bool:
     return stats.idle_workers == 0 and stats.queue_depth == 0
 
 
-async def test_queue_full_is_busy() -> None:
+@pytest.mark.parametrize("entry", ["run", "submit"])
+async def test_queue_full_is_busy(entry: str) -> None:
+    """By `run` and by `submit` (the bot's path: the caller awaits its future)."""
     pool = await open_pool("local", pool_size=1, queue_limit=1)
     try:
         slow = asyncio.create_task(pool.run_raw("usleep(300000); return 1;"))
         await until(pool, working)
         queued = asyncio.create_task(pool.run("2+2"))
         await until(pool, lambda stats: stats.queue_depth == 1)
-        busy = await pool.run("3+3")
+        busy = await (pool.run("3+3") if entry == "run" else pool.submit("3+3"))
         assert isinstance(busy, EvalError)
         assert busy.code == ErrorCode.SANDBOX
         assert "busy" in busy.message
