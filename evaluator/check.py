@@ -274,9 +274,7 @@ def prepare(formula: str) -> str:
             f"a formula has at most {MAX_LENGTH} characters",
             limit=str(MAX_LENGTH),
         )
-    # `normalize`'s first case inline (printable ASCII: only ' ' can be a space there)
-    plain = formula.isascii() and formula.isprintable()
-    text = formula.strip() if plain else normalize(formula)
+    text = normalize(formula)
     if len(text) > MAX_LENGTH:
         raise error(
             ErrorCode.TOO_LONG,

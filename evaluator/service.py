@@ -50,43 +50,23 @@ _PHP = language(FormulaLanguage.PHP)
 _NAMES_ONLY = (tuple, list, frozenset, set, str)
 
 
-def _language_of(functions: Functions, chosen: FormulaLanguage | None) -> Language:
-    """The language asked for, else the Set's, else PHP's. A Set or a plain collection of
-    names is told by its type first: an `isinstance` against a runtime Protocol walks the
-    Protocol's members every time (23 µs per formula, as much as the whole checker)."""
-    if chosen is not None:
-        return language(chosen)
-    if isinstance(functions, GameSet):
-        return language(functions.language)
-    if isinstance(functions, _NAMES_ONLY):
-        return _PHP
-    if isinstance(functions, HasLanguage):
-        return language(functions.language)
-    return _PHP
-
-
-def _names(functions: Functions) -> tuple[str, ...]:
-    if type(functions) is tuple:  # the names as given, the common call: nothing to look up
-        return functions
-    if isinstance(functions, GameSet):
-        return functions.functions
-    if isinstance(functions, str):
-        return (functions,)
-    if hasattr(functions, "functions"):
-        return tuple(functions.functions)
-    return tuple(functions)
-
-
 def _reading(
     functions: Functions, chosen: FormulaLanguage | None
 ) -> tuple[Language, tuple[str, ...]]:
-    """`_language_of` and `_names` in one call, once per formula: a Set (the bot's) and a
-    tuple of names told first."""
+    """The formula's language (the one asked for, else the Set's, else PHP's) and the
+    Set's function names, read once per formula. A Set (the bot's call) or a plain
+    collection of names is told by its type first: an `isinstance` against a runtime
+    Protocol walks the Protocol's members every time (23 µs per formula, as much as the
+    whole checker)."""
     if isinstance(functions, GameSet):
-        return language(functions.language if chosen is None else chosen), functions.functions
-    if type(functions) is tuple:
-        return (_PHP if chosen is None else language(chosen)), functions
-    return _language_of(functions, chosen), _names(functions)
+        own, names = language(functions.language), functions.functions
+    elif isinstance(functions, _NAMES_ONLY):
+        own = _PHP
+        names = (functions,) if isinstance(functions, str) else tuple(functions)
+    else:
+        own = language(functions.language) if isinstance(functions, HasLanguage) else _PHP
+        names = tuple(functions.functions) if hasattr(functions, "functions") else tuple(functions)
+    return (own if chosen is None else language(chosen)), names
 
 
 class Evaluator:
