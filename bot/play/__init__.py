@@ -15,6 +15,7 @@ by the face and passed in where the bot is assembled (`bot.app`).
 
 from __future__ import annotations
 
+from bot.play._backfill import BestBackfill, backfilling, seal_of
 from bot.play._best import accuracy, best_field, summary_best
 from bot.play._budget import (
     GLOBAL_LIMIT_PER_S,
@@ -29,7 +30,6 @@ from bot.play._budget import (
 )
 from bot.play._practice import DEFAULT_LEVEL
 from bot.play._refusals import Refusal
-from bot.play._reveals import reveal_played
 from bot.play._service import GameService
 from bot.play._timers import Timers
 from bot.play._types import (
@@ -57,6 +57,7 @@ __all__ = [
     "INVALID_LIMIT",
     "SHARE_OF_GLOBAL",
     "UNPOSTED",
+    "BestBackfill",
     "BudgetStats",
     "ChannelLost",
     "Clock",
@@ -80,7 +81,8 @@ __all__ = [
     "Unreachable",
     "Via",
     "accuracy",
+    "backfilling",
     "best_field",
-    "reveal_played",
+    "seal_of",
     "summary_best",
 ]
