@@ -277,6 +277,9 @@ class SolverProcess:
                 await asyncio.wait_for(place.gate.enter(lane), max(timeout, 0.0))
             except TimeoutError:
                 return SolveFailure(FailureReason.TIMEOUT, "the solve is not ready in time")
+            if self._closed:  # closed while it waited: the thread takes no more calls
+                place.gate.leave()
+                return SolveFailure(FailureReason.CLOSED, "the solver is closed")
             # run_in_executor: an event loop that tracks executor work (simcord) knows
             # what it is waiting for; the thread stops the call at its deadline
             loop = asyncio.get_running_loop()
