@@ -13,9 +13,12 @@ move) before work ahead of need (`prepare`, the daily post's closest), each lane
 own places in the queue, so a flood of one never takes the other's. Expensive calls have
 a process of their own, so honest calls never wait behind one: a Score no round of the
 Set's reaches in ordinary play (`ordinary`: `pow(3,489)` is a legal answer) and a Score
-below 1 (the search's costliest, ~10 s of JavaScript). The lowest lane, best answers of
-finished games nobody is waiting for (`Lane.BACKFILL`), runs in a third process at the
-lowest CPU priority (nice 19): the live games' processes take the cores first.
+below 1 (the search's costliest, ~10 s of JavaScript). That process holds a call at
+most `EXPENSIVE_BUDGET_S` and takes `EXPENSIVE_PLACES` calls of a lane at once, so
+expensive calls delay each other no longer than a reveal's deadline. The lowest lane,
+best answers of finished games nobody is waiting for (`Lane.BACKFILL`), runs in a third
+process at the lowest CPU priority (nice 19): the live games' processes take the cores
+first.
 """
 
 from __future__ import annotations
@@ -196,6 +199,15 @@ def ordinary(score: Number, game_set: GameSet) -> bool:
     return (value == 0 or abs(value) >= 1) and value <= ORDINARY_REACH * reach
 
 
+EXPENSIVE_BUDGET_S = 10.0
+"""The most one call may hold the second process, whatever its own deadline (a cold
+1e308 takes ~1 s, 6 s at worst on a loaded machine)."""
+EXPENSIVE_PLACES = 3
+"""Calls of a lane the second process takes at once (waiting or running); more are BUSY.
+So one of them waits at most (places - 1) budgets and runs one: 30 s, the reveals' own
+deadline (`bot.solving.ConfirmedSolver`): expensive calls delay each other, never past it."""
+
+
 class _Gate:
     """One call at a time into a process: the lowest lane first, then first come."""
 
@@ -249,13 +261,19 @@ class SolverProcess:
         memory_mb: int = 256,
         timeout_s: float = 5.0,
         queue_limit: int = 32,
+        expensive_budget_s: float = EXPENSIVE_BUDGET_S,
+        expensive_places: int = EXPENSIVE_PLACES,
     ) -> None:
+        """`queue_limit`: the places of each lane in the main process (and the backfill's);
+        `expensive_places` and `expensive_budget_s`: the second process's (`EXPENSIVE_PLACES`)."""
         if memory_mb <= CALL_PEAK_MIB:
             raise ValueError(f"a solver process needs more than {CALL_PEAK_MIB} MiB")
         self.cache_size = cache_size
         self.memory_mb = memory_mb
         self.timeout_s = timeout_s
         self.queue_limit = queue_limit
+        self.expensive_budget_s = expensive_budget_s
+        self.expensive_places = expensive_places
         self._closed = False
         self._main = _Lane(cache_size, memory_mb)
         self._wide = _Lane(2, memory_mb)
@@ -267,7 +285,8 @@ class SolverProcess:
         if self._closed:
             return SolveFailure(FailureReason.CLOSED, "the solver is closed")
         place = self._back if lane is Lane.BACKFILL else self._wide if wide else self._main
-        if place.pending[lane] >= self.queue_limit:
+        places = self.expensive_places if place is self._wide else self.queue_limit
+        if place.pending[lane] >= places:
             return SolveFailure(FailureReason.BUSY, "the solver has too many requests waiting")
         timeout = self.timeout_s if timeout_s is None else timeout_s
         deadline = time.perf_counter() + timeout
@@ -283,7 +302,8 @@ class SolverProcess:
             # run_in_executor: an event loop that tracks executor work (simcord) knows
             # what it is waiting for; the thread stops the call at its deadline
             loop = asyncio.get_running_loop()
-            work = loop.run_in_executor(place.thread, place.worker.call, fn, args, deadline)
+            budget = self.expensive_budget_s if place is self._wide else None
+            work = loop.run_in_executor(place.thread, place.worker.call, fn, args, deadline, budget)
             try:
                 outcome: Any = await asyncio.shield(work)
             except asyncio.CancelledError:

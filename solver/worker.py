@@ -100,9 +100,13 @@ class Worker:
         outcome = self._receive(deadline)
         return outcome if isinstance(outcome, SolveFailure) else None
 
-    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float) -> Any:
+    def call(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float,
+        budget_s: float | None = None,
+    ) -> Any:  # fmt: skip
         """fn(*args) in the process by `deadline` (a `time.perf_counter` moment), or a
-        SolveFailure: past the deadline the process is killed, not waited for."""
+        SolveFailure: past the deadline the process is killed, not waited for. `budget_s`:
+        the most the call may run once the process has it, if that ends sooner."""
         if time.perf_counter() >= deadline:
             return SolveFailure(FailureReason.TIMEOUT, "the solve is not ready in time")
         failure = self.start(max(deadline, time.perf_counter() + _STARTUP_S))
@@ -114,6 +118,8 @@ class Worker:
         except OSError as exc:
             self.stop()
             return SolveFailure(FailureReason.CRASHED, f"the solver process died: {exc}")
+        if budget_s is not None:
+            deadline = min(deadline, time.perf_counter() + budget_s)
         return self._receive(deadline)
 
     def _receive(self, deadline: float) -> Any:

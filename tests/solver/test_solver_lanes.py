@@ -65,3 +65,23 @@ async def test_a_reveal_is_answered_while_the_backfill_runs() -> None:
         assert isinstance(reveal, Solution), reveal
         assert not all(call.done() for call in flood)
     await _ended(flood)
+
+
+async def test_an_expensive_call_holds_the_second_process_no_longer_than_its_budget() -> None:
+    """Its own deadline is minutes away; the second process stops it at the budget."""
+    async with SolverProcess(timeout_s=300, expensive_budget_s=0.2) as shared:
+        assert not isinstance(await shared.status(wide=True), SolveFailure)  # started
+        stopped = await shared.best(DIGITS[0], BELOW_1, JS_DARTS)
+        assert isinstance(stopped, SolveFailure), stopped
+        assert stopped.reason is FailureReason.TIMEOUT and "stopped" in stopped.message
+
+
+async def test_the_second_process_takes_a_bounded_number_of_calls() -> None:
+    """Past its places an expensive call is BUSY at once: none waits longer than the
+    places' budgets, whoever floods it."""
+    async with SolverProcess(timeout_s=300, expensive_places=2) as shared:
+        flood = [asyncio.ensure_future(shared.best(d, 1e308, CLASSIC)) for d in DIGITS[:2]]
+        await asyncio.sleep(0)
+        busy = await shared.best(DIGITS[2], 1e308, CLASSIC)
+        assert isinstance(busy, SolveFailure) and busy.reason is FailureReason.BUSY
+    await _ended(flood)
