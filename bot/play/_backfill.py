@@ -110,7 +110,11 @@ class BestBackfill:
         await self.store.best.queue_finished(now - SETTLE_S, BATCH)
         asked = 0
         for pending in await self.store.best.due(now, BATCH):
-            asked += await self._fill(pending)
+            try:
+                asked += await self._fill(pending)
+            except Exception:  # one game's failure is a try of its own, not the others'
+                log.exception("game %s: finding its best answers failed", pending.game_id)
+                await self._tried(pending, missed=1)
         return asked
 
     async def _fill(self, pending: PendingBest) -> int:
@@ -136,14 +140,18 @@ class BestBackfill:
             else:
                 await self.store.best.keep(game_id, found)
             await self.sleep(self.pause_s)
-        tries = pending.tries + 1
+        await self._tried(pending, missed)
+        return len(wanted)
+
+    async def _tried(self, pending: PendingBest, missed: int) -> None:
+        """After a try: settled, or again later while tries are left for what it missed."""
+        game_id, tries = pending.game_id, pending.tries + 1
         if missed and tries < TRIES:
             await self.store.best.later(game_id, tries, self.clock() + RETRY_S * 2**pending.tries)
-        else:
-            if missed:
-                log.info("game %s: %d best answer(s) not found in %d tries", game_id, missed, tries)
-            await self.store.best.settled(game_id)
-        return len(wanted)
+            return
+        if missed:
+            log.info("game %s: %d best answer(s) not found in %d tries", game_id, missed, tries)
+        await self.store.best.settled(game_id)
 
 
 @contextlib.asynccontextmanager

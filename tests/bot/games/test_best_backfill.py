@@ -5,6 +5,7 @@ number of times, by what the store keeps (a new job, as after a restart, goes on
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -91,3 +92,31 @@ async def test_solves_are_paced_and_failed_ones_tried_again_a_bounded_number_of_
     clock.now += 100 * RETRY_S
     assert await restarted.step() == 0  # its tries ran out: left as it is
     assert refusing.calls == 4 * TRIES
+
+
+class Failing(Refusing):
+    """A solver that raises for one game's Digits (a bug, a pool down)."""
+
+    async def best(
+        self, digits: str, score: rules.Number, game_set: rules.GameSet, *, aim: int = 0
+    ) -> Candidate | None:
+        if digits == "6666":
+            raise RuntimeError("a bug")
+        return await super().best(digits, score, game_set, aim=aim)
+
+
+async def test_a_game_that_fails_holds_up_no_other(store: Store) -> None:
+    await qualification(store, GUILD, "f" * 32, 101, [100], period="2026-01-01", digits="6666",
+                        finish=False)  # fmt: skip
+    record = await store.load_game("f" * 32)
+    assert record is not None
+    ended = rules.apply(record.state, rules.Resign("101"))
+    await store.save_game(replace(record, state=ended))
+    await qualification(store, GUILD, "g" * 32, 102, [100, 100, 100, 51], period="2026-01-01")
+    failing, clock = Failing(), Clock(2_000_000_000.0)
+    backfill = BestBackfill(store, failing, clock=clock, sleep=clock.sleep)
+    assert await backfill.step() == 4  # the other game's four rounds, after the failure
+    for _ in range(TRIES - 1):
+        clock.now += 100 * RETRY_S
+        await backfill.step()
+    assert await store.best.due(clock.now + 1000 * RETRY_S, 10) == []  # its tries ran out
