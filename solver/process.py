@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import heapq
 import os
 import time
 from collections.abc import Callable
@@ -38,7 +37,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rules.scoring import Number
 from rules.sets import GameSet
 from solver.result import Candidate, FailureReason, Solution, SolveFailure
-from solver.worker import Worker, limit_memory
+from solver.worker import Gate, Worker, limit_memory
 
 if TYPE_CHECKING:
     from solver.solve import Solver
@@ -208,44 +207,13 @@ So one of them waits at most (places - 1) budgets and runs one: 30 s, the reveal
 deadline (`bot.solving.ConfirmedSolver`): expensive calls delay each other, never past it."""
 
 
-class _Gate:
-    """One call at a time into a process: the lowest lane first, then first come."""
-
-    def __init__(self) -> None:
-        self._busy = False
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._arrived = 0
-
-    async def enter(self, lane: Lane) -> None:
-        if not self._busy:
-            self._busy = True
-            return
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._arrived += 1
-        heapq.heappush(self._waiting, (int(lane), self._arrived, turn))
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():  # given the turn, then cancelled
-                self.leave()
-            raise
-
-    def leave(self) -> None:
-        while self._waiting:
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done() and not turn.get_loop().is_closed():  # a waiter of a loop
-                turn.set_result(None)  # that ended never runs; else the gate passes on
-                return
-        self._busy = False
-
-
 class _Lane:
     """A worker process, the thread that talks to it, and the gate in front of it."""
 
     def __init__(self, cache_size: int, memory_mb: int, niceness: int = 0) -> None:
         self.worker = Worker(_init, (cache_size, memory_mb, niceness))
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
-        self.gate = _Gate()
+        self.gate = Gate()
         self.pending = dict.fromkeys(Lane, 0)
         """Calls waiting or running, by lane: each lane has `queue_limit` places."""
 

@@ -10,12 +10,15 @@ The process limits its own data segment (RLIMIT_DATA: heap and anonymous maps, w
 numpy allocates) to the budget, so an allocation past it fails with MemoryError
 there, and the process is replaced.
 
-Blocking by design: `SolverProcess` runs `call` on a thread of its own, off the loop.
+Blocking by design: `SolverProcess` runs `call` on a thread of its own, off the loop;
+`Gate` is the asyncio side in front of it, which waiting call goes next.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import heapq
 import os
 import resource
 import select
@@ -161,3 +164,35 @@ class Worker:
                 process.kill()
             process.wait()  # no timeout: a killed child is reaped at once (waitpid)
             self.stopped += 1
+
+
+class Gate:
+    """One call at a time into a process, for `SolverProcess`'s asyncio callers: the
+    lowest lane first, then first come."""
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrived = 0
+
+    async def enter(self, lane: int) -> None:
+        if not self._busy:
+            self._busy = True
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._arrived += 1
+        heapq.heappush(self._waiting, (int(lane), self._arrived, turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given the turn, then cancelled
+                self.leave()
+            raise
+
+    def leave(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done() and not turn.get_loop().is_closed():  # a waiter of a loop
+                turn.set_result(None)  # that ended never runs; else the gate passes on
+                return
+        self._busy = False

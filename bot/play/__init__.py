@@ -2,7 +2,8 @@
 
 `GameService` runs the games with its collaborators (`_active`, `_in_flight`,
 `_seats`, `_challenges`, `_flow`, `_showing`, `_timers`, `_reveals`, `_practice`,
-`_sweeper`); `_best` reads a finished round's best answer and accuracy, and `_budget`
+`_sweeper`); `_best` reads a finished round's best answer and accuracy, `_backfill`
+finds and keeps those a finished game lacks (once, in the background), and `_budget`
 keeps the bot token's REST calls under Discord's limits (plain asyncio).
 
 Why a package of its own, beside `bot.games` rather than inside it: the flow is what a
