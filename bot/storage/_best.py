@@ -4,16 +4,19 @@
 A game's own `GameMeta.best` holds what was found while its rounds were played; what
 was not (a Qualification, a late solve, a game older than this table) is found once
 later and kept here, so a view reads them and never solves. The job walks finished
-games by a cursor kept in `bot_state` (`finished_at`, id): each game it reaches is
-queued in `best_pending` in the cursor's own transaction, so a restart neither skips
-nor forgets one.
+games by two cursors kept in `bot_state` ((`finished_at`, id), from where its first pass
+began): ahead over the games finished since, first, and back over the backlog, newest
+first, with the room left. Each game reached is queued in `best_pending` in the cursors'
+own transaction, so a restart neither skips nor forgets one.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _install
 from bot.storage._codec import number_text, parse_number
@@ -25,8 +28,12 @@ from bot.storage._records import GameRecord, Reveal
 best_t = table(BestAnswer)
 pending_t = table(BestPending)
 
-CURSOR = "best_backfill_cursor"
-"""`bot_state` name of the last game queued: "finished_at id"."""
+AHEAD = "best_backfill_ahead"
+"""`bot_state` name of the newest game queued: "finished_at id"."""
+BACK = "best_backfill_back"
+"""`bot_state` name of the oldest game of the backlog queued so far."""
+BACKLOG_DUE = 1.0
+"""The due time of a backlog game: after every new game (0), before every retry."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,48 +94,56 @@ class BestStore:
             )
 
     async def queue_finished(self, before: float, limit: int) -> int:
-        """Queue (due now) up to `limit` games finished after the cursor and before
-        `before`, oldest first, and move the cursor past them; how many were queued."""
+        """Queue up to `limit` games finished before `before`: those finished since the
+        last pass first (due at once, oldest first), then, with the room left, the games
+        that were there before the first pass (`BACKLOG_DUE`, newest first: the likeliest
+        to be viewed). Both cursors move past what was queued; how many were queued."""
         async with self._write() as conn:
-            mark = await _install.get_state(conn, CURSOR)
-            query = sa.select(games.c.id, games.c.finished_at).where(
+            ahead, back = await _cursor(conn, AHEAD, before), await _cursor(conn, BACK, before)
+            finished = sa.select(games.c.id, games.c.finished_at).where(
                 games.c.finished_at.is_not(None), games.c.finished_at < before
             )
-            if mark is not None:
-                moment_text, _, last_id = mark.partition(" ")
-                moment = float(moment_text)
-                query = query.where(
-                    sa.or_(
-                        games.c.finished_at > moment,
-                        sa.and_(games.c.finished_at == moment, games.c.id > last_id),
-                    )
-                )
+            key = sa.tuple_(games.c.finished_at, games.c.id)
             rows = list(
-                await conn.execute(query.order_by(games.c.finished_at, games.c.id).limit(limit))
+                await conn.execute(
+                    finished.where(key > sa.tuple_(*ahead))
+                    .order_by(games.c.finished_at, games.c.id)
+                    .limit(limit)
+                )
             )
-            if not rows:
+            older = list(
+                await conn.execute(
+                    finished.where(key < sa.tuple_(*back))
+                    .order_by(games.c.finished_at.desc(), games.c.id.desc())
+                    .limit(limit - len(rows))
+                )
+            ) if len(rows) < limit else []  # fmt: skip
+            queued = [(r, 0.0) for r in rows] + [(r, BACKLOG_DUE) for r in older]
+            if not queued:
                 return 0
             await conn.execute(
                 dialect_insert(conn, pending_t)
                 .values(
                     [
-                        {"game_id": r.id, "finished_at": r.finished_at, "tries": 0, "due": 0.0}
-                        for r in rows
+                        {"game_id": r.id, "finished_at": r.finished_at, "tries": 0, "due": due}
+                        for r, due in queued
                     ]
                 )
                 .on_conflict_do_nothing(index_elements=["game_id"])
             )
-            last = rows[-1]
-            await _install.set_state(conn, CURSOR, f"{last.finished_at!r} {last.id}")
-            return len(rows)
+            for name, moved in ((AHEAD, rows), (BACK, older)):
+                if moved:
+                    last = moved[-1]
+                    await _install.set_state(conn, name, f"{last.finished_at!r} {last.id}")
+            return len(queued)
 
     async def due(self, now: float, limit: int) -> list[PendingBest]:
-        """The owed games due by `now`, most overdue first."""
+        """The owed games due by `now`, most overdue first, then the newest."""
         async with self._read() as conn:
             rows = await conn.execute(
                 sa.select(pending_t)
                 .where(pending_t.c.due <= now)
-                .order_by(pending_t.c.due, pending_t.c.game_id)
+                .order_by(pending_t.c.due, pending_t.c.finished_at.desc(), pending_t.c.game_id)
                 .limit(limit)
             )
             return [PendingBest(r.game_id, r.finished_at, r.tries, r.due) for r in rows]
@@ -146,3 +161,26 @@ class BestStore:
         """Nothing more is owed for the game (all found, or its tries ran out)."""
         async with self._write() as conn:
             await conn.execute(pending_t.delete().where(pending_t.c.game_id == game_id))
+
+
+async def _cursor(conn: AsyncConnection, name: str, before: float) -> tuple[float, str]:
+    """A cursor's (finished_at, id). Both start, on the first pass, at the newest game
+    finished before `before`: the games after it are new, it and those before it the
+    backlog (its edge is just past it: the next float, before any id)."""
+    mark = await _install.get_state(conn, name)
+    if mark is None:
+        newest = (
+            await conn.execute(
+                sa.select(games.c.finished_at, games.c.id)
+                .where(games.c.finished_at.is_not(None), games.c.finished_at < before)
+                .order_by(games.c.finished_at.desc(), games.c.id.desc())
+                .limit(1)
+            )
+        ).one_or_none()
+        moment, game_id = (-1.0, "") if newest is None else (newest.finished_at, newest.id)
+        if name == BACK:
+            moment, game_id = math.nextafter(moment, math.inf), ""
+        mark = f"{moment!r} {game_id}"
+        await _install.set_state(conn, name, mark)
+    moment_text, _, game_id = mark.partition(" ")
+    return float(moment_text), game_id
