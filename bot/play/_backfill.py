@@ -8,9 +8,10 @@ this job finds them in the background, with a `Revealer` in the solver's lowest 
 (`solver.process.Lane.BACKFILL`), at most `per_minute` solves a minute, and keeps
 each in the store as it is found (`Store.best`); every view reads them.
 
-Restart-safe: what it has reached is a cursor in the store and the games it still
-owes are rows (`best_pending`), so a restart resumes where it stopped, and a best
-answer found is never solved again.
+Restart-safe: what it has reached is two cursors in the store (the games finished since
+its first pass first, then the backlog, newest first) and the games it still owes are
+rows (`best_pending`), so a restart resumes where it stopped, and a best answer found is
+never solved again.
 """
 
 from __future__ import annotations

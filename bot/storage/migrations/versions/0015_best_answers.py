@@ -10,7 +10,7 @@ whose rounds are not solved while its day runs, or a round whose solve was late)
 job finds them once, at the solver's lowest priority, and keeps them here
 (`best_answers`); `best_pending` holds the games it still owes (a sealed
 Qualification, a failed solve) and when to look again. Games finished before this
-revision are reached by the job's cursor (`bot_state`): nothing to fill here.
+revision are reached by the job's backlog cursor (`bot_state`): nothing to fill here.
 """
 
 from __future__ import annotations
