@@ -5,6 +5,7 @@ number of times, by what the store keeps (a new job, as after a restart, goes on
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.play import BestBackfill
+from bot.play import BestBackfill, backfilling
 from bot.play._backfill import RETRY_S, TRIES
 from bot.storage import Store, open_store
 from solver.result import Candidate
@@ -120,3 +121,31 @@ async def test_a_game_that_fails_holds_up_no_other(store: Store) -> None:
         clock.now += 100 * RETRY_S
         await backfill.step()
     assert await store.best.due(clock.now + 1000 * RETRY_S, 10) == []  # its tries ran out
+
+
+class Signalling(Refusing):
+    """Tells when the job asked its first solve."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = asyncio.Event()
+
+    async def best(
+        self, digits: str, score: rules.Number, game_set: rules.GameSet, *, aim: int = 0
+    ) -> Candidate | None:
+        self.asked.set()
+        return await super().best(digits, score, game_set, aim=aim)
+
+
+async def test_the_job_runs_while_the_bot_does_and_stops_with_it(store: Store) -> None:
+    """`backfilling` is how `run_discord` runs it: in the background, cancelled at exit."""
+    await qualification(store, GUILD, "r" * 32, 101, [100, 100, 100, 51], period="2026-01-01")
+    signalling, clock = Signalling(), Clock(2_000_000_000.0)
+    backfill = BestBackfill(store, signalling, clock=clock, sleep=clock.sleep)
+    async with backfilling(backfill):
+        await signalling.asked.wait()
+    calls = signalling.calls
+    await asyncio.sleep(0)
+    assert signalling.calls == calls  # stopped
+    async with backfilling(None):  # a process that does not run it
+        pass
