@@ -42,7 +42,7 @@ async def test_work_ahead_of_need_takes_no_place_of_a_reveal() -> None:
 async def test_a_reveal_is_answered_while_expensive_queries_run() -> None:
     """Expensive queries asked first (JavaScript below Score 1, Scores out of ordinary
     reach) are not all answered when the reveal asked after them is."""
-    async with SolverProcess(timeout_s=300) as shared:
+    async with SolverProcess(timeout_s=300, expensive_places=len(DIGITS)) as shared:
         flood = [asyncio.ensure_future(shared.best(d, BELOW_1, JS_DARTS)) for d in DIGITS[:4]]
         flood += [asyncio.ensure_future(shared.best(d, 1e308, CLASSIC)) for d in DIGITS[4:]]
         await asyncio.sleep(0)
