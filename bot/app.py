@@ -46,7 +46,14 @@ from bot.i18n.translator import CatalogTranslator
 from bot.leaderboards import LeaderboardsCog, PageButton
 from bot.moderation import AdminCog, Moderation
 from bot.observability import Metrics, readiness_checks, serve_observability
-from bot.play import DigitsSource, Evaluating, GameService, Revealer
+from bot.play import (
+    BestBackfill,
+    DigitsSource,
+    Evaluating,
+    GameService,
+    Revealer,
+    backfilling,
+)
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings, SoloGames
 from bot.sharding import IdentifyGate
@@ -55,6 +62,7 @@ from bot.storage import Store, open_store
 from bot.web import NameBook, Names, create_app, serve
 from evaluator import Evaluator, open_evaluator
 from evaluator.sandbox.stats import RestartReason
+from solver.process import Lane as SolverLane
 from solver.process import SolverProcess
 
 log = logging.getLogger(__name__)
@@ -180,7 +188,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
                 config = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
                 return [ConfigCog(config, web, self.settings.solo_games.value)]
             case Feature.LEADERBOARDS:
-                return [LeaderboardsCog(self.store, self.sets, self.revealer, self.charts, web)]
+                return [LeaderboardsCog(self.store, self.sets, self.charts, web)]
             case _:
                 assert_never(feature)
 
@@ -363,19 +371,28 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             identify_gate=IdentifyGate(store),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
-        serve_pages(settings, store, bot.names, ConfirmedSolver(solver, evaluator)),
+        serve_pages(settings, store, bot.names),
+        backfilling(  # one process finds finished games' best answers: the one that syncs
+            BestBackfill(
+                store,
+                ConfirmedSolver(solver, evaluator, lane=SolverLane.BACKFILL),
+                clock=discord_clock,
+            )
+            if settings.shards.syncs_commands
+            else None
+        ),
     ):
         observe(metrics, bot, evaluator)
         await bot.start(token)
 
 
 def serve_pages(
-    settings: BotSettings, store: Store, names: Names, revealer: Revealer | None = None
+    settings: BotSettings, store: Store, names: Names
 ) -> AbstractAsyncContextManager[object]:
     """The servers' web pages on WEB_PORT, beside the bot; nothing when it is not set."""
     if settings.web_port is None:
         return nullcontext()
-    app = create_app(store, names, revealer)
+    app = create_app(store, names)
     return serve(app, settings.web_host, settings.web_port)
 
 

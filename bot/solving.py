@@ -14,7 +14,7 @@ from evaluator import Evaluation, Evaluator
 from rules.scoring import Number
 from rules.sets import GameSet
 from solver.php import same
-from solver.process import SolverProcess
+from solver.process import Lane, SolverProcess
 from solver.result import Candidate, Solution, SolveFailure
 
 log = logging.getLogger(__name__)
@@ -59,9 +59,12 @@ async def best_confirmed(
     top: int = 3,
     aim: int = 0,
     timeout_s: float | None = None,
+    lane: Lane = Lane.PLAYER,
 ) -> Confirmed | SolveFailure | None:
     """Solve off the event loop, then confirm with real PHP. None: PHP refused every candidate."""
-    solution = await solver.best(digits, score, game_set, top=top, aim=aim, timeout_s=timeout_s)
+    solution = await solver.best(
+        digits, score, game_set, top=top, aim=aim, timeout_s=timeout_s, lane=lane
+    )
     if isinstance(solution, SolveFailure):
         return solution
     return await confirm(evaluator, solution, game_set)
@@ -72,21 +75,29 @@ class ConfirmedSolver:
 
     A solve that fails (late, busy, crashed) or that PHP disagrees with in every
     candidate is no answer: it is logged and the game goes on without the reveal.
+    `lane` says who waits for its best answers (`Lane.BACKFILL`: nobody, a finished game).
     """
 
     def __init__(
-        self, solver: SolverProcess, evaluator: Evaluator, *, timeout_s: float = 30.0
+        self,
+        solver: SolverProcess,
+        evaluator: Evaluator,
+        *,
+        timeout_s: float = 30.0,
+        lane: Lane = Lane.PLAYER,
     ) -> None:
         self.solver = solver
         self.evaluator = evaluator
         self.timeout_s = timeout_s
+        self.lane = lane
 
     async def best(
         self, digits: str, score: Number, game_set: GameSet, *, aim: int = 0
     ) -> Candidate | None:
         found = await best_confirmed(
-            self.solver, self.evaluator, digits, score, game_set, aim=aim, timeout_s=self.timeout_s
-        )
+            self.solver, self.evaluator, digits, score, game_set,
+            aim=aim, timeout_s=self.timeout_s, lane=self.lane,
+        )  # fmt: skip
         if isinstance(found, Confirmed):
             return found.candidate
         if isinstance(found, SolveFailure):

@@ -8,11 +8,17 @@ budget (worker.py). Every call has a deadline and answers a `SolveFailure`
 instead of waiting longer or raising: a call past it is stopped (its process
 killed and replaced), a reveal that is not ready is skipped, the game goes on.
 
-Calls wait in two lanes, most urgent first (`Lane`): a person waiting (a reveal,
-a practice move) before work ahead of need (`prepare`, the daily post's
-closest). A Score no round of the Set's reaches in ordinary play (`ordinary`:
-`pow(3,489)` is a legal answer) is solved in a second process, so honest calls
-never wait behind one.
+Calls wait in lanes, most urgent first (`Lane`): a person waiting (a reveal, a practice
+move) before work ahead of need (`prepare`, the daily post's closest), each lane with its
+own places in the queue, so a flood of one never takes the other's. Expensive calls have
+a process of their own, so honest calls never wait behind one: a Score no round of the
+Set's reaches in ordinary play (`ordinary`: `pow(3,489)` is a legal answer) and a Score
+below 1 (the search's costliest, ~10 s of JavaScript). That process holds a call at
+most `EXPENSIVE_BUDGET_S` and takes `EXPENSIVE_PLACES` calls of a lane at once, so
+expensive calls delay each other no longer than a reveal's deadline. The lowest lane,
+best answers of finished games nobody is waiting for (`Lane.BACKFILL`), runs in a third
+process at the lowest CPU priority (nice 19): the live games' processes take the cores
+first.
 """
 
 from __future__ import annotations
@@ -20,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import heapq
 import os
 import time
 from collections.abc import Callable
@@ -32,7 +37,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rules.scoring import Number
 from rules.sets import GameSet
 from solver.result import Candidate, FailureReason, Solution, SolveFailure
-from solver.worker import Worker, limit_memory
+from solver.worker import Gate, Worker, limit_memory
 
 if TYPE_CHECKING:
     from solver.solve import Solver
@@ -85,11 +90,13 @@ def _give_back() -> None:
         ctypes.CDLL(None).malloc_trim(0)
 
 
-def _init(cache_size: int, memory_mb: int) -> None:
+def _init(cache_size: int, memory_mb: int, niceness: int = 0) -> None:
     # One thread per solver process: the machine's cores belong to the game.
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[name] = "1"
     limit_memory(memory_mb)
+    if niceness:
+        os.nice(niceness)
     from solver.solve import Solver
 
     _state.solver = Solver(cache_size)
@@ -169,9 +176,13 @@ def _status() -> tuple[int, int, int]:
 class Lane(IntEnum):
     """Who waits for a call; a process takes the waiting calls of the lowest lane first."""
 
-    PLAYER = 0  # a round's reveal, a practice move, a replay: a person is waiting
+    PLAYER = 0  # a round's reveal, a practice move: a person is waiting
     AHEAD = 1  # work ahead of need: `prepare`, the daily post's closest formula
+    BACKFILL = 2  # finished games' best answers (`BestBackfill`): in a process of its own
 
+
+BACKFILL_NICE = 19
+"""The backfill's process's CPU priority: the lowest, behind the live games'."""
 
 ORDINARY_REACH = 100
 """A Score up to this many times (start + 2 Goal + Bonus) is one ordinary play reaches
@@ -179,56 +190,37 @@ ORDINARY_REACH = 100
 
 
 def ordinary(score: Number, game_set: GameSet) -> bool:
-    """Whether a Score is one a round of this Set ordinarily starts with: others (a Score
-    of 1e308 after `pow(3,489)`) are solved in the second process, away from the rest."""
+    """Whether a Score is one a round of this Set ordinarily starts with, and cheap to
+    solve: others (a Score of 1e308 after `pow(3,489)`, one below 1 after `3/4+8/9` from
+    2) are solved in the second process, away from the rest."""
     reach = game_set.start_score + 2 * game_set.goal + game_set.bonus
-    return float(score) <= ORDINARY_REACH * reach
+    value = float(score)
+    return (value == 0 or abs(value) >= 1) and value <= ORDINARY_REACH * reach
 
 
-class _Gate:
-    """One call at a time into a process: the lowest lane first, then first come."""
-
-    def __init__(self) -> None:
-        self._busy = False
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._arrived = 0
-
-    async def enter(self, lane: Lane) -> None:
-        if not self._busy:
-            self._busy = True
-            return
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._arrived += 1
-        heapq.heappush(self._waiting, (int(lane), self._arrived, turn))
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():  # given the turn, then cancelled
-                self.leave()
-            raise
-
-    def leave(self) -> None:
-        while self._waiting:
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done() and not turn.get_loop().is_closed():  # a waiter of a loop
-                turn.set_result(None)  # that ended never runs; else the gate passes on
-                return
-        self._busy = False
+EXPENSIVE_BUDGET_S = 10.0
+"""The most one call may hold the second process, whatever its own deadline (a cold
+1e308 takes ~1 s, 6 s at worst on a loaded machine)."""
+EXPENSIVE_PLACES = 3
+"""Calls of a lane the second process takes at once (waiting or running); more are BUSY.
+So one of them waits at most (places - 1) budgets and runs one: 30 s, the reveals' own
+deadline (`bot.solving.ConfirmedSolver`): expensive calls delay each other, never past it."""
 
 
 class _Lane:
     """A worker process, the thread that talks to it, and the gate in front of it."""
 
-    def __init__(self, cache_size: int, memory_mb: int) -> None:
-        self.worker = Worker(_init, (cache_size, memory_mb))
+    def __init__(self, cache_size: int, memory_mb: int, niceness: int = 0) -> None:
+        self.worker = Worker(_init, (cache_size, memory_mb, niceness))
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
-        self.gate = _Gate()
-        self.pending = 0
+        self.gate = Gate()
+        self.pending = dict.fromkeys(Lane, 0)
+        """Calls waiting or running, by lane: each lane has `queue_limit` places."""
 
 
 class SolverProcess:
-    """An asyncio front to the solver's processes: the main one, and the second one for
-    Scores out of ordinary reach (started at its first call)."""
+    """An asyncio front to the solver's processes: the main one, the second one for
+    expensive Scores and the backfill's (each started at its first call)."""
 
     def __init__(
         self,
@@ -237,37 +229,49 @@ class SolverProcess:
         memory_mb: int = 256,
         timeout_s: float = 5.0,
         queue_limit: int = 32,
+        expensive_budget_s: float = EXPENSIVE_BUDGET_S,
+        expensive_places: int = EXPENSIVE_PLACES,
     ) -> None:
+        """`queue_limit`: the places of each lane in the main process (and the backfill's);
+        `expensive_places` and `expensive_budget_s`: the second process's (`EXPENSIVE_PLACES`)."""
         if memory_mb <= CALL_PEAK_MIB:
             raise ValueError(f"a solver process needs more than {CALL_PEAK_MIB} MiB")
         self.cache_size = cache_size
         self.memory_mb = memory_mb
         self.timeout_s = timeout_s
         self.queue_limit = queue_limit
+        self.expensive_budget_s = expensive_budget_s
+        self.expensive_places = expensive_places
         self._closed = False
         self._main = _Lane(cache_size, memory_mb)
         self._wide = _Lane(2, memory_mb)
+        self._back = _Lane(2, memory_mb, BACKFILL_NICE)
 
     async def _call(
         self, lane: Lane, timeout_s: float | None, fn: Callable[..., T], *args: object, wide: bool
     ) -> T | SolveFailure:
         if self._closed:
             return SolveFailure(FailureReason.CLOSED, "the solver is closed")
-        place = self._wide if wide else self._main
-        if place.pending >= self.queue_limit:
+        place = self._back if lane is Lane.BACKFILL else self._wide if wide else self._main
+        places = self.expensive_places if place is self._wide else self.queue_limit
+        if place.pending[lane] >= places:
             return SolveFailure(FailureReason.BUSY, "the solver has too many requests waiting")
         timeout = self.timeout_s if timeout_s is None else timeout_s
         deadline = time.perf_counter() + timeout
-        place.pending += 1
+        place.pending[lane] += 1
         try:
             try:
                 await asyncio.wait_for(place.gate.enter(lane), max(timeout, 0.0))
             except TimeoutError:
                 return SolveFailure(FailureReason.TIMEOUT, "the solve is not ready in time")
+            if self._closed:  # closed while it waited: the thread takes no more calls
+                place.gate.leave()
+                return SolveFailure(FailureReason.CLOSED, "the solver is closed")
             # run_in_executor: an event loop that tracks executor work (simcord) knows
             # what it is waiting for; the thread stops the call at its deadline
             loop = asyncio.get_running_loop()
-            work = loop.run_in_executor(place.thread, place.worker.call, fn, args, deadline)
+            budget = self.expensive_budget_s if place is self._wide else None
+            work = loop.run_in_executor(place.thread, place.worker.call, fn, args, deadline, budget)
             try:
                 outcome: Any = await asyncio.shield(work)
             except asyncio.CancelledError:
@@ -276,7 +280,7 @@ class SolverProcess:
             place.gate.leave()
             return outcome  # type: ignore[no-any-return]
         finally:
-            place.pending -= 1
+            place.pending[lane] -= 1
 
     async def prepare(
         self, digits: str, game_set: GameSet, *, timeout_s: float | None = None
@@ -360,7 +364,7 @@ class SolverProcess:
     def shutdown(self) -> None:
         """Stop the processes and their threads (blocking: for synchronous owners)."""
         self._closed = True
-        for place in (self._main, self._wide):
+        for place in (self._main, self._wide, self._back):
             place.worker.kill()  # a call in progress ends now, not at its deadline
             place.thread.submit(place.worker.stop)
             place.thread.shutdown(wait=True, cancel_futures=False)

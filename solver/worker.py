@@ -10,12 +10,15 @@ The process limits its own data segment (RLIMIT_DATA: heap and anonymous maps, w
 numpy allocates) to the budget, so an allocation past it fails with MemoryError
 there, and the process is replaced.
 
-Blocking by design: `SolverProcess` runs `call` on a thread of its own, off the loop.
+Blocking by design: `SolverProcess` runs `call` on a thread of its own, off the loop;
+`Gate` is the asyncio side in front of it, which waiting call goes next.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import heapq
 import os
 import resource
 import select
@@ -100,9 +103,13 @@ class Worker:
         outcome = self._receive(deadline)
         return outcome if isinstance(outcome, SolveFailure) else None
 
-    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float) -> Any:
+    def call(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float,
+        budget_s: float | None = None,
+    ) -> Any:  # fmt: skip
         """fn(*args) in the process by `deadline` (a `time.perf_counter` moment), or a
-        SolveFailure: past the deadline the process is killed, not waited for."""
+        SolveFailure: past the deadline the process is killed, not waited for. `budget_s`:
+        the most the call may run once the process has it, if that ends sooner."""
         if time.perf_counter() >= deadline:
             return SolveFailure(FailureReason.TIMEOUT, "the solve is not ready in time")
         failure = self.start(max(deadline, time.perf_counter() + _STARTUP_S))
@@ -114,6 +121,8 @@ class Worker:
         except OSError as exc:
             self.stop()
             return SolveFailure(FailureReason.CRASHED, f"the solver process died: {exc}")
+        if budget_s is not None:
+            deadline = min(deadline, time.perf_counter() + budget_s)
         return self._receive(deadline)
 
     def _receive(self, deadline: float) -> Any:
@@ -155,3 +164,35 @@ class Worker:
                 process.kill()
             process.wait()  # no timeout: a killed child is reaped at once (waitpid)
             self.stopped += 1
+
+
+class Gate:
+    """One call at a time into a process, for `SolverProcess`'s asyncio callers: the
+    lowest lane first, then first come."""
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrived = 0
+
+    async def enter(self, lane: int) -> None:
+        if not self._busy:
+            self._busy = True
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._arrived += 1
+        heapq.heappush(self._waiting, (int(lane), self._arrived, turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given the turn, then cancelled
+                self.leave()
+            raise
+
+    def leave(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done() and not turn.get_loop().is_closed():  # a waiter of a loop
+                turn.set_result(None)  # that ended never runs; else the gate passes on
+                return
+        self._busy = False

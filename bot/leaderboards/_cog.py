@@ -32,7 +32,6 @@ from bot.leaderboards._pages import (
     QualificationPages,
 )
 from bot.leaderboards._views import BoardPeriod
-from bot.play import Revealer
 from bot.storage import GameRecord, Store
 from rules import GameSet, Mode
 
@@ -85,7 +84,6 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         self,
         store: Store,
         sets: SetsDirectory,
-        revealer: Revealer | None = None,
         charts: ChartRenderer | None = None,
         web_base: str | None = None,
     ) -> None:
@@ -93,7 +91,6 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         self.web_base = web_base
         self.store = store
         self.sets = sets
-        self.revealer = revealer
         self.charts = charts
 
     async def autocomplete_set(
@@ -141,9 +138,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         page is posted publicly (`publish`)."""
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        page = await _pages.build(
-            self.store, interaction.guild_id or 0, request, locale, name, self.revealer
-        )
+        page = await _pages.build(self.store, interaction.guild_id or 0, request, locale, name)
         if page.private:
             await interaction.edit_original_response(embed=page.embed)
             return
@@ -292,9 +287,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
             request = replace(request, owner=interaction.user.id)
-        page = await _pages.build(
-            self.store, interaction.guild_id or 0, request, locale, "", self.revealer
-        )
+        page = await _pages.build(self.store, interaction.guild_id or 0, request, locale, "")
         view = _pages.view_for(page, locale)
         kwargs: dict[str, Any] = {"embed": page.embed}
         if view is not None:

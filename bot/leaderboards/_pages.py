@@ -22,7 +22,6 @@ from bot.common.interactions import loaded_cog, refuse, report_unexpected
 from bot.i18n import t
 from bot.leaderboards import _render, _render_player, _render_replay, _views
 from bot.leaderboards._views import BoardPeriod
-from bot.play import Revealer
 from bot.storage import Store
 from rules.sets import name_problem
 
@@ -194,12 +193,8 @@ async def build(
     request: PageRequest,
     locale: str,
     name: str,
-    revealer: Revealer | None = None,
 ) -> Page:
-    """Fetch one page and the list's size (a count on the same index), for "Page 1 of N".
-
-    `revealer` finds a finished Qualification's best answers for `/game` once its period
-    has ended (nothing is solved while it runs: everyone plays those Digits)."""
+    """Fetch one page and the list's size (a count on the same index), for "Page 1 of N"."""
     offset = request.page * PAGE_SIZE
     match request.listing:
         case QualificationPages() as listing:
@@ -217,7 +212,7 @@ async def build(
             )
             return Page(embed, request.page + 1 < pages, request, pages)
         case GamePages(game_id=game_id):
-            return await _game_page(store, guild_id, request, game_id, locale, revealer)
+            return await _game_page(store, guild_id, request, game_id, locale)
         case _:
             assert_never(request.listing)
 
@@ -238,14 +233,13 @@ async def _qualification_page(
 
 
 async def _game_page(
-    store: Store, guild_id: int, request: PageRequest, game_id: str, locale: str,
-    revealer: Revealer | None,
-) -> Page:  # fmt: skip
+    store: Store, guild_id: int, request: PageRequest, game_id: str, locale: str
+) -> Page:
     """A round-by-round replay; a Qualification's stays sealed until its day is over."""
     if not game_id:
         embed = discord.Embed(description=t("leaderboards_extra.game.empty_id", locale))
         return Page(embed, False, request, private=True)
-    found = await _views.replay(store, guild_id, game_id, discord.utils.utcnow(), revealer)
+    found = await _views.replay(store, guild_id, game_id, discord.utils.utcnow())
     if found is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=game_id))
         return Page(embed, False, request, private=True)

@@ -17,13 +17,11 @@ from typing import assert_never
 import rules
 from bot.charts import GAMES_MAX, StatsChartInput, stats_input
 from bot.leaderboards._void import voided
-from bot.play import Revealer, accuracy, reveal_played
+from bot.play import accuracy, seal_of
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow, Store
 from rules import Mode, Streak
 
 PAGE_SIZE = 10
-REVEAL_TIMEOUT_S = 10.0
-"""How long a replay waits for a finished Qualification's best answers."""
 
 
 class BoardPeriod(StrEnum):
@@ -146,37 +144,21 @@ async def duel_board(store: Store, guild_id: int, page: int = 0) -> DuelBoard:
     return DuelBoard(tuple(rows), page, page_count(await store.duel_count(guild_id)))
 
 
-async def seal_of(store: Store, record: GameRecord, now: datetime) -> rules.Seal | None:
-    """The seal on a Qualification game's Digits and formulas (`rules.seal`): its period
-    runs, or a game of that period (the same server and Set: the same Digits) is still
-    being played, however long; None when they may be shown."""
-    if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
-        return None
-    zone = (await store.servers.settings(record.guild_id)).zone
-    running = await store.servers.running(
-        record.guild_id, record.state.game_set.name, record.period
-    )
-    return rules.seal(record.period, now, still_played=running > 0, tz=zone)
-
-
 async def replay(
-    store: Store, guild_id: int, game_id: str, now: datetime | None = None,
-    revealer: Revealer | None = None,
-) -> Replay | None:  # fmt: skip
+    store: Store, guild_id: int, game_id: str, now: datetime | None = None
+) -> Replay | None:
     """A game of this server by its id (or a prefix); None when there is none. A sealed
-    Qualification comes back without rounds; an unsealed one without best answers yet gets
-    them from `revealer` (nothing is solved while it runs: everyone plays those Digits)."""
+    Qualification comes back without rounds; any other with every best answer kept for
+    it, those found while it was played and those found after (`BestBackfill`): a view
+    never solves."""
     record = await store.find_game(guild_id, game_id) if game_id else None
     if record is None:
         return None
-    if record.state.mode is rules.Mode.QUALIFICATION:
-        sealed = await seal_of(store, record, now or datetime.now(UTC))
-        if sealed is not None:
-            hidden = replace(record.state, rounds=[])
-            return Replay(replace(record, state=hidden, meta=replace(record.meta, best=())), sealed)
-        if revealer is not None and not record.meta.best:
-            best = await reveal_played(revealer, record, REVEAL_TIMEOUT_S)
-            record = replace(record, meta=replace(record.meta, best=tuple(best)))
+    sealed = await seal_of(store, record, now or datetime.now(UTC))
+    if sealed is not None:
+        hidden = replace(record.state, rounds=[])
+        return Replay(replace(record, state=hidden, meta=replace(record.meta, best=())), sealed)
+    record = await store.best.with_found(record)
     seats = range(len(record.state.players))
     return Replay(record, None, tuple(accuracy(record, seat) for seat in seats))
 

@@ -2,7 +2,8 @@
 
 `GameService` runs the games with its collaborators (`_active`, `_in_flight`,
 `_seats`, `_challenges`, `_flow`, `_showing`, `_timers`, `_reveals`, `_practice`,
-`_sweeper`); `_best` reads a finished round's best answer and accuracy, and `_budget`
+`_sweeper`); `_best` reads a finished round's best answer and accuracy, `_backfill`
+finds and keeps those a finished game lacks (once, in the background), and `_budget`
 keeps the bot token's REST calls under Discord's limits (plain asyncio).
 
 Why a package of its own, beside `bot.games` rather than inside it: the flow is what a
@@ -15,6 +16,7 @@ by the face and passed in where the bot is assembled (`bot.app`).
 
 from __future__ import annotations
 
+from bot.play._backfill import BestBackfill, backfilling, seal_of
 from bot.play._best import accuracy, best_field, summary_best
 from bot.play._budget import (
     GLOBAL_LIMIT_PER_S,
@@ -29,7 +31,6 @@ from bot.play._budget import (
 )
 from bot.play._practice import DEFAULT_LEVEL
 from bot.play._refusals import Refusal
-from bot.play._reveals import reveal_played
 from bot.play._service import GameService
 from bot.play._timers import Timers
 from bot.play._types import (
@@ -57,6 +58,7 @@ __all__ = [
     "INVALID_LIMIT",
     "SHARE_OF_GLOBAL",
     "UNPOSTED",
+    "BestBackfill",
     "BudgetStats",
     "ChannelLost",
     "Clock",
@@ -80,7 +82,8 @@ __all__ = [
     "Unreachable",
     "Via",
     "accuracy",
+    "backfilling",
     "best_field",
-    "reveal_played",
+    "seal_of",
     "summary_best",
 ]

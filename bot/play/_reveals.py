@@ -118,17 +118,3 @@ async def _ready(
         if result is not None:
             found.append(result)
     return found, len(pending)
-
-
-async def reveal_played(revealer: Revealer, record: GameRecord, timeout_s: float) -> list[Reveal]:
-    """Every played round's best answers, solved now: a Qualification's `/game` after its
-    period (nothing was solved while it ran). Rounds not solved within `timeout_s` are left
-    out: a slow solver shortens the replay, never blocks it."""
-    tasks = [
-        asyncio.create_task(reveal(revealer, record, rnd.number, seat))
-        for rnd in record.state.rounds
-        if rnd.resolved
-        for seat in range(len(record.state.players))
-    ]
-    found, _late = await _ready(tasks, timeout_s, record.state.id)
-    return found

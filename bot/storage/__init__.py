@@ -28,6 +28,7 @@ How a game is written (why a round is resolved exactly once):
 One bot process per SQLite file; PostgreSQL may be shared by several.
 """
 
+from bot.storage._best import PendingBest
 from bot.storage._engine import (
     DEFAULT_URL,
     current_revision,
@@ -74,6 +75,7 @@ __all__ = [
     "LeaderRow",
     "ModerationAction",
     "ModerationEntry",
+    "PendingBest",
     "PeriodSummary",
     "PlayerStats",
     "PostClaim",

@@ -379,3 +379,35 @@ class UntoldSummary(SQLModel, table=True):
     guild_id: int = Field(sa_type=sa.BigInteger)
     tries: int = Field(sa_type=sa.Integer)
     due: float = Field(sa_type=sa.Float)
+
+
+class BestAnswer(SQLModel, table=True):
+    """A round's best answer for a seat found after the game (`_best`): a replay reads it
+    beside `GameMeta.best` (those found while the round was played) and never solves."""
+
+    __tablename__ = "best_answers"
+
+    game_id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    round: int = Field(
+        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
+    )
+    seat: int = Field(
+        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
+    )
+    formula: str = Field(sa_type=sa.Text)
+    result: str = Field(sa_type=sa.String(40))
+    points: str = Field(sa_type=sa.String(40))
+    score: str = Field(sa_type=sa.String(40))
+
+
+class BestPending(SQLModel, table=True):
+    """A finished game whose best answers are still owed (a sealed Qualification, a solve
+    that failed): looked at again at `due`, `tries` so far (the backfill's own queue)."""
+
+    __tablename__ = "best_pending"
+    __table_args__ = (sa.Index("ix_best_pending_due", "due"),)
+
+    game_id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    finished_at: float = Field(sa_type=sa.Float)
+    tries: int = Field(sa_type=sa.Integer)
+    due: float = Field(sa_type=sa.Float)

@@ -5,8 +5,8 @@ the Store queues its own writers; PostgreSQL relies on row locks and unique keys
 several bot processes could share it). The games are here; the boards and ratings,
 the challenges and server Sets, and moderation are the parts `Store` inherits
 (`_store_boards`, `_store_offers`, `_store_moderation`); a server's settings and daily
-posts, players' names and untold summaries are its attributes (`Store.servers`,
-`Store.names`, `Store.untold`).
+posts, players' names, untold summaries and best answers found after a game are its
+attributes (`Store.servers`, `Store.names`, `Store.untold`, `Store.best`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 import rules
 from bot.storage import _games, _install, _ratings
 from bot.storage._advance import Known
+from bot.storage._best import BestStore
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._lane import SqliteLane
 from bot.storage._names import NameStore
@@ -51,6 +52,7 @@ class Store(BoardsPart, OffersPart, ModerationPart):
         self.servers = ServerStore(self._write, self._read)
         self.names = NameStore(self._write, self._read)
         self.untold = UntoldStore(self._write, self._read)
+        self.best = BestStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
 

@@ -17,10 +17,9 @@ from pathlib import Path
 import jinja2
 from aiohttp import web
 
-from bot.play import Revealer
 from bot.storage import Store
 from bot.web import _routes
-from bot.web._keys import JINJA, NAMES, REVEALER, STORE, Names
+from bot.web._keys import JINJA, NAMES, STORE, Names
 from bot.web._names import NameBook
 
 log = logging.getLogger(__name__)
@@ -63,15 +62,12 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
     return response
 
 
-def create_app(
-    store: Store, names: Names | None = None, revealer: Revealer | None = None
-) -> web.Application:
+def create_app(store: Store, names: Names | None = None) -> web.Application:
     """The pages over `store`; players are named by `names`, by default the names the
     bot keeps in the store (`NameBook`, read only here)."""
     app = web.Application(middlewares=[_headers])
     app[STORE] = store
     app[NAMES] = names if names is not None else NameBook(store)
-    app[REVEALER] = revealer
     app[JINJA] = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,

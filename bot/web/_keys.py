@@ -1,4 +1,4 @@
-"""What the pages share through the application: its store, names, revealer, templates."""
+"""What the pages share through the application: its store, names, templates."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Protocol
 import jinja2
 from aiohttp import web
 
-from bot.play import Revealer
 from bot.storage import Store
 
 CACHE_S = 30
@@ -32,5 +31,4 @@ class NoNames:
 
 STORE = web.AppKey("store", Store)
 NAMES: web.AppKey[Names] = web.AppKey("names")
-REVEALER: web.AppKey[Revealer | None] = web.AppKey("revealer")
 JINJA = web.AppKey("jinja", jinja2.Environment)

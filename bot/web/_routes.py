@@ -29,7 +29,7 @@ from bot.leaderboards import (
     void_text,
 )
 from bot.storage import ServerSettings
-from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
+from bot.web._keys import CACHE_S, JINJA, NAMES, STORE
 from bot.web._svg import stats_svg
 from bot.web._text import LANGUAGES, language, rules_html
 
@@ -237,10 +237,7 @@ async def _player(request: web.Request) -> web.Response:
 async def _game(request: web.Request) -> web.Response:
     server = await _server(request)
     lang = _lang(request)
-    revealer = request.app[REVEALER]
-    found = await replay(
-        request.app[STORE], server.guild_id, request.match_info["game"], revealer=revealer
-    )
+    found = await replay(request.app[STORE], server.guild_id, request.match_info["game"])
     if found is None:
         raise _not_found(request)
     record, state = found.record, found.record.state

@@ -4,15 +4,18 @@ before its period ends."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest_asyncio
 
-from bot.app import create_bot
+from bot.app import create_bot, discord_clock
+from bot.play import BestBackfill
 from bot.solving import ConfirmedSolver
 from evaluator import Evaluation
+from solver.process import Lane
 from tests.support.fixtures import simulated, solver  # noqa: F401 (fixture)
 from tests.support.sim import answer, button_id, message_text, public_message
 
@@ -63,7 +66,9 @@ async def test_the_summary_shows_each_rounds_best_and_the_accuracy(revealing) ->
     assert "Accuracy: 100" in summary and "🎯" in summary
 
 
-async def test_a_qualification_reveals_nothing_while_the_day_runs(revealing) -> None:
+async def test_a_qualification_reveals_nothing_while_the_day_runs(
+    revealing, solver, evaluator
+) -> None:
     env, guild, channel = revealing
     carol = guild.add_member(env.create_user("carol"))
     await carol.slash(channel, "qualification")
@@ -79,6 +84,11 @@ async def test_a_qualification_reveals_nothing_while_the_day_runs(revealing) -> 
     replay = await dave.slash(channel, "game", id=record.state.id[:8])
     assert "best `" not in message_text(public_message(replay))
     await env.advance_time(24 * 3600)  # the period is over: its best answers are public
+    backfill = BestBackfill(
+        env.bot.store, ConfirmedSolver(solver, evaluator, lane=Lane.BACKFILL),
+        clock=discord_clock, sleep=lambda _s: asyncio.sleep(0),
+    )  # fmt: skip
+    assert await backfill.step() > 0  # found once, in the background, then read
     replay = await dave.slash(channel, "game", id=record.state.id[:8])
     assert "best `" in message_text(public_message(replay)) or "🎯" in message_text(
         public_message(replay)

@@ -40,6 +40,8 @@ TABLES = {
     "daily_posts",
     "player_names",
     "untold_summaries",
+    "best_answers",
+    "best_pending",
 }
 
 
