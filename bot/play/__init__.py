@@ -31,7 +31,7 @@ from bot.play._practice import DEFAULT_LEVEL
 from bot.play._refusals import Refusal
 from bot.play._reveals import reveal_played
 from bot.play._service import GameService
-from bot.play._timers import Timers
+from bot.play._timers import Timers, game_time
 from bot.play._types import (
     CHALLENGE_TTL,
     UNPOSTED,
@@ -81,6 +81,7 @@ __all__ = [
     "Via",
     "accuracy",
     "best_field",
+    "game_time",
     "reveal_played",
     "summary_best",
 ]
