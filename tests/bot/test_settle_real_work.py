@@ -13,6 +13,7 @@ import time
 
 import discord
 
+from bot.play import Timers
 from tests.support.fixtures import simulated
 
 SIMCORD_BUDGET_S = 5.0
@@ -47,6 +48,26 @@ class SlowBot(discord.Client):
         await message.channel.send(f"done: {message.content}")
 
 
+class TimedBot(discord.Client):
+    """Sets a game timer a second away, then does slow real work (a round's solve)."""
+
+    def __init__(self) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = True
+        super().__init__(intents=intents)
+        self.timers = Timers(time.time, "test")
+        self.fired = False
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author == self.user:
+            return
+        self.timers.at("round", time.time() + 1.0, self.fire)
+        await real_work()
+
+    async def fire(self) -> None:
+        self.fired = True
+
+
 async def test_a_reaction_and_a_restart_wait_for_slow_real_work() -> None:
     async with simulated(SlowBot()) as env:
         guild = env.create_guild("Slow Club")
@@ -58,3 +79,17 @@ async def test_a_reaction_and_a_restart_wait_for_slow_real_work() -> None:
         restarted = SlowBot(slow_start=True)
         await env.restart_bot(restarted)
         assert restarted.started
+
+
+async def test_game_timers_stand_still_while_real_work_runs() -> None:
+    """Real work takes no game time: a timer a second away has not fired after six real
+    seconds of a solve; the test's clock fires it."""
+    async with simulated(TimedBot()) as env:
+        bot = env.bot
+        assert isinstance(bot, TimedBot)
+        guild = env.create_guild("Timed Club")
+        channel = guild.create_text_channel("general")
+        await guild.add_member(env.create_user("ann")).send(channel, "go")
+        assert not bot.fired
+        await env.advance_time(1.0)
+        assert bot.fired
