@@ -32,7 +32,7 @@ from bot.play._budget import (
 from bot.play._practice import DEFAULT_LEVEL
 from bot.play._refusals import Refusal
 from bot.play._service import GameService
-from bot.play._timers import Timers
+from bot.play._timers import Timers, game_time
 from bot.play._types import (
     CHALLENGE_TTL,
     UNPOSTED,
@@ -84,6 +84,7 @@ __all__ = [
     "accuracy",
     "backfilling",
     "best_field",
+    "game_time",
     "seal_of",
     "summary_best",
 ]

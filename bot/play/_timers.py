@@ -1,7 +1,8 @@
 """Timers that call back when a moment comes: one task per key, cancelled by key.
 
-`asyncio.sleep` is a wait simcord (and any event loop) understands, so virtual time
-in tests moves these timers exactly as real time moves them in production.
+They wait through `game_time.wait` (`asyncio.sleep`), a wait simcord (and any event
+loop) understands, so virtual time in tests moves these timers exactly as real time
+moves them in production.
 """
 
 from __future__ import annotations
@@ -21,6 +22,21 @@ log = logging.getLogger(__name__)
 
 RoundCall = Callable[[str, int], Awaitable[None]]
 """A callback taking (game id, round number)."""
+
+
+class GameTime:
+    """How every game timer waits: `wait(seconds)` of the game's time.
+
+    In production that is `asyncio.sleep`. A simulated Discord sets its own (the suites'
+    `RealWorkEnv`) to declare these waits to its virtual clock, which then moves them
+    only when the test moves time, never while the bot's real work (a solve, PHP) takes
+    real seconds on a loaded machine."""
+
+    def __init__(self) -> None:
+        self.wait: Callable[[float], Awaitable[None]] = asyncio.sleep
+
+
+game_time = GameTime()
 
 
 class Timers:
@@ -70,7 +86,7 @@ class Timers:
             self.cancel(key)
 
     async def _run(self, key: str, moment: float, action: Callable[[], Awaitable[None]]) -> None:
-        await asyncio.sleep(max(0.0, moment - self.clock()))
+        await game_time.wait(max(0.0, moment - self.clock()))
         self.release(key)
         try:
             await action()
@@ -132,7 +148,7 @@ class RoundTimers:
             if failed:
                 if not self._timers.adopt(game_id):
                     return  # the game went on meanwhile, with its own timer
-                await asyncio.sleep(delay)
+                await game_time.wait(delay)
                 delay = min(delay * 2, self.max_retry_s)
                 self._timers.release(game_id)
             try:

@@ -21,6 +21,7 @@ import simcord
 from bot.storage import Store, open_store
 from evaluator import Evaluator, EvaluatorSettings, open_evaluator
 from rules import GameState
+from tests.support.sim import RealWorkEnv
 
 
 class ForcedDigits:
@@ -54,14 +55,15 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 @contextlib.asynccontextmanager
 async def simulated(bot: Any, **options: Any) -> AsyncIterator[simcord.Env]:
-    """A running simcord environment around `bot`; errors the bot swallowed fail the test.
+    """A running simcord environment around `bot` that waits for its real work
+    (`RealWorkEnv`); errors the bot swallowed fail the test.
 
     Like simcord's own `simcord_env` fixture, but usable on the session loop the
     PHP pool lives on, and by any fixture that builds its own bot.
     """
     if isinstance(bot, discord.AutoShardedClient) and bot.shard_count is None:
         options.setdefault("shard_count", 1)  # what Discord would recommend a small bot
-    env = simcord.Env(bot, **options)
+    env = RealWorkEnv(bot, **options)
     await env.start()
     try:
         yield env

@@ -48,7 +48,7 @@ from bot.settings import BotSettings, SoloGames
 from bot.sharding import shard_of
 from bot.storage import Store, open_store
 from evaluator import EvaluatorSettings, open_evaluator
-from tests.support.sim import button_id, public_message
+from tests.support.sim import RealWorkEnv, button_id, public_message
 
 PLAYERS = ("alice", "bob", "carol")
 
@@ -135,7 +135,7 @@ class Driver:
             local
         ) as evaluator:  # fmt: skip
             bot = create_bot(settings, store=store, evaluator=evaluator)
-            env = simcord.Env(bot)
+            env = RealWorkEnv(bot)
             self.world = build_world(env, self.args.shard_count)
             restored = await restore_threads(env, self.world, store, self.owned)
             if self.args.at:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import socket
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -43,13 +42,11 @@ async def test_docker_kill_mid_request_then_the_next_request_works(
     pending = asyncio.create_task(pool.run_raw("while (true) {}"))
     await asyncio.sleep(0.3)
     [victim] = owned(docker_client, factory)
-    started = time.monotonic()
     await asyncio.to_thread(victim.kill)
     verdict = await pending
     assert isinstance(verdict, EvalError)
-    assert verdict.code is ErrorCode.SANDBOX
+    assert verdict.code is ErrorCode.SANDBOX  # the closed stream, not the timeout (TIMEOUT)
     assert "died" in verdict.message
-    assert time.monotonic() - started < 5, "noticed by the closed stream, not the timeout"
     assert await pool.run("34+89") == Evaluation("34+89", 123)
 
 

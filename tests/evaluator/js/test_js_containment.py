@@ -8,13 +8,10 @@ attack the same pool must still answer formulas correctly.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
 from evaluator.sandbox.pool import WorkerPool
-from tests.evaluator.conftest import TIMEOUT_S
 from tests.evaluator.js.conftest import open_node_pool
 
 
@@ -35,11 +32,8 @@ def is_zero(verdict: Verdict) -> bool:
 
 
 async def test_endless_loop_times_out(js_pool: WorkerPool) -> None:
-    loop = asyncio.get_running_loop()
-    started = loop.time()
     verdict = await js_pool.run_raw("for (;;) {}")
     assert error_of(verdict).code == ErrorCode.TIMEOUT
-    assert loop.time() - started < TIMEOUT_S + 1.5
     await still_answers(js_pool)
 
 
