@@ -26,7 +26,6 @@ import tempfile
 import time
 import tracemalloc
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import rules
@@ -239,7 +238,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     game_sets = {n: replace(s, time_limit=3600) for n, s in rules.load_sets().items()}
     service = GameService(store, php, game_sets, Places(), clock=time.time)
     bench = Bench(service, php, store)
-    out: dict[str, Any] = {"bot": str(Path(sys.modules["bot"].__file__ or "").parent)}
+    out: dict[str, Any] = {}
     try:
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
@@ -267,7 +266,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await service.close()
         await pool.close()
         await store.close()
+    out["modules"] = loaded_from()
     return out
+
+
+def loaded_from() -> dict[str, list[str]]:
+    """Where each module of the project's packages came from (its file, or a package's
+    paths), for the parent to check that this run used one tree's code only."""
+    return {
+        name: [module.__file__] if module.__file__ else list(getattr(module, "__path__", []))
+        for name, module in list(sys.modules.items())
+        if name.split(".")[0] in ("bot", "rules", "evaluator", "solver")
+    }
 
 
 def main() -> None:

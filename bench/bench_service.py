@@ -3,8 +3,13 @@
 No simulator: `bench/_service_worker.py` drives the real GameService (real local PHP
 pool, real store) with a Discord stand-in that renders and posts nowhere. Each run
 is a subprocess that imports the bot either from this tree or from a baseline
-checkout (`--base`: `git archive 8829cc8 | tar -x -C /tmp/perf-base`), and the two
+checkout (`--base`: `git worktree add /tmp/perf-base 767f095`), and the two
 are interleaved (A B A B ...) so the shared machine's load falls on both alike.
+Each tree runs its own code, checked: the worker starts without `site` (so the
+editable install's finder, which maps `bot`, `rules`, `evaluator` and `solver` to
+one tree, is not installed) with only the tree and the site-packages on its path,
+and reports where every module of those packages was loaded from; a module from
+anywhere else fails the run.
 
 Measured per answer, one at a time: the service's own time (the whole `submit`
 less the wait for PHP), PHP's, and the store's (`save_game`, the DB cost). Each answer
@@ -23,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import site
 import subprocess
 import sys
 import uuid
@@ -39,17 +45,40 @@ WORKER = Path(__file__).resolve().parent / "_service_worker.py"
 RATES = [50, 100, 200, 300, 400, 600, 800, 1000, 1200]
 
 
+def isolated(tree: Path) -> tuple[list[str], dict[str, str]]:
+    """The command prefix and environment that import the project from `tree` only.
+
+    `-S` skips `site`, so no `.pth` file runs: the editable install's finder (which
+    would answer for a package the tree lacks with this tree's) stays out, and the
+    site-packages come back as plain path entries after the tree.
+    """
+    path = [str(tree), *(p for p in site.getsitepackages() if Path(p).is_dir())]
+    return [sys.executable, "-S"], {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+
+
+def foreign_modules(tree: Path, files: dict[str, list[str]]) -> list[str]:
+    """The project's modules (name: its file, or a package's paths) loaded from outside `tree`."""
+    root = tree.resolve()
+    return sorted(
+        f"{name}: {where}"
+        for name, places in files.items()
+        for where in places
+        if not Path(where).resolve().is_relative_to(root)
+    )
+
+
 def run_worker(tree: Path, args: list[str]) -> dict[str, Any]:
-    """One measured run with `tree`'s bot on the import path; its JSON result."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    """One measured run with `tree`'s code, checked to be only that tree's; its JSON result."""
+    command, env = isolated(tree)
     done = subprocess.run(
-        [sys.executable, str(WORKER), *args], env=env, capture_output=True, text=True, check=False
+        [*command, str(WORKER), *args], env=env, capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
         raise RuntimeError(f"worker failed ({tree}):\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout)
-    if Path(result["bot"]).resolve() != (tree / "bot").resolve():
-        raise RuntimeError(f"worker imported {result['bot']}, not {tree}/bot")
+    modules = result.pop("modules")
+    if not modules or (foreign := foreign_modules(tree, modules)):
+        raise RuntimeError(f"worker ran code from outside {tree}: {foreign[:5]}")
     return result
 
 
@@ -173,7 +202,7 @@ def report(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--base", type=Path, help="a checkout of the baseline commit")
-    parser.add_argument("--base-label", default="8829cc8")
+    parser.add_argument("--base-label", default="767f095")
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--answers", type=int, default=1500)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+from pathlib import Path
+
+import pytest
 
 from tests.support.paths import ROOT
 
@@ -28,3 +32,16 @@ def test_bench_service_measures_and_reports() -> None:
     text = report(args, runs, None, {"this tree": run})
     assert "| SQLite | **baseline / this** | **1.00x** |" in text
     assert "| this tree | 20 |" in text and "KiB of Python memory" in text
+
+
+def test_bench_service_runs_only_the_given_trees_code(tmp_path: Path) -> None:
+    """A tree that lacks a package this tree has cannot be measured: the run fails, rather
+    than the editable install quietly filling the gap with this tree's code."""
+    tree = tmp_path / "tree"
+    for name in ("bot", "rules", "evaluator", "solver"):
+        shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "sets.yaml", tree / "sets.yaml")
+    shutil.rmtree(tree / "bot" / "play")
+    tiny = ["--games", "1", "--answers", "1", "--warmup", "0", "--pool", "1"]
+    with pytest.raises(RuntimeError, match=r"No module named 'bot\.play'"):
+        run_worker(tree, tiny)
