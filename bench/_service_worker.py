@@ -159,8 +159,9 @@ class Bench:
         )
         return record.state.id, user
 
-    async def answer(self, index: int) -> tuple[float, float, float, int]:
-        """One answer to game `index` (a new game once it ends): total, PHP, DB in s; saves."""
+    async def answer(self, index: int) -> tuple[float, float, float, int, float]:
+        """One answer to game `index` (a new game once it ends): total, PHP, DB in s; saves;
+        the CPU time of this (the event loop's) thread through `submit`, in s."""
         game_id, user = self.games[index]
         record = self.service.game_in_channel(600_000_000_000_000_000 + user)
         if record is None or record.state.current_round is None:
@@ -170,26 +171,29 @@ class Bench:
         rnd = record.state.current_round
         assert rnd is not None
         php, db, saves = self.php.spent, self.store.spent, self.store.saves
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.thread_time()
         result = await self.service.submit(
             game_id, user, "+".join(rnd.digits), rnd.number, **self.via
         )
-        total = time.perf_counter() - began
+        total, cpu = time.perf_counter() - began, time.thread_time() - cpu
         assert result.error is None, result.error
-        return total, self.php.spent - php, self.store.spent - db, self.store.saves - saves
+        return total, self.php.spent - php, self.store.spent - db, self.store.saves - saves, cpu
 
 
 async def sequential(bench: Bench, answers: int, warmup: int) -> dict[str, Any]:
     """One answer at a time, round-robin over the held games: the cost of one answer."""
-    own, php, db, saves = [], [], [], []
+    own, php, db, saves, cpu = [], [], [], [], []
     for i in range(warmup + answers):
-        total, p, d, s = await bench.answer(i % len(bench.games))
+        total, p, d, s, c = await bench.answer(i % len(bench.games))
         if i >= warmup:
             own.append((total - p) * 1000)
             php.append(p * 1000)
             db.append(d * 1000)
             saves.append(s)
-    return {"own": own, "php": php, "db": db, "saves": sum(saves) / max(1, len(saves))}
+            cpu.append(c * 1000)
+    return {
+        "own": own, "php": php, "db": db, "cpu": cpu, "saves": sum(saves) / max(1, len(saves))
+    }  # fmt: skip
 
 
 async def offered(bench: Bench, rate: float, seconds: float) -> dict[str, Any]:
