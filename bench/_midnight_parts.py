@@ -124,6 +124,11 @@ class Reveals:
             task.add_done_callback(self._tasks.discard)
             await asyncio.sleep(1 / self.rate)
 
+    async def settle(self) -> None:
+        """Wait for the reveals in flight (after `run` is cancelled), while the solver is
+        still open: left behind, they would ask a closed one."""
+        await asyncio.gather(*self._tasks)
+
     def between(self, start: float, end: float) -> list[float]:
         return [ms for asked, ms in self.done if start <= asked < end]
 

@@ -26,7 +26,6 @@ import tempfile
 import time
 import tracemalloc
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import rules
@@ -160,8 +159,9 @@ class Bench:
         )
         return record.state.id, user
 
-    async def answer(self, index: int) -> tuple[float, float, float, int]:
-        """One answer to game `index` (a new game once it ends): total, PHP, DB in s; saves."""
+    async def answer(self, index: int) -> tuple[float, float, float, int, float]:
+        """One answer to game `index` (a new game once it ends): total, PHP, DB in s; saves;
+        the CPU time of this (the event loop's) thread through `submit`, in s."""
         game_id, user = self.games[index]
         record = self.service.game_in_channel(600_000_000_000_000_000 + user)
         if record is None or record.state.current_round is None:
@@ -171,26 +171,29 @@ class Bench:
         rnd = record.state.current_round
         assert rnd is not None
         php, db, saves = self.php.spent, self.store.spent, self.store.saves
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.thread_time()
         result = await self.service.submit(
             game_id, user, "+".join(rnd.digits), rnd.number, **self.via
         )
-        total = time.perf_counter() - began
+        total, cpu = time.perf_counter() - began, time.thread_time() - cpu
         assert result.error is None, result.error
-        return total, self.php.spent - php, self.store.spent - db, self.store.saves - saves
+        return total, self.php.spent - php, self.store.spent - db, self.store.saves - saves, cpu
 
 
 async def sequential(bench: Bench, answers: int, warmup: int) -> dict[str, Any]:
     """One answer at a time, round-robin over the held games: the cost of one answer."""
-    own, php, db, saves = [], [], [], []
+    own, php, db, saves, cpu = [], [], [], [], []
     for i in range(warmup + answers):
-        total, p, d, s = await bench.answer(i % len(bench.games))
+        total, p, d, s, c = await bench.answer(i % len(bench.games))
         if i >= warmup:
             own.append((total - p) * 1000)
             php.append(p * 1000)
             db.append(d * 1000)
             saves.append(s)
-    return {"own": own, "php": php, "db": db, "saves": sum(saves) / max(1, len(saves))}
+            cpu.append(c * 1000)
+    return {
+        "own": own, "php": php, "db": db, "cpu": cpu, "saves": sum(saves) / max(1, len(saves))
+    }  # fmt: skip
 
 
 async def offered(bench: Bench, rate: float, seconds: float) -> dict[str, Any]:
@@ -239,7 +242,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     game_sets = {n: replace(s, time_limit=3600) for n, s in rules.load_sets().items()}
     service = GameService(store, php, game_sets, Places(), clock=time.time)
     bench = Bench(service, php, store)
-    out: dict[str, Any] = {"bot": str(Path(sys.modules["bot"].__file__ or "").parent)}
+    out: dict[str, Any] = {}
     try:
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
@@ -267,7 +270,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await service.close()
         await pool.close()
         await store.close()
+    out["modules"] = loaded_from()
     return out
+
+
+def loaded_from() -> dict[str, list[str]]:
+    """Where each module of the project's packages came from (its file, or a package's
+    paths), for the parent to check that this run used one tree's code only."""
+    return {
+        name: [module.__file__] if module.__file__ else list(getattr(module, "__path__", []))
+        for name, module in list(sys.modules.items())
+        if name.split(".")[0] in ("bot", "rules", "evaluator", "solver")
+    }
 
 
 def main() -> None:

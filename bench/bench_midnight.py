@@ -232,6 +232,7 @@ async def run(args: argparse.Namespace, url: str, old: str) -> list[str]:
             )  # fmt: skip
             print(f"baseline: {before}", file=sys.stderr)
         asking.cancel()
+        await reveals.settle()
     await store.close()
     return report(args, loaded, cold, quiet, now, info, before, reveals.failed)
 

@@ -3,8 +3,13 @@
 No simulator: `bench/_service_worker.py` drives the real GameService (real local PHP
 pool, real store) with a Discord stand-in that renders and posts nowhere. Each run
 is a subprocess that imports the bot either from this tree or from a baseline
-checkout (`--base`: `git archive 8829cc8 | tar -x -C /tmp/perf-base`), and the two
+checkout (`--base`: `git worktree add /tmp/perf-base 767f095`), and the two
 are interleaved (A B A B ...) so the shared machine's load falls on both alike.
+Each tree runs its own code, checked: the worker starts without `site` (so the
+editable install's finder, which maps `bot`, `rules`, `evaluator` and `solver` to
+one tree, is not installed) with only the tree and the site-packages on its path,
+and reports where every module of those packages was loaded from; a module from
+anywhere else fails the run.
 
 Measured per answer, one at a time: the service's own time (the whole `submit`
 less the wait for PHP), PHP's, and the store's (`save_game`, the DB cost). Each answer
@@ -23,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import site
 import subprocess
 import sys
 import uuid
@@ -39,17 +45,40 @@ WORKER = Path(__file__).resolve().parent / "_service_worker.py"
 RATES = [50, 100, 200, 300, 400, 600, 800, 1000, 1200]
 
 
+def isolated(tree: Path) -> tuple[list[str], dict[str, str]]:
+    """The command prefix and environment that import the project from `tree` only.
+
+    `-S` skips `site`, so no `.pth` file runs: the editable install's finder (which
+    would answer for a package the tree lacks with this tree's) stays out, and the
+    site-packages come back as plain path entries after the tree.
+    """
+    path = [str(tree), *(p for p in site.getsitepackages() if Path(p).is_dir())]
+    return [sys.executable, "-S"], {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+
+
+def foreign_modules(tree: Path, files: dict[str, list[str]]) -> list[str]:
+    """The project's modules (name: its file, or a package's paths) loaded from outside `tree`."""
+    root = tree.resolve()
+    return sorted(
+        f"{name}: {where}"
+        for name, places in files.items()
+        for where in places
+        if not Path(where).resolve().is_relative_to(root)
+    )
+
+
 def run_worker(tree: Path, args: list[str]) -> dict[str, Any]:
-    """One measured run with `tree`'s bot on the import path; its JSON result."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    """One measured run with `tree`'s code, checked to be only that tree's; its JSON result."""
+    command, env = isolated(tree)
     done = subprocess.run(
-        [sys.executable, str(WORKER), *args], env=env, capture_output=True, text=True, check=False
+        [*command, str(WORKER), *args], env=env, capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
         raise RuntimeError(f"worker failed ({tree}):\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout)
-    if Path(result["bot"]).resolve() != (tree / "bot").resolve():
-        raise RuntimeError(f"worker imported {result['bot']}, not {tree}/bot")
+    modules = result.pop("modules")
+    if not modules or (foreign := foreign_modules(tree, modules)):
+        raise RuntimeError(f"worker ran code from outside {tree}: {foreign[:5]}")
     return result
 
 
@@ -81,7 +110,7 @@ def pooled(runs: list[dict[str, Any]], key: str) -> list[float]:
 
 def _stats(runs: list[dict[str, Any]]) -> dict[str, float]:
     out = {"saves": sum(r["saves"] for r in runs) / len(runs)}
-    for key in ("own", "php", "db"):
+    for key in ("own", "php", "db", "cpu"):
         samples = pooled(runs, key)
         out[f"{key}50"], out[f"{key}99"] = percentile(samples, 50), percentile(samples, 99)
     return out
@@ -93,19 +122,22 @@ def compare(runs: dict[str, list[dict[str, Any]]], db: str) -> list[str]:
     lines = []
     for label, s in stats.items():
         lines.append(
-            f"| {db} | {label} | {s['own50']:.2f} | {s['own99']:.2f} | {s['db50']:.2f} | "
-            f"{s['db99']:.2f} | {s['php50']:.2f} | {s['saves']:.2f} |"
+            f"| {db} | {label} | {s['own50']:.2f} | {s['own99']:.2f} | {s['cpu50']:.2f} | "
+            f"{s['cpu99']:.2f} | {s['db50']:.2f} | {s['db99']:.2f} | {s['php50']:.2f} | "
+            f"{s['saves']:.2f} |"
         )
     if "baseline" in stats:
         base, this = stats["baseline"], stats["this tree"]
         pairs = [
-            percentile(b["own"], 50) / percentile(t["own"], 50)
+            percentile(b["cpu"], 50) / percentile(t["cpu"], 50)
             for b, t in zip(runs["baseline"], runs["this tree"], strict=True)
         ]
         lines.append(
             f"| {db} | **baseline / this** | **{base['own50'] / this['own50']:.2f}x** | "
-            f"**{base['own99'] / this['own99']:.2f}x** | {base['db50'] / this['db50']:.2f}x | "
-            f"{base['db99'] / this['db99']:.2f}x | per pair (p50): "
+            f"**{base['own99'] / this['own99']:.2f}x** | "
+            f"**{base['cpu50'] / this['cpu50']:.2f}x** | "
+            f"**{base['cpu99'] / this['cpu99']:.2f}x** | {base['db50'] / this['db50']:.2f}x | "
+            f"{base['db99'] / this['db99']:.2f}x | CPU p50 per pair: "
             f"{', '.join(f'{p:.2f}x' for p in pairs)} | |"
         )
     return lines
@@ -140,13 +172,17 @@ def report(
         f"(after {args.warmup} warm-up), {args.pairs} run(s) of each tree interleaved{base}. "
         "*Own* is the service's work per answer: `submit` from call to return (checks, "
         "locks, rules, every save, rendering the round and result embeds for a stand-in "
-        "Discord that sends nothing) minus the wait for PHP. *DB* is the part of it spent "
+        "Discord that sends nothing) minus the wait for PHP. *CPU* is the event loop "
+        "thread's CPU time through the same `submit` (`time.thread_time`: the bot's own work "
+        "without the time the shared machine's load kept it waiting; the pool's Python for "
+        "the formula included). *DB* is the part of *own* spent "
         "in `save_game` (per answer, which in Training is per round); *saves* per answer. "
         "Times in ms; the ratio is the baseline's time over this tree's, from the same run "
         "on the same machine.",
         "",
-        "| database | code | own p50 | own p99 | DB p50 | DB p99 | PHP p50 | saves |",
-        "|---|---|---|---|---|---|---|---|",
+        "| database | code | own p50 | own p99 | CPU p50 | CPU p99 | DB p50 | DB p99 | PHP p50 "
+        "| saves |",
+        "|---|---|---|---|---|---|---|---|---|---|",
         *compare(sqlite, "SQLite"),
         *(compare(pg, "PostgreSQL") if pg else []),
         "",
@@ -173,7 +209,7 @@ def report(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--base", type=Path, help="a checkout of the baseline commit")
-    parser.add_argument("--base-label", default="8829cc8")
+    parser.add_argument("--base-label", default="767f095")
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--answers", type=int, default=1500)

@@ -10,8 +10,9 @@ the epoch), the rules never read a clock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import assert_never
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any, assert_never
 
 from rules.digits import auto_move, valid_digits
 from rules.errors import (
@@ -162,19 +163,26 @@ def submit_problem(
     return None
 
 
+def _init_values(cls: type) -> attrgetter[Any]:
+    """An instance's fields in its __init__'s order: `cls(*values(obj))` is `replace(obj)`
+    at a fifth of its cost, and a field added to `cls` is copied with no change here."""
+    return attrgetter(*(f.name for f in fields(cls)))
+
+
+_STATE, _ROUND, _ANSWER = _init_values(GameState), _init_values(Round), _init_values(Answer)
+
+
 def _copy(state: GameState) -> GameState:
     """A copy that `apply` may change: what the rules change (the lists, the rounds, the
     answers) is new, the frozen parts (the Set, the outcome) are shared. The same as
     copy.deepcopy for this state, at a fraction of its cost on every answer."""
-    return replace(
-        state,
-        players=list(state.players),
-        scores=list(state.scores),
-        rounds=[
-            replace(r, answers=[None if a is None else replace(a) for a in r.answers])
-            for r in state.rounds
-        ],
-    )
+    new = GameState(*_STATE(state))
+    new.players, new.scores, new.rounds = list(state.players), list(state.scores), []
+    for old in state.rounds:
+        rnd = Round(*_ROUND(old))
+        rnd.answers = [None if a is None else Answer(*_ANSWER(a)) for a in old.answers]
+        new.rounds.append(rnd)
+    return new
 
 
 def apply(state: GameState, action: Action) -> GameState:

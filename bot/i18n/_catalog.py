@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import string
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,10 @@ GROUPED = ","
 COMMAND = re.compile(r"\{/([^{}:]+)(?::(plain))?\}")
 
 
+TEMPLATES_KEPT = 4096
+"""Parsed texts kept (`_Template`): the catalog's texts in its languages fit many times."""
+
+
 class _Lenient(dict[str, Any]):
     """Leaves an unknown `{placeholder}` visible instead of raising KeyError."""
 
@@ -54,6 +59,45 @@ class _Formatter(string.Formatter):
         if format_spec == GROUPED:
             return grouped_text(value, self.language)
         return super().format_field(value, format_spec)
+
+
+_CONVERT: dict[str | None, Callable[[Any], str]] = {"r": repr, "s": str, "a": ascii}
+
+
+class _Template:
+    """A text with its commands filled in and its fields parsed, made once per text and
+    language: `t()` runs on every message, and naming the commands (a scan of the
+    command files per word) and parsing the fields (`string.Formatter`) were most of
+    its cost. Fields other than a plain `{name}` / `{name!r:spec}` (an index, an
+    attribute, a nested spec) keep `string.Formatter`, whose rules these follow."""
+
+    __slots__ = ("parts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        parts = list(string.Formatter().parse(text))
+        plain = all(
+            name is None
+            or (name.isidentifier() and "{" not in (spec or "") and (conversion or "s") in _CONVERT)
+            for _, name, spec, conversion in parts
+        )
+        self.parts = (
+            [(lit, name, spec or "", conv) for lit, name, spec, conv in parts] if plain else None
+        )
+
+    def fill(self, language: str, params: dict[str, Any]) -> str:
+        if self.parts is None:
+            return _Formatter(language).vformat(self.text, (), _Lenient(params))
+        out = []
+        for literal, name, spec, conversion in self.parts:
+            out.append(literal)
+            if name is None:
+                continue
+            value = params[name] if name in params else "{" + name + "}"  # as `_Lenient`
+            if conversion is not None:
+                value = _CONVERT[conversion](value)
+            out.append(grouped_text(value, language) if spec == GROUPED else format(value, spec))
+        return "".join(out)
 
 
 Text = str | dict[str, str]
@@ -77,6 +121,8 @@ class Catalog:
         """Every language some message has: a new language needs its texts, no code."""
         self.command_files = command_files or (COMMANDS_PREFIX,)
         self.command_ids = CommandIds()
+        self._templates: dict[tuple[str, str], _Template] = {}
+        self._made_with = self.command_ids.generation
 
     @classmethod
     def load(cls, directory: Path = CATALOG_DIR) -> Catalog:
@@ -111,8 +157,16 @@ class Catalog:
 
     def fill(self, text: str, language: str, params: dict[str, Any]) -> str:
         """`text` with its commands and `params` filled in."""
-        text = self.commands_in(text, language, escape=True)
-        return _Formatter(language).vformat(text, (), _Lenient(params))
+        if self._made_with != self.command_ids.generation:  # a sync: mentions change
+            self._templates.clear()
+            self._made_with = self.command_ids.generation
+        template = self._templates.get((text, language))
+        if template is None:
+            if len(self._templates) >= TEMPLATES_KEPT:
+                self._templates.clear()
+            template = _Template(self.commands_in(text, language, escape=True))
+            self._templates[text, language] = template
+        return template.fill(language, params)
 
     def commands_in(self, text: str, language: str, *, escape: bool = False) -> str:
         """Every `{/name}` of `text` as the command the reader's client shows

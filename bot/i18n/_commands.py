@@ -40,9 +40,12 @@ class CommandIds:
 
     def __init__(self, ids: Mapping[str, int] | None = None) -> None:
         self._ids = dict(ids or {})
+        self.generation = 0
+        """Counts the syncs: a text made with older ids is made again (`Catalog.fill`)."""
 
     def use(self, synced: Iterable[SyncedCommand]) -> None:
         self._ids = {command.name: command.id for command in synced}
+        self.generation += 1
 
     def of(self, qualified: str) -> int | None:
         return self._ids.get(qualified.split(" ", 1)[0])

@@ -129,10 +129,9 @@ async def board(
     zone = (await store.servers.settings(guild_id)).zone
     moment = now or datetime.now(UTC)
     first = since(period, moment, zone)
-    rows = await store.qualification_leaderboard(
+    rows, total = await store.qualification_page(
         guild_id, set_name, first, limit=PAGE_SIZE, offset=page * PAGE_SIZE, version=version
     )
-    total = await store.qualification_count(guild_id, set_name, first, version=version)
     users = [row.user_id for row in rows]
     streaks = await store.board_streaks(guild_id, set_name, users, rules.period_of(moment, zone))
     lang = await store.set_language(guild_id, set_name, version)

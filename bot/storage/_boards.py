@@ -134,8 +134,10 @@ async def set_language(
         ]
         if version is not None:
             query = query.where(*conditions, games.c.set_version == version)
-        else:
-            query = query.where(*conditions).order_by(games.c.created_at.desc(), games.c.id.desc())
+        else:  # the latest game's id from an index, then its row: not every row's snapshot
+            latest = sa.select(games.c.id).where(*conditions).limit(1)
+            latest = latest.order_by(games.c.created_at.desc(), games.c.id.desc())
+            query = query.where(games.c.id == latest.scalar_subquery())
     snapshot = await conn.scalar(query)
     if snapshot is None:
         return FormulaLanguage.PHP
@@ -173,6 +175,26 @@ async def qualification(
     version: str | None = None,
     until: str | None = None,
 ) -> list[LeaderRow]:
+    rows, _ = await qualification_page(
+        conn, guild_id, set_name, since, limit, offset, version, until
+    )
+    return rows
+
+
+async def qualification_page(
+    conn: AsyncConnection,
+    guild_id: int,
+    set_name: str,
+    since: str | None,
+    limit: int,
+    offset: int,
+    version: str | None = None,
+    until: str | None = None,
+) -> tuple[list[LeaderRow], int]:
+    """A page of the board and how many players it ranks, in one pass over the board's
+    rows: the count is the window's (`count(*) over ()` of each player's best game,
+    before the page is cut), so it costs no second scan. Past the last page no row
+    carries it, and it is counted apart."""
     conditions = _board_conditions(guild_id, set_name, since, version, until)
     ranked = (
         sa.select(
@@ -186,19 +208,24 @@ async def qualification(
         .subquery()
     )
     page = (
-        sa.select(ranked.c.id)
+        sa.select(ranked.c.id, sa.func.count().over().label("total"))
         .where(ranked.c.place == 1)
         .order_by(*(ranked.c[c.name] for c in RANK_ORDER), ranked.c.id)
         .limit(limit)
         .offset(offset)
         .subquery()
     )
-    result = await conn.execute(
-        sa.select(*LEADER_COLUMNS)
-        .join(page, page.c.id == games.c.id)
-        .order_by(*RANK_ORDER, games.c.id)
-    )
-    return [leader_row(offset + i + 1, row) for i, row in enumerate(result)]
+    result = (
+        await conn.execute(
+            sa.select(*LEADER_COLUMNS, page.c.total)
+            .join(page, page.c.id == games.c.id)
+            .order_by(*RANK_ORDER, games.c.id)
+        )
+    ).all()
+    if not result:
+        total = await qualification_count(conn, guild_id, set_name, since, version, until)
+        return [], total
+    return [leader_row(offset + i + 1, row) for i, row in enumerate(result)], result[0].total
 
 
 def rating_row(rank: int, row: Any) -> RatingRow:

@@ -49,6 +49,15 @@ class Server(SQLModel, table=True):
     first_seen: float = Field(sa_type=sa.Float)
 
 
+BOARD_INDEX = (
+    "ix_games_board", "guild_id", "set_name", "set_version", "mode", "player", "rank_class",
+    "rank_value", "answer_time", "created_at", "id", "period",
+)  # fmt: skip
+STREAKS_INDEX = (
+    "ix_games_streaks", "guild_id", "player", "mode", "set_name", "period", "rank_class", "status",
+)  # fmt: skip
+
+
 class Game(SQLModel, table=True):
     """One game. `version` grows with every state change (see `state_version`)."""
 
@@ -70,6 +79,10 @@ class Game(SQLModel, table=True):
             "created_at",
             "id",
         ),
+        # each player's best game of a Set's version (the board's window, in the index's
+        # order: no sort) and a player's periods of each Set (the streaks): 0016
+        sa.Index(*BOARD_INDEX),
+        sa.Index(*STREAKS_INDEX),
         sa.Index("ix_games_status", "status"),
         # the threads to archive after a restart (`finished_since`)
         sa.Index("ix_games_finished_at", "finished_at"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from datetime import UTC, tzinfo
 from enum import StrEnum
 from typing import Any
@@ -49,7 +49,10 @@ class Reveal:
     score: rules.Number
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {name: getattr(self, name) for name in _REVEAL_FIELDS}  # asdict, ~10x cheaper
+
+
+_REVEAL_FIELDS = tuple(f.name for f in fields(Reveal))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,9 +98,9 @@ class GameMeta:
         object.__setattr__(self, "best", tuple(self.best))
 
     def to_dict(self) -> dict[str, Any]:
-        data = {k: v for k, v in asdict(self).items() if v is not None}
-        if "best" in data:
-            data["best"] = list(data["best"])
+        # field by field, not asdict (which copies every Reveal deeply): on every save
+        data = {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
+        data["best"] = [b.to_dict() for b in self.best]
         if not self.best:
             data.pop("best", None)
         if not self.private:  # rows of thread games read and write as before

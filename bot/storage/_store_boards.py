@@ -49,6 +49,23 @@ class BoardsPart(Connections):
                 conn, guild_id, set_name, since, limit, offset, version
             )
 
+    async def qualification_page(
+        self,
+        guild_id: int,
+        set_name: str,
+        since: str | None,
+        *,
+        limit: int = 10,
+        offset: int = 0,
+        version: str | None = None,
+    ) -> tuple[list[LeaderRow], int]:
+        """`qualification_leaderboard` and `qualification_count` in one query: a page of
+        the board and how many players it ranks."""
+        async with self._read() as conn:
+            return await _boards.qualification_page(
+                conn, guild_id, set_name, since, limit, offset, version
+            )
+
     async def qualification_count(
         self, guild_id: int, set_name: str, since: str | None, *, version: str | None = None
     ) -> int:

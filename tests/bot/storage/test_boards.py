@@ -99,6 +99,30 @@ async def test_board_is_per_server_set_and_mode_with_paging(store: Store) -> Non
     assert [r.game_id for r in sprint_board] == ["other-set"]
 
 
+async def test_a_page_carries_the_boards_count(store: Store) -> None:
+    """`qualification_page` is the board's page and `qualification_count` in one query:
+    the same rows and the same count, on a page, past the last one, in a period, with a
+    player's several games counted once and a barred player counted out."""
+    for player in range(1, 26):
+        await _save(store, single(f"p{player}", player, CHECKOUT_5, seconds=float(player)))
+    await _save(store, single("p1-again", 1, NO_CHECKOUT), period="2026-11-30")
+    await _save(store, single("lost", 30, [100], timeout=True))
+    assert await store.bar_player(GUILD, 25, 1, "test", 1.0)
+    for since in (None, "2026-11-30", "2026-12-01"):
+        for offset in (0, 10, 20, 30):
+            rows, total = await store.qualification_page(
+                GUILD, "darts", since, limit=10, offset=offset
+            )
+            board = await store.qualification_leaderboard(
+                GUILD, "darts", since, limit=10, offset=offset
+            )
+            assert rows == board
+            assert total == await store.qualification_count(GUILD, "darts", since)
+    assert (await store.qualification_page(GUILD, "darts", None, offset=30))[1] == 24
+    assert (await store.qualification_page(GUILD, "darts", "2026-11-30"))[1] == 1
+    assert await store.qualification_page(GUILD + 1, "darts", None) == ([], 0)
+
+
 async def test_elo_on_a_series_of_duels(store: Store) -> None:
     win_a = duel("d1", (1, 2), [(100, 1), (100, 1), (100, 1), (51, 1)])
     draw = duel("d2", (1, 2), [(1, 1)] * 7)

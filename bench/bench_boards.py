@@ -1,0 +1,119 @@
+"""The uncached web board on 100,000 games, this tree against a baseline commit.
+
+What the web page asks the store for a board it has not cached (the Sets played, the
+Set's versions, then the board: the server's settings, the page and its count, the
+page's streaks, the Set's language) on SQLite, timed in CPU (`time.process_time`: the
+event loop's Python and SQLite's thread alike, so the shared machine's load does not
+count as work). The data is loaded once by the baseline's own loader at its schema;
+each run gets a copy, which the tree's `open_store` upgrades to its head (here:
+migration 0016's indexes, timed). Each tree runs its own code, checked as in
+`bench_service` (`isolated`, `foreign_modules`); runs alternate A B A B.
+
+    python -m bench.bench_boards --base /tmp/perf-base            # writes docs/BENCHMARKS.md
+    python -m bench.bench_boards --base /tmp/perf-base --data /tmp/web100k.sqlite3 --no-write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bench._report import percentile, write_section
+from bench.bench_service import ROOT, foreign_modules, isolated
+
+WORKER = Path(__file__).resolve().parent / "_boards_worker.py"
+PERIODS = ("all", "week")
+
+
+def run(tree: Path, args: list[str]) -> dict[str, Any]:
+    command, env = isolated(tree)
+    done = subprocess.run(
+        [*command, str(WORKER), *args], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"worker failed ({tree}):\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    if foreign := foreign_modules(tree, result.pop("modules")):
+        raise RuntimeError(f"worker ran code from outside {tree}: {foreign[:5]}")
+    return result
+
+
+def copy_database(source: Path, target: Path) -> str:
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{source}{suffix}").exists():
+            shutil.copyfile(f"{source}{suffix}", f"{target}{suffix}")
+    return f"sqlite+aiosqlite:///{target}"
+
+
+def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]], load: str) -> str:
+    lines = [
+        "## Uncached web board (`bench/bench_boards.py`)",
+        "",
+        f"One server's Qualification board on {args.games:,} games ({args.players:,} players; "
+        "half of the games Qualification over three Sets, so ~16,700 in the board's Set), "
+        "SQLite. What the web page asks the store for a board it has not cached: the Sets "
+        "played, the Set's versions, the board (settings, the page and its player count, "
+        "the page's streaks, the Set's language); CPU ms per board (`process_time`: the "
+        f"loop's Python and SQLite's thread), {args.repeats} boards per run, {args.pairs} "
+        f"run(s) of each tree alternating, against `{args.base_label}`. {load}",
+        "",
+        "| period | code | CPU p50 ms | CPU p99 ms | open (migrate) s |",
+        "|---|---|---|---|---|",
+    ]
+    for period in PERIODS:
+        stats = {}
+        for label, results in runs.items():
+            samples = [s for r in results for s in r[period]]
+            stats[label] = (percentile(samples, 50), percentile(samples, 99))
+            opened = max(r["open_s"] for r in results)
+            lines.append(
+                f"| {period} | {label} | {stats[label][0]:.1f} | {stats[label][1]:.1f} | "
+                f"{opened:.1f} |"
+            )
+        if "baseline" in stats:
+            (b50, b99), (t50, t99) = stats["baseline"], stats["this tree"]
+            lines.append(
+                f"| {period} | **baseline / this** | **{b50 / t50:.2f}x** | "
+                f"**{b99 / t99:.2f}x** | |"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--base", type=Path, required=True, help="a checkout of the baseline")
+    parser.add_argument("--base-label", default="767f095")
+    parser.add_argument("--data", type=Path, help="a database the baseline loaded (reused)")
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=2_000)
+    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--pairs", type=int, default=2)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args(argv)
+    trees = {"this tree": ROOT, "baseline": args.base.resolve()}
+    with tempfile.TemporaryDirectory(prefix="fd-boards-") as tmp:
+        data = args.data or Path(tmp) / "loaded.sqlite3"
+        load = f"Data: `{args.data}` (loaded before)."
+        if args.data is None:
+            loaded = run(trees["baseline"], ["--url", f"sqlite+aiosqlite:///{data}", "--load",
+                         "--games", str(args.games), "--players", str(args.players)])  # fmt: skip
+            load = f"Loading took {loaded['load_s']:.0f} s."
+        runs: dict[str, list[dict[str, Any]]] = {label: [] for label in trees}
+        for _ in range(args.pairs):
+            for label, tree in trees.items():
+                url = copy_database(data, Path(tmp) / "run.sqlite3")
+                runs[label].append(run(tree, ["--url", url, "--repeats", str(args.repeats)]))
+    text = report(args, runs, load)
+    print(text)
+    if not args.no_write:
+        write_section("boards", text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
