@@ -1,4 +1,4 @@
-"""Migration 0016 on a database populated at 0014, SQLite and PostgreSQL: the board's and
+"""Migration 0016 on a database populated at 0015, SQLite and PostgreSQL: the board's and
 the streaks' indexes are built over the games already there, the board reads the same,
 and on SQLite its window reads the new index in order (no sort of the Set's games)."""
 
@@ -18,10 +18,10 @@ def _indexes(connection: sa.Connection) -> set[str]:
     return {str(index["name"]) for index in sa.inspect(connection).get_indexes("games")}
 
 
-async def test_a_database_at_0014_upgrades_with_the_board_indexes(db_url: str) -> None:
+async def test_a_database_at_0015_upgrades_with_the_board_indexes(db_url: str) -> None:
     engine = make_engine(db_url)
     try:
-        await upgrade(engine, "0014")
+        await upgrade(engine, "0015")
         async with engine.begin() as conn:
             assert not NEW & await conn.run_sync(_indexes)
             for state in (

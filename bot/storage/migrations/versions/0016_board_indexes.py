@@ -1,7 +1,7 @@
 """Index each player's best game and each player's periods: the uncached board's queries
 
 Revision ID: 0016
-Revises: 0014
+Revises: 0015
 Create Date: 2026-12-07
 
 On 100,000 games the web board's window sorted every Qualification game of the Set
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0016"
-down_revision: str | None = "0014"
+down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
