@@ -17,7 +17,8 @@ from aiohttp import web
 
 from bot.common import fmt, set_label
 from bot.i18n import decimal_text, t
-from bot.leaderboards import (
+from bot.storage import ServerSettings
+from bot.views import (
     BoardPeriod,
     board,
     duel_board,
@@ -28,7 +29,6 @@ from bot.leaderboards import (
     version_label,
     void_text,
 )
-from bot.storage import ServerSettings
 from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
 from bot.web._svg import stats_svg
 from bot.web._text import LANGUAGES, language, rules_html
