@@ -363,19 +363,24 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             identify_gate=IdentifyGate(store),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
-        serve_pages(settings, store, bot.names, ConfirmedSolver(solver, evaluator)),
+        serve_pages(settings, store, bot.names, ConfirmedSolver(solver, evaluator), charts),
     ):
         observe(metrics, bot, evaluator)
         await bot.start(token)
 
 
 def serve_pages(
-    settings: BotSettings, store: Store, names: Names, revealer: Revealer | None = None
+    settings: BotSettings,
+    store: Store,
+    names: Names,
+    revealer: Revealer | None = None,
+    charts: ChartRenderer | None = None,
 ) -> AbstractAsyncContextManager[object]:
-    """The servers' web pages on WEB_PORT, beside the bot; nothing when it is not set."""
+    """The servers' web pages on WEB_PORT, beside the bot (drawing with its chart worker);
+    nothing when it is not set."""
     if settings.web_port is None:
         return nullcontext()
-    app = create_app(store, names, revealer)
+    app = create_app(store, names, revealer, charts=charts)
     return serve(app, settings.web_host, settings.web_port)
 
 
