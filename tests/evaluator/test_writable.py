@@ -10,10 +10,12 @@ from collections.abc import AsyncIterator
 import pytest
 
 from evaluator.result import Evaluation, Verdict
+from evaluator.sandbox.base import WorkerFactory
+from evaluator.sandbox.local import LocalWorkerFactory
 from evaluator.sandbox.pool import WorkerPool
 from evaluator.sandbox.program import PHP, RuntimeLimits
 from evaluator.service import make_pool
-from tests.evaluator.conftest import factory_for, test_settings
+from tests.evaluator.conftest import test_settings
 
 WRITABLE_MAX = 4 << 20
 """The most any one place may take (the largest, bubblewrap's /tmp, is 4 MiB)."""
@@ -46,14 +48,15 @@ def written(verdict: Verdict) -> int:
 async def fenceless(backend: str) -> AsyncIterator[WorkerPool]:
     """A PHP pool whose workers have no open_basedir: only the sandbox bounds them."""
     settings = test_settings(backend, pool_size=1)
-    limits = RuntimeLimits(settings.php_memory_limit_mb, settings.cpu_budget_s, open_basedir="")
+    factory: WorkerFactory
     if backend == "local":
-        from evaluator.sandbox.local import LocalWorkerFactory
-
         factory = LocalWorkerFactory(settings, open_basedir="")
     else:
-        factory = factory_for(backend, settings)
-        factory.command = PHP.argv(PHP.image_binary, PHP.in_sandbox, limits)  # type: ignore[attr-defined]
+        from evaluator.sandbox.docker import DockerWorkerFactory
+
+        limits = RuntimeLimits(settings.php_memory_limit_mb, settings.cpu_budget_s, open_basedir="")
+        command = PHP.argv(PHP.image_binary, PHP.in_sandbox, limits)
+        factory = DockerWorkerFactory(settings, command=command)
     pool = make_pool(factory, settings)
     await pool.start()
     try:
