@@ -11,7 +11,7 @@ the same games draw the same picture, so it is drawn once by the chart worker.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Generic, TypeVar
 
 from markupsafe import Markup
@@ -25,6 +25,8 @@ BOARDS_MAX = 512
 """Board pages kept (about 30 KB each)."""
 CHARTS_MAX = 256
 """Player charts kept (about 20 KB of SVG each)."""
+CHARTS_DRAWING = 2
+"""Charts asked of the worker at once (one worker: one drawn, one waiting)."""
 
 
 class Recent(Generic[K, V]):
@@ -70,6 +72,29 @@ ChartKey = tuple[StatsChartInput, str]
 """The chart's data and the reader's language."""
 
 
-class ChartCache(Recent[ChartKey, Markup]):
-    def __init__(self, size: int = CHARTS_MAX) -> None:
-        super().__init__(size)
+class ChartCache:
+    """The players' charts, each drawn once and kept. At most `drawing` are asked of the
+    chart worker at a time: a page past that is shown without its chart (the next view
+    draws it), so a flood of players' pages queues nothing behind the worker."""
+
+    def __init__(self, size: int = CHARTS_MAX, drawing: int = CHARTS_DRAWING) -> None:
+        self.drawing = drawing
+        self._kept: Recent[ChartKey, Markup] = Recent(size)
+        self._busy = 0
+
+    async def svg(
+        self, key: ChartKey, draw: Callable[[], Awaitable[bytes | None]]
+    ) -> Markup | None:
+        found = self._kept.get(key)
+        if found is not None or self._busy >= self.drawing:
+            return found
+        self._busy += 1
+        try:
+            drawn = await draw()
+        finally:
+            self._busy -= 1
+        if drawn is None:
+            return None
+        svg = Markup(drawn.decode())  # noqa: S704 - matplotlib's output of our own figure
+        self._kept.put(key, svg)
+        return svg

@@ -247,16 +247,11 @@ async def _player(request: web.Request) -> web.Response:
 
 async def _chart(request: web.Request, data: StatsChartInput, lang: str) -> Markup | None:
     """The player's chart as SVG, drawn by the chart worker once for the same games."""
-    kept = request.app[DRAWN]
-    svg = kept.get((data, lang))
-    if svg is None:
-        label = t("web.player.chart", lang)
-        drawn = await request.app[CHARTS].render(stats_svg_bytes, data, lang, label)
-        if drawn is None:
-            return None
-        svg = Markup(drawn.decode())  # noqa: S704 - matplotlib's output of our own figure
-        kept.put((data, lang), svg)
-    return svg
+    label = t("web.player.chart", lang)
+    charts = request.app[CHARTS]
+    return await request.app[DRAWN].svg(
+        (data, lang), lambda: charts.render(stats_svg_bytes, data, lang, label)
+    )
 
 
 async def _game(request: web.Request) -> web.Response:

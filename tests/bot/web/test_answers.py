@@ -15,6 +15,7 @@ from sqlalchemy import event
 
 from bot.storage import Store, open_store
 from bot.web import NoNames, create_app, serve
+from bot.web._keys import DRAWN
 from tests.bot.web.pages_site import ALICE, Site, populate
 
 Args = TypeVarTuple("Args")
@@ -174,5 +175,41 @@ async def test_a_chart_the_worker_could_not_draw_leaves_the_page_without_it(
         page = await client.get(f"/s/{key}/p/{ALICE}")
         assert page.status == 200 and "<svg" not in await page.text()
         assert charts.calls == 1
+    finally:
+        await client.close()
+
+
+async def test_past_the_charts_being_drawn_a_page_comes_without_its_chart(
+    store: Store,
+) -> None:
+    """A flood of players' pages queues nothing behind the chart worker: while it draws
+    as many as it may, the next page is answered without its chart, and draws it later."""
+
+    class Slow(CountingCharts):
+        def __init__(self) -> None:
+            super().__init__()
+            self.go = asyncio.Event()
+            self.asked = asyncio.Event()
+
+        async def render(self, chart: Callable[[*Args], bytes], *args: *Args) -> bytes | None:
+            self.calls += 1
+            self.asked.set()
+            await self.go.wait()
+            return b"<svg>drawn slowly</svg>"
+
+    key = await populate(store)
+    charts = Slow()
+    app = create_app(store, charts=charts)
+    app[DRAWN].drawing = 1
+    client = await _client(app)
+    try:
+        first = asyncio.create_task(client.get(f"/s/{key}/p/{ALICE}"))
+        await asyncio.wait_for(charts.asked.wait(), 30)
+        second = await asyncio.wait_for(client.get(f"/s/{key}/p/{ALICE}"), 30)
+        assert second.status == 200 and "<svg" not in await second.text()
+        charts.go.set()
+        assert "drawn slowly" in await (await first).text()
+        third = await client.get(f"/s/{key}/p/{ALICE}")
+        assert "drawn slowly" in await third.text() and charts.calls == 1
     finally:
         await client.close()
