@@ -371,7 +371,7 @@ async def run_discord(settings: BotSettings, token: str) -> None:
             identify_gate=IdentifyGate(store),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
-        serve_pages(settings, store, bot.names),
+        serve_pages(settings, store, bot.names, charts),
         backfilling(  # one process finds finished games' best answers: the one that syncs
             BestBackfill(
                 store,
@@ -387,12 +387,16 @@ async def run_discord(settings: BotSettings, token: str) -> None:
 
 
 def serve_pages(
-    settings: BotSettings, store: Store, names: Names
+    settings: BotSettings,
+    store: Store,
+    names: Names,
+    charts: ChartRenderer | None = None,
 ) -> AbstractAsyncContextManager[object]:
-    """The servers' web pages on WEB_PORT, beside the bot; nothing when it is not set."""
+    """The servers' web pages on WEB_PORT, beside the bot (drawing with its chart worker);
+    nothing when it is not set."""
     if settings.web_port is None:
         return nullcontext()
-    app = create_app(store, names)
+    app = create_app(store, names, charts=charts)
     return serve(app, settings.web_host, settings.web_port)
 
 

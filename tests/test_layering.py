@@ -185,3 +185,42 @@ def test_the_circle_check_sees_a_circle_through_type_checking() -> None:
         "solver.search -> solver.toplevel -> solver.search",
         "solver.toplevel -> solver.search -> solver.toplevel",
     ]
+
+
+WEB_SERVES_A_PAGE = """
+import asyncio, sys, tempfile
+import aiohttp
+from bot.cli import _web
+from bot.settings import BotSettings
+from bot.storage import open_store
+from bot.web import create_app, serve
+
+async def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await open_store(f"sqlite+aiosqlite:///{tmp}/web.sqlite3")
+        async with serve(create_app(store), "127.0.0.1", 0) as runner:
+            port = runner.addresses[0][1]
+            async with aiohttp.ClientSession() as session:
+                for path in ("/rules", "/s/AAAAAAAAAAAAAAAAAAAA/", "/s/AAAAAAAAAAAAAAAAAAAA/p/1"):
+                    async with session.get(f"http://127.0.0.1:{port}{path}") as answer:
+                        print(path, answer.status)
+        await store.close()
+
+asyncio.run(main())
+print(sorted({m.split('.')[0] for m in sys.modules} & {'discord'}))
+"""
+
+
+def test_the_web_face_loads_no_discord() -> None:
+    """`formula-darts web` runs as a process of its own: its command, the store and the
+    pages it serves (the query layer `bot.views` included) import nothing of discord."""
+    out = subprocess.run(
+        [sys.executable, "-c", WEB_SERVES_A_PAGE], capture_output=True, text=True, check=True
+    )
+    lines = out.stdout.strip().splitlines()
+    assert lines[:3] == [
+        "/rules 200",
+        "/s/AAAAAAAAAAAAAAAAAAAA/ 404",
+        "/s/AAAAAAAAAAAAAAAAAAAA/p/1 404",
+    ]
+    assert lines[-1] == "[]"

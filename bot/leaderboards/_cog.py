@@ -22,7 +22,7 @@ from bot.common.interactions import refuse, set_choices
 from bot.config import web_address
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
-from bot.leaderboards import _pages, _render, _render_player, _void
+from bot.leaderboards import _pages, _render_player
 from bot.leaderboards._pages import (
     COG_NAME,
     DuelPages,
@@ -31,8 +31,8 @@ from bot.leaderboards._pages import (
     PageRequest,
     QualificationPages,
 )
-from bot.leaderboards._views import BoardPeriod
 from bot.storage import GameRecord, Store
+from bot.views import BoardPeriod, version_label, voided
 from rules import GameSet, Mode
 
 Interaction = discord.Interaction[Any]
@@ -60,7 +60,7 @@ STATS_FILE = "stats.png"
 
 def _counts(record: GameRecord) -> bool:
     """Finished and not voided (by the game, or later by an admin): what /stats counts."""
-    return record.state.outcome is not None and not _void.voided(record)
+    return record.state.outcome is not None and not voided(record)
 
 
 async def publish(interaction: Interaction, **message: Any) -> None:
@@ -114,7 +114,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         needle = current.strip().lower()
         return [
             app_commands.Choice(
-                name=_render.version_label(v, v == game_set.version, locale)[:CHOICE_NAME_MAX],
+                name=version_label(v, v == game_set.version, locale)[:CHOICE_NAME_MAX],
                 value=v or LEGACY_CHOICE,
             )
             for v in listed

@@ -17,16 +17,17 @@ from typing import Any, ClassVar, Protocol, assert_never, runtime_checkable
 
 import discord
 
+from bot import views
 from bot.common import UserError
 from bot.common.interactions import loaded_cog, refuse, report_unexpected
 from bot.i18n import t
-from bot.leaderboards import _render, _render_player, _render_replay, _views
-from bot.leaderboards._views import BoardPeriod
+from bot.leaderboards import _render, _render_player, _render_replay
 from bot.storage import Store
+from bot.views import BoardPeriod
 from rules.sets import name_problem
 
 COG_NAME = "Leaderboards"
-PAGE_SIZE = _views.PAGE_SIZE
+PAGE_SIZE = views.PAGE_SIZE
 PAGE_MAX = 1_000_000
 """No list is this long; a button saying more was not made by this bot."""
 SNOWFLAKE_MAX = 2**64 - 1
@@ -184,7 +185,7 @@ class Page:
 
 
 def page_count(total: int) -> int:
-    return _views.page_count(total, PAGE_SIZE)
+    return views.page_count(total, PAGE_SIZE)
 
 
 async def build(
@@ -221,7 +222,7 @@ async def _qualification_page(
     store: Store, guild_id: int, request: PageRequest, board: QualificationPages, locale: str
 ) -> Page:
     """A board of one Set version over the server's days, with each player's streak."""
-    found = await _views.board(
+    found = await views.board(
         store, guild_id, board.set_name, board.period, board.version, request.page,
         discord.utils.utcnow(),
     )  # fmt: skip
@@ -239,7 +240,7 @@ async def _game_page(
     if not game_id:
         embed = discord.Embed(description=t("leaderboards_extra.game.empty_id", locale))
         return Page(embed, False, request, private=True)
-    found = await _views.replay(store, guild_id, game_id, discord.utils.utcnow())
+    found = await views.replay(store, guild_id, game_id, discord.utils.utcnow())
     if found is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=game_id))
         return Page(embed, False, request, private=True)

@@ -11,51 +11,19 @@ from collections.abc import Mapping
 
 import discord
 
-from bot.common import fmt, mention, set_label
+from bot.common import mention, set_label
 from bot.i18n import decimal_text, normalize_locale, t
-from bot.leaderboards._views import BoardPeriod
 from bot.storage import LeaderRow, RatingRow
-from rules import FormulaLanguage, Streak, Termination
+from bot.views import BoardPeriod, ranking_result, version_label
+from rules import FormulaLanguage, Streak
 
 COLOUR = discord.Colour.gold()
-
-
-def ranking_result(
-    rank_class: int,
-    rounds: int,
-    score: float,
-    perfect: bool,
-    locale: str,
-    termination: str = "",
-    lang: FormulaLanguage = FormulaLanguage.PHP,
-) -> str:
-    """A Qualification result the way RULES.md ranks it; a loss says how it was lost.
-    The Score left is written as the Set's language `lang` prints it."""
-    if rank_class == 0:
-        key = "perfect" if perfect else "checkout"
-        return t(f"leaderboards.qualification.{key}", locale, rounds=rounds)
-    if rank_class == 1:
-        left = fmt(score, lang)
-        return t("leaderboards.qualification.finished", locale, rounds=rounds, score=left)
-    if termination == Termination.RESIGN.value:
-        return t("leaderboards_extra.qualification.resigned", locale, rounds=rounds)
-    if termination == Termination.TIMEOUT.value:
-        return t("leaderboards_extra.qualification.timeout", locale, rounds=rounds)
-    return t("leaderboards.qualification.lost", locale, rounds=rounds)
 
 
 def page_footer(embed: discord.Embed, page: int, pages: int, locale: str, extra: str = "") -> None:
     """ "Page N of M" (never of fewer pages than the one shown), `extra` beside it."""
     text = t("leaderboards_extra.page_of", locale, page=page + 1, pages=max(pages, page + 1))
     embed.set_footer(text=f"{text} · {extra}" if extra else text)
-
-
-def version_label(version: str, current: bool, locale: str) -> str:
-    """How a Set version reads: its ten hex digits, or what "" stands for."""
-    if not version:
-        return t("leaderboards_extra.qualification.version_legacy", locale)
-    key = "version_current" if current else "version"
-    return t(f"leaderboards_extra.qualification.{key}", locale, version=version)
 
 
 def _with_streak(user: str, streaks: Mapping[int, Streak], user_id: int, locale: str) -> str:

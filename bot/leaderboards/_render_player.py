@@ -12,10 +12,10 @@ import discord
 
 from bot.common import fmt, mention, set_label
 from bot.i18n import decimal_text, normalize_locale, t
-from bot.leaderboards._render import COLOUR, page_footer, ranking_result
-from bot.leaderboards._void import VOID_REASON_MAX, void_text, voided
+from bot.leaderboards._render import COLOUR, page_footer
 from bot.storage import GameRecord, PlayerStats
-from rules import FormulaLanguage, Streak, Termination
+from bot.views import game_result, ranking_result
+from rules import FormulaLanguage, Streak
 
 STREAK_SETS_MAX = 5
 """/stats lists this many Sets' streaks (the longest current ones); the rest are counted."""
@@ -130,36 +130,6 @@ def stats_embed(
     if streaks:
         _streaks_field(embed, streaks, locale)
     return embed
-
-
-def game_result(record: GameRecord, player: str, locale: str) -> str:
-    """One game's result from one player's side, for the history list."""
-    state = record.state
-    result = state.outcome
-    if result is None:
-        return t("leaderboards.history.playing", locale, rounds=len(state.rounds))
-    seat = state.players.index(player) if player in state.players else 0
-    if voided(record):
-        return void_text(record, locale, VOID_REASON_MAX)
-    if state.mode.is_duel:
-        if result.winner is None:
-            return t("leaderboards.history.draw", locale)
-        won = result.winner == seat
-        return t(f"leaderboards.history.{'win' if won else 'loss'}", locale)
-    rank_class = (
-        2
-        if result.termination in (Termination.TIMEOUT, Termination.RESIGN)
-        else (0 if result.termination is Termination.CHECKOUT else 1)
-    )
-    return ranking_result(
-        rank_class,
-        result.rounds,
-        float(state.scores[0]),
-        result.perfect,
-        locale,
-        result.termination.value,
-        state.game_set.language,
-    )
 
 
 def history_embed(

@@ -1,7 +1,7 @@
 """The embed of a game replay (`/game`): round by round, ten rounds a page.
 
 Pure like the boards' (`_render`); what may be shown of a sealed Qualification is
-decided before (`rules.seal`, `_views.seal_of`) and only drawn here.
+decided before (`rules.seal`, `bot.views.seal_of`) and only drawn here.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from bot.common import fmt, mention, set_label
 from bot.games import FIELD_MAX, outcome_text, round_line
 from bot.i18n import t
 from bot.leaderboards._render import COLOUR, page_footer
-from bot.leaderboards._void import void_text, voided
 from bot.play import summary_best
 from bot.storage import GameRecord
+from bot.views import void_text, voided
 
 ROUNDS_PER_PAGE = 10
 ROUND_LINE_MAX = 500

@@ -6,12 +6,9 @@ each within `check_timeout_s`; one that does not answer in time is reported as
 503 at once instead of a probe that hangs until the orchestrator kills it.
 
 The port must not be the thing that exhausts the bot: a client that connects
-and never finishes its request's headers is closed after `header_timeout_s`
-(aiohttp's keep-alive timer, armed at connect and again after each response,
-closes a connection still waiting for headers when it fires, however slowly
-bytes trickle in), and at most `max_connections` are open at once: one past
-the cap is answered 503 and closed before it is read (2,000 half-open
-connections were all held, for an hour each).
+and never finishes its request's headers is closed after `header_timeout_s`,
+and at most `max_connections` are open at once (`bot.common.serving`, as the
+web pages' port: 2,000 half-open connections were all held, for an hour each).
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ import asyncio
 import contextlib
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,6 +27,7 @@ from typing import Protocol
 from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
+from bot.common.serving import HEADER_TIMEOUT_S, CappedSite
 from bot.observability._metrics import Metrics
 from bot.settings import BotSettings
 
@@ -37,89 +35,8 @@ log = logging.getLogger(__name__)
 
 CHECK_TIMEOUT_S = 3.0
 """Under the compose healthcheck's 5 s, above a warm pool's worst queueing in normal load."""
-HEADER_TIMEOUT_S = 5.0
-"""Seconds a connection has to send a request's headers (after connecting or answering)."""
 MAX_CONNECTIONS = 64
 """Connections open at once: Prometheus and a probe or two need a handful."""
-_OVER_CAP = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-
-
-class _Gate:
-    """The protocol factory of the listening socket: counts open connections from
-    accept to close and turns away the ones past the cap."""
-
-    def __init__(self, factory: Callable[[], asyncio.Protocol], cap: int) -> None:
-        self.factory = factory
-        self.cap = cap
-        self.open = 0
-        self.refused = 0
-
-    def __call__(self) -> asyncio.Protocol:
-        if self.open >= self.cap:
-            self.refused += 1
-            return _Refused()
-        self.open += 1
-        return _Counted(self, self.factory())
-
-
-class _Refused(asyncio.Protocol):
-    """One connection too many: a 503 and closed, nothing read."""
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        transport.write(_OVER_CAP)
-        transport.close()
-
-
-class _Counted(asyncio.Protocol):
-    """aiohttp's handler of one connection, with its close counted by the gate."""
-
-    def __init__(self, gate: _Gate, inner: asyncio.Protocol) -> None:
-        self._gate = gate
-        self._inner = inner
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self._inner.connection_made(transport)
-
-    def data_received(self, data: bytes) -> None:
-        self._inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self._inner.eof_received()
-
-    def pause_writing(self) -> None:
-        self._inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        self._inner.resume_writing()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._gate.open -= 1
-        self._inner.connection_lost(exc)
-
-
-class _CappedSite(web.BaseSite):
-    """aiohttp's TCP site with the gate in front of the runner's protocol factory."""
-
-    def __init__(self, runner: web.AppRunner, host: str, port: int, cap: int) -> None:
-        super().__init__(runner)
-        self._host = host
-        self._port = port
-        self._cap = cap
-        self.gate: _Gate | None = None
-
-    @property
-    def name(self) -> str:
-        return f"http://{self._host}:{self._port}"
-
-    async def start(self) -> None:
-        await super().start()
-        server = self._runner.server
-        assert server is not None
-        self.gate = _Gate(server, self._cap)
-        self._server = await asyncio.get_running_loop().create_server(
-            self.gate, self._host, self._port
-        )
 
 
 class HealthCheck(Protocol):
@@ -191,7 +108,7 @@ class HealthServer:
         self.check_timeout_s = check_timeout_s
         self.header_timeout_s = header_timeout_s
         self.max_connections = max_connections
-        self._site: _CappedSite | None = None
+        self._site: CappedSite | None = None
         self._port = port
         self._runner: web.AppRunner | None = None
         self._left_behind: set[asyncio.Task[bool]] = set()
@@ -253,7 +170,7 @@ class HealthServer:
         runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.header_timeout_s)
         await runner.setup()
         try:
-            site = _CappedSite(runner, self.host, self._port, self.max_connections)
+            site = CappedSite(runner, self.host, self._port, self.max_connections)
             await site.start()
         except OSError as exc:
             await runner.cleanup()

@@ -1,17 +1,19 @@
 """The server's pages on the web: boards, players, replays and the rules, as plain HTML.
 
 aiohttp (under discord.py already) and Jinja2 with autoescape; served by the bot process
-on `WEB_PORT` or alone by `formula-darts web` over the same database. The pages draw the
-leaderboards' view models (`bot.leaderboards` queries), so what Discord keeps secret the
-web keeps secret too. `_app` has the application and its headers, `_routes` the pages,
-`_text` the language and the rules' text, `_svg` the chart, `_names` the players' names
-(what the bot saw in their interactions, kept in the store).
+on `WEB_PORT` or alone by `formula-darts web` over the same database (loading no discord).
+The pages draw the view models of `bot.views` (the query layer Discord's embeds draw too),
+so what Discord keeps secret the web keeps secret too. `_app` has the application,
+`_serving` its port and the headers every answer carries, `_cache` what it keeps in memory,
+`_routes` the pages, `_text` the language and the rules' text, `_svg` the chart, `_names`
+the players' names (what the bot saw in their interactions, kept in the store).
 """
 
 from __future__ import annotations
 
-from bot.web._app import create_app, serve
+from bot.web._app import create_app
 from bot.web._keys import Names, NoNames
 from bot.web._names import NameBook
+from bot.web._serving import serve
 
 __all__ = ["NameBook", "Names", "NoNames", "create_app", "serve"]

@@ -1,73 +1,92 @@
 """The aiohttp application: its routes, and what every answer carries.
 
 Safe by construction: only GET (and HEAD), no cookies, a strict Content-Security-Policy
-(no script at all, styles only from this page), and addresses that name a server by its
-random page key, never its snowflake. A board is served from a short cache: an ETag of
-the page's bytes lets a client revalidate, `Cache-Control` lets it reuse the page a while.
+(no script at all, styles only from this page) on every answer (`_serving`), and
+addresses that name a server by its random page key, never its snowflake. A page is
+gzipped for a client that takes it, and carries a weak ETag of its bytes so a client can
+revalidate; `Cache-Control` (set by each page: a board a few seconds, a finished replay a
+day) lets it reuse the page meanwhile.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import jinja2
 from aiohttp import web
 
+from bot.charts import ChartRenderer
 from bot.storage import Store
 from bot.web import _routes
-from bot.web._keys import JINJA, NAMES, STORE, Names
-from bot.web._names import NameBook
-
-log = logging.getLogger(__name__)
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-CSP = (
-    "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+from bot.web._cache import BoardCache, ChartCache
+from bot.web._keys import (
+    BOARDS,
+    CACHE_S,
+    CHARTS,
+    DRAWN,
+    JINJA,
+    NAMES,
+    STORE,
+    Charts,
+    Names,
 )
+from bot.web._names import NameBook
+from bot.web._serving import secure_prepared
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+GZIP_MIN = 1024
+"""Bytes below which a page is sent as it is (gzip would save next to nothing)."""
+KEPT = ("ETag", "Cache-Control", "Vary", "Content-Language")
+"""What a 304 repeats of the page it stands for (the security headers come on their own)."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def _secure(response: web.StreamResponse) -> None:
-    response.headers["Content-Security-Policy"] = CSP
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers.setdefault("Cache-Control", "no-store")
-
-
 @web.middleware
-async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Only GET; every answer with the security headers; a page unchanged since the
-    client's copy (`If-None-Match`) is a 304 with no body."""
+async def _answers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Only GET; a page unchanged since the client's copy (`If-None-Match`) is a 304 with
+    no body; a page is gzipped when the client takes it."""
     if request.method not in ("GET", "HEAD"):
         raise web.HTTPMethodNotAllowed(request.method, ["GET", "HEAD"])
-    try:
-        response = await handler(request)
-    except web.HTTPException as error:
-        _secure(error)
-        raise
-    _secure(response)
-    if isinstance(response, web.Response) and response.status == 200 and response.body:
-        body = response.body if isinstance(response.body, bytes) else b""
-        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-        response.headers["ETag"] = etag
-        if etag in request.headers.get("If-None-Match", ""):
-            kept = ("ETag", "Cache-Control", "Content-Security-Policy", "Vary")
-            return web.Response(status=304, headers={k: response.headers[k] for k in kept
-                                                      if k in response.headers})  # fmt: skip
+    response = await handler(request)
+    if not (isinstance(response, web.Response) and response.status == 200):
+        return response
+    body = response.body if isinstance(response.body, bytes) else b""
+    if not body:
+        return response
+    etag = 'W/"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    response.headers["ETag"] = etag
+    if etag in request.headers.get("If-None-Match", ""):
+        kept = {k: response.headers[k] for k in KEPT if k in response.headers}
+        return web.Response(status=304, headers=kept)
+    if len(body) >= GZIP_MIN:
+        response.enable_compression()
+        vary = response.headers.get("Vary")
+        response.headers["Vary"] = f"{vary}, Accept-Encoding" if vary else "Accept-Encoding"
     return response
 
 
-def create_app(store: Store, names: Names | None = None) -> web.Application:
+def create_app(
+    store: Store,
+    names: Names | None = None,
+    *,
+    charts: Charts | None = None,
+) -> web.Application:
     """The pages over `store`; players are named by `names`, by default the names the
-    bot keeps in the store (`NameBook`, read only here)."""
-    app = web.Application(middlewares=[_headers])
+    bot keeps in the store (`NameBook`, read only here); the players' charts are drawn by
+    `charts` (the bot's chart worker), by default a worker of the application's own."""
+    app = web.Application(middlewares=[_answers])
+    app.on_response_prepare.append(secure_prepared)
     app[STORE] = store
     app[NAMES] = names if names is not None else NameBook(store)
+    app[BOARDS] = BoardCache(CACHE_S)
+    app[DRAWN] = ChartCache()
+    if charts is not None:
+        app[CHARTS] = charts
+    else:
+        app.cleanup_ctx.append(_own_charts)
     app[JINJA] = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
@@ -79,15 +98,10 @@ def create_app(store: Store, names: Names | None = None) -> web.Application:
     return app
 
 
-@asynccontextmanager
-async def serve(app: web.Application, host: str, port: int) -> AsyncIterator[web.AppRunner]:
-    """Serve `app` on host:port until the block ends (the bot's process or the CLI)."""
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    log.info("web pages on http://%s:%s/", host, port)
-    try:
-        yield runner
-    finally:
-        await runner.cleanup()
+async def _own_charts(app: web.Application) -> AsyncIterator[None]:
+    """A chart worker for the application alone (`formula-darts web`); it starts on the
+    first chart and stops with the application."""
+    renderer = ChartRenderer()
+    app[CHARTS] = renderer
+    yield
+    await renderer.close()

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import web
+from markupsafe import Markup
 
+from bot.charts import StatsChartInput
 from bot.common import fmt, set_label
 from bot.i18n import decimal_text, t
-from bot.leaderboards import (
+from bot.storage import ServerSettings
+from bot.views import (
     BoardPeriod,
     board,
     duel_board,
@@ -28,38 +32,19 @@ from bot.leaderboards import (
     version_label,
     void_text,
 )
-from bot.storage import ServerSettings
-from bot.web._keys import CACHE_S, JINJA, NAMES, STORE
-from bot.web._svg import stats_svg
+from bot.web._cache import BoardKey
+from bot.web._keys import BOARDS, CACHE_S, CHARTS, DRAWN, JINJA, NAMES, STORE
+from bot.web._svg import stats_svg_bytes
 from bot.web._text import LANGUAGES, language, rules_html
 
 KEY = r"{key:[A-Za-z0-9_-]{16,40}}"
-CACHE_MAX = 512
 PAGE_MAX = 100_000
 """The last page a list is asked for (a million rows); a larger `?page=` asks this one."""
-
-
-class BoardCache:
-    """Rendered board pages for `CACHE_S` seconds: a cache, rebuilt on demand."""
-
-    def __init__(self) -> None:
-        self._pages: dict[str, tuple[float, str]] = {}
-
-    def get(self, key: str, now: float) -> str | None:
-        found = self._pages.get(key)
-        return found[1] if found is not None and now - found[0] < CACHE_S else None
-
-    def put(self, key: str, now: float, html: str) -> None:
-        if len(self._pages) >= CACHE_MAX:
-            self._pages.clear()
-        self._pages[key] = (now, html)
-
-
-BOARDS = web.AppKey("boards", BoardCache)
+FINISHED_S = 86_400
+"""How long a client may keep a finished replay (with its best answers) without asking."""
 
 
 def add_routes(app: web.Application) -> None:
-    app[BOARDS] = BoardCache()
     app.router.add_get("/", _home)
     app.router.add_get("/rules", _rules)
     app.router.add_get(f"/s/{KEY}/", _board)
@@ -116,7 +101,9 @@ async def _names(
 def _page_number(request: web.Request) -> int:
     """`?page=` as a list's page (0 first); anything else is the first page."""
     text = request.query.get("page", "0")
-    return min(int(text), PAGE_MAX) if text.isascii() and text.isdigit() else 0
+    if not (text.isascii() and text.isdigit()):
+        return 0
+    return PAGE_MAX if len(text) > len(str(PAGE_MAX)) else min(int(text), PAGE_MAX)
 
 
 def _base(request: web.Request) -> str:
@@ -132,15 +119,42 @@ async def _rules(request: web.Request) -> web.Response:
     return _page(request, "rules.html", lang, base=None, sections=rules_html(lang))
 
 
+@dataclass(frozen=True)
+class BoardAsked:
+    """What a board's query string asks for, read once: the cache's key and the page's."""
+
+    set_name: str
+    period: BoardPeriod
+    version: str | None
+    page: int
+
+    @classmethod
+    def of(cls, request: web.Request) -> BoardAsked:
+        query = request.query
+        version = query.get("version")
+        return cls(
+            query.get("set", "darts")[:64],
+            BoardPeriod.parse(query.get("period")) or BoardPeriod.TODAY,
+            None if version is None else version[:64],
+            _page_number(request),
+        )
+
+    def key(self, web_key: str, lang: str) -> BoardKey:
+        return (web_key, lang, self.set_name, self.period.value, self.version, self.page)
+
+
 async def _board(request: web.Request) -> web.Response:
-    server = await _server(request)
+    """A board kept a few seconds is served from memory, without asking the database
+    (not even for its server: the page key is in the cache's key)."""
     lang = _lang(request)
+    asked = BoardAsked.of(request)
     cache = request.app[BOARDS]
-    cache_key = f"{server.guild_id}|{lang}|{request.rel_url.query_string}"
+    cache_key = asked.key(request.match_info["key"], lang)
     now = time.monotonic()
     html = cache.get(cache_key, now)
     if html is None:
-        html = (await _board_page(request, server, lang)).text or ""
+        server = await _server(request)
+        html = (await _board_page(request, server, lang, asked)).text or ""
         cache.put(cache_key, now, html)
     response = web.Response(text=html, content_type="text/html", charset="utf-8")
     response.headers["Content-Language"] = lang
@@ -149,17 +163,16 @@ async def _board(request: web.Request) -> web.Response:
     return response
 
 
-async def _board_page(request: web.Request, server: ServerSettings, lang: str) -> web.Response:
+async def _board_page(
+    request: web.Request, server: ServerSettings, lang: str, asked: BoardAsked
+) -> web.Response:
     """The uncached path: the query layer's Board, rendered."""
     store = request.app[STORE]
-    query = request.query
-    set_name = query.get("set", "darts")[:64]
-    period = BoardPeriod.parse(query.get("period")) or BoardPeriod.TODAY
+    set_name, period, page = asked.set_name, asked.period, asked.page
     sets = await store.qualification_sets(server.guild_id)
     versions = await store.set_versions(server.guild_id, set_name)
-    version = query.get("version")
+    version = asked.version
     version = version if version in versions else (versions[0] if versions else None)
-    page = _page_number(request)
     found = await board(store, server.guild_id, set_name, period, version, page)
     names = await _names(request, server.guild_id, (row.user_id for row in found.rows), lang)
     rows = [
@@ -224,14 +237,21 @@ async def _player(request: web.Request) -> web.Response:
         }
         for r in found.games
     ]
-    chart = (
-        None if found.chart is None else stats_svg(found.chart, lang, t("web.player.chart", lang))
-    )
+    chart = None if found.chart is None else await _chart(request, found.chart, lang)
     streaks = sorted(found.streaks.items(), key=lambda i: (-i[1].current, -i[1].longest))
     return _page(
         request, "player.html", lang, base=_base(request), name=name, record=found,
         games=games, chart=chart, streaks=streaks,
     )  # fmt: skip
+
+
+async def _chart(request: web.Request, data: StatsChartInput, lang: str) -> Markup | None:
+    """The player's chart as SVG, drawn by the chart worker once for the same games."""
+    label = t("web.player.chart", lang)
+    charts = request.app[CHARTS]
+    return await request.app[DRAWN].svg(
+        (data, lang), lambda: charts.render(stats_svg_bytes, data, lang, label)
+    )
 
 
 async def _game(request: web.Request) -> web.Response:
@@ -270,7 +290,7 @@ async def _game(request: web.Request) -> web.Response:
     sealed_until = (
         None if found.sealed is None else found.sealed.ends.strftime("%Y-%m-%d %H:%M UTC")
     )
-    return _page(
+    page = _page(
         request, "game.html", lang, base=_base(request), record=record, names=names,
         players=[f"{_base(request)}p/{p}" for p in state.players],
         scores=[fmt(s, numbers) for s in state.scores], rounds=rounds, accuracy=accuracy,
@@ -281,3 +301,6 @@ async def _game(request: web.Request) -> web.Response:
         title=t("web.game.title", lang, mode=t(f"games.mode.{state.mode.value}", lang),
                 set=set_label(state.game_set.name, numbers), id=state.id[:8]),
     )  # fmt: skip
+    if state.outcome is not None and found.sealed is None and record.meta.best:
+        page.headers["Cache-Control"] = f"public, max-age={FINISHED_S}"  # it never changes
+    return page

@@ -12,6 +12,12 @@ from bot.charts import StatsChartInput, build_stats_figure
 _PROLOGUE = re.compile(r"^.*?(?=<svg)", re.S)
 
 
+def stats_svg_bytes(data: StatsChartInput, locale: str, label: str) -> bytes:
+    """`stats_svg` as UTF-8, for the chart worker (`ChartRenderer.render`): drawing holds
+    the GIL for tens of milliseconds, so the pages' loop never draws."""
+    return str(stats_svg(data, locale, label)).encode()
+
+
 def stats_svg(data: StatsChartInput, locale: str, label: str) -> Markup:
     """matplotlib's own SVG (text as paths, no script), labelled for a screen reader."""
     figure = build_stats_figure(data, locale)

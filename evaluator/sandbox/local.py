@@ -1,7 +1,8 @@
 """Warm php-cli workers (or node's, for JavaScript: `program`) under bubblewrap on this machine.
 
 Each worker is `bwrap … php -n worker.php`: no network, own pid/ipc/uts/
-mount namespaces, a filesystem of a read-only /usr plus an empty tmpfs /tmp,
+mount namespaces, a filesystem of a read-only /usr plus an empty 4 MiB tmpfs /tmp (the
+only writable place: /dev and /dev/shm are read-only),
 dies with its parent, rlimits on memory, CPU, files and processes, and PHP's
 dangerous functions disabled on top. Three pipes: requests into stdin,
 answers out of stderr, and stdout for whatever PHP prints by itself (echo,
@@ -299,7 +300,8 @@ class LocalWorkerFactory:
         if script_fd is not None:
             args += ["--ro-bind-data", str(script_fd), script]
         args += [
-            "--dev", "/dev",
+            "--dev", "/dev",  # a tmpfs of the host's memory, /dev/shm in it: read-only
+            "--remount-ro", "/dev",
             "--size", str(TMP_SIZE), "--tmpfs", SANDBOX_TMP,
             "--remount-ro", "/",
             "--chdir", SANDBOX_TMP,

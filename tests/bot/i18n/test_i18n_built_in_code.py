@@ -8,8 +8,8 @@ from bot.games._render import thread_name
 from bot.i18n import decimal_text, describe_eval_error
 from bot.leaderboards._render import qualification_embed
 from bot.leaderboards._render_player import stats_embed
-from bot.leaderboards._views import BoardPeriod
 from bot.storage import LeaderRow, PlayerStats
+from bot.views import BoardPeriod
 from evaluator.result import ErrorCode, EvalError
 from rules import Mode
 

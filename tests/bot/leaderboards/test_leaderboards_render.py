@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 import rules
-from bot.leaderboards import _render, _render_player, _render_replay
+from bot.leaderboards import _render_player, _render_replay
 from bot.leaderboards._pages import (
     PAGE_MAX,
     DuelPages,
@@ -17,8 +17,8 @@ from bot.leaderboards._pages import (
     QualificationPages,
     parse_custom_id,
 )
-from bot.leaderboards._views import BoardPeriod, since
 from bot.storage import GameRecord, PlayerStats
+from bot.views import BoardPeriod, game_result, ranking_result, since
 
 LONG = dataclasses.replace(rules.CLASSIC, name="long", max_rounds=20, min_rounds=4)
 
@@ -33,22 +33,22 @@ def _played(mode: rules.Mode, players: list[str], results: list[rules.Number]) -
 
 
 def test_ranking_results_in_both_languages() -> None:
-    assert _render.ranking_result(0, 4, 0.0, True, "en") == "⭐ Perfect in 4 rounds"
-    assert _render.ranking_result(0, 5, 0.0, False, "uk").startswith("🎯 Рахунок 0 за 5\u00a0раунд")
-    assert _render.ranking_result(1, 7, 47.5, False, "en") == "🏁 47.5 left after 7 rounds"
-    assert _render.ranking_result(2, 3, 0.0, False, "uk") == "⌛ програно в раунді 3"
-    assert _render.ranking_result(0, 1, 0.0, True, "en") == "⭐ Perfect in 1 round"
+    assert ranking_result(0, 4, 0.0, True, "en") == "⭐ Perfect in 4 rounds"
+    assert ranking_result(0, 5, 0.0, False, "uk").startswith("🎯 Рахунок 0 за 5\u00a0раунд")
+    assert ranking_result(1, 7, 47.5, False, "en") == "🏁 47.5 left after 7 rounds"
+    assert ranking_result(2, 3, 0.0, False, "uk") == "⌛ програно в раунді 3"
+    assert ranking_result(0, 1, 0.0, True, "en") == "⭐ Perfect in 1 round"
 
 
 def test_history_result_from_each_side_of_a_duel() -> None:
     draw = _played(rules.Mode.DUEL, ["1", "2"], [1] * 20)
-    assert _render_player.game_result(draw, "1", "en") == "🤝 draw"
+    assert game_result(draw, "1", "en") == "🤝 draw"
     won = _played(rules.Mode.DUEL, ["1", "2"], [])
     won = dataclasses.replace(won, state=rules.apply(won.state, rules.Resign("2")))
-    assert _render_player.game_result(won, "1", "en") == "🏆 won"
-    assert _render_player.game_result(won, "2", "uk") == "❌ поразка"
+    assert game_result(won, "1", "en") == "🏆 won"
+    assert game_result(won, "2", "uk") == "❌ поразка"
     playing = _played(rules.Mode.TRAINING, ["1"], [1, 1])
-    assert _render_player.game_result(playing, "1", "en") == "▶ playing, round 2"
+    assert game_result(playing, "1", "en") == "▶ playing, round 2"
 
 
 def test_a_long_game_replays_ten_rounds_a_page() -> None:
@@ -67,8 +67,8 @@ def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
         resigned, state=rules.apply(resigned.state, rules.StartRound("1234", 10.0))
     )
     resigned = dataclasses.replace(resigned, state=rules.apply(resigned.state, rules.Resign("1")))
-    assert _render_player.game_result(resigned, "1", "en") == "🏳️ resigned in round 2"
-    assert _render_player.game_result(resigned, "1", "uk") == "🏳️ гру здано в раунді 2"
+    assert game_result(resigned, "1", "en") == "🏳️ resigned in round 2"
+    assert game_result(resigned, "1", "uk") == "🏳️ гру здано в раунді 2"
     timeout = _played(rules.Mode.QUALIFICATION, ["1"], [1])
     timeout = dataclasses.replace(
         timeout, state=rules.apply(timeout.state, rules.StartRound("1234", 10.0))
@@ -76,8 +76,8 @@ def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
     timeout = dataclasses.replace(
         timeout, state=rules.apply(timeout.state, rules.Expire(10.0 + LONG.time_limit))
     )
-    assert _render_player.game_result(timeout, "1", "en") == "⌛ time ran out in round 2"
-    assert _render.ranking_result(2, 1, 501.0, False, "en", "resign").startswith("🏳️")
+    assert game_result(timeout, "1", "en") == "⌛ time ran out in round 2"
+    assert ranking_result(2, 1, 501.0, False, "en", "resign").startswith("🏳️")
 
 
 def test_a_huge_average_is_shown_in_e_notation() -> None:

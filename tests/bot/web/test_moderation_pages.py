@@ -5,7 +5,7 @@ data as the PNG of /stats."""
 from __future__ import annotations
 
 from bot.charts import GAMES_MAX, stats_input
-from bot.leaderboards._views import player
+from bot.views import player
 from tests.bot.web.pages_site import ALICE, BOB, CAROL, GUILD, Site
 
 

@@ -16,9 +16,9 @@ from typing import assert_never
 
 import rules
 from bot.charts import GAMES_MAX, StatsChartInput, stats_input
-from bot.leaderboards._void import voided
 from bot.play import accuracy, seal_of
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow, Store
+from bot.views._void import voided
 from rules import Mode, Streak
 
 PAGE_SIZE = 10

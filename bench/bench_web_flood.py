@@ -1,0 +1,331 @@
+"""The pages' port under a flood while PHP works: 800 slow-loris connections and 16
+clients asking player pages, beside honest readers and a busy PHP pool.
+
+One process set up like the bot with `WEB_PORT` (its file-descriptor limit lowered to a
+container's usual 1,024): a store with one server's games, a bubblewrap PHP pool of two
+workers answering formulas without a pause and timing one out every two seconds (so a
+worker is replaced every two seconds), a started chart worker, and the pages served by
+`bot.web.serve`. The
+clients are processes of their own: an honest reader asking a board and a player page
+one after another; then, for the flood half, a slow-loris holding `--loris` connections
+(half-sent headers, a byte a second, reconnecting when closed) and `--clients` clients
+asking player pages (of other players than the reader's, in two languages: charts to
+draw) as fast as they are answered. The same run is done quiet first, as
+the baseline. Prints and writes the `web-flood` section of docs/BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+from collections import Counter
+from typing import Any
+
+import aiohttp
+
+from bench._report import latency_cells, percentile, write_section
+from bench._storage_data import Dataset, bulk_load
+from bot.charts import ChartRenderer
+from bot.common.serving import Gate
+from bot.storage import open_store
+from bot.web import NoNames, create_app, serve
+from evaluator.result import Evaluation
+from evaluator.sandbox.local import LocalWorkerFactory
+from evaluator.sandbox.pool import WorkerPool
+from evaluator.service import make_pool
+from evaluator.settings import EvaluatorSettings
+
+FORMULAS = ("34+89", "7/2", "(1+2)*3-4", "2**10", "99%7")
+HANG = "while (true) {}"
+
+
+def _unlimit() -> None:
+    """A client process may hold as many sockets as the machine allows."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+async def _honest(base: str, players: list[str], seconds: float) -> dict[str, Any]:
+    """One reader at a time, a board then a player page: what each answer was, how long."""
+    statuses: Counter[str] = Counter()
+    times: list[float] = []
+    deadline = time.perf_counter() + seconds
+    timeout = aiohttp.ClientTimeout(total=15)
+    async with aiohttp.ClientSession(timeout=timeout) as http:
+        n = 0
+        while time.perf_counter() < deadline:
+            path = "?period=all" if n % 2 == 0 else f"p/{players[n % len(players)]}"
+            n += 1
+            began = time.perf_counter()
+            try:
+                async with http.get(base + path) as answer:
+                    await answer.read()
+                    statuses[str(answer.status)] += 1
+                    if answer.status == 200:
+                        times.append(time.perf_counter() - began)
+            except (aiohttp.ClientError, TimeoutError) as exc:
+                statuses[type(exc).__name__] += 1
+            await asyncio.sleep(0.05)
+    return {"statuses": dict(statuses), "times": times}
+
+
+async def _flood(base: str, players: list[str], seconds: float, clients: int) -> dict[str, Any]:
+    statuses: Counter[str] = Counter()
+    deadline = time.perf_counter() + seconds
+    timeout = aiohttp.ClientTimeout(total=15)
+    connector = aiohttp.TCPConnector(limit=clients)
+
+    async def client(http: aiohttp.ClientSession, first: int) -> None:
+        n = first
+        while time.perf_counter() < deadline:
+            n += clients
+            lang = "uk" if (n // len(players)) % 2 else "en"
+            try:
+                async with http.get(f"{base}p/{players[n % len(players)]}?lang={lang}") as a:
+                    await a.read()
+                    statuses[str(a.status)] += 1
+            except (aiohttp.ClientError, TimeoutError) as exc:
+                statuses[type(exc).__name__] += 1
+
+    async with aiohttp.ClientSession(timeout=timeout, connector=connector) as http:
+        await asyncio.gather(*(client(http, i) for i in range(clients)))
+    return {"statuses": dict(statuses)}
+
+
+async def _loris(port: int, count: int, seconds: float) -> dict[str, Any]:
+    """`count` connections that never finish their headers, each reopened when closed."""
+    opened = closed = 0
+    deadline = time.perf_counter() + seconds
+
+    async def one() -> None:
+        nonlocal opened, closed
+        while time.perf_counter() < deadline:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                await asyncio.sleep(1)
+                continue
+            opened += 1
+            try:
+                writer.write(b"GET /rules HTTP/1.1\r\nHost: x\r\n")
+                while time.perf_counter() < deadline and not reader.at_eof():
+                    writer.write(b"X")
+                    await writer.drain()
+                    try:
+                        await asyncio.wait_for(reader.read(1024), 1.0)
+                    except TimeoutError:
+                        continue
+            except OSError:
+                pass
+            finally:
+                closed += 1
+                writer.close()
+
+    await asyncio.gather(*(one() for _ in range(count)))
+    return {"opened": opened, "closed": closed}
+
+
+async def _client(role: str, args: argparse.Namespace) -> None:
+    _unlimit()
+    players = args.players.split(",") if args.players else []
+    if role == "honest":
+        out = await _honest(args.base, players, args.seconds)
+    elif role == "flood":
+        out = await _flood(args.base, players, args.seconds, args.clients)
+    else:
+        out = await _loris(args.port, args.loris, args.seconds)
+    print(json.dumps(out), flush=True)
+
+
+async def _spawn(role: str, *extra: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.bench_web_flood", "--role", role, *extra,
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
+async def _result(process: asyncio.subprocess.Process) -> dict[str, Any]:
+    out, _ = await process.communicate()
+    return dict(json.loads(out.decode().strip().splitlines()[-1]))
+
+
+async def _php(pool: WorkerPool, seconds: float) -> dict[str, Any]:
+    """Formulas one after another in two lanes, and every 2 s one that hangs (replaced)."""
+    times: list[float] = []
+    wrong = 0
+    deadline = time.perf_counter() + seconds
+
+    async def lane(index: int) -> None:
+        nonlocal wrong
+        n = index
+        while time.perf_counter() < deadline:
+            formula = FORMULAS[n % len(FORMULAS)]
+            n += 1
+            began = time.perf_counter()
+            verdict = await pool.run(formula)
+            times.append(time.perf_counter() - began)
+            wrong += not isinstance(verdict, Evaluation)
+
+    async def hangs() -> int:
+        count = 0
+        while time.perf_counter() + 2 < deadline:
+            await asyncio.sleep(2)
+            await pool.run_raw(HANG)
+            count += 1
+        return count
+
+    *_, hung = await asyncio.gather(lane(0), lane(1), hangs())
+    return {"times": times, "wrong": wrong, "hung": hung}
+
+
+async def _phase(
+    pool: WorkerPool, gate: Gate, base: str, port: int, players: list[str],
+    flooded: list[str], args: argparse.Namespace, flood: bool,
+) -> dict[str, Any]:  # fmt: skip
+    failures = pool.stats().spawn_failures
+    refused = gate.refused
+    seconds = str(args.seconds)
+    listed = ",".join(players)
+    clients = []
+    if flood:
+        clients.append(await _spawn("loris", "--port", str(port), "--loris", str(args.loris),
+                                    "--seconds", str(args.seconds + 3)))  # fmt: skip
+        await asyncio.sleep(3)  # the loris connections open
+        others = ",".join(flooded)
+        clients.append(await _spawn("flood", "--base", base, "--players", others,
+                                    "--clients", str(args.clients),
+                                    "--seconds", seconds))  # fmt: skip
+    honest = await _spawn("honest", "--base", base, "--players", listed, "--seconds", seconds)
+    most_open = 0
+
+    async def watch() -> None:
+        nonlocal most_open
+        while True:
+            most_open = max(most_open, gate.open)
+            await asyncio.sleep(0.1)
+
+    watching = asyncio.create_task(watch())
+    php = await _php(pool, args.seconds)
+    results = [await _result(p) for p in (honest, *clients)]
+    watching.cancel()
+    await pool.settled()
+    return {
+        "php": php,
+        "honest": results[0],
+        "flood": results[2] if flood else None,
+        "loris": results[1] if flood else None,
+        "most_open": most_open,
+        "refused": gate.refused - refused,
+        "spawn_failures": pool.stats().spawn_failures - failures,
+        "workers": pool.live_workers,
+    }
+
+
+def report(out: dict[str, dict[str, Any]], args: argparse.Namespace, load: str) -> str:
+    quiet, flood = out["quiet"], out["flood"]
+    ratio = percentile(flood["php"]["times"], 99) / percentile(quiet["php"]["times"], 99)
+    lines = [
+        "## Web port under a flood (`bench/bench_web_flood.py`)",
+        "",
+        f"One process like the bot with WEB_PORT (RLIMIT_NOFILE {args.nofile}): one server's "
+        f"{args.games:,} games, a bubblewrap PHP pool of 2 answering formulas in two lanes and "
+        "timing one out every 2 s (a worker replaced each time), the pages on loopback. "
+        f"Quiet, then with {args.loris} slow-loris connections and {args.clients} clients "
+        f"asking other players' pages, {args.seconds:.0f} s each; an honest reader asks a "
+        f"board and a player page one after another throughout. Load average before the "
+        f"run: {load}.",
+        "",
+        "| run | honest answers | honest p50 | p90 | p99 | max ms | PHP p50 | p90 | p99 "
+        "| max ms | workers replaced | replacements failed | most connections open "
+        "| refused (503) | flood answers |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, run in (("quiet", quiet), ("flood", flood)):
+        honest = run["honest"]
+        answered = ", ".join(f"{k}: {v}" for k, v in sorted(honest["statuses"].items()))
+        flooded = (
+            ", ".join(f"{k}: {v}" for k, v in sorted(run["flood"]["statuses"].items()))
+            if run["flood"]
+            else "-"
+        )
+        lines.append(
+            f"| {name} | {answered} | {latency_cells(honest['times'])} "
+            f"| {latency_cells(run['php']['times'])} | {run['php']['hung']} "
+            f"| {run['spawn_failures']} | {run['most_open']} | {run['refused']} | {flooded} |"
+        )
+    loris = flood["loris"] or {}
+    lines += [
+        "",
+        f"PHP p99 flood / quiet: {ratio:.2f}x. The slow-loris opened {loris.get('opened', 0):,} "
+        f"connections over the flood (each closed by the 5 s header timeout or refused, then "
+        f"reopened); workers alive at the end: {flood['workers']}.",
+    ]
+    return "\n".join(lines)
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (args.nofile, hard))
+    load = f"{os.getloadavg()[0]:.1f}"
+    settings = EvaluatorSettings(evaluator="local", pool_size=2, timeout_s=1.0, queue_limit=64)
+    pool = make_pool(LocalWorkerFactory(settings), settings)
+    await pool.start()
+    data = Dataset(args.games, args.games * 5, 1, 200)
+    with tempfile.TemporaryDirectory(prefix="fd-flood-") as tmp:
+        store = await open_store(f"sqlite+aiosqlite:///{tmp}/web.sqlite3")
+        try:
+            print(f"  loading {data.games:,} games ...", file=sys.stderr)
+            await bulk_load(store, data)
+            guild = next(iter(data.players))
+            key = (await store.servers.set_web(guild, True, 0.0)).web_key
+            players, flooded = data.players[guild][:100], data.players[guild][100:]
+            async with (
+                ChartRenderer() as charts,  # started, as the bot's
+                serve(create_app(store, NoNames(), charts=charts), "127.0.0.1", 0) as runner,
+            ):
+                port = int(runner.addresses[0][1])
+                gate = next(iter(runner.sites)).gate  # type: ignore[attr-defined]
+                base = f"http://127.0.0.1:{port}/s/{key}/"
+                out = {}
+                for name in ("quiet", "flood"):
+                    print(f"  {name} ...", file=sys.stderr)
+                    out[name] = await _phase(
+                        pool, gate, base, port, players, flooded, args, name == "flood"
+                    )
+        finally:
+            await store.close()
+    await pool.close()
+    text = report(out, args, load)
+    print(text)
+    if not args.no_write:
+        write_section("web-flood", text)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--games", type=int, default=3_000)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--loris", type=int, default=800)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--nofile", type=int, default=1024)
+    parser.add_argument("--no-write", action="store_true", help="do not update docs/BENCHMARKS.md")
+    parser.add_argument("--role", choices=("honest", "flood", "loris"), help=argparse.SUPPRESS)
+    parser.add_argument("--base", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--players", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.role:
+        asyncio.run(_client(args.role, args))
+        return 0
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""What the pages keep in memory, bounded: rendered boards for a few seconds, and the
+players' charts for as long as their games are the same.
+
+A board is asked far more often than it changes, and a cached one is served without a
+database query: its key is what the page shows (the server's page key, the language, the
+parsed Set, period, version and page), so `?page=00` and `?page=0` are one entry and a
+stranger's query string cannot multiply them. A chart is keyed by its data and language:
+the same games draw the same picture, so it is drawn once by the chart worker.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Generic, TypeVar
+
+from markupsafe import Markup
+
+from bot.charts import StatsChartInput
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+BOARDS_MAX = 512
+"""Board pages kept (about 30 KB each)."""
+CHARTS_MAX = 256
+"""Player charts kept (about 20 KB of SVG each)."""
+CHARTS_DRAWING = 2
+"""Charts asked of the worker at once (one worker: one drawn, one waiting)."""
+
+
+class Recent(Generic[K, V]):
+    """At most `size` values, the least recently used one dropped first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._values.get(key)
+        if value is not None:
+            self._values.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        self._values[key] = value
+        self._values.move_to_end(key)
+        while len(self._values) > self.size:
+            self._values.popitem(last=False)
+
+
+BoardKey = tuple[str, str, str, str, str | None, int]
+"""Page key, language, Set, period, version asked, page."""
+
+
+class BoardCache:
+    """Rendered board pages for `ttl_s` seconds: a cache, rebuilt on demand."""
+
+    def __init__(self, ttl_s: float, size: int = BOARDS_MAX) -> None:
+        self.ttl_s = ttl_s
+        self._pages: Recent[BoardKey, tuple[float, str]] = Recent(size)
+
+    def get(self, key: BoardKey, now: float) -> str | None:
+        found = self._pages.get(key)
+        return found[1] if found is not None and now - found[0] < self.ttl_s else None
+
+    def put(self, key: BoardKey, now: float, html: str) -> None:
+        self._pages.put(key, (now, html))
+
+
+ChartKey = tuple[StatsChartInput, str]
+"""The chart's data and the reader's language."""
+
+
+class ChartCache:
+    """The players' charts, each drawn once and kept. At most `drawing` are asked of the
+    chart worker at a time: a page past that is shown without its chart (the next view
+    draws it), so a flood of players' pages queues nothing behind the worker."""
+
+    def __init__(self, size: int = CHARTS_MAX, drawing: int = CHARTS_DRAWING) -> None:
+        self.drawing = drawing
+        self._kept: Recent[ChartKey, Markup] = Recent(size)
+        self._busy = 0
+
+    async def svg(
+        self, key: ChartKey, draw: Callable[[], Awaitable[bytes | None]]
+    ) -> Markup | None:
+        found = self._kept.get(key)
+        if found is not None or self._busy >= self.drawing:
+            return found
+        self._busy += 1
+        try:
+            drawn = await draw()
+        finally:
+            self._busy -= 1
+        if drawn is None:
+            return None
+        svg = Markup(drawn.decode())  # noqa: S704 - matplotlib's output of our own figure
+        self._kept.put(key, svg)
+        return svg
