@@ -99,9 +99,9 @@ def create_app(
 
 
 async def _own_charts(app: web.Application) -> AsyncIterator[None]:
-    """A chart worker for the application alone (`formula-darts web`); it starts on the
-    first chart and stops with the application."""
-    renderer = ChartRenderer()
-    app[CHARTS] = renderer
-    yield
-    await renderer.close()
+    """A chart worker for the application alone (`formula-darts web`), warmed as the
+    application starts: its process start and matplotlib's import are not counted against
+    the first page's chart (`ChartRenderer.timeout_s`), and stops with the application."""
+    async with ChartRenderer() as renderer:
+        app[CHARTS] = renderer
+        yield
