@@ -28,7 +28,7 @@ async def test_a_database_at_0013_upgrades_with_the_bots_own_solo_games(db_url: 
                 sa.text(f"INSERT INTO server_config ({columns}) VALUES ({values})"), CONFIG_0013
             )
         await upgrade(engine)
-        assert await current_revision(engine) == head_revision() == "0014"
+        assert await current_revision(engine) == head_revision()
     finally:
         await engine.dispose()
     store = await open_store(db_url)
