@@ -27,7 +27,7 @@ from rules.errors import (
     RoundStillOpen,
     RulesError,
 )
-from rules.game import Expire, Resign, RoundShown, StartRound, Submit, Void
+from rules.game import Expire, ReplayRound, Resign, RoundShown, StartRound, Submit, Void
 from rules.scoring import Number, apply_points, is_zero
 from rules.sets import GameSet
 from rules.state import Answer, Round
@@ -81,7 +81,9 @@ class RoomEnd(StrEnum):
     VOID = "void"
     """Nobody made a move of their own, or the room could not be run."""
     CANCELLED = "cancelled"
-    """The lobby ended without enough players, or its host left it."""
+    """The lobby's deadline came with fewer than 2 players."""
+    HOST_LEFT = "host_left"
+    """The host left the lobby: it is cancelled."""
 
 
 class ExitReason(StrEnum):
@@ -108,7 +110,9 @@ class Begin:
     player: str
 
 
-RoomAction = Join | Leave | Begin | StartRound | Submit | Expire | Resign | RoundShown | Void
+RoomAction = (
+    Join | Leave | Begin | StartRound | Submit | Expire | Resign | RoundShown | ReplayRound | Void
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +268,8 @@ def apply(state: RoomState, action: RoomAction) -> RoomState:
             rnd = _open_round(new)
             if rnd.shown_at is None:
                 rnd.shown_at = max(action.at, rnd.started_at)
+        case ReplayRound():
+            _replay(new, action)
         case _:
             assert_never(action)
     return new
@@ -283,7 +289,7 @@ def _lobby(state: RoomState, action: Join | Leave | Begin) -> None:
             if player not in state.players:
                 raise NotAPlayer(f"{player} is not in room {state.id}")
             if player == state.host:
-                _finish(state, RoomEnd.CANCELLED)
+                _finish(state, RoomEnd.HOST_LEFT)
             else:
                 state.players.remove(player)
         case Begin(player):
@@ -330,6 +336,17 @@ def _start_round(state: RoomState, action: StartRound) -> None:
             answers=[None] * len(state.players),
         )
     )
+
+
+def _replay(state: RoomState, action: ReplayRound) -> None:
+    """The bot was down through the round's deadline: the round is played again from
+    `now`, same Digits, answers given stay (as a duel's)."""
+    rnd = _open_round(state)
+    if action.now < rnd.answer_deadline:
+        raise RoundStillOpen(f"round {rnd.number} is open until its deadline")
+    rnd.started_at = action.now
+    rnd.deadline = action.now + state.game_set.time_limit
+    rnd.shown_at = None
 
 
 def _record(state: RoomState, rnd: Round, index: int, formula: str, result: Number,
@@ -420,7 +437,7 @@ def _finish(state: RoomState, end: RoomEnd) -> None:
         state.rounds[-1].resolved = True
     state.phase = Phase.OVER
     state.end = end
-    if end not in (RoomEnd.VOID, RoomEnd.CANCELLED):
+    if end not in (RoomEnd.VOID, RoomEnd.CANCELLED, RoomEnd.HOST_LEFT):
         state.standings = standings(state)
 
 

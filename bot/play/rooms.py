@@ -18,11 +18,11 @@ from typing import Protocol
 import rules
 from bot.common import SetsDirectory, UserError
 from bot.play._timers import Timers
-from bot.play._types import DigitsSource, Evaluating, Revealer
+from bot.play._types import DigitsSource, Evaluating, Revealer, answer_grace
 from bot.storage import RoomRecord, Store
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet
-from rules.game import Expire, Resign, RoundShown, StartRound, Submit, Void
+from rules.game import Expire, ReplayRound, Resign, RoundShown, StartRound, Submit, Void
 from rules.room import (
     Begin,
     Join,
@@ -126,6 +126,10 @@ class RoomFlow:
         self.latest: dict[str, RoomRecord] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers = Timers(clock, "room")
+        self.grace = answer_grace(evaluator)
+        self._flying: dict[str, set[asyncio.Future[None]]] = {}
+        """Per room, the answers being judged: a deadline waits for them (up to `grace`),
+        so an answer Discord took before it counts."""
 
     def _face(self) -> RoomFace:
         if self.face is None:
@@ -188,9 +192,9 @@ class RoomFlow:
             if record.state.phase is not Phase.LOBBY:
                 return
             record = await self._apply(record, Expire(self.clock()))
-            await self._face().lobby_closed(record)
             if record.state.phase is Phase.PLAYING:
-                await self._begin(record)
+                record = await self._begin(record)
+            await self._face().lobby_closed(record)
 
     async def join(self, room_id: str, player: int) -> RoomRecord:
         return await self._lobby_action(room_id, Join(str(player)))
@@ -253,6 +257,9 @@ class RoomFlow:
         self._timers.at(room_id, rnd.answer_deadline, lambda: self._round_due(room_id, number))
 
     async def _round_due(self, room_id: str, number: int) -> None:
+        flying = self._flying.get(room_id)
+        if flying:
+            await asyncio.wait(set(flying), timeout=self.grace)
         async with self._lock(room_id):
             record = await self._load(room_id)
             rnd = record.state.current_round
@@ -270,17 +277,26 @@ class RoomFlow:
         self._check(record, player, received, round_number)
         rnd = record.state.current_round
         assert rnd is not None
-        verdict = await self.evaluator.evaluate(
-            formula, rnd.digits, record.state.game_set, who=str(player)
-        )
-        if isinstance(verdict, EvalError):
-            return Answered(record, error=verdict)
-        async with self._lock(room_id):
-            record = await self._load(room_id)
-            self._check(record, player, received, round_number)
-            action = Submit(str(player), verdict.formula, verdict.value, received)
-            record = await self._apply(record, action)
-            await self._after_change(record)
+        landed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        flying = self._flying.setdefault(room_id, set())
+        flying.add(landed)
+        try:
+            verdict = await self.evaluator.evaluate(
+                formula, rnd.digits, record.state.game_set, who=str(player)
+            )
+            if isinstance(verdict, EvalError):
+                return Answered(record, error=verdict)
+            async with self._lock(room_id):
+                record = await self._load(room_id)
+                self._check(record, player, received, round_number)
+                action = Submit(str(player), verdict.formula, verdict.value, received)
+                record = await self._apply(record, action)
+                landed.set_result(None)
+                await self._after_change(record)
+        finally:
+            flying.discard(landed)
+            if not landed.done():
+                landed.set_result(None)
         return Answered(record, evaluation=verdict)
 
     async def can_answer(self, room_id: str, player: int, round_number: int) -> rules.Round:
@@ -339,28 +355,44 @@ class RoomFlow:
 
     # ------------------------------------------------------------------ lifetime
 
-    async def void(self, room_id: str) -> None:
-        """Discord took the room's place away: it ends without places."""
-        async with self._lock(room_id):
-            record = await self._load(room_id)
-            if record.state.phase is not Phase.OVER:
-                await self._apply(record, Void())
+    async def void_where(self, *, guild_id: int | None = None, thread_id: int | None = None) -> int:
+        """Discord took the rooms' place away (their thread, the server): they end void,
+        without places. The open rooms are all in `latest` (saved or recovered here)."""
+        doomed = [
+            r.state.id
+            for r in list(self.latest.values())
+            if (guild_id is not None and r.guild_id == guild_id)
+            or (thread_id is not None and r.thread_id == thread_id)
+        ]
+        for room_id in doomed:
+            async with self._lock(room_id):
+                record = await self._load(room_id)
+                if record.state.phase is not Phase.OVER:
+                    await self._apply(record, Void())
+        return len(doomed)
 
     async def recover(self) -> int:
         """After a restart: every open lobby and round has its timer again; a round whose
-        deadline passed while the bot was down ends at once (its auto-moves)."""
+        deadline passed while the bot was down is played again (`ReplayRound`), posted anew."""
         rooms = await self.store.rooms.open_rooms()
         for record in rooms:
-            self.latest[record.state.id] = record
-            if record.state.phase is Phase.LOBBY:
-                self._arm_lobby(record)
-            elif record.thread_id is None:
-                await self._begin(record)
-            elif record.state.current_round is None or record.round_message_id is None:
-                await self._next_round(record)
-            else:
-                self._arm_round(record)
+            async with self._lock(record.state.id):
+                await self._resume(record)
         return len(rooms)
+
+    async def _resume(self, record: RoomRecord) -> None:
+        self.latest[record.state.id] = record
+        rnd = record.state.current_round
+        if record.state.phase is Phase.LOBBY:
+            self._arm_lobby(record)
+        elif record.thread_id is None:
+            await self._begin(record)
+        elif rnd is None or record.round_message_id is None:
+            await self._next_round(record)
+        elif self.clock() > rnd.answer_deadline + self.grace:
+            await self._next_round(await self._apply(record, ReplayRound(self.clock())))
+        else:
+            self._arm_round(record)
 
     def close(self) -> None:
         self._timers.close()

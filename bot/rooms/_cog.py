@@ -77,6 +77,14 @@ class RoomsCog(commands.Cog, name=COG_NAME):
         if count:
             log.info("resumed %d room(s)", count)
 
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.flow.void_where(thread_id=payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.flow.void_where(guild_id=guild.id)
+
     # ------------------------------------------------------------------ /room
 
     @app_commands.command(
@@ -222,8 +230,9 @@ class RoomsCog(commands.Cog, name=COG_NAME):
 
     async def _show_progress(self, interaction: Interaction, record: RoomRecord) -> None:
         rnd = record.state.current_round
-        if rnd is None or interaction.message is None:
-            return
+        shown = interaction.message
+        if rnd is None or shown is None or shown.id != record.round_message_id:
+            return  # a round played again has a new message; the old one is left as it was
         room_id, number = record.state.id, rnd.number
 
         def render() -> tuple[discord.Embed, discord.ui.View] | None:

@@ -32,9 +32,11 @@ def lobby_text(record: RoomRecord) -> str:
 
 def lobby_closed_text(record: RoomRecord) -> str:
     state, locale = record.state, record.locale
-    if state.end is RoomEnd.CANCELLED:
-        key = "rooms.lobby.too_few" if len(state.players) < 2 else "rooms.lobby.host_left"
+    if state.end in (RoomEnd.CANCELLED, RoomEnd.HOST_LEFT):
+        key = "rooms.lobby.host_left" if state.end is RoomEnd.HOST_LEFT else "rooms.lobby.too_few"
         return t(key, locale, host=mention(state.host))
+    if state.end is RoomEnd.VOID:
+        return t("rooms.final.void", locale)
     if record.thread_id is None:
         return t("rooms.lobby.starting", locale, host=mention(state.host))
     players = ", ".join(mention(p) for p in state.players)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rules import CLASSIC, GameSet, validate_set
 from rules.errors import AlreadyAnswered, BadPlayers, DeadlinePassed, GameOver, RulesError
-from rules.game import Expire, Resign, StartRound, Submit, Void
+from rules.game import Expire, ReplayRound, Resign, StartRound, Submit, Void
 from rules.room import (
     LOBBY_SECONDS,
     AlreadyIn,
@@ -107,7 +107,9 @@ def test_lobby_starts_or_is_cancelled(
     state = run(new_room("r", CLASSIC, "h", 4, T0), *actions)
     assert (state.phase, state.players) == (phase, players)
     if phase is Phase.OVER:
-        assert state.end is RoomEnd.CANCELLED and state.standings == []
+        host_left = actions[-1] == Leave("h")
+        assert state.end is (RoomEnd.HOST_LEFT if host_left else RoomEnd.CANCELLED)
+        assert state.standings == []
 
 
 # rounds
@@ -174,6 +176,18 @@ def test_a_leaver_is_not_waited_for_and_their_answer_does_not_count() -> None:
     assert state.rounds[0].answers[2] is None and state.current_round is not None
     state = run(state, Submit("p1", "1+2+34", 37, T0 + 2))
     assert state.current_round is None and state.scores[2] == 501
+
+
+def test_a_round_missed_while_down_is_played_again_with_its_answers() -> None:
+    state = run(playing(2), StartRound("1234", T0), Submit("p0", "12+34", 46, T0 + 1))
+    with pytest.raises(RulesError):
+        apply(state, ReplayRound(T0 + LIMIT - 1))
+    state = run(state, ReplayRound(T0 + 600))
+    rnd = state.current_round
+    assert rnd is not None and (rnd.started_at, rnd.deadline) == (T0 + 600, T0 + 600 + LIMIT)
+    assert rnd.answers[0] is not None and state.misses == [0, 0]
+    state = run(state, Submit("p1", "1+2+34", 37, T0 + 601))
+    assert state.current_round is None and state.scores == [455, 464]
 
 
 # the end and the places
@@ -294,7 +308,7 @@ def played(draw: st.DrawFn) -> RoomState:
 def test_every_room_ends_consistently(state: RoomState) -> None:
     assert RoomState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
     assert state.end is not None and state.current_round is None
-    if state.end in (RoomEnd.VOID, RoomEnd.CANCELLED):
+    if state.end in (RoomEnd.VOID, RoomEnd.CANCELLED, RoomEnd.HOST_LEFT):
         assert state.standings == []
         return
     assert sorted(s.player for s in state.standings) == list(range(len(state.players)))
