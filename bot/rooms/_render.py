@@ -81,8 +81,8 @@ def reveal_embed(record: RoomRecord, best: Sequence[Candidate | None]) -> discor
     lines = [t("rooms.round.digits", locale, digits=rnd.digits), ""]
     for index, player in enumerate(state.players):
         answer = rnd.answers[index]
-        if answer is None:
-            lines.append(f"🚪 {mention(player)}")
+        if answer is None:  # out before it, or the room ended while they were thinking
+            lines.append(f"{'⏳' if state.is_in(index) else '🚪'} {mention(player)}")
             continue
         key = "rooms.reveal.auto" if answer.auto else "rooms.reveal.answer"
         line = t(key, locale, player=mention(player), formula=code(answer.formula),

@@ -105,3 +105,9 @@ async def test_a_deleted_thread_voids_the_room(world) -> None:
 
 def current_room_id(lobby) -> str:
     return button_id(lobby, "fd:room:join:").split(":")[3]
+
+
+async def test_an_unknown_set_is_refused_clearly_and_nothing_is_kept(world) -> None:
+    refused = await world.alice.slash(world.channel, "room", set="nope")
+    assert "nope" in reply_text(refused) and "darts" in reply_text(refused)
+    assert await world.store.rooms.open_rooms() == []
