@@ -11,9 +11,8 @@ Digits; it never decides who is out, who has won or when the lobby starts.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, assert_never
+from dataclasses import dataclass
+from typing import assert_never
 
 from rules.digits import auto_move, valid_digits
 from rules.errors import (
@@ -28,9 +27,50 @@ from rules.errors import (
     RulesError,
 )
 from rules.game import Expire, ReplayRound, Resign, RoundShown, StartRound, Submit, Void
+from rules.room_state import (
+    AlreadyIn,
+    Exit,
+    ExitReason,
+    NotHost,
+    NotInLobby,
+    OutOfRoom,
+    Phase,
+    RoomEnd,
+    RoomState,
+    Standing,
+    TooFew,
+)
 from rules.scoring import Number, apply_points, is_zero
 from rules.sets import GameSet
 from rules.state import Answer, Round
+
+__all__ = [
+    "LOBBY_SECONDS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "AlreadyIn",
+    "Begin",
+    "Exit",
+    "ExitReason",
+    "Join",
+    "Leave",
+    "NotHost",
+    "NotInLobby",
+    "OutOfRoom",
+    "Phase",
+    "RoomAction",
+    "RoomEnd",
+    "RoomState",
+    "Standing",
+    "TooFew",
+    "answer_time",
+    "apply",
+    "new_room",
+    "nobody_played",
+    "standings",
+    "submit_problem",
+    "wants_round",
+]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 20
@@ -38,57 +78,6 @@ LOBBY_SECONDS = 300.0
 """How long a lobby waits for players before it starts (with 2) or is cancelled."""
 MISSES_OUT = 2
 """Auto-moves in a row that put a player out."""
-
-
-class AlreadyIn(RulesError):
-    code = "room_already_in"
-
-
-class NotHost(RulesError):
-    code = "room_not_host"
-
-
-class TooFew(RulesError):
-    code = "room_too_few"
-
-
-class NotInLobby(RulesError):
-    """A lobby action (join, leave, start) after the room started or ended."""
-
-    code = "room_not_in_lobby"
-
-
-class OutOfRoom(RulesError):
-    """The player went out of the room (two auto-moves in a row, or left)."""
-
-    code = "room_out"
-
-
-class Phase(StrEnum):
-    LOBBY = "lobby"
-    PLAYING = "playing"
-    OVER = "over"
-
-
-class RoomEnd(StrEnum):
-    CHECKOUT = "checkout"
-    """A Score reached 0: everyone at 0 shares first place."""
-    MAX_ROUNDS = "max_rounds"
-    LAST_IN = "last_in"
-    """One player is left in: first."""
-    ALL_OUT = "all_out"
-    """Everyone still in went out in the same round: ranked by Score."""
-    VOID = "void"
-    """Nobody made a move of their own, or the room could not be run."""
-    CANCELLED = "cancelled"
-    """The lobby's deadline came with fewer than 2 players."""
-    HOST_LEFT = "host_left"
-    """The host left the lobby: it is cancelled."""
-
-
-class ExitReason(StrEnum):
-    MISSED = "missed"
-    LEFT = "left"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,91 +102,6 @@ class Begin:
 RoomAction = (
     Join | Leave | Begin | StartRound | Submit | Expire | Resign | RoundShown | ReplayRound | Void
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Exit:
-    """A player going out: `batch` orders the exits (one batch per event: the auto-moves
-    of one deadline share it)."""
-
-    player: int
-    round: int
-    reason: ExitReason
-    batch: int
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    player: int
-    place: int
-    """1 is first; equal places are shared."""
-
-
-@dataclass(slots=True)
-class RoomState:
-    id: str
-    game_set: GameSet
-    host: str
-    size: int
-    lobby_deadline: float
-    players: list[str]
-    phase: Phase = Phase.LOBBY
-    scores: list[Number] = field(default_factory=list)
-    rounds: list[Round] = field(default_factory=list)
-    misses: list[int] = field(default_factory=list)
-    exits: list[Exit] = field(default_factory=list)
-    end: RoomEnd | None = None
-    standings: list[Standing] = field(default_factory=list)
-    """In display order once the room is over: by place, then answering time."""
-
-    @property
-    def current_round(self) -> Round | None:
-        if self.phase is Phase.PLAYING and self.rounds and not self.rounds[-1].resolved:
-            return self.rounds[-1]
-        return None
-
-    @property
-    def still_in(self) -> list[int]:
-        gone = {e.player for e in self.exits}
-        return [i for i in range(len(self.players)) if i not in gone]
-
-    def is_in(self, index: int) -> bool:
-        return all(e.player != index for e in self.exits)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "set": self.game_set.to_dict(),
-            "host": self.host,
-            "size": self.size,
-            "lobby_deadline": self.lobby_deadline,
-            "players": list(self.players),
-            "phase": self.phase.value,
-            "scores": list(self.scores),
-            "rounds": [r.to_dict() for r in self.rounds],
-            "misses": list(self.misses),
-            "exits": [[e.player, e.round, e.reason.value, e.batch] for e in self.exits],
-            "end": None if self.end is None else self.end.value,
-            "standings": [[s.player, s.place] for s in self.standings],
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RoomState:
-        return cls(
-            id=data["id"],
-            game_set=GameSet.from_dict(data["set"]),
-            host=data["host"],
-            size=data["size"],
-            lobby_deadline=data["lobby_deadline"],
-            players=list(data["players"]),
-            phase=Phase(data["phase"]),
-            scores=list(data["scores"]),
-            rounds=[Round.from_dict(r) for r in data["rounds"]],
-            misses=list(data["misses"]),
-            exits=[Exit(p, r, ExitReason(why), b) for p, r, why, b in data["exits"]],
-            end=None if data["end"] is None else RoomEnd(data["end"]),
-            standings=[Standing(p, place) for p, place in data["standings"]],
-        )
 
 
 def new_room(room_id: str, game_set: GameSet, host: str, size: int, now: float) -> RoomState:
