@@ -168,6 +168,12 @@ class RoomFlow:
         locale: str,
     ) -> RoomRecord:  # fmt: skip
         game_set: GameSet = await self.sets.resolve(guild_id, set_name)
+        hosting = (
+            r for r in self.latest.values()
+            if r.guild_id == guild_id and r.state.host == str(host) and r.state.phase is Phase.LOBBY
+        )  # fmt: skip
+        if any(hosting):
+            raise RoomError("lobby_open")  # one lobby at a time: a second would only spam
         now = self.clock()
         try:
             state = new_room(secrets.token_hex(16), game_set, str(host), size, now)

@@ -41,12 +41,16 @@ async def test_the_host_starts_it_and_only_the_host(world) -> None:
 
 async def test_leaving_the_lobby_and_the_host_leaving_cancels_it(world) -> None:
     lobby = await open_lobby(world)
+    second = await world.alice.slash(world.channel, "room")
+    assert "already have a room waiting" in reply_text(second)
     await press(world.bob, lobby, "join")
     await press(world.bob, current(world, lobby), "leave")
     assert "players 1/5" in current(world, lobby).content
     await press(world.alice, current(world, lobby), "leave")
     closed = current(world, lobby)
     assert "cancelled: its host left" in closed.content and not closed.components
+    again = await world.alice.slash(world.channel, "room")  # the host may open another
+    assert again.response is not None and "**Room**" in again.response.content
 
 
 async def test_at_the_deadline_one_player_is_cancelled(world) -> None:
