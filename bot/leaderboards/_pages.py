@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Protocol, assert_never, runtime_checkable
 
 import discord
 
+from bot import rooms
 from bot.common import UserError
 from bot.common.interactions import loaded_cog, refuse, report_unexpected
 from bot.i18n import t
@@ -246,6 +247,12 @@ async def _game_page(
         embed = discord.Embed(description=t("leaderboards_extra.game.empty_id", locale))
         return Page(embed, False, request, private=True)
     found = await _views.replay(store, guild_id, game_id, discord.utils.utcnow(), revealer)
+    room = None if found is not None else await store.rooms.find(guild_id, game_id)
+    if room is not None:  # a room's table, then its rounds
+        pages = rooms.replay_pages(room)
+        page = min(request.page, pages - 1)
+        embed = rooms.replay_embed(room, page, locale)
+        return Page(embed, page + 1 < pages, replace(request, page=page), pages)
     if found is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=game_id))
         return Page(embed, False, request, private=True)

@@ -10,5 +10,6 @@ persistent buttons and the modal, `_progress` the throttled "who has answered" e
 from __future__ import annotations
 
 from bot.rooms._cog import RoomsCog
+from bot.rooms._render import replay_embed, replay_pages
 
-__all__ = ["RoomsCog"]
+__all__ = ["RoomsCog", "replay_embed", "replay_pages"]

@@ -4,13 +4,14 @@ reveal, the final table. Pure functions of a stored room, in the room's language
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import discord
 
 from bot.common import code, fmt, mention, set_label, timestamp
 from bot.i18n import t
 from bot.storage import RoomRecord
-from rules.room import ExitReason, RoomEnd, RoomState
+from rules.room import ExitReason, Phase, RoomEnd, RoomState
 from solver.result import Candidate
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -73,10 +74,13 @@ def round_embed(record: RoomRecord) -> discord.Embed:
     )
 
 
-def reveal_embed(record: RoomRecord, best: Sequence[Candidate | None]) -> discord.Embed:
-    """The round just over: every formula, its points and the new Score, the best answer."""
+def reveal_embed(
+    record: RoomRecord, best: Sequence[Candidate | None], number: int | None = None
+) -> discord.Embed:
+    """A round that is over (the last, or `number`): every formula, its points and the new
+    Score, the best answer when known."""
     state, locale = record.state, record.locale
-    rnd = state.rounds[-1]
+    rnd = state.rounds[(number or len(state.rounds)) - 1]
     lang = state.game_set.language
     lines = [t("rooms.round.digits", locale, digits=rnd.digits), ""]
     for index, player in enumerate(state.players):
@@ -100,6 +104,23 @@ def reveal_embed(record: RoomRecord, best: Sequence[Candidate | None]) -> discor
     return discord.Embed(title=title, description="\n".join(lines)[:DESCRIPTION_MAX])
 
 
+def replay_pages(record: RoomRecord) -> int:
+    """`/game` of a room: its table, then one page per round that is over."""
+    return 1 + sum(rnd.resolved for rnd in record.state.rounds)
+
+
+def replay_embed(record: RoomRecord, page: int, locale: str) -> discord.Embed:
+    """Page 0 the final table (or that it is still being played), page n round n's reveal;
+    an open round is never shown (its answers are secret until it ends)."""
+    shown = replace(record, locale=locale)
+    if page > 0:
+        return reveal_embed(shown, [], page)
+    if record.state.phase is not Phase.OVER:
+        title = t("rooms.replay.playing", locale, id=record.state.id[:8])
+        return discord.Embed(title=title, description=lobby_text(shown).split("\n")[0])
+    return discord.Embed(description=final_text(shown)[:DESCRIPTION_MAX])
+
+
 def final_text(record: RoomRecord) -> str:
     """The final table, or why the room has none."""
     state, locale = record.state, record.locale
@@ -118,5 +139,5 @@ def final_text(record: RoomRecord) -> str:
         if gone is not None:
             line += t(f"rooms.final.{gone.reason}", locale, round=gone.round)
         lines.append(line)
-    lines.append(t("rooms.final.unranked", locale))
+    lines.append(t("rooms.final.unranked", locale, id=state.id[:8]))
     return "\n".join(lines)[:2000]

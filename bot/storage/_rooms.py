@@ -129,3 +129,21 @@ class RoomStore:
         )
         async with self._read() as conn:
             return [_record(row) for row in await conn.execute(query)]
+
+    async def find(self, guild_id: int, id_or_prefix: str) -> RoomRecord | None:
+        """A room of this server by id or unique id prefix (its table shows 8 characters)."""
+        key = id_or_prefix.strip()
+        if not key:
+            return None
+        query = (
+            sa.select(rooms_t)
+            .where(rooms_t.c.guild_id == guild_id, rooms_t.c.id.startswith(key, autoescape=True))
+            .order_by(rooms_t.c.id)
+            .limit(2)
+        )
+        async with self._read() as conn:
+            rows = (await conn.execute(query)).all()
+        exact = [row for row in rows if row.id == key]
+        if exact:
+            return _record(exact[0])
+        return _record(rows[0]) if len(rows) == 1 else None

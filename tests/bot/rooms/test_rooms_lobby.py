@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rules.room import Phase, RoomEnd
-from tests.support.sim import button_id, message_text, reply_text
+from tests.support.sim import button_id, message_text, reply_text, shown
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -91,6 +91,18 @@ async def test_a_round_missed_while_down_is_played_again(world, make_bot) -> Non
     assert "stays secret" in reply_text(taken)
     revealed = message_text(next(m for m in thread.history() if m.id == again.id))
     assert "34+89" in revealed and "3+4+89" in revealed and "auto-move" not in revealed
+
+
+async def test_game_of_a_room_in_play_keeps_the_open_round_secret(world) -> None:
+    lobby = await open_lobby(world, size=2)
+    room_id = current_room_id(lobby)
+    await press(world.bob, lobby, "join")
+    first = world.thread().last_message
+    shown_ = await world.alice.click(first, custom_id=button_id(first, "fd:room:answer:"))
+    await world.alice.submit_modal(shown_, {"formula": "12+34"})
+    replay = shown(await world.carol.slash(world.channel, "game", id=room_id[:8]))
+    assert "still being played" in message_text(replay.message)
+    assert "12+34" not in message_text(replay.message) and not replay.message.components
 
 
 async def test_a_deleted_thread_voids_the_room(world) -> None:

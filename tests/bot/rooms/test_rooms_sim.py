@@ -5,11 +5,13 @@ a row, a restart mid-round, the final table; and a round's bot-token calls, the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import simcord
 
 import rules
-from tests.support.sim import button_id, message_text, reply_text
+from tests.support.sim import button_id, message_text, reply_text, shown
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -152,3 +154,11 @@ async def test_a_room_of_two_fills_and_a_leaver_ends_it(world) -> None:
     table = message_text(thread.last_message)
     assert "one player is left in" in table
     assert table.index(f"<@{world.alice.id}>") < table.index(f"<@{world.bob.id}>")
+
+    # /game with the id the table gives: the table, then each round that is over
+    room_id = re.search(r"`([0-9a-f]{8})`", table)
+    assert room_id is not None
+    replay = shown(await world.carol.slash(world.channel, "game", id=room_id[1]))
+    assert "one player is left in" in message_text(replay.message)
+    page = await world.carol.click(replay.message, label="Next ▶")
+    assert "12+34" in message_text(shown(page).message)
