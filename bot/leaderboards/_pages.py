@@ -216,6 +216,12 @@ async def build(
             embed = _render_player.history_embed(
                 records, user_id, name, request.page, locale, pages
             )
+            played = []  # the newest rooms, under the first page
+            if request.page == 0:
+                played = await store.rooms.history(guild_id, str(user_id), rooms.HISTORY_ROOMS)
+            if played:
+                field, lines = rooms.history_field(played, str(user_id), locale)
+                embed.add_field(name=field, value=lines, inline=False)
             return Page(embed, request.page + 1 < pages, request, pages)
         case GamePages(game_id=game_id):
             return await _game_page(store, guild_id, request, game_id, locale, revealer)

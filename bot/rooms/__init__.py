@@ -10,6 +10,6 @@ persistent buttons and the modal, `_progress` the throttled "who has answered" e
 from __future__ import annotations
 
 from bot.rooms._cog import RoomsCog
-from bot.rooms._render import replay_embed, replay_pages
+from bot.rooms._render import HISTORY_ROOMS, history_field, replay_embed, replay_pages
 
-__all__ = ["RoomsCog", "replay_embed", "replay_pages"]
+__all__ = ["HISTORY_ROOMS", "RoomsCog", "history_field", "replay_embed", "replay_pages"]

@@ -141,3 +141,20 @@ def final_text(record: RoomRecord) -> str:
         lines.append(line)
     lines.append(t("rooms.final.unranked", locale, id=state.id[:8]))
     return "\n".join(lines)[:2000]
+
+
+HISTORY_ROOMS = 5
+"""Rooms shown under a player's /history (the newest; /game shows each whole)."""
+
+
+def history_field(records: Sequence[RoomRecord], player: str, locale: str) -> tuple[str, str]:
+    """(name, value) of the /history field listing `player`'s rooms, newest first."""
+    lines = []
+    for record in records:
+        state = record.state
+        index = state.players.index(player)
+        place = next(s.place for s in state.standings if s.player == index)
+        lines.append(t("rooms.history.line", locale, id=state.id[:8], set=_set(state),
+                       when=timestamp(record.created_at), place=place,
+                       count=len(state.players)))  # fmt: skip
+    return t("rooms.history.title", locale), "\n".join(lines)[:1024]

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from bot.storage._connect import Connect
+from bot.storage._games import dialect_insert
 from bot.storage._models import NAME, table
 from bot.storage._records import StaleGame
 from rules.room import Phase, RoomState
@@ -39,7 +40,21 @@ class RoomRow(SQLModel, table=True):
     updated_at: float = Field(sa_type=sa.Float)
 
 
+class RoomPlace(SQLModel, table=True):
+    """A player's place in a room that ended with places: what `/history` lists."""
+
+    __tablename__ = "room_places"
+    __table_args__ = (sa.Index("ix_room_places_player", "guild_id", "player", "created_at"),)
+
+    room_id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    player: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    guild_id: int = Field(sa_type=sa.BigInteger)
+    place: int = Field(sa_type=sa.Integer)
+    created_at: float = Field(sa_type=sa.Float)
+
+
 rooms_t = table(RoomRow)
+places_t = table(RoomPlace)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +84,15 @@ def _record(row: Any) -> RoomRecord:
         round_message_id=row.round_message_id,
         version=row.version,
     )
+
+
+def _places(record: RoomRecord) -> list[dict[str, object]]:
+    state = record.state
+    return [
+        {"room_id": state.id, "player": state.players[s.player], "guild_id": record.guild_id,
+         "place": s.place, "created_at": record.created_at}
+        for s in state.standings
+    ]  # fmt: skip
 
 
 class RoomStore:
@@ -113,6 +137,9 @@ class RoomStore:
             )
             if done.rowcount != 1:
                 raise StaleGame(f"room {saved.state.id} changed since version {record.version}")
+            if saved.state.standings:  # it ended with places: kept once
+                insert = dialect_insert(conn, places_t).on_conflict_do_nothing()
+                await conn.execute(insert, _places(saved))
         return saved
 
     async def load(self, room_id: str) -> RoomRecord | None:
@@ -147,3 +174,15 @@ class RoomStore:
         if exact:
             return _record(exact[0])
         return _record(rows[0]) if len(rows) == 1 else None
+
+    async def history(self, guild_id: int, player: str, limit: int) -> list[RoomRecord]:
+        """The rooms with places `player` played on the server, newest first."""
+        query = (
+            sa.select(rooms_t)
+            .join(places_t, places_t.c.room_id == rooms_t.c.id)
+            .where(places_t.c.guild_id == guild_id, places_t.c.player == player)
+            .order_by(places_t.c.created_at.desc(), rooms_t.c.id)
+            .limit(limit)
+        )
+        async with self._read() as conn:
+            return [_record(row) for row in await conn.execute(query)]

@@ -162,3 +162,6 @@ async def test_a_room_of_two_fills_and_a_leaver_ends_it(world) -> None:
     assert "one player is left in" in message_text(replay.message)
     page = await world.carol.click(replay.message, label="Next ▶")
     assert "12+34" in message_text(shown(page).message)
+    history = shown(await world.bob.slash(world.channel, "history"))
+    assert f"`{room_id[1]}`" in message_text(history.message)
+    assert "place 2 of 2" in message_text(history.message)

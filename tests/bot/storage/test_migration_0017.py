@@ -3,6 +3,8 @@ stays, and rooms are stored, resumed by phase and refused when stale."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import sqlalchemy as sa
 
@@ -60,5 +62,16 @@ async def test_a_database_at_0014_upgrades_and_keeps_rooms(db_url: str) -> None:
         await store.rooms.save(RoomRecord(over, 2, 6, "en", T0 + 1, version=1), T0 + 400)
         assert [r.state.id for r in await store.rooms.open_rooms()] == ["room1"]
         assert await store.rooms.load("missing") is None
+
+        # room1 ends with places: each player's place is kept for /history, once
+        state = apply(state, Submit("11", "3+4+89", 96, T0 + 2))
+        state = apply(state, rules.Resign("11"))
+        assert state.phase is Phase.OVER and state.standings
+        ended = await store.rooms.save(replace(playing, state=state), T0 + 3)
+        assert [r.state.id for r in await store.rooms.history(1, "11", limit=5)] == ["room1"]
+        assert await store.rooms.history(1, "12", limit=5) == []  # room2 was cancelled
+        assert await store.rooms.history(2, "11", limit=5) == []
+        await store.rooms.save(ended, T0 + 4)  # saved again: no second place
+        assert len(await store.rooms.history(1, "10", limit=5)) == 1
     finally:
         await store.close()

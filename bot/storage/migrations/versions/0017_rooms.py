@@ -5,7 +5,8 @@ Revises: 0014
 Create Date: 2026-12-07
 
 A room of 2 to 20 players (issue 30) is stored whole after every change, so a restart
-resumes its lobby or its round; `phase` finds the open ones.
+resumes its lobby or its round; `phase` finds the open ones. `room_places`: each player's
+place in a room that ended with places, for `/history`.
 """
 
 from __future__ import annotations
@@ -39,8 +40,22 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index("ix_rooms_phase", "rooms", ["phase"], unique=False)
+    op.create_table(
+        "room_places",
+        sa.Column("room_id", sa.String(length=64), nullable=False),
+        sa.Column("player", sa.String(length=64), nullable=False),
+        sa.Column("guild_id", sa.BigInteger(), nullable=False),
+        sa.Column("place", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("room_id", "player"),
+    )
+    op.create_index(
+        "ix_room_places_player", "room_places", ["guild_id", "player", "created_at"], unique=False
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_room_places_player", table_name="room_places")
+    op.drop_table("room_places")
     op.drop_index("ix_rooms_phase", table_name="rooms")
     op.drop_table("rooms")
