@@ -104,7 +104,10 @@ class DiscordRoomFace:
         and Share; nothing to chart for a void room."""
         png = None
         if self.charts is not None and record.state.standings:
-            names = {p: self.announcer.seen_name(int(p)) or p for p in record.state.players}
+            names = {  # a name seen lately, else "Player N": never a raw id
+                p: self.announcer.seen_name(int(p)) or t("charts.player", record.locale, number=i)
+                for i, p in enumerate(record.state.players, start=1)
+            }
             png = await self.charts.render(room_chart, record.state, record.locale, names)
         view = buttons(record.state.id, record.locale, [RoomAct.SHARE])
         if not record.state.standings:

@@ -37,7 +37,8 @@ def lobby_closed_text(record: RoomRecord) -> str:
         key = "rooms.lobby.host_left" if state.end is RoomEnd.HOST_LEFT else "rooms.lobby.too_few"
         return t(key, locale, host=mention(state.host))
     if state.end is RoomEnd.VOID:
-        return t("rooms.final.void", locale)
+        key = "rooms.lobby.no_thread" if record.thread_id is None else "rooms.final.void"
+        return t(key, locale, host=mention(state.host))
     if record.thread_id is None:
         return t("rooms.lobby.starting", locale, host=mention(state.host))
     players = ", ".join(mention(p) for p in state.players)

@@ -127,3 +127,18 @@ async def test_an_unknown_set_is_refused_clearly_and_nothing_is_kept(world) -> N
     refused = await world.alice.slash(world.channel, "room", set="nope")
     assert "nope" in reply_text(refused) and "darts" in reply_text(refused)
     assert await world.store.rooms.open_rooms() == []
+
+
+async def test_a_thread_discord_refuses_voids_the_room_and_the_lobby_says_why(world) -> None:
+    lobby = await open_lobby(world, size=2)
+    world.env.inject_error(
+        "POST", "/channels/*/messages/*/threads", status=403, code=50013, times=None
+    )
+    try:
+        await press(world.bob, lobby, "join")
+    finally:
+        world.env.backend.faults.clear()
+    closed = current(world, lobby)
+    assert "could not open its thread" in closed.content and not closed.components
+    assert await world.store.rooms.open_rooms() == []
+    assert not world.channel.threads
