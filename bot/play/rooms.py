@@ -147,8 +147,9 @@ class RoomFlow:
 
     async def _save(self, record: RoomRecord) -> RoomRecord:
         saved = await self.store.rooms.save(record, self.clock())
-        if saved.state.phase is Phase.OVER:
+        if saved.state.phase is Phase.OVER:  # nothing more happens to it here
             self.latest.pop(saved.state.id, None)
+            self._locks.pop(saved.state.id, None)  # any later action is refused by the rules
             self._timers.cancel(saved.state.id)
         else:
             self.latest[saved.state.id] = saved
@@ -213,10 +214,7 @@ class RoomFlow:
         async with self._lock(room_id):
             record = await self._load(room_id)
             if record.state.phase is Phase.LOBBY:
-                record = await self._apply(record, Leave(str(player)))
-                if record.state.phase is Phase.OVER:
-                    self._timers.cancel(room_id)
-                return record
+                return await self._apply(record, Leave(str(player)))
             record = await self._apply(record, Resign(str(player)))
             await self._after_change(record)
             return record

@@ -102,6 +102,7 @@ class DiscordRoomFace:
     async def finished(self, record: RoomRecord) -> None:
         """The final table, the chart of every player's Score (when the chart worker runs),
         and Share; nothing to chart for a void room."""
+        self.progress.forget(record.state.id)
         png = None
         if self.charts is not None and record.state.standings:
             names = {  # a name seen lately, else "Player N": never a raw id

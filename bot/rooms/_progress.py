@@ -73,6 +73,12 @@ class Progress:
             task.cancel()
         self._pending.pop(room_id, None)
 
+    def forget(self, room_id: str) -> None:
+        """The room is over: its throttle and lock go."""
+        self.stop(room_id)
+        self._last.pop(room_id, None)
+        self._locks.pop(room_id, None)
+
     def close(self) -> None:
         for room_id in list(self._tasks):
             self.stop(room_id)
