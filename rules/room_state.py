@@ -13,25 +13,29 @@ from rules.sets import GameSet
 from rules.state import Round
 
 
-class AlreadyIn(RulesError):
+class RoomRefusal(RulesError):
+    """A refusal only a room makes (a duel never raises one)."""
+
+
+class AlreadyIn(RoomRefusal):
     code = "room_already_in"
 
 
-class NotHost(RulesError):
+class NotHost(RoomRefusal):
     code = "room_not_host"
 
 
-class TooFew(RulesError):
+class TooFew(RoomRefusal):
     code = "room_too_few"
 
 
-class NotInLobby(RulesError):
+class NotInLobby(RoomRefusal):
     """A lobby action (join, leave, start) after the room started or ended."""
 
     code = "room_not_in_lobby"
 
 
-class OutOfRoom(RulesError):
+class OutOfRoom(RoomRefusal):
     """The player went out of the room (two auto-moves in a row, or left)."""
 
     code = "room_out"

@@ -179,13 +179,21 @@ class RoomsCog(commands.Cog, name=COG_NAME):
         if record is None or str(interaction.user.id) not in record.state.players:
             await reply(interaction, t("rooms.error.not_a_player", locale))
             return
+        key = f"rshare:{room_id}:{interaction.user.id}"  # once per player, as a game's
+        if not await self.flow.store.claim_state(key, str(self.flow.clock())):
+            await reply(interaction, t("errors.share_done", locale))
+            return
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         text = t("share.posted", record.locale, user=interaction.user.mention)
         text += "\n" + room_card(record, str(interaction.user.id), record.locale)
-        await with_retry(
-            lambda: channel.send(text, allowed_mentions=discord.AllowedMentions.none()),
-            f"room {room_id}: share", self.budget, lane=Lane.OPTIONAL,
-        )  # fmt: skip
+        try:
+            await with_retry(
+                lambda: channel.send(text, allowed_mentions=discord.AllowedMentions.none()),
+                f"room {room_id}: share", self.budget, lane=Lane.OPTIONAL,
+            )  # fmt: skip
+        except BaseException:  # not posted: it may be pressed again
+            await self.flow.store.drop_state(key)
+            raise
         await reply(interaction, t("share.sent", locale, channel=f"<#{record.channel_id}>"))
 
     # ------------------------------------------------------------------ answers

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import discord
 import pytest
 import simcord
 
@@ -82,6 +83,7 @@ async def test_a_room_is_played_end_to_end(world, make_bot, n: int) -> None:
     assert "stays secret" in reply_text(taken) and "46" in reply_text(taken)
     assert "12+34" not in message_text(seen(thread, first.id))
     assert "Answered: 1 of" in message_text(seen(thread, first.id))
+    edits_from, since_first = len(world.env.http_requests), discord.utils.utcnow().timestamp()
     twice = await answer(members[0], first, "1+2+34")
     assert "already answered" in reply_text(twice)
     watcher = await stranger.click(first, custom_id=button_id(first, "fd:room:answer:"))
@@ -92,6 +94,10 @@ async def test_a_room_is_played_end_to_end(world, make_bot, n: int) -> None:
         await answer(member, first, FORMULAS[i % len(FORMULAS)])
     await world.env.advance_time(1)  # the throttled progress edit: at most once a second
     assert f"Answered: {n - 1} of {n}" in message_text(seen(thread, first.id))
+    edits = [r for r in world.env.http_requests[edits_from:]
+             if r.method == "PATCH" and r.path.endswith("/messages/@original")]  # fmt: skip
+    seconds = discord.utils.utcnow().timestamp() - since_first
+    assert 1 <= len(edits) <= seconds  # one edit a second at most (an edit each would be n-2)
     since = len(world.env.http_requests)
     await world.env.advance_time(60)
     assert bot_token_calls(world.env, since) == ROUND_CALLS

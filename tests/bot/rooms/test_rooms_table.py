@@ -79,6 +79,8 @@ async def test_best_answers_chart_and_share(full, recording, digits, store) -> N
     assert "Shared in" in reply_text(shared)
     card = channel.last_message.content
     assert "Room" in card and "Place 1 of 3" in card and card.splitlines()[3] == "🟡🔴"
+    twice = await alice.click(table, custom_id=button_id(table, "fd:room:share:"))
+    assert "already shared" in reply_text(twice)
     stranger = guild.add_member(env.create_user("dana"))
     refused = await stranger.click(table, custom_id=button_id(table, "fd:room:share:"))
     assert "Only the room's players" in reply_text(refused)
