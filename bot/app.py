@@ -174,7 +174,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
             case Feature.GAMES:
                 controls = GameControlsCog(self, self.service, self.announcer, self.metrics)
                 rooms = RoomFlow(self.store, self.evaluator, self.sets, discord_clock,
-                                 room_digits(self.service.flow.digits), self.revealer)  # fmt: skip
+                                 room_digits(self.service.flow.digits), self.revealer,
+                                 owns=self.shard_plan.owns)  # fmt: skip
                 room_cog = RoomsCog(
                     self, rooms, self.budget, self.announcer, self.charts, discord_clock
                 )

@@ -115,13 +115,17 @@ class RoomFlow:
     def __init__(
         self, store: Store, evaluator: Evaluating, sets: SetsDirectory, clock: Clock,
         digits: Digits, revealer: Revealer | None = None,
+        owns: Callable[[int], bool] = lambda guild_id: True,
     ) -> None:  # fmt: skip
+        """`owns`: whether this process runs a server's rooms (its shards'); a restart
+        resumes only those, so two processes never run one room's timers."""
         self.store = store
         self.evaluator = evaluator
         self.sets = sets
         self.clock = clock
         self.digits = digits
         self.revealer = revealer
+        self.owns = owns
         self.face: RoomFace | None = None
         self.latest: dict[str, RoomRecord] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -378,7 +382,7 @@ class RoomFlow:
     async def recover(self) -> int:
         """After a restart: every open lobby and round has its timer again; a round whose
         deadline passed while the bot was down is played again (`ReplayRound`), posted anew."""
-        rooms = await self.store.rooms.open_rooms()
+        rooms = [r for r in await self.store.rooms.open_rooms() if self.owns(r.guild_id)]
         for record in rooms:
             async with self._lock(record.state.id):
                 await self._resume(record)
