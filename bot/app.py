@@ -54,6 +54,8 @@ from bot.play import (
     Revealer,
     backfilling,
 )
+from bot.play.rooms import RoomFlow, room_digits
+from bot.rooms import RoomsCog
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings, SoloGames
 from bot.sharding import IdentifyGate
@@ -179,7 +181,13 @@ class FormulaDartsBot(commands.AutoShardedBot):
         match feature:
             case Feature.GAMES:
                 controls = GameControlsCog(self, self.service, self.announcer, self.metrics)
-                return [controls, GamesCog(self.service, self.announcer, controls)]
+                rooms = RoomFlow(self.store, self.evaluator, self.sets, discord_clock,
+                                 room_digits(self.service.flow.digits), self.revealer,
+                                 owns=self.shard_plan.owns)  # fmt: skip
+                room_cog = RoomsCog(
+                    self, rooms, self.budget, self.announcer, self.charts, discord_clock
+                )
+                return [controls, GamesCog(self.service, self.announcer, controls), room_cog]
             case Feature.SETS:
                 return [SetsAdminCog(SetsManager(self.sets))]
             case Feature.ADMIN:

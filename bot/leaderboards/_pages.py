@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Protocol, assert_never, runtime_checkable
 
 import discord
 
-from bot import views
+from bot import rooms, views
 from bot.common import UserError
 from bot.common.interactions import loaded_cog, refuse, report_unexpected
 from bot.i18n import t
@@ -211,6 +211,12 @@ async def build(
             embed = _render_player.history_embed(
                 records, user_id, name, request.page, locale, pages
             )
+            played = []  # the newest rooms, under the first page
+            if request.page == 0:
+                played = await store.rooms.history(guild_id, str(user_id), rooms.HISTORY_ROOMS)
+            if played:
+                field, lines = rooms.history_field(played, str(user_id), locale)
+                embed.add_field(name=field, value=lines, inline=False)
             return Page(embed, request.page + 1 < pages, request, pages)
         case GamePages(game_id=game_id):
             return await _game_page(store, guild_id, request, game_id, locale)
@@ -241,6 +247,12 @@ async def _game_page(
         embed = discord.Embed(description=t("leaderboards_extra.game.empty_id", locale))
         return Page(embed, False, request, private=True)
     found = await views.replay(store, guild_id, game_id, discord.utils.utcnow())
+    room = None if found is not None else await store.rooms.find(guild_id, game_id)
+    if room is not None:  # a room's table, then its rounds
+        pages = rooms.replay_pages(room)
+        page = min(request.page, pages - 1)
+        embed = rooms.replay_embed(room, page, locale)
+        return Page(embed, page + 1 < pages, replace(request, page=page), pages)
     if found is None:
         embed = discord.Embed(description=t("leaderboards.game.not_found", locale, id=game_id))
         return Page(embed, False, request, private=True)

@@ -60,6 +60,7 @@ from bot.storage._records import (
     StaleGame,
     TooManySets,
 )
+from bot.storage._rooms import RoomRecord
 from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
 
@@ -83,6 +84,7 @@ __all__ = [
     "RatingRow",
     "RematchTaken",
     "Reveal",
+    "RoomRecord",
     "RoundBest",
     "ServerSettings",
     "StaleGame",

@@ -22,6 +22,7 @@ from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._lane import SqliteLane
 from bot.storage._names import NameStore
 from bot.storage._records import FinishedThread, GameRecord, StaleGame
+from bot.storage._rooms import RoomStore
 from bot.storage._servers import ServerStore
 from bot.storage._store_boards import BoardsPart
 from bot.storage._store_moderation import ModerationPart
@@ -53,6 +54,8 @@ class Store(BoardsPart, OffersPart, ModerationPart):
         self.names = NameStore(self._write, self._read)
         self.untold = UntoldStore(self._write, self._read)
         self.best = BestStore(self._write, self._read)
+
+        self.rooms = RoomStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
 

@@ -8,14 +8,16 @@ import rules
 from bot.common.interactions import refusal_text
 from bot.i18n import catalog, t
 from bot.play import GameError, Refusal
+from rules.room import RoomRefusal
 
 
 def _rules_errors() -> list[type[rules.RulesError]]:
+    """Every rules error a game can raise (a room's own are tests/bot/rooms')."""
     found, pending = [], [rules.RulesError]
     while pending:
         error = pending.pop()
         found.append(error)
-        pending += error.__subclasses__()
+        pending += [e for e in error.__subclasses__() if not issubclass(e, RoomRefusal)]
     return found
 
 
