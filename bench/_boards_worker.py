@@ -16,8 +16,12 @@ import sys
 import time
 from typing import Any
 
-from bot.leaderboards import BoardPeriod, board
 from bot.storage import open_store
+
+try:  # the query layer, discord-free since the web's split; a baseline keeps it in the cog
+    from bot.views import BoardPeriod, board
+except ImportError:
+    from bot.leaderboards import BoardPeriod, board  # type: ignore[attr-defined,no-redef]
 
 GUILD = 900_000_000_000_000_000
 
