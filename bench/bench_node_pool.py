@@ -8,15 +8,20 @@ formula, the formula run as a classic script as the worker runs it. Writes
 the "node-pool" section of docs/BENCHMARKS.md, beside PHP's.
 
 Targets (issue 23): >= 30x the cold throughput, p50 <= 0.5 ms with one caller.
+Issue 34: >= 10x the pool throughput of `--base` (a checkout of 767f095, measured in
+the same run: its own bench_node_pool, its own worker.js and evaluator, isolated and
+checked as `bench_service` runs a tree) and p50 <= 0.1 ms.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from bench._report import percentile, write_section
 from evaluator.language import language
@@ -119,8 +124,9 @@ async def measure(seconds: float, cold_count: int) -> str:
         "## Node pool (`bench/bench_node_pool.py`)",
         "",
         f"`python -m bench.bench_node_pool`: 2 warm bubblewrap node workers, {seconds:g} s per "
-        "row, formulas like `34+89`, `Math.pow(3,4)-8*9`, `023*8`; each formula in a fresh "
-        "vm context (made after the previous answer, before the next read).",
+        "row, formulas like `34+89`, `Math.pow(3,4)-8*9`, `023*8`: formulas that can only "
+        "compute, run in the worker's one kept vm context (any other formula gets a fresh "
+        "one, made after its answer).",
         "",
         "**Pool (`WorkerPool.run`)**", "", head, *rows, "",
         "**Bot path (`Evaluator.evaluate`: JavaScript checker + pool)**", "", head, bot_row, "",
@@ -131,12 +137,58 @@ async def measure(seconds: float, cold_count: int) -> str:
     ])  # fmt: skip
 
 
+POOL_ROW = re.compile(r"^\| (\d+) \| \d+ \| ([\d.]+) \| ([\d.]+) \| ([\d,]+) \|$", re.M)
+
+
+def pool_rows(body: str) -> dict[int, tuple[float, float]]:
+    """callers: (p50 ms, formulas/s) of the pool's table, the first in `body`."""
+    pool = body.split("**Bot path", 1)[0]
+    return {int(m[1]): (float(m[2]), float(m[4].replace(",", ""))) for m in POOL_ROW.finditer(pool)}
+
+
+def baseline(base: Path, seconds: float) -> dict[int, tuple[float, float]]:
+    """The pool rows of `base`'s own bench_node_pool, run from that tree alone."""
+    from bench.bench_service import isolated
+
+    command, env = isolated(base)
+    done = subprocess.run(
+        [*command, "-c", "import sys, bench.bench_node_pool as b, evaluator.sandbox.program as p;"
+         f" assert p.__file__.startswith({str(base.resolve())!r}), p.__file__;"
+         " import asyncio; print(asyncio.run(b.measure(float(sys.argv[1]), 3)))", str(seconds)],
+        env=env, cwd=base, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"the baseline's bench failed:\n{done.stderr[-3000:]}")
+    return pool_rows(done.stdout)
+
+
+def compared(base: dict[int, tuple[float, float]], this: dict[int, tuple[float, float]]) -> str:
+    lines = [
+        "**This tree against the baseline's pool (run just before, same machine)**",
+        "",
+        "| callers | baseline p50 ms | this p50 ms | baseline formulas/s | this formulas/s "
+        "| this / baseline |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    for callers, (p50, rate) in sorted(this.items()):
+        b50, brate = base[callers]
+        lines.append(
+            f"| {callers} | {b50:.3f} | {p50:.3f} | {brate:,.0f} | {rate:,.0f} | "
+            f"**{rate / brate:.1f}x** |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--cold", type=int, default=60)
+    parser.add_argument("--base", type=Path, help="a checkout of the baseline commit")
     args = parser.parse_args()
+    before = baseline(args.base, args.seconds) if args.base else None
     body = asyncio.run(measure(args.seconds, args.cold))
+    if before is not None:
+        body += "\n\n" + compared(before, pool_rows(body))
     print(body)
     write_section("node-pool", body)
 
