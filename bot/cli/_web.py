@@ -23,15 +23,21 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
 
 
 async def _serve(url: str, host: str, port: int) -> None:
+    from bot.charts import ChartRenderer
     from bot.storage import open_store
     from bot.web import create_app, serve
 
-    async with (
-        await open_store(url, migrate=False) as store,
-        serve(create_app(store), host, port),
-    ):
-        print(f"formula-darts web: http://{host}:{port}/ (Ctrl-C stops)", flush=True)
-        await asyncio.Event().wait()
+    charts = ChartRenderer()
+    try:
+        async with (
+            await open_store(url, migrate=False) as store,
+            serve(create_app(store, charts=charts), host, port),
+        ):
+            print(f"formula-darts web: http://{host}:{port}/ (Ctrl-C stops)", flush=True)
+            await charts.start()  # warmed while the pages are served: no player's page pays it
+            await asyncio.Event().wait()
+    finally:
+        await charts.close()
 
 
 def _run(args: argparse.Namespace) -> int:
