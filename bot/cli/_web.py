@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 from typing import Any
 
 # bot.web and bot.storage are imported where used: every command registers this one.
+
+log = logging.getLogger(__name__)
 
 
 def register(sub: Any) -> None:  # argparse._SubParsersAction
@@ -34,7 +37,10 @@ async def _serve(url: str, host: str, port: int) -> None:
             serve(create_app(store, charts=charts), host, port),
         ):
             print(f"formula-darts web: http://{host}:{port}/ (Ctrl-C stops)", flush=True)
-            await charts.start()  # warmed while the pages are served: no player's page pays it
+            try:  # warmed while the pages are served: no player's page pays it
+                await charts.start()
+            except Exception as exc:  # a page's chart timed out meanwhile and stopped it
+                log.warning("the chart worker did not warm up (%s); it starts on a chart", exc)
             await asyncio.Event().wait()
     finally:
         await charts.close()
