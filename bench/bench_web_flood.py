@@ -4,8 +4,9 @@ clients asking player pages, beside honest readers and a busy PHP pool.
 One process set up like the bot with `WEB_PORT` (its file-descriptor limit lowered to a
 container's usual 1,024): a store with one server's games, a bubblewrap PHP pool of two
 workers answering formulas without a pause and timing one out every two seconds (so a
-worker is replaced every two seconds), a started chart worker, and the pages served by
-`bot.web.serve`. The
+worker is replaced every two seconds). The pages are served either by that process
+(`together`: `bot.web.serve` with a started chart worker, as WEB_PORT does) or by
+`formula-darts web` in a process of its own (`apart`). The
 clients are processes of their own: an honest reader asking a board and a player page
 one after another; then, for the flood half, a slow-loris holding `--loris` connections
 (half-sent headers, a byte a second, reconnecting when closed) and `--clients` clients
@@ -21,6 +22,7 @@ import asyncio
 import json
 import os
 import resource
+import socket
 import sys
 import tempfile
 import time
@@ -33,7 +35,7 @@ from bench._report import latency_cells, percentile, write_section
 from bench._storage_data import Dataset, bulk_load
 from bot.charts import ChartRenderer
 from bot.common.serving import Gate
-from bot.storage import open_store
+from bot.storage import Store, open_store
 from bot.web import NoNames, create_app, serve
 from evaluator.result import Evaluation
 from evaluator.sandbox.local import LocalWorkerFactory
@@ -185,11 +187,11 @@ async def _php(pool: WorkerPool, seconds: float) -> dict[str, Any]:
 
 
 async def _phase(
-    pool: WorkerPool, gate: Gate, base: str, port: int, players: list[str],
+    pool: WorkerPool, gate: Gate | None, base: str, port: int, players: list[str],
     flooded: list[str], args: argparse.Namespace, flood: bool,
 ) -> dict[str, Any]:  # fmt: skip
     failures = pool.stats().spawn_failures
-    refused = gate.refused
+    refused = gate.refused if gate is not None else 0
     seconds = str(args.seconds)
     listed = ",".join(players)
     clients = []
@@ -206,7 +208,7 @@ async def _phase(
 
     async def watch() -> None:
         nonlocal most_open
-        while True:
+        while gate is not None:
             most_open = max(most_open, gate.open)
             await asyncio.sleep(0.1)
 
@@ -220,53 +222,110 @@ async def _phase(
         "honest": results[0],
         "flood": results[2] if flood else None,
         "loris": results[1] if flood else None,
-        "most_open": most_open,
-        "refused": gate.refused - refused,
+        "most_open": most_open if gate is not None else "-",
+        "refused": gate.refused - refused if gate is not None else "-",
         "spawn_failures": pool.stats().spawn_failures - failures,
         "workers": pool.live_workers,
     }
 
 
+LAYOUTS = {
+    "together": "the pages served by the bench's process (the bot with WEB_PORT)",
+    "apart": "the pages served by `formula-darts web` in a process of its own",
+}
+
+
 def report(out: dict[str, dict[str, Any]], args: argparse.Namespace, load: str) -> str:
-    quiet, flood = out["quiet"], out["flood"]
-    ratio = percentile(flood["php"]["times"], 99) / percentile(quiet["php"]["times"], 99)
     lines = [
         "## Web port under a flood (`bench/bench_web_flood.py`)",
         "",
-        f"One process like the bot with WEB_PORT (RLIMIT_NOFILE {args.nofile}): one server's "
-        f"{args.games:,} games, a bubblewrap PHP pool of 2 answering formulas in two lanes and "
-        "timing one out every 2 s (a worker replaced each time), the pages on loopback. "
+        f"A process like the bot (RLIMIT_NOFILE {args.nofile}): one server's {args.games:,} "
+        "games, a bubblewrap PHP pool of 2 answering formulas in two lanes and timing one out "
+        "every 2 s (a worker replaced each time). The pages on loopback, served either by "
+        "that process (`together`, WEB_PORT) or by `formula-darts web` beside it (`apart`). "
         f"Quiet, then with {args.loris} slow-loris connections and {args.clients} clients "
         f"asking other players' pages, {args.seconds:.0f} s each; an honest reader asks a "
-        f"board and a player page one after another throughout. Load average before the "
-        f"run: {load}.",
+        "board and a player page one after another throughout. Load average before the run: "
+        f"{load}.",
         "",
-        "| run | honest answers | honest p50 | p90 | p99 | max ms | PHP p50 | p90 | p99 "
-        "| max ms | workers replaced | replacements failed | most connections open "
+        "| layout | run | honest answers | honest p50 | p90 | p99 | max ms | PHP p50 | p90 "
+        "| p99 | max ms | workers replaced | replacements failed | most connections open "
         "| refused (503) | flood answers |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, run in (("quiet", quiet), ("flood", flood)):
-        honest = run["honest"]
-        answered = ", ".join(f"{k}: {v}" for k, v in sorted(honest["statuses"].items()))
-        flooded = (
-            ", ".join(f"{k}: {v}" for k, v in sorted(run["flood"]["statuses"].items()))
-            if run["flood"]
-            else "-"
+    notes = []
+    for layout, runs in out.items():
+        for name, run in runs.items():
+            honest = run["honest"]
+            answered = ", ".join(f"{k}: {v}" for k, v in sorted(honest["statuses"].items()))
+            flooded = (
+                ", ".join(f"{k}: {v}" for k, v in sorted(run["flood"]["statuses"].items()))
+                if run["flood"]
+                else "-"
+            )
+            lines.append(
+                f"| {layout} | {name} | {answered} | {latency_cells(honest['times'])} "
+                f"| {latency_cells(run['php']['times'])} | {run['php']['hung']} "
+                f"| {run['spawn_failures']} | {run['most_open']} | {run['refused']} "
+                f"| {flooded} |"
+            )
+        quiet, flood = runs["quiet"], runs["flood"]
+        ratio = percentile(flood["php"]["times"], 99) / percentile(quiet["php"]["times"], 99)
+        loris = flood["loris"] or {}
+        notes.append(
+            f"{layout}: PHP p99 flood / quiet {ratio:.2f}x; the slow-loris opened "
+            f"{loris.get('opened', 0):,} connections (each closed by the 5 s header timeout "
+            f"or refused, then reopened); workers alive at the end: {flood['workers']}."
         )
-        lines.append(
-            f"| {name} | {answered} | {latency_cells(honest['times'])} "
-            f"| {latency_cells(run['php']['times'])} | {run['php']['hung']} "
-            f"| {run['spawn_failures']} | {run['most_open']} | {run['refused']} | {flooded} |"
-        )
-    loris = flood["loris"] or {}
-    lines += [
-        "",
-        f"PHP p99 flood / quiet: {ratio:.2f}x. The slow-loris opened {loris.get('opened', 0):,} "
-        f"connections over the flood (each closed by the 5 s header timeout or refused, then "
-        f"reopened); workers alive at the end: {flood['workers']}.",
-    ]
-    return "\n".join(lines)
+    return "\n".join([*lines, "", *notes])
+
+
+async def _together(
+    pool: WorkerPool, store: Store, key: str, players: list[str], flooded: list[str],
+    args: argparse.Namespace,
+) -> dict[str, Any]:  # fmt: skip
+    async with (
+        ChartRenderer() as charts,  # started, as the bot's
+        serve(create_app(store, NoNames(), charts=charts), "127.0.0.1", 0) as runner,
+    ):
+        port = int(runner.addresses[0][1])
+        gate = next(iter(runner.sites)).gate  # type: ignore[attr-defined]
+        base = f"http://127.0.0.1:{port}/s/{key}/"
+        return {
+            name: await _phase(pool, gate, base, port, players, flooded, args, name == "flood")
+            for name in ("quiet", "flood")
+        }
+
+
+async def _apart(
+    pool: WorkerPool, url: str, key: str, players: list[str], flooded: list[str],
+    args: argparse.Namespace,
+) -> dict[str, Any]:  # fmt: skip
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    web = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "web", "--url", url, "--host", "127.0.0.1",
+        "--port", str(port), stdout=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}/s/{key}/"
+    try:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(600):
+                try:
+                    async with http.get(f"{base}p/{players[0]}") as answer:
+                        if answer.status == 200:
+                            break
+                except aiohttp.ClientError:
+                    await asyncio.sleep(0.1)
+        return {
+            name: await _phase(pool, None, base, port, players, flooded, args, name == "flood")
+            for name in ("quiet", "flood")
+        }
+    finally:
+        if web.returncode is None:
+            web.terminate()
+        assert await web.wait() in (0, -15), "formula-darts web stopped during the run"
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -277,27 +336,22 @@ async def main_async(args: argparse.Namespace) -> int:
     pool = make_pool(LocalWorkerFactory(settings), settings)
     await pool.start()
     data = Dataset(args.games, args.games * 5, 1, 200)
+    out: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="fd-flood-") as tmp:
-        store = await open_store(f"sqlite+aiosqlite:///{tmp}/web.sqlite3")
+        url = f"sqlite+aiosqlite:///{tmp}/web.sqlite3"
+        store = await open_store(url)
         try:
             print(f"  loading {data.games:,} games ...", file=sys.stderr)
             await bulk_load(store, data)
             guild = next(iter(data.players))
             key = (await store.servers.set_web(guild, True, 0.0)).web_key
+            assert key is not None
             players, flooded = data.players[guild][:100], data.players[guild][100:]
-            async with (
-                ChartRenderer() as charts,  # started, as the bot's
-                serve(create_app(store, NoNames(), charts=charts), "127.0.0.1", 0) as runner,
-            ):
-                port = int(runner.addresses[0][1])
-                gate = next(iter(runner.sites)).gate  # type: ignore[attr-defined]
-                base = f"http://127.0.0.1:{port}/s/{key}/"
-                out = {}
-                for name in ("quiet", "flood"):
-                    print(f"  {name} ...", file=sys.stderr)
-                    out[name] = await _phase(
-                        pool, gate, base, port, players, flooded, args, name == "flood"
-                    )
+            for layout in args.layouts.split(","):
+                print(f"  {layout} ...", file=sys.stderr)
+                run = _together(pool, store, key, players, flooded, args) if layout == "together" \
+                    else _apart(pool, url, key, players, flooded, args)  # fmt: skip
+                out[layout] = await run
         finally:
             await store.close()
     await pool.close()
@@ -315,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loris", type=int, default=800)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--nofile", type=int, default=1024)
+    parser.add_argument("--layouts", default="together,apart", help="together, apart or both")
     parser.add_argument("--no-write", action="store_true", help="do not update docs/BENCHMARKS.md")
     parser.add_argument("--role", choices=("honest", "flood", "loris"), help=argparse.SUPPRESS)
     parser.add_argument("--base", help=argparse.SUPPRESS)

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 from typing import Any
 
 # bot.web and bot.storage are imported where used: every command registers this one.
+
+log = logging.getLogger(__name__)
 
 
 def register(sub: Any) -> None:  # argparse._SubParsersAction
@@ -23,15 +26,24 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
 
 
 async def _serve(url: str, host: str, port: int) -> None:
+    from bot.charts import ChartRenderer
     from bot.storage import open_store
     from bot.web import create_app, serve
 
-    async with (
-        await open_store(url, migrate=False) as store,
-        serve(create_app(store), host, port),
-    ):
-        print(f"formula-darts web: http://{host}:{port}/ (Ctrl-C stops)", flush=True)
-        await asyncio.Event().wait()
+    charts = ChartRenderer()
+    try:
+        async with (
+            await open_store(url, migrate=False) as store,
+            serve(create_app(store, charts=charts), host, port),
+        ):
+            print(f"formula-darts web: http://{host}:{port}/ (Ctrl-C stops)", flush=True)
+            try:  # warmed while the pages are served: no player's page pays it
+                await charts.start()
+            except Exception as exc:  # a page's chart timed out meanwhile and stopped it
+                log.warning("the chart worker did not warm up (%s); it starts on a chart", exc)
+            await asyncio.Event().wait()
+    finally:
+        await charts.close()
 
 
 def _run(args: argparse.Namespace) -> int:
