@@ -4,8 +4,7 @@ budget, every formula exactly what node computes, and the shortcuts that made it
 that can still win) never drop the true best.
 
 Before them, Digits 3489 at these Scores failed "over the memory limit" in the bot's
-solver process (0.3611: 3 GiB unbounded), and Digits 4589 prepared then asked Score 402
-failed the same way.
+solver process (0.3611: 3 GiB unbounded).
 """
 
 from __future__ import annotations
