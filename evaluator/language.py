@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable, Mapping
 from typing import Final, Protocol
 
@@ -20,7 +19,7 @@ from evaluator.check import check as check_php
 from evaluator.js_check import check as check_javascript
 from evaluator.sandbox.program import NODE, PHP, WorkerProgram
 from rules.game_set import LANGUAGE_FUNCTIONS, FormulaLanguage
-from rules.scoring import php_text
+from rules.scoring import js_text, php_text
 
 
 class Language(Protocol):
@@ -82,42 +81,6 @@ class Php:
         return json.dumps(value)
 
 
-_REPR = re.compile(r"(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?")
-
-
-def js_number_text(value: float) -> str:
-    """`String(value)` as JavaScript computes it (ECMA-262 Number::toString, radix 10).
-
-    Python's repr gives the same shortest round-trip digits; only the layout
-    differs: integers without `.0`, exponents from 1e21 up and below 1e-6, `e+`.
-    """
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "0"
-    match = _REPR.fullmatch(repr(float(value)))
-    assert match is not None
-    sign, whole, fraction, exponent = match.groups()
-    digits = (whole + (fraction or "")).lstrip("0")
-    point = len(whole.lstrip("0")) if whole.strip("0") else -(len(fraction or "") - len(digits))
-    point += int(exponent or 0)
-    digits = digits.rstrip("0")
-    k, n = len(digits), point
-    if k <= n <= 21:
-        text = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        text = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        text = "0." + "0" * -n + digits
-    else:
-        e = n - 1
-        mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
-        text = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
-    return sign + text
-
-
 class JavaScript:
     key = FormulaLanguage.JAVASCRIPT
     label = "JavaScript"
@@ -132,16 +95,16 @@ class JavaScript:
         return check_javascript(formula, digits, functions)
 
     def show(self, value: int | float) -> str:
-        return js_number_text(float(value))
+        return js_text(float(value))
 
     def echo(self, value: int | float) -> str:
-        return js_number_text(float(value))
+        return js_text(float(value))
 
     def type_name(self, value: int | float) -> str:
         return "number"
 
     def json_number(self, value: int | float) -> str:
-        return js_number_text(float(value)) if math.isfinite(value) else "null"
+        return js_text(float(value)) if math.isfinite(value) else "null"
 
 
 LANGUAGES: Final[Mapping[FormulaLanguage, Language]] = {

@@ -8,6 +8,7 @@ float arithmetic exactly where PHP would.
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 
 Number = int | float
@@ -102,3 +103,40 @@ def php_text(value: Number, *, zero_fraction: bool = True) -> str:
     if point >= len(digits):
         return f"{sign}{digits}{'0' * (point - len(digits))}{whole_suffix}"
     return f"{sign}{digits[:point]}.{digits[point:]}"
+
+
+_REPR = re.compile(r"(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?")
+
+
+def js_text(value: float) -> str:
+    """`String(value)` as JavaScript computes it (ECMA-262 Number::toString, radix 10).
+
+    Python's repr gives the same shortest round-trip digits; only the layout
+    differs: integers without `.0`, exponents from 1e21 up and below 1e-6, `e+`. (Here,
+    below the evaluator and the solver, so both show a JavaScript Set's numbers.)
+    """
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    match = _REPR.fullmatch(repr(float(value)))
+    assert match is not None
+    sign, whole, fraction, exponent = match.groups()
+    digits = (whole + (fraction or "")).lstrip("0")
+    point = len(whole.lstrip("0")) if whole.strip("0") else -(len(fraction or "") - len(digits))
+    point += int(exponent or 0)
+    digits = digits.rstrip("0")
+    k, n = len(digits), point
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        text = "0." + "0" * -n + digits
+    else:
+        e = n - 1
+        mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+        text = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + text

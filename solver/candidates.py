@@ -17,6 +17,7 @@ from solver.hits import Hits
 from solver.objective import Intervals, Objective
 from solver.prepared import Prepared
 from solver.search import (
+    ROUNDING,
     Form,
     apply_form,
     form_context,
@@ -72,10 +73,54 @@ def inside(x: V.Floats, intervals: Intervals) -> V.Bools:
     return ok
 
 
-def _preimages(prep: Prepared, forms: list[Form], lo: V.Floats, hi: V.Floats) -> list[Intervals]:
+def _preimages(
+    prep: Prepared,
+    forms: list[Form],
+    lo: V.Floats,
+    hi: V.Floats,
+    scoring: tuple[Objective, float, frozenset[Form]] | None = None,
+) -> list[Intervals]:
+    """Each form's intervals of x; with `scoring` (objective, bound, forms that can only
+    beat it), a rounding form's only where a whole Result scores at most the bound
+    (below it for those forms: `_whole_results`)."""
     lit = literal_value(prep.digits, prep.grammar)
     literal = float(lit.f[0]) if lit is not None else math.nan
-    return [union(*form_preimage(form, lo, hi, literal)) for form in forms]
+    out = []
+    for form in forms:
+        rlo, rhi = lo, hi
+        if scoring is not None and form is not None and form.func in ROUNDING:
+            objective, bound, beat_only = scoring
+            strict = form in beat_only
+            rlo, rhi = _whole_results(lo, hi, objective, bound, strict)
+        out.append(union(*form_preimage(form, rlo, rhi, literal)))
+    return out
+
+
+_WHOLE_LISTED = 256
+"""Up to this many whole Results in the intervals are scored one by one."""
+
+
+def _whole_results(
+    lo: V.Floats, hi: V.Floats, objective: Objective, bound: float, strict: bool
+) -> Intervals:
+    """The whole numbers of the intervals that score at most `bound` (`strict`: below it),
+    as [n, n] (the
+    intervals as they are when there are too many to list). The intervals are a little
+    wide for rounding: near a Score of 1e-14 they hold 0, which scores the Score itself,
+    and every x of [0, 1) around it (Math.floor) was read for nothing."""
+    n_lo, n_hi = np.ceil(lo), np.floor(hi)
+    with np.errstate(invalid="ignore", over="ignore"):
+        count = np.where(n_lo <= n_hi, n_hi - n_lo + 1, 0)
+    if not np.all(np.isfinite(count)) or count.sum() > _WHOLE_LISTED:
+        return lo, hi
+    whole = np.unique(
+        np.concatenate([np.arange(a, b + 1) for a, b in zip(n_lo, n_hi, strict=True) if a <= b])
+        if count.sum()
+        else np.zeros(0)
+    )
+    score = objective.score(V.of_floats(whole.astype(np.float64)))
+    keep = whole[score < bound if strict else score <= bound]
+    return keep, keep.copy()
 
 
 def _all(parts: list[Intervals]) -> Intervals:
@@ -109,7 +154,24 @@ def _form_found(
     score = objective.score(r)
     keep = np.flatnonzero(score <= bound)
     length = hits.length(form_context(form))[keep] + form_length(form)
+    if len(keep) > _MANY:
+        shortest = _shortest_of_each(sem, r.take(keep), length)
+        keep, length = keep[shortest], length[shortest]
     return Found(r.take(keep), score[keep], length, [form] * len(keep), hits.x.take(keep))
+
+
+_MANY = 50_000
+"""More candidates than this from one form are cut to the shortest of each Result."""
+
+
+def _shortest_of_each(sem: Semantics, r: V.Values, length: Index) -> Index:
+    """Where each entry is as short as the shortest of its Result: only those can be
+    ranked or written (solve._rank). Near 0 a rounding form gives one Result for every x
+    of [0, 1) (a million entries, each form, kept until the ranking)."""
+    codes = sem.result_codes(r)
+    shortest = np.full(int(codes.max(initial=0)) + 1, np.iinfo(np.int64).max)
+    np.minimum.at(shortest, codes, length)
+    return np.flatnonzero(length == shortest[codes])
 
 
 def collect(
@@ -121,11 +183,13 @@ def collect(
     listed: bool = True,
     inverted: bool = True,
     max_length: int | None = None,
+    beat_only: frozenset[Form] = frozenset(),
 ) -> Found:
     """Every candidate of the given forms scoring at most `bound` (nothing missed; of the
-    listed blocks, the inverted operations or both, as `search.x_hits`)."""
+    listed blocks, the inverted operations or both, as `search.x_hits`), but of the forms
+    in `beat_only` (too long to tie) what scores below it is enough."""
     lo, hi = objective.sublevel(bound)
-    own = _preimages(prep, forms, lo, hi)
+    own = _preimages(prep, forms, lo, hi, (objective, bound, beat_only))
     sem = semantics(prep.grammar)
     hits = x_hits(prep, *_all(own), listed=listed, inverted=inverted, max_length=max_length)
     return _apply_forms(sem, forms, own, hits, objective, bound)
@@ -160,28 +224,32 @@ def collect_pruned(
     Result scoring worse ranks after `top` others).
 
     A function form is at least its own length plus one character per digit (every formula
-    uses all the Digits). Scores are never below 0: when the top-th best scores 0 and is
+    uses all the Digits). Scores are never below `objective.least()` (0; a Score below the
+    spacing of points leaves itself at best): when the top-th best scores that and is
     shorter than that, the form can give nothing better (nor as good and as short) and is
     not searched. Near a tiny Score the bare formula almost always checks out in a few
     characters, while `Math.floor(x)` reads every x of [1, 2) (a million pairs)."""
     plain = [f for f in forms if form_length(f) <= 1]
     wrapped = [f for f in forms if form_length(f) > 1]
     sem = semantics(prep.grammar)
+    least = objective.least()
     found = collect(prep, objective, bound, plain, inverted=False)
     kth = kth_best(sem, found, top)
-    cap = kth[1] if kth is not None and kth[0] == 0 else None
+    cap = kth[1] if kth is not None and kth[0] <= least else None
     found = Found.concat(
         [found, collect(prep, objective, bound, plain, listed=False, max_length=cap)]
     )
     kth = kth_best(sem, found, top)
+    beat_only: frozenset[Form] = frozenset()
     if kth is not None:
         score, length = kth
         bound = min(bound, score)
         shortest = len(prep.digits)
-        wrapped = [f for f in wrapped if score > 0 or form_length(f) + shortest <= length]
+        wrapped = [f for f in wrapped if score > least or form_length(f) + shortest <= length]
+        beat_only = frozenset(f for f in wrapped if form_length(f) + shortest > length)
     if not wrapped:
         return found
-    return Found.concat([found, collect(prep, objective, bound, wrapped)])
+    return Found.concat([found, collect(prep, objective, bound, wrapped, beat_only=beat_only)])
 
 
 def distinct_count(prep: Prepared, found: Found) -> int:
@@ -190,7 +258,16 @@ def distinct_count(prep: Prepared, found: Found) -> int:
 
 
 def seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int) -> float:
-    """An upper bound on the top-th best score, from the values next to the exact hits."""
+    """An upper bound on the top-th best score, from the values next to the exact hits: of
+    the bare and negated formula when they give `top` Results (any Results bound it), else
+    of every form. Every form read the neighbours of every form's preimage: near 0 that
+    is every x of [-1, 1] (floor, round, trunc), 23 forms each, 20 million values."""
+    plain = [f for f in forms if form_length(f) <= 1]
+    bound = _seed_bound(prep, objective, plain, top)
+    return bound if math.isfinite(bound) else _seed_bound(prep, objective, forms, top)
+
+
+def _seed_bound(prep: Prepared, objective: Objective, forms: list[Form], top: int) -> float:
     lo, hi = objective.sublevel(0.0)
     sem = semantics(prep.grammar)
     near = _apply_forms(

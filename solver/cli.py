@@ -1,15 +1,20 @@
 """`formula-darts solve`: the best formulas for Digits and a Score, or a JSONL stream of them.
 
-The solver runs in this process (no PHP, no database, no Discord). The stream
-mode answers one line per input line, in order, and never a traceback: a bad
-line gets `{"ok": false, "error": {...}}`. Digits' tables and answers are
-cached: a line answered before costs a lookup, a new Score on Digits seen before
-a query (about 20 ms, docs/BENCHMARKS.md), new Digits a cold solve.
+The solver runs as the bot runs it: in a process of its own (`SolverProcess`) with the
+bot's budgets, a deadline a query cannot outlive and a memory limit the kernel enforces
+(`--timeout` and `--memory` change them); a query past either is an answer ("no answer:
+over the memory limit"), not a process grown to 3 GiB. No PHP, no database, no Discord.
+The stream mode answers one line per input line, in order, and never a traceback: a bad
+line gets `{"ok": false, "error": {...}}`. Digits' tables and answers are cached: a line
+answered before costs a lookup, a new Score on Digits seen before a query (about 20 ms,
+docs/BENCHMARKS.md), new Digits a cold solve. Numbers are shown in the Set's language:
+PHP's `-402` (int) or `0.5` (float), JavaScript's `-402` (number).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import sys
@@ -19,10 +24,13 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from rules.digits import valid_digits
-from rules.scoring import php_equal, php_text
+from rules.game_set import FormulaLanguage
+from rules.scoring import Number, js_text, php_equal, php_text
 from rules.sets import CLASSIC, GameSet, SetsError, load_sets
+from solver.result import SolveFailure
 
 if TYPE_CHECKING:
+    from solver.process import SolverProcess
     from solver.result import Candidate
 
 _ANSWERS = 65536
@@ -42,6 +50,12 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
     parser.add_argument(
         "--jsonl", action="store_true", help="read JSON lines on stdin, write one per line"
     )
+    parser.add_argument(
+        "--timeout", type=float, help="seconds a query may take (the bot's budget by default)"
+    )
+    parser.add_argument(
+        "--memory", type=int, help="MiB the solver process may use (the bot's by default)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -51,28 +65,68 @@ def run(args: argparse.Namespace) -> int:
     except SetsError as exc:
         print(f"formula-darts solve: {exc}", file=sys.stderr)
         return 2
-    from solver.solve import Solver
-
-    solver = Solver(cache_size=16)  # ~15 MiB a Digits at most
-    if args.jsonl:
-        if args.digits is not None:
-            print("formula-darts solve: --jsonl reads Digits from stdin only", file=sys.stderr)
-            return 2
-        return _stream(solver, sets, sys.stdin, sys.stdout)
-    problem = _check_args(args, sets)
+    problem = _check_budget(args)
+    if args.jsonl and args.digits is not None:
+        problem = "--jsonl reads Digits from stdin only"
+    elif not args.jsonl:
+        problem = problem or _check_args(args, sets)
     if problem:
         print(f"formula-darts solve: {problem}", file=sys.stderr)
         return 2
-    game_set = sets[args.set_name]
+    return asyncio.run(_main(args, sets))
+
+
+async def _main(args: argparse.Namespace, sets: dict[str, GameSet]) -> int:
+    from solver.process import SolverProcess
+
+    budget: dict[str, Any] = {}
+    if args.timeout is not None:
+        budget["timeout_s"] = args.timeout
+    if args.memory is not None:
+        budget["memory_mb"] = args.memory
+    async with SolverProcess(**budget) as solver:  # without flags: as the bot makes it
+        if args.jsonl:
+            return await _stream(solver, sets, sys.stdin, sys.stdout)
+        return await _solve_once(solver, args, sets[args.set_name])
+
+
+async def _solve_once(solver: SolverProcess, args: argparse.Namespace, game_set: GameSet) -> int:
     score = game_set.start_score if args.score is None else _as_number(args.score)
-    solution = solver.solve(args.digits, score, game_set, top=_SHARES * args.top)
-    print(f"{args.digits}, Score {php_text(score, zero_fraction=False)}, Set {game_set.name}:")
+    solution = await solver.best(args.digits, score, game_set, top=_SHARES * args.top)
+    if isinstance(solution, SolveFailure):
+        print(f"formula-darts solve: no answer: {solution.message}", file=sys.stderr)
+        return 1
+    shown = _Shown(game_set)
+    print(f"{args.digits}, Score {shown.echo(score)}, Set {game_set.name}:")
     for rank, c in enumerate(_by_number(solution.candidates, args.top), 1):
         print(
-            f"{rank}. {c.formula} = {php_text(c.value)} ({c.php_type}), "
-            f"points {php_text(c.points)}, new Score {php_text(c.score)}"
+            f"{rank}. {c.formula} = {shown.value(c.value)} ({shown.type_name(c.value)}), "
+            f"points {shown.value(c.points)}, new Score {shown.value(c.score)}"
         )
     return 0
+
+
+class _Shown:
+    """Numbers as the Set's language prints them (the evaluator's `Language` does the same
+    for `eval`; the solver may not load the evaluator): PHP tells int from float,
+    JavaScript has one number type and prints `-402`, not `-402.0`."""
+
+    def __init__(self, game_set: GameSet) -> None:
+        self.js = game_set.language is FormulaLanguage.JAVASCRIPT
+
+    def value(self, value: Number) -> str:
+        return js_text(float(value)) if self.js else php_text(value)
+
+    def echo(self, value: Number) -> str:
+        return js_text(float(value)) if self.js else php_text(value, zero_fraction=False)
+
+    def type_name(self, value: Number) -> str:
+        if self.js:
+            return "number"
+        return "float" if isinstance(value, float) else "int"
+
+    def json(self, value: Number) -> str:
+        return js_text(float(value)) if self.js else json.dumps(value)
 
 
 _SHARES = 3
@@ -88,6 +142,18 @@ def _by_number(candidates: Sequence[Candidate], top: int) -> list[Candidate]:
         if len(shown) < top and not any(php_equal(c.value, candidate.value) for c in shown):
             shown.append(candidate)
     return shown
+
+
+def _check_budget(args: argparse.Namespace) -> str | None:
+    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout > 0):
+        return "--timeout must be a number of seconds above 0"
+    if args.memory is not None and args.memory <= _LEAST_MEMORY_MB:
+        return f"--memory must be more than {_LEAST_MEMORY_MB} MiB"
+    return None
+
+
+_LEAST_MEMORY_MB = 96
+"""What a solver process keeps free for one call (solver.process.CALL_PEAK_MIB)."""
 
 
 def _check_args(args: argparse.Namespace, sets: dict[str, GameSet]) -> str | None:
@@ -117,6 +183,8 @@ def _parse(line: str, sets: dict[str, GameSet]) -> tuple[str, int | float, GameS
         data = json.loads(line)
     except ValueError as exc:
         raise _InputError(f"not a JSON line: {exc}") from None
+    except RecursionError:  # `[[[[...` deeper than the parser's stack
+        raise _InputError("not a JSON line: nested too deep") from None
     if not isinstance(data, dict):
         raise _InputError("expected a JSON object")
     digits = data.get("digits")
@@ -144,7 +212,9 @@ def _error_line(code: str, message: str) -> str:
     return json.dumps({"ok": False, "error": {"code": code, "message": message}})
 
 
-def _answer(solver: Any, line: str, sets: dict[str, GameSet], memo: OrderedDict[Any, str]) -> str:
+async def _answer(
+    solver: SolverProcess, line: str, sets: dict[str, GameSet], memo: OrderedDict[Any, str]
+) -> str:
     if not line.strip():
         return _error_line("input", "empty line")
     try:
@@ -156,16 +226,15 @@ def _answer(solver: Any, line: str, sets: dict[str, GameSet], memo: OrderedDict[
     if cached is not None:
         memo.move_to_end(key)
         return cached
-    best = solver.solve(digits, score, game_set).best
-    out = json.dumps(
-        {
-            "ok": True,
-            "formula": best.formula,
-            "type": best.php_type,
-            "value": best.value,
-            "points": best.points,
-            "score": best.score,
-        }
+    solution = await solver.best(digits, score, game_set)
+    if isinstance(solution, SolveFailure):  # not kept: a later line may be luckier
+        return _error_line(solution.reason.value, solution.message)
+    best = solution.best
+    shown = _Shown(game_set)
+    out = (
+        f'{{"ok": true, "formula": {json.dumps(best.formula)}, '
+        f'"type": "{shown.type_name(best.value)}", "value": {shown.json(best.value)}, '
+        f'"points": {shown.json(best.points)}, "score": {shown.json(best.score)}}}'
     )
     memo[key] = out
     if len(memo) > _ANSWERS:
@@ -173,14 +242,16 @@ def _answer(solver: Any, line: str, sets: dict[str, GameSet], memo: OrderedDict[
     return out
 
 
-def _stream(solver: Any, sets: dict[str, GameSet], source: IO[str], sink: IO[str]) -> int:
+async def _stream(
+    solver: SolverProcess, sets: dict[str, GameSet], source: IO[str], sink: IO[str]
+) -> int:
     """One output line per input line, each flushed (a tool may wait for it); `| head` ends
     quietly."""
     memo: OrderedDict[Any, str] = OrderedDict()
     try:
         for line in source:
             try:
-                out = _answer(solver, line, sets, memo)
+                out = await _answer(solver, line, sets, memo)
             except Exception as exc:  # a solver bug answers this line and keeps the stream
                 out = _error_line("internal", f"{type(exc).__name__}: {exc}")
             sink.write(out + "\n")

@@ -19,13 +19,16 @@ from solver.php import Number
 Intervals = tuple[V.Floats, V.Floats]
 
 
-def widen(lo: V.Floats, hi: V.Floats) -> Intervals:
-    """Grow intervals by far more than any rounding of the arithmetic that maps them."""
+def widen(lo: V.Floats, hi: V.Floats, absolute: float = 1e-9) -> Intervals:
+    """Grow intervals by far more than any rounding of the arithmetic that maps them: 1e-9
+    of their ends, and `absolute` (for ends near 0 computed from larger numbers)."""
     with np.errstate(invalid="ignore", over="ignore"):
         # each end scaled before the sum: |lo| + |hi| overflows to INF near the largest
         # double (a Score of 1e308), which made every interval the whole line
         slack = np.where(
-            np.isfinite(lo) & np.isfinite(hi), np.abs(lo) * 1e-9 + np.abs(hi) * 1e-9 + 1e-9, 0
+            np.isfinite(lo) & np.isfinite(hi),
+            np.abs(lo) * 1e-9 + np.abs(hi) * 1e-9 + absolute,
+            0,
         )
         return lo - slack, hi + slack
 
@@ -37,6 +40,10 @@ class Objective(Protocol):
 
     def sublevel(self, bound: float) -> Intervals:
         """Intervals holding every finite Result whose score is at most `bound`."""
+        ...
+
+    def least(self) -> float:
+        """A score no Result goes below (0, or more when the arithmetic forbids it)."""
         ...
 
 
@@ -86,6 +93,17 @@ class NewScore:
         out = np.abs(new_score.f - float(self.aim))
         return np.where(V.is_finite(result), out, np.nan)
 
+    def least(self) -> float:
+        """Points are 0 or at least the spacing of doubles near Goal/2: `Goal - |r - Goal|`
+        is exact and a multiple of it where |r - Goal| is within [Goal/2, 2 Goal], and
+        larger elsewhere. So below half of it (about 7e-15 in darts) no Result leaves less
+        than the Score itself, and every formula giving 0 points is as good as the best."""
+        spacing = math.ulp(self.goal / 2) if self.goal > 0 else 0.0
+        s = float(self.score_before)
+        if self.aim != 0 or s >= spacing:
+            return 0.0
+        return min(s, spacing - s)
+
     def sublevel(self, bound: float) -> Intervals:
         s, g, q = float(self.score_before), float(self.goal), float(self.aim)
         low_ns, high_ns = max(0.0, q - bound), q + bound
@@ -110,7 +128,11 @@ class NewScore:
                 for r in (-g, g, 3 * g):
                     los.append(r)
                     his.append(r)
-        return widen(np.array(los, np.float64), np.array(his, np.float64))
+        # points are |Goal - |r - Goal||, plus the Bonus: a few roundings at the scale of
+        # 3 Goal + Bonus. An absolute 1e-9 took every Result near 0 in for a Score below
+        # 1e-9, and every x of [0, 1) with it (Math.floor around them): 20 s a query
+        scale = 3 * g + abs(self.bonus) + abs(s) + q
+        return widen(np.array(los, np.float64), np.array(his, np.float64), 16 * math.ulp(scale))
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +145,9 @@ class Distance:
         off, _ = V.sub(result, _const(len(result), self.target))
         out = np.abs(off.f)
         return np.where(V.is_finite(result), out, np.nan)
+
+    def least(self) -> float:
+        return 0.0
 
     def sublevel(self, bound: float) -> Intervals:
         t = float(self.target)

@@ -195,8 +195,8 @@ class _Texted:
 def _search(entry: _Entry, objective: Objective, top: int) -> list[_Texted]:
     prep = entry.prep
     forms = invertible_forms(prep.grammar)
-    found = collect_pruned(prep, objective, 0.0, forms, top)
-    bound = 0.0
+    bound = objective.least()  # 0, or the Score itself below the spacing of points
+    found = collect_pruned(prep, objective, bound, forms, top)
     if distinct_count(prep, found) < top:  # not enough exact hits: bound by their neighbours
         bound = seed_bound(prep, objective, forms, top)
         found = collect_pruned(prep, objective, bound, forms, top)

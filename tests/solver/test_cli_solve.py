@@ -8,8 +8,12 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
+from bot.cli import main
 from evaluator.check import check
 from rules.sets import CLASSIC
+from solver import FailureReason, SolveFailure
 
 
 def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -100,3 +104,71 @@ def test_the_solve_path_does_not_load_the_database_or_discord() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_javascript_set_prints_its_numbers_as_javascript_does() -> None:
+    """`-402`, typed `number` (as `eval` says), not PHP's `-402.0 (float)`."""
+    proc = cli("4589", "--score", "402", "--set", "js-darts", "--top", "1", "--timeout", "300")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "4589, Score 402, Set js-darts:"
+    formula = lines[1].split(". ", 1)[1].split(" = ", 1)[0]
+    assert lines[1] == f"1. {formula} = -402 (number), points 402, new Score 0"
+
+
+def test_jsonl_says_input_for_deep_json_and_number_for_javascript() -> None:
+    rows = [
+        "[" * 100_000,
+        '{"a": ' * 50_000 + "1" + "}" * 50_000,
+        json.dumps({"digits": "3489", "score": 0.05, "set": "js-darts"}),
+    ]
+    proc = cli("--jsonl", "--timeout", "300", stdin="".join(r + "\n" for r in rows))
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [o["ok"] for o in out] == [False, False, True]
+    assert [o["error"]["code"] for o in out[:2]] == ["input", "input"]
+    assert out[2]["type"] == "number"
+    assert out[2]["value"] == -0.05 and out[2]["score"] == 2.8449465006019636e-15
+    line = proc.stdout.splitlines()[2]
+    assert '"value": -0.05,' in line and '"score": 2.8449465006019636e-15}' in line
+
+
+def test_solve_has_the_bots_budgets_and_reports_a_query_past_them() -> None:
+    """A deadline and a memory limit as the bot's solver process has them: past one, the
+    query is answered with the reason (the stream goes on), never left to run for
+    minutes or grow to gigabytes (`solve --jsonl` at 0.3611: 93 s and 3.0 GiB)."""
+    line = json.dumps({"digits": "9779", "score": 501}) + "\n"
+    late = cli("--jsonl", "--timeout", "0.01", stdin=line + line)
+    assert late.returncode == 0, late.stderr
+    assert [json.loads(x)["error"]["code"] for x in late.stdout.splitlines()] == ["timeout"] * 2
+    js = cli("3489", "--score", "0.3611", "--set", "js-darts", "--memory", "100")
+    assert js.returncode == 1
+    assert js.stderr == "formula-darts solve: no answer: over the memory limit\n"
+    for bad in (("--timeout", "0"), ("--timeout", "nan"), ("--memory", "50")):
+        proc = cli("3489", *bad)
+        assert proc.returncode == 2 and proc.stderr.startswith("formula-darts solve: --")
+
+
+def test_without_flags_solve_makes_its_solver_as_the_bot_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`SolverProcess()` with nothing changed: the bot's budgets (bot/app.py makes its
+    solver the same way)."""
+    made: list[dict[str, object]] = []
+
+    class Recording:
+        def __init__(self, **budget: object) -> None:
+            made.append(budget)
+
+        async def __aenter__(self) -> Recording:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            return None
+
+        async def best(self, *args: object, **kwargs: object) -> SolveFailure:
+            return SolveFailure(FailureReason.TIMEOUT, "recorded")
+
+    monkeypatch.setattr("solver.process.SolverProcess", Recording)
+    assert main(["solve", "3489"]) == 1
+    assert made == [{}]

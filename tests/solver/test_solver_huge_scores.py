@@ -20,6 +20,7 @@ import pytest
 from evaluator import Evaluation, Evaluator
 from rules.scoring import apply_points
 from rules.sets import CLASSIC, load_sets
+from solver import SolverProcess
 from solver.cli import _stream
 from solver.php import same
 from solver.solve import Solver
@@ -70,11 +71,12 @@ def test_far_above_every_formula_the_shortest_one_is_the_best() -> None:
     assert best.formula == "5080" and best.score == 1e308
 
 
-def test_solve_jsonl_answers_a_huge_score() -> None:
+async def test_solve_jsonl_answers_a_huge_score() -> None:
     lines = "".join(
         json.dumps({"digits": d, "score": s}) + "\n" for d in ("3489", "9779") for s in HUGE
     )
     sink = io.StringIO()
-    _stream(Solver(cache_size=2), load_sets(), io.StringIO(lines), sink)
+    async with SolverProcess(timeout_s=600) as solver:  # the bot's memory; a loaded machine
+        await _stream(solver, load_sets(), io.StringIO(lines), sink)
     answers = [json.loads(line) for line in sink.getvalue().splitlines()]
     assert len(answers) == 2 * len(HUGE) and all(a["ok"] for a in answers), answers

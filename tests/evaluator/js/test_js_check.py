@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evaluator.js_check import check
-from evaluator.language import js_number_text, language
+from evaluator.language import language
 from evaluator.result import ErrorCode, FormulaError
 from rules.game_set import (
     CLASSIC,
@@ -13,6 +13,7 @@ from rules.game_set import (
     FormulaLanguage,
     GameSet,
 )
+from rules.scoring import js_text
 
 F = tuple(sorted(JS_ALLOWED_FUNCTIONS))
 
@@ -130,7 +131,7 @@ def test_function_names_are_case_sensitive_as_in_javascript() -> None:
     ],
 )
 def test_numbers_print_as_javascript_prints_them(value: float, text: str) -> None:
-    assert js_number_text(value) == text
+    assert js_text(value) == text
     assert language(FormulaLanguage.JAVASCRIPT).show(value) == text
 
 

@@ -1,0 +1,153 @@
+"""The JavaScript solver at Scores in (0, 1) and 1-3 beside PHP's, before and after a change.
+
+Run: `python -m bench.bench_solver_js_small [--before /tmp/base]`. Writes the
+"solver-js-small" section of docs/BENCHMARKS.md.
+
+Each solve is a cold one in a fresh process limited as the bot's solver process is
+(RLIMIT_DATA 256 MiB, solver.worker.limit_memory), so a search that needs more fails
+"memory" as a reveal did (issue 29: 3489 at 0.3611 in js-darts), instead of swapping.
+The solve alone is timed (imports and the node helper's start are not); the peak is the
+process's VmHWM (the interpreter and numpy included, ~60 MiB). `--before` names a
+checkout of the code before the change (e.g. `git worktree add /tmp/base 767f095`): the
+same cases run there in the same run, on the same loaded machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from bench._report import write_section
+
+HERE = Path(__file__).resolve().parent.parent
+DIGITS = ("3489", "4589")
+BELOW_1 = (0.3611, 0.05, 0.0123, 0.001, 1e-6, 1e-9, 1e-14, 1e-20, 1e-300, 5e-324)
+ONE_TO_3 = (1, 1.5, 2, 2.5, 3)
+MEMORY_MB = 256
+TIMEOUT_S = 120
+
+_CHILD = r"""
+import json, resource, sys, time
+digits, score, name, memory_mb = sys.argv[1], float(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+from rules.sets import CLASSIC, parse_sets
+from solver.solve import Solver
+from solver.node_math import NODE_MATH
+import numpy as np
+from tests.evaluator.js.test_js_check import JS_DARTS
+game_set = parse_sets(JS_DARTS)["js-darts"] if name == "js" else CLASSIC
+NODE_MATH.cbrt(np.array([8.0]))  # the node helper started before the clock
+limit = memory_mb << 20
+resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+wall, cpu = time.perf_counter(), time.process_time()
+try:
+    best = Solver().solve(digits, score, game_set).best
+    out = {"ok": True, "formula": best.formula, "score": best.score}
+except MemoryError:
+    out = {"ok": False, "error": "memory"}
+out["wall"], out["cpu"] = time.perf_counter() - wall, time.process_time() - cpu
+with open("/proc/self/status") as status:
+    out["peak"] = next(int(l.split()[1]) << 10 for l in status if l.startswith("VmHWM:"))
+print(json.dumps(out))
+"""
+
+
+def solve(tree: Path, digits: str, score: float, language: str) -> dict[str, object]:
+    """One cold solve in a fresh process of the code at `tree`."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    args = [sys.executable, "-c", _CHILD, digits, repr(score), language, str(MEMORY_MB)]
+    try:
+        proc = subprocess.run(
+            args, check=False, cwd=tree, env=env, capture_output=True, text=True, timeout=TIMEOUT_S
+        )
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "error": f"over {TIMEOUT_S} s"}
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"ok": False, "error": "memory" if "MemoryError" in last else last[:60]}
+    result: dict[str, object] = json.loads(lines[-1])
+    return result
+
+
+def _cell(result: dict[str, object]) -> str:
+    if not result["ok"]:
+        return f"**{result['error']}**"
+    return f"{float(str(result['wall'])):.2f} s, {int(str(result['peak'])) >> 20} MiB"
+
+
+def _ratio(js: dict[str, object], php: dict[str, object]) -> str:
+    if not (js["ok"] and php["ok"]):
+        return ""
+    return f"{float(str(js['wall'])) / float(str(php['wall'])):.1f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", type=Path, help="a checkout of the code before the change")
+    args = parser.parse_args()
+    trees = {"after": HERE, **({"before": args.before} if args.before else {})}
+    load_start = os.getloadavg()[0]
+    rows, ratios, failed = [], [], 0
+    for digits in DIGITS:
+        for score in (*BELOW_1, *ONE_TO_3):
+            got = {
+                (when, lang): solve(tree, digits, score, lang)
+                for when, tree in trees.items()
+                for lang in ("php", "js")
+            }
+            js, php = got[("after", "js")], got[("after", "php")]
+            if js["ok"] and php["ok"]:
+                ratios.append(float(str(js["wall"])) / float(str(php["wall"])))
+            failed += not js["ok"]
+            before = (
+                f" | {_cell(got[('before', 'php')])} | {_cell(got[('before', 'js')])}"
+                if "before" in trees
+                else ""
+            )
+            rows.append(
+                f"| {digits} | {score!r} | {_cell(php)} | {_cell(js)} | {_ratio(js, php)}{before} |"
+            )
+            print(rows[-1], flush=True)
+    load_end = os.getloadavg()[0]
+    before_head = " | PHP before | JavaScript before" if "before" in trees else ""
+    before_rule = "|---|---" if "before" in trees else ""
+    body = "\n".join(
+        [
+            "## Solver, JavaScript at Scores below 1 and 1-3 (`bench/bench_solver_js_small.py`)",
+            "",
+            "Cold solves, each in a fresh process with the bot's solver budget (RLIMIT_DATA",
+            f"{MEMORY_MB} MiB; a search past it fails **memory**, as a reveal did), PHP's `darts`",
+            "beside JavaScript's `js-darts` at the same Digits and Score; wall time of the",
+            "solve and the process's peak resident set (interpreter and numpy included).",
+            f"Load average {load_start:.1f} at the start, {load_end:.1f} at the end (2 cores",
+            "shared with seven other engineers' work: times are loaded times; the ratio",
+            "JavaScript/PHP is of the same minute)."
+            + (
+                f' "before" is the code before the change ({args.before}), run in the same'
+                " minute of each row."
+                if args.before
+                else ""
+            ),
+            "",
+            f"| Digits | Score | PHP | JavaScript | JS/PHP{before_head} |",
+            f"|---|---:|---|---|---:{'|' + before_rule if before_rule else ''}|",
+            *rows,
+            "",
+            f"- JavaScript answers that failed: {failed} of {len(rows)}",
+            f"- JavaScript/PHP wall time: median {statistics.median(ratios):.1f}, max"
+            f" {max(ratios):.1f} (target <= 2)"
+            if ratios
+            else "- no ratio: nothing answered",
+        ]
+    )
+    write_section("solver-js-small", body + "\n")
+    print(body)
+
+
+if __name__ == "__main__":
+    main()
