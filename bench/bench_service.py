@@ -32,6 +32,7 @@ import site
 import subprocess
 import sys
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -93,14 +94,29 @@ async def _fresh_database(server: str) -> str:
 
 
 def interleaved(
-    trees: dict[str, Path], pairs: int, args: list[str], pg_server: str | None = None
+    trees: dict[str, Path],
+    pairs: int,
+    args: list[str],
+    pg_server: str | None = None,
+    together: bool = False,
 ) -> dict[str, list[dict[str, Any]]]:
-    """`pairs` runs of each tree, alternating; on PostgreSQL each run gets a fresh database."""
+    """`pairs` runs of each tree, alternating (`together`: at the same time, so a load
+    that comes and goes falls on both alike); on PostgreSQL each run gets a fresh
+    database."""
     runs: dict[str, list[dict[str, Any]]] = {label: [] for label in trees}
     for _ in range(pairs):
-        for label, tree in trees.items():
-            url = asyncio.run(_fresh_database(pg_server)) if pg_server else ""
-            runs[label].append(run_worker(tree, [*args, "--url", url] if url else args))
+        urls = {label: asyncio.run(_fresh_database(pg_server)) if pg_server else ""
+                for label in trees}  # fmt: skip
+        work = {label: [*args, "--url", urls[label]] if urls[label] else args for label in trees}
+        if together:
+            with ThreadPoolExecutor(len(trees)) as pool:
+                done = {label: pool.submit(run_worker, tree, work[label])
+                        for label, tree in trees.items()}  # fmt: skip
+                for label, future in done.items():
+                    runs[label].append(future.result())
+        else:
+            for label, tree in trees.items():
+                runs[label].append(run_worker(tree, work[label]))
     return runs
 
 
@@ -169,7 +185,8 @@ def report(
         "",
         f"The real GameService, real local PHP pool ({args.pool} workers), no simulator: "
         f"{args.games} Training games held, {args.answers} answers per run one at a time "
-        f"(after {args.warmup} warm-up), {args.pairs} run(s) of each tree interleaved{base}. "
+        f"(after {args.warmup} warm-up), {args.pairs} run(s) of each tree "
+        f"{'at the same time' if args.together else 'interleaved'}{base}. "
         "*Own* is the service's work per answer: `submit` from call to return (checks, "
         "locks, rules, every save, rendering the round and result embeds for a stand-in "
         "Discord that sends nothing) minus the wait for PHP. *CPU* is the event loop "
@@ -219,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit-ms", type=float, default=50.0)
     parser.add_argument("--rates", type=float, nargs="*", default=RATES)
     parser.add_argument("--no-pg", action="store_true")
+    parser.add_argument(
+        "--together", action="store_true", help="run the trees' workers at the same time"
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     trees = {"this tree": ROOT}
@@ -228,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         *("--games", str(args.games), "--answers", str(args.answers)),
         *("--warmup", str(args.warmup), "--pool", str(args.pool)),
     ]
-    sqlite = interleaved(trees, args.pairs, common)
+    sqlite = interleaved(trees, args.pairs, common, together=args.together)
     held = {
         label: run_worker(
             tree,
@@ -245,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     pg = None
     if not args.no_pg:
         with throwaway_postgres() as server:
-            pg = interleaved(trees, args.pairs, common, server)
+            pg = interleaved(trees, args.pairs, common, server, args.together)
     text = report(args, sqlite, pg, held)
     print(text)
     if not args.no_write:

@@ -27,7 +27,7 @@ def test_bench_service_measures_and_reports() -> None:
     assert run["offered"] and run["offered"][0]["lat"]
     args = argparse.Namespace(
         base=ROOT, base_label="itself", pool=1, games=3, answers=6, warmup=2, pairs=1,
-        seconds=0.3, limit_ms=50.0,
+        seconds=0.3, limit_ms=50.0, together=False,
     )  # fmt: skip
     runs = {"this tree": [run], "baseline": [run]}
     text = report(args, runs, None, {"this tree": run})

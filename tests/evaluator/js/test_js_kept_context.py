@@ -73,7 +73,7 @@ async def test_nor_in_one_batch(js_pool: WorkerPool, attempt: str) -> None:
     formulas = [attempt, *PROBES, *NOT_A_NUMBER] * 3
     verdicts = await asyncio.gather(*(js_pool.run(f) for f in formulas))
     for formula, verdict in zip(formulas, verdicts, strict=True):
-        if formula in PROBES and PROBES[formula] is not None:
-            assert verdict == Evaluation(formula, PROBES[formula]), (formula, verdict)
+        if (value := PROBES.get(formula)) is not None:
+            assert verdict == Evaluation(formula, value), (formula, verdict)
         elif formula in NOT_A_NUMBER:
             assert isinstance(verdict, EvalError) and verdict.code == ErrorCode.NOT_FINITE
