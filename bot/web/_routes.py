@@ -176,7 +176,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
                 row.termination,
                 found.language,
             ),
-            "time": decimal_text(row.answer_time, lang),
+            "time": t("details.seconds", lang, value=decimal_text(row.answer_time, lang)),
             "streak": s.current if (s := found.streaks.get(row.user_id)) else 0,
             "game": f"{_base(request)}g/{row.game_id}",
             "game_id": row.game_id[:8],

@@ -40,9 +40,12 @@ def language(query: str | None, accept: str | None) -> str:
 
 
 def _inline(text: str) -> str:
-    html = str(escape(text))
-    html = _CODE.sub(r"<code>\1</code>", html)
-    return _BOLD.sub(r"<strong>\1</strong>", html)
+    """Code spans first, kept whole: a `**` inside code is JavaScript's power, not bold."""
+    out = []
+    for i, piece in enumerate(_CODE.split(text)):
+        html = str(escape(piece))
+        out.append(f"<code>{html}</code>" if i % 2 else _BOLD.sub(r"<strong>\1</strong>", html))
+    return "".join(out)
 
 
 def markdown(text: str) -> Markup:
