@@ -3,7 +3,7 @@ language, the words the glossary gives."""
 
 from __future__ import annotations
 
-from tests.bot.web.pages_site import Site
+from tests.bot.web.pages_site import ALICE, Site
 
 
 async def _text(site: Site, path: str) -> str:
@@ -24,3 +24,10 @@ async def test_the_board_writes_seconds_in_the_pages_language(site: Site) -> Non
     en = await _text(site, site.base + "?period=all&lang=en")
     assert "\u00a0с</td>" in uk and "\u00a0s</td>" not in uk and "&nbsp;s" not in uk
     assert "\u00a0s</td>" in en
+
+
+async def test_the_ukrainian_player_page_says_the_glossarys_words(site: Site) -> None:
+    page = await _text(site, f"{site.base}p/{ALICE}?lang=uk")
+    assert "Ігри з Рахунком 0" in page and "Чекаути" not in page
+    assert "· Formula Darts</title>" in page and "Формула Дартс" not in page
+    assert "Рейтинг Elo в Онлайн-дуелях" in page and "Початок" in page
