@@ -7,7 +7,8 @@ a command by its default qualified name (`{/resign}`, `{/sets import}`) and is
 filled with the command as the reader's client shows it (`_commands`);
 `{/name:plain}` is always plain text, for footers and titles, where Discord
 renders no mention. `{name:,}` groups a whole number's digits the reader's way
-(65,536; 65 536): for counts and limits, never for what PHP computed.
+(65,536; 65 536): for counts and limits, never for what PHP computed. A `date`
+value reads as the reader's language writes dates (`_dates`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import logging
 import re
 import string
+from datetime import date
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from typing import Any
 import yaml
 
 from bot.i18n._commands import CommandIds, command_text
+from bot.i18n._dates import date_text
 from bot.i18n._numbers import OTHER, grouped_text, plural_category
 
 log = logging.getLogger(__name__)
@@ -51,6 +54,8 @@ class _Formatter(string.Formatter):
         self.language = language
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        if isinstance(value, date):
+            return date_text(value, self.language)
         if format_spec == GROUPED:
             return grouped_text(value, self.language)
         return super().format_field(value, format_spec)

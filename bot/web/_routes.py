@@ -16,7 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.common import fmt, set_label
-from bot.i18n import decimal_text, t
+from bot.i18n import date_text, decimal_text, t
 from bot.leaderboards import (
     BoardPeriod,
     board,
@@ -215,7 +215,7 @@ async def _player(request: web.Request) -> web.Response:
     name = (await _names(request, server.guild_id, [user_id], lang))[user_id]
     games = [
         {
-            "when": datetime.fromtimestamp(r.created_at, UTC).strftime("%Y-%m-%d %H:%M"),
+            "when": date_text(datetime.fromtimestamp(r.created_at, UTC), lang),
             "mode": t(f"games.mode.{r.state.mode.value}", lang),
             "set": set_label(r.state.game_set.name, r.state.game_set.language),
             "result": game_result(r, str(user_id), lang),
@@ -271,7 +271,7 @@ async def _game(request: web.Request) -> web.Response:
         None if a is None else decimal_text(round(a * 100, 1), lang) + " %" for a in found.accuracy
     ]
     sealed_until = (
-        None if found.sealed is None else found.sealed.ends.strftime("%Y-%m-%d %H:%M UTC")
+        None if found.sealed is None else date_text(found.sealed.ends.astimezone(UTC), lang)
     )
     return _page(
         request, "game.html", lang, base=_base(request), record=record, names=names,

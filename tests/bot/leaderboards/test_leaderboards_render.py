@@ -58,7 +58,7 @@ def test_a_long_game_replays_ten_rounds_a_page() -> None:
     rounds = second.fields[-1]
     assert rounds.name == "Rounds 11–20 of 20"
     assert rounds.value.count("\n") == 9  # type: ignore[union-attr]
-    assert second.footer.text == "Page 2 of 2 · 2026-01-01 00:00 UTC"
+    assert second.footer.text == "Page 2 of 2 · January 1, 2026, 12:00\u202fAM UTC"
 
 
 def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:

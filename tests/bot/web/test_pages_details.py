@@ -3,6 +3,8 @@ language, the words the glossary gives."""
 
 from __future__ import annotations
 
+import re
+
 from tests.bot.web.pages_site import ALICE, Site
 
 
@@ -31,3 +33,11 @@ async def test_the_ukrainian_player_page_says_the_glossarys_words(site: Site) ->
     assert "Ігри з Рахунком 0" in page and "Чекаути" not in page
     assert "· Formula Darts</title>" in page and "Формула Дартс" not in page
     assert "Рейтинг Elo в Онлайн-дуелях" in page and "Початок" in page
+
+
+async def test_dates_read_as_the_pages_language_writes_them(site: Site) -> None:
+    player = await _text(site, f"{site.base}p/{ALICE}?lang=uk")
+    assert "1 січня 2026\u202fр., 00:00 UTC" in player and "2026-01-01 00:00" not in player
+    sealed = await _text(site, f"{site.base}g/{'d' * 32}?lang=uk")
+    assert "\u202fр., 00:00 UTC)" in sealed
+    assert not re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", sealed)
