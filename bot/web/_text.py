@@ -63,10 +63,12 @@ def markdown(text: str) -> Markup:
 
 def rules_html(lang: str) -> list[tuple[str, Markup]]:
     """(title, body) sections; a command reads as its name in that language. After the
-    rules (PHP's formula), every other language's own formula page and its surprises."""
+    rules (PHP's), every other language's own formula page and its surprises (its
+    pages titled as the base's are the base's, said of that language)."""
     book = catalog()
     base = rules_pages(lang)
     sections = list(base)
+    titles = {title for title, _ in base}
     for formula in FormulaLanguage:
-        sections += [page for page in rules_pages(lang, formula) if page not in base]
+        sections += [page for page in rules_pages(lang, formula) if page[0] not in titles]
     return [(title, markdown(book.commands_in(body, lang))) for title, body in sections]

@@ -81,3 +81,12 @@ def test_javascripts_rules_page_reads_well() -> None:
     body = "\n".join(b for _, b in rules_pages("uk", FormulaLanguage.JAVASCRIPT))
     assert "8 — не вісімкова цифра" in body
     assert "застаріле вісімкове" in body and "старе вісімкове" not in body
+
+
+def test_a_javascript_sets_first_page_says_javascript() -> None:
+    for locale in ("en", "uk"):
+        pages = rules_pages(locale, FormulaLanguage.JAVASCRIPT)
+        assert len(pages) == len(rules_pages(locale)), locale
+        first = pages[0][1]
+        assert "PHP" not in first and "JavaScript" in first and "Math.pow(3,4)" in first, locale
+        assert "PHP" in rules_pages(locale)[0][1], locale
