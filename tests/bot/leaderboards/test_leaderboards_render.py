@@ -184,3 +184,8 @@ def test_a_replay_page_keeps_every_round_whole_and_names_auto_moves() -> None:
     auto = rules.auto_move("1234")[0]
     assert all(f"`{auto}` (auto-move)" in line for line in lines)
     assert len(embed) <= 6000
+
+
+def test_a_game_before_its_first_round_is_in_round_1_not_0() -> None:
+    fresh = _played(rules.Mode.TRAINING, ["1"], [])
+    assert _render_player.game_result(fresh, "1", "uk") == "▶ триває, раунд 1"
