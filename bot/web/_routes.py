@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import web
+from markupsafe import Markup, escape
 
 from bot.common import fmt, set_label
 from bot.i18n import date_text, decimal_text, t
@@ -28,13 +29,18 @@ from bot.leaderboards import (
     version_label,
     void_text,
 )
-from bot.storage import ServerSettings
+from bot.storage import LeaderRow, ServerSettings
 from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
+from bot.web._reach import not_found, robots, unknown
+from bot.web._reading import exact_on_hover, number, rounded
 from bot.web._svg import stats_svg
 from bot.web._text import LANGUAGES, language, rules_html
+from rules import FormulaLanguage
 
 KEY = r"{key:[A-Za-z0-9_-]{16,40}}"
 CACHE_MAX = 512
+DESCRIBED = 3
+"""The rows of a list its page's description names."""
 PAGE_MAX = 100_000
 """The last page a list is asked for (a million rows); a larger `?page=` asks this one."""
 
@@ -62,10 +68,13 @@ def add_routes(app: web.Application) -> None:
     app[BOARDS] = BoardCache()
     app.router.add_get("/", _home)
     app.router.add_get("/rules", _rules)
+    app.router.add_get("/robots.txt", robots)
+    app.router.add_get(f"/s/{KEY}/rules", _rules)
     app.router.add_get(f"/s/{KEY}/", _board)
     app.router.add_get(f"/s/{KEY}/duel", _duel)
     app.router.add_get(f"/s/{KEY}/p/{{user:[0-9]{{1,20}}}}", _player)
     app.router.add_get(f"/s/{KEY}/g/{{game:[A-Za-z0-9_-]{{4,40}}}}", _game)
+    app.router.add_get("/{tail:.*}", unknown)
 
 
 def _lang(request: web.Request) -> str:
@@ -89,18 +98,8 @@ def _page(request: web.Request, template: str, lang: str, **values: Any) -> web.
 async def _server(request: web.Request) -> ServerSettings:
     found = await request.app[STORE].servers.by_web_key(request.match_info["key"])
     if found is None:
-        raise _not_found(request)
+        raise not_found(request)
     return found
-
-
-def _not_found(request: web.Request) -> web.HTTPNotFound:
-    lang = _lang(request)
-    html = (
-        request.app[JINJA]
-        .get_template("not_found.html")
-        .render(lang=lang, tr=lambda key, **p: t(f"web.{key}", lang, **p), switch={}, base=None)
-    )
-    return web.HTTPNotFound(text=html, content_type="text/html")
 
 
 async def _names(
@@ -128,8 +127,16 @@ async def _home(request: web.Request) -> web.StreamResponse:
 
 
 async def _rules(request: web.Request) -> web.Response:
+    """The rules; under a server's address (`/s/<key>/rules`) inside its menu."""
+    base = None
+    if "key" in request.match_info:
+        await _server(request)
+        base = _base(request)
     lang = _lang(request)
-    return _page(request, "rules.html", lang, base=None, sections=rules_html(lang))
+    return _page(
+        request, "rules.html", lang, base=base, sections=rules_html(lang),
+        title=t("web.rules.title", lang), description=t("details.rules_description", lang),
+    )  # fmt: skip
 
 
 async def _board(request: web.Request) -> web.Response:
@@ -167,15 +174,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
             "rank": row.rank,
             "name": names[row.user_id],
             "player": f"{_base(request)}p/{row.user_id}",
-            "result": ranking_result(
-                row.rank_class,
-                row.rounds,
-                row.score,
-                row.perfect,
-                lang,
-                row.termination,
-                found.language,
-            ),
+            "result": _ranking(row, lang, found.language),
             "time": t("details.seconds", lang, value=decimal_text(row.answer_time, lang)),
             "streak": s.current if (s := found.streaks.get(row.user_id)) else 0,
             "game": f"{_base(request)}g/{row.game_id}",
@@ -184,14 +183,35 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
         for row in found.rows
     ]
     period_name = t(f"leaderboards.period.{period.value}", lang)
+    described = (
+        f"{row.rank}. {names[row.user_id]} — {_ranking(row, lang, found.language).striptags()}"
+        for row in found.rows
+    )
     return _page(
         request, "board.html", lang, base=_base(request), board=found, rows=rows,
         title=t("web.board.title", lang, set=set_label(set_name, found.language),
                 period=period_name),
+        description=_summary(described, "" if found.past_end else t("web.board.empty", lang)),
         periods=[(p.value, t(f"leaderboards.period.{p.value}", lang)) for p in BoardPeriod],
         versions=[(v, version_label(v, False, lang)) for v in versions],
         version=version, set_name=set_name, period=period.value, sets=sets,
     )  # fmt: skip
+
+
+def _ranking(row: LeaderRow, lang: str, numbers: FormulaLanguage) -> Markup:
+    """A board row's result; a Score left is rounded for reading, exact on hover."""
+    left = row.rank_class == 1
+    shown = rounded(row.score, numbers) if left else row.score
+    text = ranking_result(
+        row.rank_class, row.rounds, shown, row.perfect, lang, row.termination, numbers
+    )
+    return exact_on_hover(text, row.score, numbers) if left else escape(text)
+
+
+def _summary(lines: Iterable[str], empty: str) -> str:
+    """A page's description (what an unfurled link shows): its first few lines."""
+    shown = list(lines)[:DESCRIBED]
+    return "; ".join(shown) if shown else empty
 
 
 async def _duel(request: web.Request) -> web.Response:
@@ -204,7 +224,12 @@ async def _duel(request: web.Request) -> web.Response:
          "player": f"{_base(request)}p/{row.user_id}"}
         for row in found.rows
     ]  # fmt: skip
-    return _page(request, "duel.html", lang, base=_base(request), rows=rows, board=found)
+    described = (f"{r.rank}. {names[r.user_id]} — Elo {r.rating}" for r in found.rows)
+    return _page(
+        request, "duel.html", lang, base=_base(request), rows=rows, board=found,
+        title=t("web.duel.title", lang),
+        description=_summary(described, "" if found.past_end else t("web.duel.empty", lang)),
+    )  # fmt: skip
 
 
 async def _player(request: web.Request) -> web.Response:
@@ -212,6 +237,8 @@ async def _player(request: web.Request) -> web.Response:
     lang = _lang(request)
     user_id = int(request.match_info["user"])
     found = await player(request.app[STORE], server.guild_id, user_id)
+    if not found.games and found.stats.games == 0:
+        raise not_found(request, _base(request))
     name = (await _names(request, server.guild_id, [user_id], lang))[user_id]
     games = [
         {
@@ -230,7 +257,9 @@ async def _player(request: web.Request) -> web.Response:
     streaks = sorted(found.streaks.items(), key=lambda i: (-i[1].current, -i[1].longest))
     return _page(
         request, "player.html", lang, base=_base(request), name=name, record=found,
-        games=games, chart=chart, streaks=streaks,
+        games=games, chart=chart, streaks=streaks, title=name,
+        description=t("details.player_description", lang, games=found.stats.games,
+                      wins=found.stats.wins, checkouts=found.stats.checkouts),
     )  # fmt: skip
 
 
@@ -242,7 +271,7 @@ async def _game(request: web.Request) -> web.Response:
         request.app[STORE], server.guild_id, request.match_info["game"], revealer=revealer
     )
     if found is None:
-        raise _not_found(request)
+        raise not_found(request, _base(request))
     record, state = found.record, found.record.state
     seats = range(len(state.players))
     seated = [int(p) if p.isdigit() else 0 for p in state.players]
@@ -258,9 +287,9 @@ async def _game(request: web.Request) -> web.Response:
             reveal = best.get(seat)
             cells.append({
                 "answer": answer if rnd.resolved else None,
-                "result": fmt(answer.result, numbers) if answer else "",
-                "points": fmt(answer.points, numbers) if answer else "",
-                "score": fmt(answer.score, numbers) if answer else "",
+                "result": number(answer.result, numbers) if answer else "",
+                "points": number(answer.points, numbers) if answer else "",
+                "score": number(answer.score, numbers) if answer else "",
                 "best": reveal.formula if reveal else None,
                 "best_score": fmt(reveal.score, numbers) if reveal else "",
                 "found": bool(reveal and answer and float(answer.score) <= float(reveal.score)),
@@ -273,14 +302,19 @@ async def _game(request: web.Request) -> web.Response:
     sealed_until = (
         None if found.sealed is None else date_text(found.sealed.ends.astimezone(UTC), lang)
     )
+    hide_scores = found.sealed is not None and record.active
+    outcome = None if state.mode.is_duel else game_result(record, state.players[0], lang)
+    title = t("web.game.title", lang, mode=t(f"games.mode.{state.mode.value}", lang),
+              set=set_label(state.game_set.name, numbers), id=state.id[:8])  # fmt: skip
+    seats_text = (
+        name if hide_scores else f"{name}: {fmt(score, numbers)}"
+        for name, score in zip(names, state.scores, strict=True)
+    )
     return _page(
         request, "game.html", lang, base=_base(request), record=record, names=names,
         players=[f"{_base(request)}p/{p}" for p in state.players],
-        scores=[fmt(s, numbers) for s in state.scores], rounds=rounds, accuracy=accuracy,
-        sealed=found.sealed, sealed_until=sealed_until, hide_scores=found.sealed is not None
-        and record.active, void=void_text(record, lang) if found.voided else None,
-        outcome=game_result(record, state.players[0], lang) if not state.mode.is_duel
-        else None,
-        title=t("web.game.title", lang, mode=t(f"games.mode.{state.mode.value}", lang),
-                set=set_label(state.game_set.name, numbers), id=state.id[:8]),
+        scores=[number(s, numbers) for s in state.scores], rounds=rounds, accuracy=accuracy,
+        sealed=found.sealed, sealed_until=sealed_until, hide_scores=hide_scores,
+        void=void_text(record, lang) if found.voided else None, outcome=outcome, title=title,
+        description=f"{_summary(seats_text, '')} · {outcome or title}",
     )  # fmt: skip

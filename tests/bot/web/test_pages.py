@@ -25,7 +25,7 @@ async def _get(site: Site, path: str, **headers: str) -> tuple[int, str, dict[st
 async def test_the_board_ranks_the_players_in_order(site: Site) -> None:
     status, html, _ = await _get(site, site.base + "?period=all")
     assert status == 200
-    names = re.findall(r'<th scope="row"><a href="[^"]+">([^<]*)</a></th>', html)
+    names = re.findall(r'<th scope="row"><a href="[^"]+"><bdi>([^<]*)</bdi></a></th>', html)
     hostile = str(escape(HOSTILE))
     assert names == ["Alice", hostile, "Carol"]
     assert "<title>" in html and "<caption>" in html and 'scope="col"' in html
