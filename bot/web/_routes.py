@@ -33,12 +33,15 @@ from bot.storage import LeaderRow, ServerSettings
 from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
 from bot.web._reach import not_found, robots, unknown
 from bot.web._reading import exact_on_hover, number, rounded
+from bot.web._replay import Neighbours, elo_lines, rounds_of, story
 from bot.web._svg import stats_svg
 from bot.web._text import LANGUAGES, language, rules_html
-from rules import FormulaLanguage
+from rules import FormulaLanguage, GameState
 
 KEY = r"{key:[A-Za-z0-9_-]{16,40}}"
 CACHE_MAX = 512
+NEIGHBOURS_MAX = 200
+"""How far back in a player's games a replay looks for the ones before and after it."""
 DESCRIBED = 3
 """The rows of a list its page's description names."""
 PAGE_MAX = 100_000
@@ -87,7 +90,13 @@ def _page(request: web.Request, template: str, lang: str, **values: Any) -> web.
     html = (
         request.app[JINJA]
         .get_template(template)
-        .render(lang=lang, tr=lambda key, **p: t(f"web.{key}", lang, **p), switch=switch, **values)
+        .render(
+            lang=lang,
+            tr=lambda key, **p: t(f"web.{key}", lang, **p),
+            dtr=lambda key, **p: t(f"details.{key}", lang, **p),
+            switch=switch,
+            **values,
+        )
     )
     response = web.Response(text=html, content_type="text/html", charset="utf-8")
     response.headers["Content-Language"] = lang
@@ -208,6 +217,10 @@ def _ranking(row: LeaderRow, lang: str, numbers: FormulaLanguage) -> Markup:
     return exact_on_hover(text, row.score, numbers) if left else escape(text)
 
 
+def _moment(timestamp: float) -> datetime:
+    return datetime.fromtimestamp(timestamp, UTC)
+
+
 def _summary(lines: Iterable[str], empty: str) -> str:
     """A page's description (what an unfurled link shows): its first few lines."""
     shown = list(lines)[:DESCRIBED]
@@ -242,7 +255,7 @@ async def _player(request: web.Request) -> web.Response:
     name = (await _names(request, server.guild_id, [user_id], lang))[user_id]
     games = [
         {
-            "when": date_text(datetime.fromtimestamp(r.created_at, UTC), lang),
+            "when": date_text(_moment(r.created_at), lang),
             "mode": t(f"games.mode.{r.state.mode.value}", lang),
             "set": set_label(r.state.game_set.name, r.state.game_set.language),
             "result": game_result(r, str(user_id), lang),
@@ -263,6 +276,21 @@ async def _player(request: web.Request) -> web.Response:
     )  # fmt: skip
 
 
+async def _neighbours(request: web.Request, guild_id: int, state: GameState) -> Neighbours:
+    """The first player's games just before and after this one, among their last ones."""
+    player_id = state.players[0]
+    if not player_id.isdigit():
+        return Neighbours()
+    games = await request.app[STORE].history(guild_id, int(player_id), limit=NEIGHBOURS_MAX)
+    ids = [r.state.id for r in games]
+    if state.id not in ids:
+        return Neighbours()
+    at = ids.index(state.id)
+    return Neighbours(
+        before=ids[at + 1] if at + 1 < len(ids) else None, after=ids[at - 1] if at else None
+    )
+
+
 async def _game(request: web.Request) -> web.Response:
     server = await _server(request)
     lang = _lang(request)
@@ -273,29 +301,13 @@ async def _game(request: web.Request) -> web.Response:
     if found is None:
         raise not_found(request, _base(request))
     record, state = found.record, found.record.state
-    seats = range(len(state.players))
     seated = [int(p) if p.isdigit() else 0 for p in state.players]
     known = await _names(request, server.guild_id, seated, lang)
     names = [known[p] for p in seated]
     numbers = state.game_set.language
-    rounds = []
-    for rnd in state.rounds:
-        best = {b.seat: b for b in record.meta.best_of(rnd.number)}
-        cells = []
-        for seat in seats:
-            answer = rnd.answers[seat] if seat < len(rnd.answers) else None
-            reveal = best.get(seat)
-            cells.append({
-                "answer": answer if rnd.resolved else None,
-                "result": number(answer.result, numbers) if answer else "",
-                "points": number(answer.points, numbers) if answer else "",
-                "score": number(answer.score, numbers) if answer else "",
-                "best": reveal.formula if reveal else None,
-                "best_score": fmt(reveal.score, numbers) if reveal else "",
-                "found": bool(reveal and answer and float(answer.score) <= float(reveal.score)),
-            })  # fmt: skip
-        rounds.append({"number": rnd.number, "digits": rnd.digits, "resolved": rnd.resolved,
-                       "cells": cells})  # fmt: skip
+    rounds = rounds_of(record, names, lang)
+    changes = await request.app[STORE].rating_changes(state.id) if state.mode.is_duel else []
+    around = await _neighbours(request, server.guild_id, state)
     accuracy = [
         None if a is None else decimal_text(round(a * 100, 1), lang) + " %" for a in found.accuracy
     ]
@@ -316,5 +328,8 @@ async def _game(request: web.Request) -> web.Response:
         scores=[number(s, numbers) for s in state.scores], rounds=rounds, accuracy=accuracy,
         sealed=found.sealed, sealed_until=sealed_until, hide_scores=hide_scores,
         void=void_text(record, lang) if found.voided else None, outcome=outcome, title=title,
+        story=story(state, names, lang), elo=elo_lines(state, changes, names),
+        played=t("details.replay.played", lang, date=_moment(record.created_at)),
+        around=around, has_best=any(r["has_best"] for r in rounds),
         description=f"{_summary(seats_text, '')} · {outcome or title}",
     )  # fmt: skip

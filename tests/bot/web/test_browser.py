@@ -94,7 +94,7 @@ async def test_the_replay_shows_each_round_and_the_best_answer(site: Site, brows
     page = await _open(browser, site, path)
     headings = await page.locator("main h2").all_inner_texts()
     assert headings == [f"Round {n} · Digits 1234" for n in range(1, 5)]
-    assert "1*234 → 467" in await page.locator("main").inner_text()
+    assert "1*234 → Score 467" in await page.locator("main").inner_text()
     await _check(browser, site, path, "replay")
 
 
