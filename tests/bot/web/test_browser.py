@@ -15,7 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
+from bot.storage import open_store
+from bot.web import create_app
+from tests.bot.web import showcase
 from tests.bot.web.pages_site import (
     ALICE,
     BOB,
@@ -218,3 +222,27 @@ async def test_every_page_fits_a_phone_with_long_names_and_ids(site: Site, brows
                 shot = SHOTS / f"{name}-{lang}-{width}px.png"
                 await page.screenshot(path=str(shot), full_page=True)
                 await page.context.close()
+
+
+async def test_the_readmes_screenshots(tmp_path: Path, browser: Any) -> None:
+    """A realistic board and a duel replay on a phone, for docs/web-board.png and
+    docs/web-replay.png (copied from build/web-shots by hand after a look)."""
+    store = await open_store(f"sqlite+aiosqlite:///{tmp_path}/showcase.sqlite3")
+    key, duel = await showcase.populate(store)
+    client = TestClient(TestServer(create_app(store)))
+    await client.start_server()
+    try:
+        for name, path in (("board", f"/s/{key}/?period=all"), ("replay", f"/s/{key}/g/{duel}")):
+            context = await browser.new_context(
+                viewport={"width": 390, "height": 844}, device_scale_factor=2
+            )
+            page = await context.new_page()
+            response = await page.goto(str(client.make_url(f"{path}&lang=uk" if "?" in path
+                                                           else f"{path}?lang=uk")))  # fmt: skip
+            assert response is not None and response.status == 200, path
+            await page.evaluate("document.fonts.ready")
+            await page.screenshot(path=str(SHOTS / f"readme-{name}.png"))  # one phone screen
+            await context.close()
+    finally:
+        await client.close()
+        await store.close()
