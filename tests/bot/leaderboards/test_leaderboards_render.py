@@ -189,3 +189,13 @@ def test_a_replay_page_keeps_every_round_whole_and_names_auto_moves() -> None:
 def test_a_game_before_its_first_round_is_in_round_1_not_0() -> None:
     fresh = _played(rules.Mode.TRAINING, ["1"], [])
     assert _render_player.game_result(fresh, "1", "uk") == "▶ триває, раунд 1"
+
+
+def test_stats_round_an_average_half_up_as_players_expect() -> None:
+    def shown(avg: float, locale: str) -> str:
+        embed = _render_player.stats_embed(PlayerStats(1, 1, rounds=1, avg_points=avg), "a", locale)
+        return str(embed.fields[3].value)
+
+    assert shown(125.25, "en").startswith("125.3 "), shown(125.25, "en")
+    assert shown(125.25, "uk").startswith("125,3 ")
+    assert shown(0.05, "en").startswith("0.1 ") and shown(2.45, "en").startswith("2.5 ")

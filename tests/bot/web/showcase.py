@@ -27,7 +27,7 @@ SHAPES = (
 
 def _answers(digits: str) -> list[tuple[str, float]]:
     """(formula, Result) for each shape of `digits` (evaluated as PHP would them)."""
-    a, b, c, d = digits
+    a, b, c, d = tuple(digits)
     found = []
     for shape in SHAPES:
         formula = shape.format(a=a, b=b, c=c, d=d)
