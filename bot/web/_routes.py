@@ -31,6 +31,7 @@ from bot.leaderboards import (
 )
 from bot.storage import LeaderRow, ServerSettings
 from bot.web._keys import CACHE_S, JINJA, NAMES, REVEALER, STORE
+from bot.web._paging import page_numbers
 from bot.web._reach import not_found, robots, unknown
 from bot.web._reading import exact_on_hover, number, rounded
 from bot.web._replay import Neighbours, elo_lines, rounds_of, story
@@ -204,6 +205,7 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
         periods=[(p.value, t(f"leaderboards.period.{p.value}", lang)) for p in BoardPeriod],
         versions=[(v, version_label(v, False, lang)) for v in versions],
         version=version, set_name=set_name, period=period.value, sets=sets,
+        numbers=page_numbers(found.page, found.pages),
     )  # fmt: skip
 
 
@@ -240,6 +242,7 @@ async def _duel(request: web.Request) -> web.Response:
     described = (f"{r.rank}. {names[r.user_id]} — Elo {r.rating}" for r in found.rows)
     return _page(
         request, "duel.html", lang, base=_base(request), rows=rows, board=found,
+        numbers=page_numbers(found.page, found.pages),
         title=t("web.duel.title", lang),
         description=_summary(described, "" if found.past_end else t("web.duel.empty", lang)),
     )  # fmt: skip
