@@ -13,16 +13,27 @@ from bot.leaderboards._cog import LeaderboardsCog
 from bot.leaderboards._pages import PageButton
 from bot.leaderboards._render import board_lines, ranking_result, version_label
 from bot.leaderboards._render_player import game_result
-from bot.leaderboards._views import PERIODS, BoardPeriod, board, duel_board, player, replay
+from bot.leaderboards._views import (
+    PAGE_SIZE,
+    PERIODS,
+    BoardPeriod,
+    board,
+    board_rows,
+    duel_board,
+    player,
+    replay,
+)
 from bot.leaderboards._void import void_text
 
 __all__ = [
+    "PAGE_SIZE",
     "PERIODS",
     "BoardPeriod",
     "LeaderboardsCog",
     "PageButton",
     "board",
     "board_lines",
+    "board_rows",
     "duel_board",
     "game_result",
     "player",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 from typing import Any
+from urllib.parse import urlencode
 
 import discord
 from discord import app_commands
@@ -161,6 +162,10 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         if isinstance(request.listing, GamePages):
             game_id = request.listing.game_id
             page.embed.url = await self._replay_link(interaction.guild_id or 0, game_id)
+        if isinstance(request.listing, QualificationPages):
+            page.embed.url = await self._board_link(
+                interaction.guild_id or 0, request.listing, interaction.user.id
+            )
         view = _pages.view_for(page, locale)
         if private:
             await interaction.edit_original_response(embed=page.embed, view=view)
@@ -169,12 +174,29 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
 
     async def _replay_link(self, guild_id: int, game_id: str) -> str | None:
         """The game's replay on the server's pages, when they are on."""
+        address = await self._web(guild_id)
+        return None if address is None else f"{address}g/{game_id}"
+
+    async def _board_link(
+        self, guild_id: int, board: QualificationPages, user_id: int
+    ) -> str | None:
+        """The board on the server's pages opened at the asker's place ("my place")."""
+        address = await self._web(guild_id)
+        if address is None:
+            return None
+        wanted = {"set": board.set_name, "period": board.period.value, "me": user_id}
+        if board.version:
+            wanted["version"] = board.version
+        return f"{address}?{urlencode(wanted)}"
+
+    async def _web(self, guild_id: int) -> str | None:
+        """The server's web address, when its pages are on and the bot has one."""
         if self.web_base is None:
             return None
         settings = await self.store.servers.settings(guild_id)
         if not settings.web_on or settings.web_key is None:
             return None
-        return f"{web_address(self.web_base, settings.web_key)}g/{game_id}"
+        return web_address(self.web_base, settings.web_key)
 
     @leaderboard.command(
         name=cmd("leaderboards.leaderboard.qualification.name", "qualification"),

@@ -19,8 +19,10 @@ from markupsafe import Markup, escape
 from bot.common import fmt, set_label
 from bot.i18n import date_text, decimal_text, t
 from bot.leaderboards import (
+    PAGE_SIZE,
     BoardPeriod,
     board,
+    board_rows,
     duel_board,
     game_result,
     player,
@@ -43,6 +45,11 @@ KEY = r"{key:[A-Za-z0-9_-]{16,40}}"
 CACHE_MAX = 512
 NEIGHBOURS_MAX = 200
 """How far back in a player's games a replay looks for the ones before and after it."""
+SEARCH_MAX = 64
+"""The longest search by name read (characters)."""
+SEARCH_ROWS = 50
+"""The most players a search lists."""
+USER_ID_MAX = 20
 DESCRIBED = 3
 """The rows of a list its page's description names."""
 PAGE_MAX = 100_000
@@ -177,10 +184,31 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
     version = query.get("version")
     version = version if version in versions else (versions[0] if versions else None)
     page = _page_number(request)
+    me = _user_id(query.get("me", ""))
+    words = query.get("q", "").strip()[:SEARCH_MAX]
+    ranked = (
+        await board_rows(store, server.guild_id, set_name, period, version)
+        if me is not None or words
+        else []
+    )
+    note = None
+    if me is not None:
+        ids = [row.user_id for row in ranked]
+        if me in ids:
+            page = ids.index(me) // PAGE_SIZE
+        else:
+            note = t("details.find.not_on_board", lang)
     found = await board(store, server.guild_id, set_name, period, version, page)
-    names = await _names(request, server.guild_id, (row.user_id for row in found.rows), lang)
+    shown = found.rows
+    if words:
+        known = await _names(request, server.guild_id, (row.user_id for row in ranked), lang)
+        shown = tuple(r for r in ranked if words.casefold() in known[r.user_id].casefold())
+        shown = shown[:SEARCH_ROWS]
+        note = None if shown else t("details.find.nobody", lang)
+    names = await _names(request, server.guild_id, (row.user_id for row in shown), lang)
     rows = [
         {
+            "mine": row.user_id == me,
             "rank": row.rank,
             "name": names[row.user_id],
             "player": f"{_base(request)}p/{row.user_id}",
@@ -190,12 +218,12 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
             "game": f"{_base(request)}g/{row.game_id}",
             "game_id": row.game_id[:8],
         }
-        for row in found.rows
+        for row in shown
     ]
     period_name = t(f"leaderboards.period.{period.value}", lang)
     described = (
         f"{row.rank}. {names[row.user_id]} — {_ranking(row, lang, found.language).striptags()}"
-        for row in found.rows
+        for row in shown
     )
     return _page(
         request, "board.html", lang, base=_base(request), board=found, rows=rows,
@@ -205,8 +233,13 @@ async def _board_page(request: web.Request, server: ServerSettings, lang: str) -
         periods=[(p.value, t(f"leaderboards.period.{p.value}", lang)) for p in BoardPeriod],
         versions=[(v, version_label(v, False, lang)) for v in versions],
         version=version, set_name=set_name, period=period.value, sets=sets,
-        numbers=page_numbers(found.page, found.pages),
+        numbers=[] if words else page_numbers(found.page, found.pages), query=words, note=note,
     )  # fmt: skip
+
+
+def _user_id(text: str) -> int | None:
+    """`?me=` as a Discord user id, else None."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= USER_ID_MAX else None
 
 
 def _ranking(row: LeaderRow, lang: str, numbers: FormulaLanguage) -> Markup:
