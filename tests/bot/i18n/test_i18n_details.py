@@ -90,3 +90,16 @@ def test_a_javascript_sets_first_page_says_javascript() -> None:
         first = pages[0][1]
         assert "PHP" not in first and "JavaScript" in first and "Math.pow(3,4)" in first, locale
         assert "PHP" in rules_pages(locale)[0][1], locale
+
+
+def test_a_translated_engine_error_names_no_class_of_the_engine() -> None:
+    """«(ParseError)», «(DivisionByZeroError)» are code names: a message translated in
+    full needs none; an untranslated one still quotes the engine as it spoke."""
+    from bot.i18n import describe_eval_error
+    from evaluator.result import ErrorCode, EvalError
+
+    zero = EvalError(ErrorCode.PHP, "Division by zero", error_class="DivisionByZeroError")
+    assert describe_eval_error(zero, "uk") == "PHP повідомляє про ділення на нуль."
+    assert describe_eval_error(zero, "en") == "PHP DivisionByZeroError: Division by zero"
+    odd = EvalError(ErrorCode.PHP, "something new", error_class="TypeError")
+    assert describe_eval_error(odd, "uk") == "PHP повідомляє англійською (TypeError): something new"
