@@ -76,6 +76,8 @@ BOARDS = web.AppKey("boards", BoardCache)
 
 
 def add_routes(app: web.Application) -> None:
+    """The pages' routes; the last one takes every other address (the styled 404), so a
+    route added after this call is never reached: add routes before it."""
     app[BOARDS] = BoardCache()
     app.router.add_get("/", _home)
     app.router.add_get("/rules", _rules)
