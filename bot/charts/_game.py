@@ -64,7 +64,7 @@ def build_game_figure(record: GameRecord, locale: str, names: Mapping[str, str])
             gid=f"score:{index}",
             zorder=3 + index,
         )
-        style.mark_off_chart(ax, xs, ys, top)
+        style.mark_off_chart(ax, xs, ys, top, game_set.language)
         if len(line) > 1 and line[-1][1] == 0:
             ax.scatter(
                 [xs[-1]], [0], marker="*", s=260, color=style.CHECKOUT_COLOUR, zorder=6,

@@ -25,10 +25,13 @@ from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
 
 import rules
+from evaluator.language import language
 
 DISCORD_DARK = "#313338"
 DISCORD_LIGHT = "#ffffff"
 INK = "#888888"
+SHORT = 8
+"""An off-chart Score printed in at most this many characters is labelled whole."""
 """Text, axes and the pace guide: a grey of luminance 0.25."""
 GRID = "#88888840"
 PLAYER_COLOURS = ("#2f8fe8", "#e0702a")
@@ -153,33 +156,35 @@ def clipped(values: Sequence[float], top: float) -> list[float]:
     return [min(v, top * OVERSHOOT) for v in values]
 
 
-def short_number(value: float) -> str:
-    """A Score as the summary prints it, or in 3 significant digits when that is long."""
-    text = rules.php_text(value, zero_fraction=False)  # as bot.common.fmt, without its imports
-    return text if len(text) <= 8 else f"{value:.3g}"
+def short_number(value: float, lang: rules.FormulaLanguage = rules.FormulaLanguage.PHP) -> str:
+    """A Score as the game's language prints it, in 3 significant digits when that is long
+    (still as the language prints that number: PHP's 3.84E+15, JavaScript's 38400000000)."""
+    echo = language(lang).echo
+    text = echo(value)
+    return text if len(text) <= SHORT else echo(float(f"{value:.3g}"))
 
 
-def mark_off_chart(ax: Axes, xs: Sequence[float], values: Sequence[float], top: float) -> None:
-    """A triangle on the top edge for each value above `top`, and the highest one's value.
-
-    One number per line: a long game can leave the chart for many rounds in a row,
-    and a label per round would be a smudge.
-    """
+def mark_off_chart(
+    ax: Axes, xs: Sequence[float], values: Sequence[float], top: float,
+    lang: rules.FormulaLanguage = rules.FormulaLanguage.PHP,
+) -> None:  # fmt: skip
+    """A triangle on the top edge for each value above `top`, each with its value (as
+    `lang` prints it); neighbours' labels take turns at two heights, so they stay apart."""
     off = [(x, v) for x, v in zip(xs, values, strict=True) if v > top and math.isfinite(v)]
     if not off:
         return
     ax.scatter([x for x, _ in off], [top] * len(off), marker="^", s=70, color=INK, clip_on=False)
-    x, peak = max(off, key=lambda point: point[1])
-    ax.annotate(
-        short_number(peak),
-        (x, top),
-        xytext=(0, -16),
-        textcoords="offset points",
-        ha="center",
-        color=INK,
-        fontsize=FONT_SIZE - 3,
-        fontfamily=FONT_FAMILY,
-    )
+    for turn, (x, value) in enumerate(off):
+        ax.annotate(
+            short_number(value, lang),
+            (x, top),
+            xytext=(0, -16 - 11 * (turn % 2)),
+            textcoords="offset points",
+            ha="center",
+            color=INK,
+            fontsize=FONT_SIZE - 3,
+            fontfamily=FONT_FAMILY,
+        )
 
 
 def left_margin(top: float, width_in: float) -> float:

@@ -14,7 +14,7 @@ import discord
 
 import rules
 from bot.common import UserError
-from bot.i18n import t
+from bot.i18n import day_of, t
 from bot.settings import SoloGames
 from bot.storage import ServerSettings, Store
 
@@ -150,4 +150,6 @@ def refuse_going_back(current: tzinfo, chosen: tzinfo, name: str, now: float) ->
         return
     eve = (datetime.strptime(today, "%Y-%m-%d") - timedelta(days=1)).strftime("%Y-%m-%d")
     at = int(rules.period_end(eve, chosen).timestamp())
-    raise ConfigError("timezone_behind", timezone=name, there=there, today=today, at=at)
+    raise ConfigError(
+        "timezone_behind", timezone=name, there=day_of(there), today=day_of(today), at=at
+    )

@@ -7,7 +7,7 @@ import discord
 from bot.common import code, fmt, mention, set_label
 from bot.daily._service import DailyContent
 from bot.games import QualificationButton
-from bot.i18n import t
+from bot.i18n import day_of, t
 from bot.leaderboards import board_lines
 from bot.storage import PeriodSummary
 from evaluator.language import language
@@ -52,16 +52,17 @@ def daily_embed(content: DailyContent) -> discord.Embed:
             "daily.title",
             locale,
             set=set_label(content.set_name, content.language),
-            period=content.period,
+            period=day_of(content.period),
         ),
         colour=COLOUR,
         url=content.link,
     )
-    lines = board_lines(summary.board, locale, lang=content.language) or [
-        _no_board(summary, locale)
-    ]
-    lines.append(t("daily.players", locale, players=summary.players))
-    lines.append(t("daily.perfects", locale, perfects=summary.perfects))
+    lines = board_lines(summary.board, locale, lang=content.language)
+    if lines:
+        lines.append(t("daily.players", locale, players=summary.players))
+        lines.append(t("daily.perfects", locale, perfects=summary.perfects))
+    else:
+        lines = [_no_board(summary, locale)]
     embed.description = "\n".join(lines)
     for index, best in enumerate(summary.rounds[:FIELDS_MAX]):
         embed.add_field(

@@ -292,6 +292,18 @@ class GamesCog(commands.Cog, name="Games"):
                     assert_never(mode)
         except UserError as error:
             await refuse(interaction, error)
+            return
+        await self._warn_of_the_start_limit(interaction, guild_id, locale)
+
+    async def _warn_of_the_start_limit(
+        self, interaction: Interaction, guild_id: int, locale: str
+    ) -> None:
+        """The start limit said before it bites: one start left, or none until a time."""
+        left, free_at = await self.service.seats.starts_left(guild_id, interaction.user.id)
+        if left > 1:
+            return
+        key = "details.starts.last" if left == 0 else "details.starts.one_left"
+        await interaction.followup.send(t(key, locale, at=int(free_at)), ephemeral=True)
 
     def _thread_opener(
         self, interaction: Interaction, mode: OneStarts, channel: discord.TextChannel, locale: str

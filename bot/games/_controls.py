@@ -37,6 +37,8 @@ from bot.storage import Challenge
 from rules import GameSet, Mode
 
 log = logging.getLogger(__name__)
+STALE = (Refusal.GAME_OVER, Refusal.ROUND_OVER)
+"""What an Answer button's round past its time is refused with: that copy is old."""
 
 Interaction = discord.Interaction[Any]
 CLOCK_SKEW_S = 2.0
@@ -66,6 +68,10 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         try:
             rnd = self.service.check_can_answer(game_id, interaction.user.id, round_number)
         except UserError as error:
+            if error.code in STALE:  # an old copy of a round: it says so, its button goes
+                note = t("details.round.stale", locale)
+                await interaction.response.edit_message(content=note, view=None)
+                return
             await refuse(interaction, error)
             return
         timeout = max(60.0, rnd.answer_deadline - self.service.clock() + 60.0)

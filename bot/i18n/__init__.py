@@ -22,6 +22,7 @@ from bot.i18n._catalog import (
     t,
 )
 from bot.i18n._commands import SyncedCommand, command_text
+from bot.i18n._dates import date_text, day_of
 from bot.i18n._errors import describe_eval_error
 from bot.i18n._languages import FormulaTexts
 from bot.i18n._languages import texts as formula_texts
@@ -39,6 +40,8 @@ __all__ = [
     "FormulaTexts",
     "catalog",
     "command_text",
+    "date_text",
+    "day_of",
     "decimal_text",
     "describe_eval_error",
     "formula_texts",

@@ -7,7 +7,8 @@ a command by its default qualified name (`{/resign}`, `{/sets import}`) and is
 filled with the command as the reader's client shows it (`_commands`);
 `{/name:plain}` is always plain text, for footers and titles, where Discord
 renders no mention. `{name:,}` groups a whole number's digits the reader's way
-(65,536; 65 536): for counts and limits, never for what PHP computed.
+(65,536; 65 536): for counts and limits, never for what PHP computed. A `date`
+value reads as the reader's language writes dates (`_dates`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import logging
 import re
 import string
 from collections.abc import Callable
+from datetime import date
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ from typing import Any
 import yaml
 
 from bot.i18n._commands import CommandIds, command_text
+from bot.i18n._dates import date_text
 from bot.i18n._numbers import OTHER, grouped_text, plural_category
 
 log = logging.getLogger(__name__)
@@ -56,9 +59,7 @@ class _Formatter(string.Formatter):
         self.language = language
 
     def format_field(self, value: Any, format_spec: str) -> Any:
-        if format_spec == GROUPED:
-            return grouped_text(value, self.language)
-        return super().format_field(value, format_spec)
+        return _field(value, format_spec, self.language)
 
 
 _CONVERT: dict[str | None, Callable[[Any], str]] = {"r": repr, "s": str, "a": ascii}
@@ -96,8 +97,17 @@ class _Template:
             value = params[name] if name in params else "{" + name + "}"  # as `_Lenient`
             if conversion is not None:
                 value = _CONVERT[conversion](value)
-            out.append(grouped_text(value, language) if spec == GROUPED else format(value, spec))
+            out.append(_field(value, spec, language))
         return "".join(out)
+
+
+def _field(value: Any, spec: str, language: str) -> str:
+    """One field as the reader's language writes it: a date as a date, `{n:,}` grouped."""
+    if isinstance(value, date):
+        return date_text(value, language)
+    if spec == GROUPED:
+        return grouped_text(value, language)
+    return format(value, spec)
 
 
 Text = str | dict[str, str]

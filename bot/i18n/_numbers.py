@@ -9,7 +9,7 @@ are fractions, the int 1 is "one".
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import cache
 
 from babel import Locale
@@ -73,5 +73,10 @@ def decimal_text(value: float, language: str, places: int = 1) -> str:
     """A measured number (seconds, an average) as the reader writes it: 12.3, 12,3.
 
     Not for what PHP computed (Results, Points, Scores): those read as PHP prints them.
+    Rounded half up on the number as it prints (125.25 reads 125.3), as players round.
     """
-    return format_decimal(value, format="0." + "0" * places, locale=language)
+    exact = Decimal(repr(float(value)))
+    shown = (
+        exact.quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP) if exact.is_finite() else exact
+    )
+    return format_decimal(shown, format="0." + "0" * places, locale=language)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 from typing import Any
+from urllib.parse import urlencode
 
 import discord
 from discord import app_commands
@@ -61,6 +62,15 @@ STATS_FILE = "stats.png"
 def _counts(record: GameRecord) -> bool:
     """Finished and not voided (by the game, or later by an admin): what /stats counts."""
     return record.state.outcome is not None and not voided(record)
+
+
+SHARE_NAME = cmd("details.option.share.name", "share")
+SHARE = cmd("details.option.share", "post someone else's for the channel too (yours always are)")
+
+
+def _private(interaction: Interaction, who: discord.abc.User, share: bool) -> bool:
+    """Someone else's stats or history answer only the one who asked, unless shared."""
+    return who.id != interaction.user.id and not share
 
 
 async def publish(interaction: Interaction, **message: Any) -> None:
@@ -133,9 +143,11 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
             return wanted
         raise UnknownVersion(game_set.name, chosen.strip())
 
-    async def _show(self, interaction: Interaction, request: PageRequest, name: str = "") -> None:
+    async def _show(
+        self, interaction: Interaction, request: PageRequest, name: str = "", private: bool = False
+    ) -> None:
         """Acknowledged privately before the database is read; an error stays private, a
-        page is posted publicly (`publish`)."""
+        page is posted publicly (`publish`) unless `private` (someone else's, unshared)."""
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         page = await _pages.build(self.store, interaction.guild_id or 0, request, locale, name)
@@ -145,17 +157,41 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         if isinstance(request.listing, GamePages):
             game_id = request.listing.game_id
             page.embed.url = await self._replay_link(interaction.guild_id or 0, game_id)
+        if isinstance(request.listing, QualificationPages):
+            page.embed.url = await self._board_link(
+                interaction.guild_id or 0, request.listing, interaction.user.id
+            )
         view = _pages.view_for(page, locale)
+        if private:
+            await interaction.edit_original_response(embed=page.embed, view=view)
+            return
         await publish(interaction, embed=page.embed, **({"view": view} if view else {}))
 
     async def _replay_link(self, guild_id: int, game_id: str) -> str | None:
         """The game's replay on the server's pages, when they are on."""
+        address = await self._web(guild_id)
+        return None if address is None else f"{address}g/{game_id}"
+
+    async def _board_link(
+        self, guild_id: int, board: QualificationPages, user_id: int
+    ) -> str | None:
+        """The board on the server's pages opened at the asker's place ("my place")."""
+        address = await self._web(guild_id)
+        if address is None:
+            return None
+        wanted = {"set": board.set_name, "period": board.period.value, "me": user_id}
+        if board.version:
+            wanted["version"] = board.version
+        return f"{address}?{urlencode(wanted)}"
+
+    async def _web(self, guild_id: int) -> str | None:
+        """The server's web address, when its pages are on and the bot has one."""
         if self.web_base is None:
             return None
         settings = await self.store.servers.settings(guild_id)
         if not settings.web_on or settings.web_key is None:
             return None
-        return f"{web_address(self.web_base, settings.web_key)}g/{game_id}"
+        return web_address(self.web_base, settings.web_key)
 
     @leaderboard.command(
         name=cmd("leaderboards.leaderboard.qualification.name", "qualification"),
@@ -210,12 +246,15 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
             "leaderboards.stats.description", "A player's games, checkouts and ratings here"
         ),
     )
-    @app_commands.rename(user=cmd("leaderboards.option.user.name", "user"))
-    @app_commands.describe(user=cmd("leaderboards.option.user", "whose; yourself by default"))
+    @app_commands.rename(user=cmd("leaderboards.option.user.name", "user"), share=SHARE_NAME)
+    @app_commands.describe(
+        user=cmd("leaderboards.option.user", "whose; yourself by default"), share=SHARE
+    )
     @app_commands.guild_only()
     async def stats(
-        self, interaction: Interaction, user: discord.Member | discord.User | None = None
-    ) -> None:
+        self, interaction: Interaction, user: discord.Member | discord.User | None = None,
+        share: bool = False,
+    ) -> None:  # fmt: skip
         who = user or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
         guild_id = interaction.guild_id or 0
@@ -232,11 +271,14 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         )
         embed = _render_player.stats_embed(stats, who.display_name, locale, streaks, lang)
         png = await self._stats_chart(guild_id, who.id, locale)
-        if png is None:
-            await publish(interaction, embed=embed)
+        files = []
+        if png is not None:
+            embed.set_image(url=f"attachment://{STATS_FILE}")
+            files = [discord.File(io.BytesIO(png), STATS_FILE)]
+        if _private(interaction, who, share):
+            await interaction.edit_original_response(embed=embed, attachments=files)
             return
-        embed.set_image(url=f"attachment://{STATS_FILE}")
-        await publish(interaction, embed=embed, file=discord.File(io.BytesIO(png), STATS_FILE))
+        await publish(interaction, embed=embed, **({"file": files[0]} if files else {}))
 
     async def _stats_chart(self, guild_id: int, user_id: int, locale: str) -> bytes | None:
         """The last GAMES_MAX finished games that count in stats (no practice, no void), or
@@ -253,15 +295,18 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         name=cmd("leaderboards.history.name", "history"),
         description=cmd("leaderboards.history.description", "A player's recent games here"),
     )
-    @app_commands.rename(user=cmd("leaderboards.option.user.name", "user"))
-    @app_commands.describe(user=cmd("leaderboards.option.user", "whose; yourself by default"))
+    @app_commands.rename(user=cmd("leaderboards.option.user.name", "user"), share=SHARE_NAME)
+    @app_commands.describe(
+        user=cmd("leaderboards.option.user", "whose; yourself by default"), share=SHARE
+    )
     @app_commands.guild_only()
     async def history(
-        self, interaction: Interaction, user: discord.Member | discord.User | None = None
-    ) -> None:
+        self, interaction: Interaction, user: discord.Member | discord.User | None = None,
+        share: bool = False,
+    ) -> None:  # fmt: skip
         who = user or interaction.user
         request = PageRequest(HistoryPages(who.id), interaction.user.id)
-        await self._show(interaction, request, who.display_name)
+        await self._show(interaction, request, who.display_name, _private(interaction, who, share))
 
     @app_commands.command(
         name=cmd("leaderboards.game.name", "game"),

@@ -259,6 +259,13 @@ async def _game_page(
     record = found.record
     if found.sealed is not None:
         return Page(_render_replay.game_embed(record, 0, locale, found.sealed), False, request)
+    if record.meta.private and record.active and str(request.owner) not in record.state.players:
+        # someone else's game in private messages: only that it goes on, until it ends
+        hidden = replace(record, state=replace(record.state, rounds=[]), meta=replace(
+            record.meta, best=()))  # fmt: skip
+        embed = _render_replay.game_embed(hidden, 0, locale)
+        embed.description = t("details.game.private_live", locale)
+        return Page(embed, False, request)
     pages = _render_replay.round_pages(record)
     page = min(request.page, pages - 1)
     return Page(

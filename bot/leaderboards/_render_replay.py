@@ -13,7 +13,7 @@ import discord
 import rules
 from bot.common import fmt, mention, set_label
 from bot.games import FIELD_MAX, outcome_text, round_line
-from bot.i18n import t
+from bot.i18n import date_text, t
 from bot.leaderboards._render import COLOUR, page_footer
 from bot.play import summary_best
 from bot.storage import GameRecord
@@ -77,7 +77,7 @@ def game_embed(
         ),
         inline=False,
     )
-    started = datetime.fromtimestamp(record.created_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    started = date_text(datetime.fromtimestamp(record.created_at, UTC), locale)
     if sealed is not None:
         value = _seal_text(sealed, locale)
         if hide_scores:

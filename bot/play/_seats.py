@@ -79,6 +79,14 @@ class Seats:
                 Refusal.COOLDOWN, expires=starts[STARTS_PER_WINDOW - 1] + START_WINDOW_S
             )
 
+    async def starts_left(self, guild_id: int, user_id: int) -> tuple[int, float]:
+        """How many more games the player may start in the window now, and when the
+        oldest start in it leaves the window (another start is free again then)."""
+        now = self.clock()
+        starts = await self.store.recent_starts(guild_id, user_id, now - START_WINDOW_S)
+        oldest = starts[min(len(starts), STARTS_PER_WINDOW) - 1] if starts else now
+        return max(0, STARTS_PER_WINDOW - len(starts)), oldest + START_WINDOW_S
+
     async def ensure_may_rank(self, guild_id: int, user_id: int, *, other: bool = False) -> None:
         """Refuse ranked play (Qualification, a rated duel) to a player an admin barred.
 

@@ -4,9 +4,10 @@ Kept as Markdown next to this module (`en.md`, `uk.md`); each `## ` heading is
 one page (one embed), so the text stays within Discord's embed limits. A
 command is written `{/resign}` and shown as the reader's client names it.
 
-The base text is PHP's (the original rules' language). Another language's formula
-page is `<locale>.<language>.md` (`en.javascript.md`): for a Set in that language
-it takes the place of the base's formula page (FORMULA_PAGE), with its surprises.
+The base text is PHP's (the original rules' language). Another language's pages are
+`<locale>.<language>.md` (`en.javascript.md`): for a Set in that language a page
+titled as one of the base's takes its place (the game's first page names the
+language), and the others take the place of the base's formula page (FORMULA_PAGE).
 """
 
 from __future__ import annotations
@@ -34,7 +35,11 @@ def _pages(language: str, formula: str = "") -> tuple[tuple[str, str], ...]:
     pages = _read(file)
     own = _file(f"{language}.{formula}") or _file(f"{DEFAULT_LOCALE}.{formula}")
     if formula and own is not None:
-        pages[FORMULA_PAGE : FORMULA_PAGE + 1] = _read(own)
+        titles = [title for title, _ in pages]
+        replacing = [(t, b) for t, b in _read(own) if t in titles]
+        for title, body in replacing:
+            pages[titles.index(title)] = (title, body)
+        pages[FORMULA_PAGE : FORMULA_PAGE + 1] = [p for p in _read(own) if p not in replacing]
     return tuple(pages)
 
 

@@ -117,3 +117,11 @@ async def record_duel(conn: AsyncConnection, record: GameRecord) -> list[RatingC
             )
         )
     return changes
+
+
+async def game_changes(conn: AsyncConnection, game_id: str) -> list[RatingChange]:
+    """The Elo a rated duel moved, by its players' ids (none for any other game)."""
+    rows = await conn.execute(
+        sa.select(events_t).where(events_t.c.game_id == game_id).order_by(events_t.c.user_id)
+    )
+    return [RatingChange(row.user_id, row.before, row.after) for row in rows]

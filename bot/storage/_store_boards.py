@@ -32,6 +32,11 @@ class BoardsPart(Connections):
                     raise
         raise AssertionError("unreachable")
 
+    async def rating_changes(self, game_id: str) -> list[RatingChange]:
+        """What a rated duel did to its players' Elo (for its replay); read only."""
+        async with self._read() as conn:
+            return await _ratings.game_changes(conn, game_id)
+
     async def qualification_leaderboard(
         self,
         guild_id: int,

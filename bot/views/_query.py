@@ -138,6 +138,22 @@ async def board(
     return Board(set_name, period, version, tuple(rows), streaks, page, page_count(total), lang)
 
 
+FIND_MAX = 2000
+"""How far down a board "my place" and a search by name look (one query)."""
+
+
+async def board_rows(
+    store: Store, guild_id: int, set_name: str, period: BoardPeriod, version: str | None,
+    now: datetime | None = None,
+) -> list[LeaderRow]:  # fmt: skip
+    """A board's first FIND_MAX rows in rank order, to find a player on it."""
+    zone = (await store.servers.settings(guild_id)).zone
+    first = since(period, now or datetime.now(UTC), zone)
+    return await store.qualification_leaderboard(
+        guild_id, set_name, first, limit=FIND_MAX, offset=0, version=version
+    )
+
+
 async def duel_board(store: Store, guild_id: int, page: int = 0) -> DuelBoard:
     rows = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
     return DuelBoard(tuple(rows), page, page_count(await store.duel_count(guild_id)))

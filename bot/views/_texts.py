@@ -49,7 +49,7 @@ def game_result(record: GameRecord, player: str, locale: str) -> str:
     state = record.state
     result = state.outcome
     if result is None:
-        return t("leaderboards.history.playing", locale, rounds=len(state.rounds))
+        return t("leaderboards.history.playing", locale, rounds=max(len(state.rounds), 1))
     seat = state.players.index(player) if player in state.players else 0
     if voided(record):
         return void_text(record, locale, VOID_REASON_MAX)

@@ -49,8 +49,8 @@ class Recent(Generic[K, V]):
             self._values.popitem(last=False)
 
 
-BoardKey = tuple[str, str, str, str, str | None, int]
-"""Page key, language, Set, period, version asked, page."""
+BoardKey = tuple[str, str, str, str, str | None, int, int | None, str]
+"""Page key, language, Set, period, version asked, page, "my place" asked, search words."""
 
 
 class BoardCache:

@@ -40,9 +40,12 @@ def language(query: str | None, accept: str | None) -> str:
 
 
 def _inline(text: str) -> str:
-    html = str(escape(text))
-    html = _CODE.sub(r"<code>\1</code>", html)
-    return _BOLD.sub(r"<strong>\1</strong>", html)
+    """Code spans first, kept whole: a `**` inside code is JavaScript's power, not bold."""
+    out = []
+    for i, piece in enumerate(_CODE.split(text)):
+        html = str(escape(piece))
+        out.append(f"<code>{html}</code>" if i % 2 else _BOLD.sub(r"<strong>\1</strong>", html))
+    return "".join(out)
 
 
 def markdown(text: str) -> Markup:
@@ -60,10 +63,12 @@ def markdown(text: str) -> Markup:
 
 def rules_html(lang: str) -> list[tuple[str, Markup]]:
     """(title, body) sections; a command reads as its name in that language. After the
-    rules (PHP's formula), every other language's own formula page and its surprises."""
+    rules (PHP's), every other language's own formula page and its surprises (its
+    pages titled as the base's are the base's, said of that language)."""
     book = catalog()
     base = rules_pages(lang)
     sections = list(base)
+    titles = {title for title, _ in base}
     for formula in FormulaLanguage:
-        sections += [page for page in rules_pages(lang, formula) if page not in base]
+        sections += [page for page in rules_pages(lang, formula) if page[0] not in titles]
     return [(title, markdown(book.commands_in(body, lang))) for title, body in sections]

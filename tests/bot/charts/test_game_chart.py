@@ -96,7 +96,7 @@ def test_a_score_far_above_the_start_leaves_the_chart_with_its_value_marked() ->
     assert points[2] == (2, 610)  # a bounce up that stays on the chart is drawn where it is
     assert top < points[3][1] <= top * style.OVERSHOOT  # the off-chart one leaves at the top
     assert points[4:] == [(4, 610), (5, 460), (6, 394), (7, 335)]
-    assert [text.get_text() for text in ax.texts if text.get_gid() != "title"] == ["3.84e+10"]
+    assert [text.get_text() for text in ax.texts if text.get_gid() != "title"] == ["38400000000"]
     assert [(x, y) for x, y in ax.collections[0].get_offsets()] == [(3, top)]  # type: ignore[misc, str-unpack, union-attr]
 
 
@@ -147,3 +147,24 @@ def test_every_ink_reads_on_both_discord_themes(ink: str) -> None:
 
 def titles(ax: Axes) -> list[str]:
     return [text.get_text() for text in ax.texts if text.get_gid() == "title"]
+
+
+JS = rules.load_sets()["js-darts"]
+OFF_TWICE = [
+    ("9999", [("9**9*99", 38354628411), ("9*9*99", 8019)]),  # off the chart | 7518 (off too)
+    ("9999", [("9**9*99", 38354628411), ("99*99", 9801)]),  # back: 610 | off again
+    ("1234", [("1234", 1234), ("12*34", 408)]),
+]
+
+
+def test_every_off_chart_score_is_labelled_as_the_games_language_prints_it() -> None:
+    """A JavaScript duel leaves the chart three times: three labels, JavaScript's digits."""
+    record = play(OFF_TWICE, mode=rules.Mode.DUEL, game_set=JS)
+    state = record.state
+    ax = axes_of(build_game_figure(record, "en", NAMES))
+    top = ax.get_ylim()[1]
+    off = [float(a.score) for r in state.rounds for a in r.answers if a and float(a.score) > top]
+    labels = [text.get_text() for text in ax.texts if text.get_gid() != "title"]
+    assert len(labels) == len(off) >= 3, (labels, off)
+    assert all("e+" not in label and "E+" not in label for label in labels), labels
+    assert labels[0] == "38400000000"  # 38354627710 in 3 digits, as JavaScript prints it

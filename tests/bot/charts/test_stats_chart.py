@@ -117,7 +117,9 @@ def test_a_huge_score_left_is_clipped_and_its_value_written() -> None:
     heights = [p.get_height() for p in scores.containers[0]]
     assert heights[0] > top
     assert heights[1] == 335
-    assert [text.get_text() for text in scores.texts if text.get_gid() != "title"] == ["3.84e+10"]
+    assert [text.get_text() for text in scores.texts if text.get_gid() != "title"] == [
+        "38400000000"
+    ]
 
 
 @pytest.mark.parametrize(

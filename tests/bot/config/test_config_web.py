@@ -63,3 +63,13 @@ async def test_game_links_its_replay_while_the_web_is_on(world, admin) -> None:
     await admin.slash(world.channel, "config web", state="off")
     after = shown(await world.bob.slash(world.channel, "game", id=prefix))
     assert after.embeds[0].url is None
+
+
+async def test_the_leaderboard_links_my_place_on_the_web(world, admin) -> None:
+    """/leaderboard qualification links the web board opened at the asker's place."""
+    await admin.slash(world.channel, "config web", state="on")
+    key = (await world.store.servers.settings(world.guild.id)).web_key
+    board = shown(await world.bob.slash(world.channel, "leaderboard qualification"))
+    assert board.embeds[0].url.startswith(
+        f"{BASE}/s/{key}/?set=darts&period=today&me={world.bob.id}&version="
+    )

@@ -46,7 +46,7 @@ async def test_a_done_mark_that_failed_after_the_post_does_not_post_it_again(
     [post] = posts(board)
     assert await world.store.servers.post_done(key(world))
     assert "darts/2026-01-01" in post.embeds[0].footer.text  # the marker it was found by
-    assert "Qualification · darts · 2026-01-01: the final board" in message_text(post)
+    assert "Qualification · darts · January 1, 2026: the final board" in message_text(post)
 
 
 async def test_a_process_dead_between_the_post_and_its_mark_is_not_posted_twice(

@@ -28,7 +28,7 @@ async def test_the_day_is_posted_once_when_it_ends_with_its_board_and_best_answe
     await world.env.advance_time(120)
     [post] = posts(board)
     text = message_text(post)
-    assert "Qualification · darts · 2026-01-01: the final board" in text
+    assert "Qualification · darts · January 1, 2026: the final board" in text
     lines = post.embeds[0].description.splitlines()
     assert lines[0] == f"`1.` <@{world.alice.id}> — ⭐ Perfect in 4 rounds · 40.0 s"
     assert lines[1].startswith(f"`2.` <@{world.bob.id}> — 🎯 Score 0 in 5 rounds")

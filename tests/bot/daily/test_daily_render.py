@@ -22,7 +22,7 @@ def content(closest: dict[str, Candidate | None] | None) -> DailyContent:
 def test_the_ukrainian_post_reads_as_written_in_ukrainian() -> None:
     found = Candidate("3*4+89-1", 100, 150, 351, 8)
     embed = daily_embed(content({"3489": found}))
-    assert embed.title == "Кваліфікація · darts · 2026-01-01: підсумкова таблиця"
+    assert embed.title == "Кваліфікація · darts · 1 січня 2026\u202fр.: підсумкова таблиця"
     assert "У таблиці 22\u00a0гравці" in (embed.description or "")
     assert "⭐ Супер-ігор: 1" in (embed.description or "")
     [field] = embed.fields
@@ -38,3 +38,10 @@ def test_the_ukrainian_post_reads_as_written_in_ukrainian() -> None:
 def test_without_a_solver_there_is_no_closest_line() -> None:
     [field] = daily_embed(content(None)).fields
     assert "Цілі" not in field.value  # type: ignore[operator]
+
+
+def test_an_empty_board_says_so_once() -> None:
+    """Nobody on the board: no «У таблиці 0 гравців», no «Супер-ігор: 0» after it."""
+    summary = PeriodSummary([], players=0, perfects=0, rounds=[])
+    embed = daily_embed(DailyContent(7, "darts", "2026-01-01", summary, None, "uk"))
+    assert embed.description == "Цього дня в цю Кваліфікацію ніхто не грав."

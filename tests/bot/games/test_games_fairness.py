@@ -53,9 +53,8 @@ async def test_game_shows_others_only_the_outcome_until_the_day_ends(world) -> N
     replay = await world.bob.slash(world.channel, "game", id=record.state.id[:8])
     text = message_text(public_message(replay))
     assert digits not in text and "shown when the day ends" in text
-    history = message_text(
-        public_message(await world.bob.slash(world.channel, "history", user=world.alice))
-    )
+    shared = await world.bob.slash(world.channel, "history", user=world.alice, share=True)
+    history = message_text(public_message(shared))
     assert digits not in history
     await world.env.advance_time(24 * 3600)
     after = message_text(

@@ -118,7 +118,7 @@ async def test_ukrainian_round_and_descriptions_have_no_english(world) -> None:
     assert "Класична гра за оригінальними правилами." in listed
     assert "The classic game" not in listed and "раундів (Супер-гра ≤ 4)" in listed
     shown = await world.alice.slash(world.channel, "sets show", name="sprint")
-    assert "Коротша гра від 301." in message_text(shown.response.message)
+    assert "Коротша гра: Рахунок починається з 301." in message_text(shown.response.message)
     choices = await world.alice.autocomplete(world.channel, "training", "set", "bli")
     assert [c["name"] for c in choices] == ["blitz (501, 7×30\u00a0с)"]
     english = await world.bob.autocomplete(world.channel, "training", "set", "bli")

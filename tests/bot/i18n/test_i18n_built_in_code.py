@@ -52,7 +52,7 @@ def test_measured_numbers_use_the_readers_decimal_mark() -> None:
     assert board.endswith("· 12,3\u00a0с")
     stats = stats_embed(PlayerStats(5, 1, rounds=12, avg_points=52.25), "a", "uk")
     average = next(f.value for f in stats.fields if f.name == "Середня кількість Балів за раунд")
-    assert average == "52,2 (зіграно 12\u00a0раундів)"
+    assert average == "52,3 (зіграно 12\u00a0раундів)"
 
 
 @pytest.mark.parametrize(

@@ -185,7 +185,7 @@ async def test_history_pages_name_the_player_without_the_member_cache(board) -> 
     for index in range(12):
         await qualification(board.store, board.guild.id, f"h{index:02d}", a.id, NO_CHECKOUT,
                             period=f"2025-12-{index + 1:02d}")  # one attempt a day  # fmt: skip
-    first = await board.bob.slash(board.channel, "history", user=a)
+    first = await board.bob.slash(board.channel, "history", user=a, share=True)
     assert shown(first).embeds[0].title == "Games of alice"
     assert "Page 1 of 2" in shown(first).embeds[0].footer.text
     await board.bob.click(shown(first).message, label="Next ▶")
@@ -220,7 +220,7 @@ async def test_command_names_have_valid_ukrainian_translations() -> None:
         await translator.translate(name, discord.Locale.ukrainian, None)  # type: ignore[arg-type]
         for name in names
     ]
-    assert len(translated) == 12  # 6 commands, 6 options
+    assert len(translated) == 14  # 6 commands, 8 options (share on /stats and /history)
     valid = re.compile(r"^[-_\w]{1,32}$")
     assert all(name and valid.match(name) and name == name.lower() for name in translated)
 

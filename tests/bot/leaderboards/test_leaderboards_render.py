@@ -58,7 +58,7 @@ def test_a_long_game_replays_ten_rounds_a_page() -> None:
     rounds = second.fields[-1]
     assert rounds.name == "Rounds 11–20 of 20"
     assert rounds.value.count("\n") == 9  # type: ignore[union-attr]
-    assert second.footer.text == "Page 2 of 2 · 2026-01-01 00:00 UTC"
+    assert second.footer.text == "Page 2 of 2 · January 1, 2026, 12:00\u202fAM UTC"
 
 
 def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
@@ -184,3 +184,18 @@ def test_a_replay_page_keeps_every_round_whole_and_names_auto_moves() -> None:
     auto = rules.auto_move("1234")[0]
     assert all(f"`{auto}` (auto-move)" in line for line in lines)
     assert len(embed) <= 6000
+
+
+def test_a_game_before_its_first_round_is_in_round_1_not_0() -> None:
+    fresh = _played(rules.Mode.TRAINING, ["1"], [])
+    assert game_result(fresh, "1", "uk") == "▶ триває, раунд 1"
+
+
+def test_stats_round_an_average_half_up_as_players_expect() -> None:
+    def shown(avg: float, locale: str) -> str:
+        embed = _render_player.stats_embed(PlayerStats(1, 1, rounds=1, avg_points=avg), "a", locale)
+        return str(embed.fields[3].value)
+
+    assert shown(125.25, "en").startswith("125.3 "), shown(125.25, "en")
+    assert shown(125.25, "uk").startswith("125,3 ")
+    assert shown(0.05, "en").startswith("0.1 ") and shown(2.45, "en").startswith("2.5 ")

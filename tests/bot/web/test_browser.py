@@ -15,8 +15,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
-from tests.bot.web.pages_site import DAVE, HOSTILE, SECRET_DIGITS, Site
+from bot.storage import open_store
+from bot.web import create_app
+from tests.bot.web import showcase
+from tests.bot.web.pages_site import (
+    ALICE,
+    BOB,
+    CAROL,
+    DAVE,
+    GUILD,
+    HOSTILE,
+    SECRET_DIGITS,
+    Site,
+    qualification,
+)  # fmt: skip
 
 playwright_api = pytest.importorskip("playwright.async_api")
 axe_module = pytest.importorskip("axe_playwright_python.async_playwright")
@@ -84,7 +98,7 @@ async def test_the_replay_shows_each_round_and_the_best_answer(site: Site, brows
     page = await _open(browser, site, path)
     headings = await page.locator("main h2").all_inner_texts()
     assert headings == [f"Round {n} · Digits 1234" for n in range(1, 5)]
-    assert "1*234 → 467" in await page.locator("main").inner_text()
+    assert "1*234 → Score 467" in await page.locator("main").inner_text()
     await _check(browser, site, path, "replay")
 
 
@@ -152,3 +166,83 @@ async def test_on_a_phone_nothing_scrolls_sideways_and_the_board_fits(
         shown = table["rights"] if width == 390 else table["rights"][:3]
         assert max(shown) <= width, (width, table)
         await board.screenshot(path=str(SHOTS / f"board-{width}px.png"), full_page=True)
+
+
+LONG_NAMES = {
+    ALICE: "Олександра Костянтинівна Дніпропетровська-Запорізька",
+    BOB: "Найкращийгравецьусієїкваліфікаціїкиївськоїобласті",
+    CAROL: "Христина 🎯 Верховна-Вишгородська",
+    DAVE: "Dave",
+}
+"""Long Ukrainian names, one a single word longer than a small phone's screen."""
+
+FITS = """() => {
+  const view = window.innerWidth;
+  const cells = [...document.querySelectorAll('main tbody td, main tbody th, main li, main p')]
+    .filter(c => c.getClientRects().length > 0);
+  const outside = cells.filter(c => {
+    const box = c.getBoundingClientRect();
+    return box.right > view + 1 || box.left < -1;
+  }).map(c => c.tagName + ': ' + c.textContent.trim().slice(0, 40));
+  // a card shows its labels itself: the visually hidden header is no hidden column
+  const hidden = [...document.querySelectorAll('main *')].filter(e =>
+    !e.closest('pre, thead') && getComputedStyle(e).overflowX !== 'visible'
+    && e.scrollWidth > e.clientWidth + 1).map(e => e.tagName + '.' + e.className);
+  return {page: document.documentElement.scrollWidth, view, outside, hidden};
+}"""
+
+
+async def test_every_page_fits_a_phone_with_long_names_and_ids(site: Site, browser: Any) -> None:
+    """At 320, 390 and 1366 CSS pixels, with long Ukrainian names and a long Set name: no
+    page scrolls sideways, no cell is off-screen, nothing is hidden in a scrolled box
+    (a phone reads each row as a card). Screenshots of every page, uk and en, phone and
+    desktop, are saved for a person to look at."""
+    await site.store.names.remember(GUILD, LONG_NAMES, 2.0)
+    long_set = "кваліфікація-для-найдовших-назв-сетів"
+    await qualification(site.store, GUILD, "7" * 32, 105, [100.0] * 6 + [0.009787928221854258])
+    paths = {
+        "board": site.base + "?period=all", "duel": site.base + "duel",
+        "player": f"{site.base}p/{ALICE}", "replay": f"{site.base}g/{'a' * 32}",
+        "replay-decimals": f"{site.base}g/{'7' * 32}", "replay-hostile": f"{site.base}g/{'b' * 32}",
+        "rules": f"{site.base}rules", "not-found": f"{site.base}nowhere",
+        "board-long-set": site.base + f"?period=all&set={long_set}",
+    }  # fmt: skip
+    for width in (320, 390, 1366):
+        for lang in ("uk", "en"):
+            for name, path in paths.items():
+                page = await (
+                    await browser.new_context(viewport={"width": width, "height": 800})
+                ).new_page()
+                sep = "&" if "?" in path else "?"
+                await page.goto(str(site.client.make_url(f"{path}{sep}lang={lang}")))
+                fits = await page.evaluate(FITS)
+                where = (width, lang, name)
+                assert fits["page"] <= fits["view"], (where, fits)
+                assert fits["outside"] == [] and fits["hidden"] == [], (where, fits)
+                shot = SHOTS / f"{name}-{lang}-{width}px.png"
+                await page.screenshot(path=str(shot), full_page=True)
+                await page.context.close()
+
+
+async def test_the_readmes_screenshots(tmp_path: Path, browser: Any) -> None:
+    """A realistic board and a duel replay on a phone, for docs/web-board.png and
+    docs/web-replay.png (copied from build/web-shots by hand after a look)."""
+    store = await open_store(f"sqlite+aiosqlite:///{tmp_path}/showcase.sqlite3")
+    key, duel = await showcase.populate(store)
+    client = TestClient(TestServer(create_app(store)))
+    await client.start_server()
+    try:
+        for name, path in (("board", f"/s/{key}/?period=all"), ("replay", f"/s/{key}/g/{duel}")):
+            context = await browser.new_context(
+                viewport={"width": 390, "height": 844}, device_scale_factor=2
+            )
+            page = await context.new_page()
+            response = await page.goto(str(client.make_url(f"{path}&lang=uk" if "?" in path
+                                                           else f"{path}?lang=uk")))  # fmt: skip
+            assert response is not None and response.status == 200, path
+            await page.evaluate("document.fonts.ready")
+            await page.screenshot(path=str(SHOTS / f"readme-{name}.png"))  # one phone screen
+            await context.close()
+    finally:
+        await client.close()
+        await store.close()

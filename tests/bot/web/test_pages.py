@@ -25,7 +25,7 @@ async def _get(site: Site, path: str, **headers: str) -> tuple[int, str, dict[st
 async def test_the_board_ranks_the_players_in_order(site: Site) -> None:
     status, html, _ = await _get(site, site.base + "?period=all")
     assert status == 200
-    names = re.findall(r'<th scope="row"><a href="[^"]+">([^<]*)</a></th>', html)
+    names = re.findall(r'<th scope="row"><a href="[^"]+"><bdi>([^<]*)</bdi></a></th>', html)
     hostile = str(escape(HOSTILE))
     assert names == ["Alice", hostile, "Carol"]
     assert "<title>" in html and "<caption>" in html and 'scope="col"' in html
@@ -54,7 +54,7 @@ async def test_a_replay_shows_each_round_and_the_best_answer(site: Site) -> None
     assert status == 200
     assert [int(n) for n in re.findall(r'<h2 id="round-(\d+)"', html)] == [1, 2, 3, 4]
     assert html.count("<code>12*3+4</code>") == 4
-    assert "<code>1*234</code> → 467" in html
+    assert "<code>1*234</code> → Score 467" in html
     assert "Accuracy against the best answers" in html
     _, hostile, _ = await _get(site, f"{site.base}g/{'b' * 32}")
     assert "<code>1&lt;2&gt;3&amp;4</code>" in hostile
@@ -141,7 +141,7 @@ async def test_the_elo_board_turns_its_pages(site: Site) -> None:
     """Twelve rated players: ten on the first page, two on the second, linked both ways
     (the Elo page once showed its first ten only)."""
     await _resigned_duels(site, 6)
-    ranks = r'<tr>\s*<td class="num">(\d+)</td>'
+    ranks = r'<tr>\s*<td class="num"[^>]*>(\d+)</td>'
     _, first, _ = await _get(site, site.base + "duel")
     assert [int(n) for n in re.findall(ranks, first)] == list(range(1, 11))
     assert "Page 1 of 2" in first and 'href="?page=1&amp;lang=en" rel="next"' in first
