@@ -40,6 +40,7 @@ import rules
 from bot.common import SetsDirectory, UserError
 from bot.config import web_address
 from bot.daily._ahead import Closest, DayAhead
+from bot.play import game_time
 from bot.storage import ChannelGone, PeriodSummary, ServerSettings, Store
 from rules import FormulaLanguage, GameSet
 from solver.result import Candidate
@@ -381,6 +382,6 @@ class DailyPosts:
                 continue
             self._sleeping = True
             try:
-                await asyncio.sleep(self.wait_s(servers, deferred))
+                await game_time.wait(self.wait_s(servers, deferred))  # the day's, not real
             finally:
                 self._sleeping = False

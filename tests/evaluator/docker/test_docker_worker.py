@@ -141,8 +141,8 @@ async def test_memory_bomb_is_killed_by_the_cgroup(factory: Any) -> None:
     hog = "$a = []; while (true) { $a[] = str_repeat('x', 1 << 20); }"
     worker = await factory.spawn_with(["php", "-n", "-d", "memory_limit=-1", "-r", hog])
     try:
-        with pytest.raises(WorkerDied):
-            await worker.request(b"\n", 20.0)
+        with pytest.raises(WorkerDied):  # the bound only guards a hang: a bomb starved of
+            await worker.request(b"\n", 120.0)  # CPU by other work took more than 20 s
     finally:
         await worker.kill()
 
