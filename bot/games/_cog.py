@@ -299,7 +299,7 @@ class GamesCog(commands.Cog, name="Games"):
         self, interaction: Interaction, guild_id: int, locale: str
     ) -> None:
         """The start limit said before it bites: one start left, or none until a time."""
-        left, free_at = await self.service.seats.starts_left(guild_id, interaction.user.id)
+        left, free_at = await self.service.starts_left(guild_id, interaction.user.id)
         if left > 1:
             return
         key = "details.starts.last" if left == 0 else "details.starts.one_left"

@@ -168,6 +168,11 @@ class GameService:
         """A duel from its accepted challenge (`Starts.accept`)."""
         return await self.starts.accept(challenge_id, user_id, locale, open_channel)
 
+    async def starts_left(self, guild_id: int, user_id: int) -> tuple[int, float]:
+        """Games the player may still start in the window, and when one is free again
+        (`Seats.starts_left`): said before the limit bites."""
+        return await self.seats.starts_left(guild_id, user_id)
+
     async def public_locale(self, guild_id: int, locale: str) -> str:
         """The language of a game's public messages (`Starts.public_locale`)."""
         return await self.starts.public_locale(guild_id, locale)

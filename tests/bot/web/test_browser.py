@@ -215,6 +215,7 @@ async def test_every_page_fits_a_phone_with_long_names_and_ids(site: Site, brows
                 ).new_page()
                 sep = "&" if "?" in path else "?"
                 await page.goto(str(site.client.make_url(f"{path}{sep}lang={lang}")))
+                await page.evaluate("document.fonts.ready")  # measured as it is read
                 fits = await page.evaluate(FITS)
                 where = (width, lang, name)
                 assert fits["page"] <= fits["view"], (where, fits)
