@@ -178,16 +178,17 @@ class BoardAsked:
 
 
 async def _board(request: web.Request) -> web.Response:
-    """A board kept a few seconds is served from memory, without asking the database
-    (not even for its server: the page key is in the cache's key)."""
+    """A board kept a few seconds is served from memory, asking the database only whether
+    its server's pages are still on (one indexed read: `/config web off` takes effect at
+    once, cached or not)."""
     lang = _lang(request)
     asked = BoardAsked.of(request)
     cache = request.app[BOARDS]
     cache_key = asked.key(request.match_info["key"], lang)
     now = time.monotonic()
+    server = await _server(request)
     html = cache.get(cache_key, now)
     if html is None:
-        server = await _server(request)
         html = (await _board_page(request, server, lang, asked)).text or ""
         cache.put(cache_key, now, html)
     response = web.Response(text=html, content_type="text/html", charset="utf-8")

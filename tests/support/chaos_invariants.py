@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 import sqlalchemy as sa
 
+from bot.daily._render import marked
 from bot.storage import GameRecord, Store
 from tests.support.sim import message_text
 
@@ -101,11 +102,13 @@ async def _attempts(chaos: Chaos, games: list[GameRecord]) -> list[str]:
 
 
 def _daily_posts(chaos: Chaos, games: list[GameRecord]) -> list[str]:
-    titles = [m.embeds[0].title or "" for m in chaos.board.history() if m.embeds]
+    """Each day's post made once, found as the bot finds it: by the marker its footer
+    carries (`DailyContent.marker`), not by its title, whose date is written for readers."""
+    posts = list(chaos.board.history())
     broken = []
     played = {(g.state.game_set.name, g.period) for g in games if g.period is not None}
     for set_name, period in sorted(played, key=str):
-        made = [t for t in titles if f"· {set_name} · {period}:" in t]
+        made = [m for m in posts if marked(m, f"{set_name}/{period}")]
         if len(made) != 1:
             broken.append(f"daily post of {set_name} {period}: made {len(made)} times")
     return broken
