@@ -13,9 +13,12 @@ One retry layer. discord.py's `HTTPClient.request` already tries a request 5 tim
 can wait out (the route's or the global limit, up to `max_ratelimit_timeout`, which
 discord.py raises to 30 s at least). So `with_retry` retries only what discord.py
 raises at once: a 503 and a connection that failed otherwise; a 500/502/504 it raises
-has been tried 5 times already and is given up. A 429 that reaches us (Cloudflare's,
-or one longer than `max_ratelimit_timeout`) is never retried by hand: it pauses every
-bot-token call of this process for its `retry_after` and is raised. The whole call,
+has been tried 5 times already and is given up. A 429 that reaches us is never retried
+by hand. One longer than `max_ratelimit_timeout` (`discord.RateLimited`) holds only
+the bucket the caller named (`Bucket`: a route and its channel, guild or webhook) for
+its `retry_after` and is raised as `BucketBusy` (the player is told how many minutes):
+games in other channels, and starts elsewhere, go on. A global 429 is seen by the
+trace and pauses every bot-token call; Cloudflare's pauses every call too. The whole call,
 queue and tries, has a total deadline; a try still in discord.py's hands at the
 deadline is left to finish there, not cancelled (cancelling it while discord.py waits
 out a global 429 leaves discord.py's global lock shut for good), and the caller gets
@@ -50,18 +53,25 @@ from bot.play import (
     RestBusy,
     StartRefused,
 )
+from bot.play._budget import Bucket, BucketBusy
 
 __all__ = [
     "GLOBAL_LIMIT_PER_S",
     "INVALID_LIMIT",
     "SHARE_OF_GLOBAL",
+    "Bucket",
+    "BucketBusy",
     "BudgetStats",
     "Lane",
     "PauseKind",
     "RestBudget",
     "RestBusy",
     "StartRefused",
+    "admit_start",
+    "edits_in",
+    "posts_in",
     "response_trace",
+    "threads_in",
     "with_retry",
 ]
 
@@ -76,6 +86,35 @@ DISCORD_PY_RETRIES = frozenset({500, 502, 504, 524})
 """What discord.py's `HTTPClient.request` retries itself (5 tries): never again here."""
 UNKNOWN_PAUSE_S = 1.0
 """A 429 that says nothing of how long to wait (no Retry-After) pauses this long."""
+
+
+def posts_in(channel_id: int) -> Bucket:
+    """The bucket of a channel's (or a thread's) new messages."""
+    return Bucket("POST /channels/{channel_id}/messages", channel_id)
+
+
+def edits_in(channel_id: int) -> Bucket:
+    """The bucket of edits of a channel's messages."""
+    return Bucket("PATCH /channels/{channel_id}/messages/{message_id}", channel_id)
+
+
+def threads_in(channel_id: int) -> Bucket:
+    """The bucket of new threads in a channel, from a message or not: Discord limits
+    thread creation per server with long 429s of shared scope."""
+    return Bucket("POST /channels/{channel_id}/threads", channel_id)
+
+
+def admit_start(budget: RestBudget, place: Bucket) -> None:
+    """A new game's first bot-token calls (its thread in `place`) would go soon: else
+    `BucketBusy` (that place is held: "try again in N minutes") or `StartRefused` (the
+    process's backlog). Asked only of a game that will use the bot token: a private one
+    rides its player's interactions and is never refused for a backlog it does not use."""
+    held = budget.held_s(place)
+    if held > 0:
+        budget.refused_starts += 1
+        raise BucketBusy(place, held)
+    if not budget.admit_start():
+        raise StartRefused(reason="the bot-token backlog would delay a first round")
 
 
 def response_trace(budget: RestBudget) -> aiohttp.TraceConfig:
@@ -152,24 +191,27 @@ async def with_retry(
     *,
     lane: Lane = Lane.GAMES,
     deadline_s: float = DEADLINE_S,
+    bucket: Bucket | None = None,
 ) -> T:
     """Run `call` within the budget and `deadline_s`, retrying only what discord.py does
-    not (module docstring); the last failure is raised, `RestBusy` past the deadline."""
+    not (module docstring); the last failure is raised, `RestBusy` past the deadline.
+    `bucket`: the rate limit `call` spends, which a long 429 holds (`BucketBusy`)."""
     clock: Clock = budget.clock if budget is not None else asyncio.get_running_loop().time
     sleep = budget.sleep if budget is not None else asyncio.sleep
     end = clock() + deadline_s
     attempt = 0
     while True:
         if budget is not None:
-            await budget.take(lane, within=end - clock())
+            await budget.take(lane, within=end - clock(), bucket=bucket)
         try:
             return await _try(call, what, end - clock(), sleep)
-        except discord.RateLimited as limited:
-            if budget is not None:
-                if budget.on_error is not None:
-                    budget.on_error(429)
-                budget.pause(limited.retry_after, PauseKind.LONG)
-            raise
+        except discord.RateLimited as limited:  # its bucket's alone (a global one: the trace)
+            if budget is not None and budget.on_error is not None:
+                budget.on_error(429)
+            if budget is None or bucket is None:
+                raise
+            budget.hold(bucket, limited.retry_after)
+            raise BucketBusy(bucket, limited.retry_after) from limited
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
             status = error.status if isinstance(error, discord.HTTPException) else 0
             if budget is not None and budget.on_error is not None:

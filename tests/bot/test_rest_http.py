@@ -17,7 +17,16 @@ import discord.http
 import pytest
 import pytest_asyncio
 
-from bot.games._discord import Lane, PauseKind, RestBudget, RestBusy, response_trace, with_retry
+from bot.games._discord import (
+    BucketBusy,
+    Lane,
+    PauseKind,
+    RestBudget,
+    RestBusy,
+    posts_in,
+    response_trace,
+    with_retry,
+)
 from tests.support.discord_rest import CLOUDFLARE, LONG_429, DiscordRest
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -117,15 +126,21 @@ async def test_a_cloudflare_429_pauses_every_call_and_is_not_retried(rest: Rest)
     assert rest.budget.admit_start()  # a 2 s pause still shows a new game's round in time
 
 
-async def test_a_429_longer_than_max_ratelimit_timeout_pauses_and_is_raised(rest: Rest) -> None:
+async def test_a_429_longer_than_max_ratelimit_timeout_holds_its_bucket_alone(rest: Rest) -> None:
     rest.server.fail("POST", r"/channels/10/messages", [LONG_429])
-    with pytest.raises(discord.RateLimited):
-        await _bounded(with_retry(rest.post(10, "round 1"), "round 1", rest.budget))
+    with pytest.raises(BucketBusy):
+        await _bounded(
+            with_retry(rest.post(10, "round 1"), "round 1", rest.budget, bucket=posts_in(10))
+        )
     assert rest.server.count("POST", r"/channels/10/messages") == 1
-    assert rest.budget.stats().pauses[PauseKind.LONG] == 1
-    assert rest.budget.delay_s() > MAX_RATELIMIT_TIMEOUT  # paused for its 60 s
-    assert not rest.budget.admit_start()  # a new game would wait past 10 s: refused
-    assert rest.budget.stats().refused_starts == 1
+    assert rest.budget.stats().pauses[PauseKind.BUCKET] == 1
+    assert rest.budget.held_s(posts_in(10)) > MAX_RATELIMIT_TIMEOUT  # held for its 60 s
+    assert rest.budget.delay_s() < 1.0  # every other call goes
+    assert rest.budget.admit_start()
+    other = await _bounded(
+        with_retry(rest.post(11, "round 1"), "round 1", rest.budget, bucket=posts_in(11))
+    )
+    assert other.content == "round 1"
 
 
 async def test_a_route_bucket_is_waited_out_by_discord_py_without_a_429(rest: Rest) -> None:
