@@ -7,11 +7,13 @@ every kind, 403s. Loopback only; every loop is bounded.
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import aiohttp
 import discord
 import discord.http
 import pytest
@@ -25,6 +27,7 @@ from bot.games._discord import (
     RestBusy,
     posts_in,
     response_trace,
+    threads_in,
     with_retry,
 )
 from tests.support.discord_rest import CLOUDFLARE, LONG_429, DiscordRest
@@ -231,3 +234,84 @@ async def test_why_the_deadline_never_cancels_a_try(monkeypatch: pytest.MonkeyPa
                 await with_retry(rest.post(502, "a"), "a", rest.budget, deadline_s=0.2)
             later = await _bounded(with_retry(rest.post(503, "b"), "b", rest.budget), 10.0)
             assert later.content == "b"
+
+
+# ------------------------------------------------ the harness is faithful (issue 28)
+
+
+async def _raw(server: DiscordRest, method: str, path: str) -> tuple[int, Any, str]:
+    """One request as anyone would send it: status, headers, body."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, server.route_base + path, json={}) as response,
+    ):
+        return response.status, response.headers, await response.text()
+
+
+async def test_the_harness_limits_thread_creation_per_server_in_shared_scope() -> None:
+    async with DiscordRest(guild_of={7: 1, 9: 1, 20: 2}) as server:
+        server.limit_threads(1, 300.0)
+        for path in ("/channels/7/threads", "/channels/9/messages/5/threads"):
+            status, headers, body = await _raw(server, "POST", path)
+            assert status == 429
+            assert headers["X-RateLimit-Scope"] == "shared"
+            assert headers["Retry-After"] in {"299", "300"}  # whole seconds, as Discord's
+            assert 299.0 < float(json.loads(body)["retry_after"]) <= 300.0
+        status, _, _ = await _raw(server, "POST", "/channels/20/threads")  # another server
+        assert status == 200
+
+
+async def test_the_harness_shares_a_bucket_hash_across_routes() -> None:
+    async with DiscordRest(bucket_limit=2) as server:
+        _, first, _ = await _raw(server, "POST", "/channels/7/threads")
+        _, second, _ = await _raw(server, "POST", "/channels/7/messages/5/threads")
+        assert first["X-RateLimit-Bucket"] == second["X-RateLimit-Bucket"]
+        status, headers, _ = await _raw(server, "POST", "/channels/7/messages/6/threads")
+        assert status == 429 and headers["X-RateLimit-Scope"] == "user"
+        status, _, _ = await _raw(server, "POST", "/channels/8/threads")  # its own major
+        assert status == 200
+
+
+async def test_the_harness_keeps_interactions_outside_the_global_limit() -> None:
+    async with DiscordRest(global_limit=2) as server:
+        for channel in (1, 2):
+            assert (await _raw(server, "POST", f"/channels/{channel}/messages"))[0] == 200
+        assert (await _raw(server, "POST", "/channels/3/messages"))[0] == 429
+        assert (await _raw(server, "POST", "/webhooks/1/abc/messages"))[0] == 200
+        assert (await _raw(server, "POST", "/interactions/1/abc/callback"))[0] == 200
+
+
+async def test_the_harness_bans_like_cloudflare() -> None:
+    async with DiscordRest() as server:
+        server.ban(60.0)
+        for path in ("/channels/1/messages", "/webhooks/1/abc"):
+            status, headers, body = await _raw(server, "POST", path)
+            assert status == 429 and body.startswith("<html>")
+            assert "Retry-After" not in headers and "Via" not in headers
+            assert not any(name.lower().startswith("x-ratelimit") for name in headers)
+
+
+async def test_a_servers_thread_limit_holds_its_channels_alone(rest: Rest) -> None:
+    """A shared 429 on thread creation holds that channel's threads: a post elsewhere goes
+    at once, nothing of the process pauses, and a shared 429 is no invalid request."""
+    rest.server.guild_of.update({7: 1, 9: 1})
+    rest.server.limit_threads(1, 300.0)
+    http = rest.client.http
+
+    def thread_in(channel: int) -> Callable[[], Any]:
+        return lambda: http.start_thread_with_message(
+            channel, 5, name="game", auto_archive_duration=60
+        )
+
+    with pytest.raises(BucketBusy) as busy:
+        await _bounded(with_retry(thread_in(7), "thread", rest.budget, bucket=threads_in(7)))
+    assert busy.value.params == {"minutes": 5}
+    with pytest.raises(BucketBusy):  # told at once
+        await _bounded(with_retry(thread_in(7), "thread", rest.budget, bucket=threads_in(7)))
+    assert rest.server.count("POST", r"/channels/7/messages/5/threads") == 1
+    with pytest.raises(BucketBusy):  # the same server's other channel: one shared 429
+        await _bounded(with_retry(thread_in(9), "thread", rest.budget, bucket=threads_in(9)))
+    posted = await _bounded(with_retry(rest.post(8, "round 2"), "round", rest.budget))
+    assert posted.content == "round 2"
+    assert rest.budget.delay_s() < 1.0
+    assert rest.budget.invalid_recent() == 0  # shared scope: not counted toward a ban
