@@ -18,7 +18,9 @@ by hand. One longer than `max_ratelimit_timeout` (`discord.RateLimited`) holds o
 the bucket the caller named (`Bucket`: a route and its channel, guild or webhook) for
 its `retry_after` and is raised as `BucketBusy` (the player is told how many minutes):
 games in other channels, and starts elsewhere, go on. A global 429 is seen by the
-trace and pauses every bot-token call; Cloudflare's pauses every call too. The whole call,
+trace and pauses every bot-token call. A Cloudflare ban (a 429 without Retry-After or
+rate-limit headers, or an HTML page: `is_ban`) stops every call of the process, bot
+token and webhooks, one probe at a time with a doubling backoff (`BanGate`). The whole call,
 queue and tries, has a total deadline; a try still in discord.py's hands at the
 deadline is left to finish there, not cancelled (cancelling it while discord.py waits
 out a global 429 leaves discord.py's global lock shut for good), and the caller gets
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import aiohttp
@@ -117,25 +119,56 @@ def admit_start(budget: RestBudget, place: Bucket) -> None:
         raise StartRefused(reason="the bot-token backlog would delay a first round")
 
 
+def is_ban(status: int, headers: Mapping[str, str], content_type: str = "") -> bool:
+    """Whether a 429 is Cloudflare's ban rather than Discord's limit: no Retry-After, no
+    rate-limit header, or an HTML page."""
+    if status != 429:
+        return False
+    limits = any(name.lower().startswith("x-ratelimit") for name in headers)
+    return "Retry-After" not in headers or not limits or content_type == "text/html"
+
+
 def response_trace(budget: RestBudget) -> aiohttp.TraceConfig:
-    """An aiohttp trace for discord.py's session (`http_trace=`): every response's status
-    counts toward the invalid-request window, including the 429s discord.py waits out
-    itself, and a global 429 pauses the budget while discord.py waits it out."""
+    """An aiohttp trace for discord.py's session (`http_trace=`), which carries every call
+    of the process, bot token and interaction webhooks alike. Before a request leaves,
+    a Cloudflare ban refuses it (`Banned`) unless it is the ban's one probe. Every
+    response's status counts toward the invalid-request window, including the 429s
+    discord.py waits out itself; a global 429 pauses the budget while discord.py waits
+    it out; a ban's 429 stops every call."""
     trace = aiohttp.TraceConfig()
+
+    async def on_request_start(
+        session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestStartParams
+    ) -> None:
+        del session, params
+        context.probe = budget.ban.enter()  # Banned: never sent
+        context.sent_at = budget.clock()
 
     async def on_request_end(
         session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams
     ) -> None:
-        del session, context
+        del session
         response = params.response
         headers = response.headers
         budget.saw_status(
             response.status, shared_scope=headers.get("X-RateLimit-Scope") == "shared"
         )
+        if is_ban(response.status, headers, response.content_type):
+            budget.saw_ban()
+            return
+        budget.ban.saw_answer(getattr(context, "sent_at", 0.0))
         if response.status == 429 and headers.get("X-RateLimit-Global"):
             budget.pause(_seconds(headers.get("Retry-After")), PauseKind.GLOBAL)
 
+    async def on_request_exception(
+        session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestExceptionParams
+    ) -> None:
+        del session, params
+        budget.ban.gave_up(getattr(context, "probe", False))
+
+    trace.on_request_start.append(on_request_start)
     trace.on_request_end.append(on_request_end)
+    trace.on_request_exception.append(on_request_exception)
     return trace
 
 
@@ -146,10 +179,15 @@ def _seconds(text: str | None) -> float:
         return UNKNOWN_PAUSE_S
 
 
-def _retry_after(error: discord.HTTPException) -> float:
-    """A raised 429's wait: Cloudflare's Retry-After header, else UNKNOWN_PAUSE_S."""
-    headers = getattr(error.response, "headers", None)
-    return _seconds(headers.get("Retry-After") if headers is not None else None)
+def _limited(budget: RestBudget, error: discord.HTTPException, bucket: Bucket | None) -> None:
+    """A 429 raised to the caller: a ban's stops every call; Discord's own (its tries ran
+    out) holds the caller's bucket for its Retry-After."""
+    headers = getattr(error.response, "headers", None) or {}
+    content_type = getattr(error.response, "content_type", "")
+    if is_ban(429, headers, content_type if isinstance(content_type, str) else ""):
+        budget.saw_ban()
+    elif bucket is not None:
+        budget.hold(bucket, _seconds(headers.get("Retry-After")))
 
 
 def _ours_to_retry(error: BaseException) -> bool:
@@ -203,8 +241,12 @@ async def with_retry(
     while True:
         if budget is not None:
             await budget.take(lane, within=end - clock(), bucket=bucket)
+        sent_at = clock()
         try:
-            return await _try(call, what, end - clock(), sleep)
+            answer = await _try(call, what, end - clock(), sleep)
+            if budget is not None:  # answered: a ban is over (the trace knows it first)
+                budget.ban.saw_answer(sent_at)
+            return answer
         except discord.RateLimited as limited:  # its bucket's alone (a global one: the trace)
             if budget is not None and budget.on_error is not None:
                 budget.on_error(429)
@@ -216,9 +258,9 @@ async def with_retry(
             status = error.status if isinstance(error, discord.HTTPException) else 0
             if budget is not None and budget.on_error is not None:
                 budget.on_error(status)
-            if status == 429:  # Cloudflare's, or discord.py's tries ran out: stop
+            if status == 429:  # a ban, or discord.py's tries ran out: never retried here
                 if budget is not None and isinstance(error, discord.HTTPException):
-                    budget.pause(_retry_after(error), PauseKind.CLOUDFLARE)
+                    _limited(budget, error, bucket)
                 raise
             delay = BASE_DELAY * 2**attempt
             if not _ours_to_retry(error) or clock() + delay >= end:

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from bot.common import UserError
+from bot.play._ban import FIRST_BACKOFF_S, BanGate
 from bot.play._types import Clock
 
 log = logging.getLogger(__name__)
@@ -127,6 +128,8 @@ class BudgetStats:
     paused_s: float
     invalid_recent: int
     optional_allowed: bool
+    banned: bool = False
+    ban_refused: int = 0
 
 
 class RestBudget:
@@ -147,9 +150,11 @@ class RestBudget:
         global_limit: float = GLOBAL_LIMIT_PER_S,
         start_delay_s: float = START_DELAY_S,
         invalid_limit: int = INVALID_LIMIT,
+        ban_backoff_s: float = FIRST_BACKOFF_S,
     ) -> None:
         """`on_error(status)` hears of every failed call (metrics count them);
-        `global_limit` is Discord's (a test's server may be faster)."""
+        `global_limit` is Discord's (a test's server may be faster); `ban_backoff_s`:
+        the first wait of a Cloudflare ban (`BanGate`)."""
         self.clock = clock
         self.on_error = on_error
         self.sleep = sleep
@@ -162,6 +167,8 @@ class RestBudget:
         self._queues: dict[Lane, deque[_Ticket]] = {lane: deque() for lane in Lane}
         self._paused_until = 0.0
         self._held: dict[Bucket, float] = {}
+        self.ban = BanGate(clock, first_backoff_s=ban_backoff_s)
+        """Every call of the process, bot token and webhooks, during a Cloudflare ban."""
         self._invalid = _Window(INVALID_WINDOW_S)
         self._asked = _Window(DEMAND_WINDOW_S)
         self._refusal_logged = -DEMAND_WINDOW_S
@@ -328,6 +335,16 @@ class RestBudget:
 
     # ------------------------------------------------------ invalid requests
 
+    def saw_ban(self) -> None:
+        """A Cloudflare ban's 429: every call stops (`ban`), the bot-token lanes wait too."""
+        was = self.ban.until
+        self.ban.saw_ban()
+        if self.ban.until > was:
+            self._pauses[PauseKind.CLOUDFLARE] += 1
+            now = self.clock()
+            self.paused_s += max(0.0, self.ban.until - max(now, self._paused_until))
+            self._paused_until = max(self._paused_until, self.ban.until)
+
     def saw_status(self, status: int, *, shared_scope: bool = False) -> None:
         """A response arrived; 401, 403 and 429 count toward Discord's ban."""
         if status not in INVALID or (status == 429 and shared_scope):
@@ -368,6 +385,8 @@ class RestBudget:
             paused_s=self.paused_s,
             invalid_recent=self.invalid_recent(),
             optional_allowed=not self._optional_stopped,
+            banned=self.ban.banned,
+            ban_refused=self.ban.refused,
         )
 
 

@@ -30,6 +30,7 @@ from bot.games._discord import (
     threads_in,
     with_retry,
 )
+from bot.play._ban import Banned
 from tests.support.discord_rest import CLOUDFLARE, LONG_429, DiscordRest
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -315,3 +316,48 @@ async def test_a_servers_thread_limit_holds_its_channels_alone(rest: Rest) -> No
     assert posted.content == "round 2"
     assert rest.budget.delay_s() < 1.0
     assert rest.budget.invalid_recent() == 0  # shared scope: not counted toward a ban
+
+
+async def test_a_ban_stops_every_call_with_one_probe_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 28: a ban's 429 paused bot-token calls 1 s and they burst again (100
+    requests into a 10 s ban), and webhooks (interaction followups) never stopped. Now
+    every call stops, bot token and webhook; probes go one at a time, 0.5, 1 and 2 s
+    apart here; the first answered one ends the ban."""
+    async with DiscordRest() as server:
+        async for rest in _rest(server, monkeypatch, ban_backoff_s=0.5):
+            session = rest.client.http._HTTPClient__session  # type: ignore[attr-defined]
+            followups = discord.Webhook.partial(1, "token", session=session)  # as interactions'
+            server.ban(3.0)
+            answered = 0
+            end = monotonic() + 4.5
+            while monotonic() < end:
+                calls = (
+                    with_retry(rest.post(7, "round"), "round", rest.budget, deadline_s=0.2),
+                    followups.send("round"),
+                )
+                for call in calls:
+                    try:
+                        await _bounded(call, 10.0)
+                        answered += 1
+                    except (discord.HTTPException, RestBusy, Banned):
+                        pass
+                await asyncio.sleep(0.02)
+            bans = [s for s in server.seen if s.status == 429]
+            assert 2 <= len(bans) <= 4, bans  # the first, then a probe per backoff
+            assert rest.budget.invalid_recent() == len(bans)  # toward the 10,000 / 10 min
+            assert answered > 0  # the probe after the ban ended it
+            stats = rest.budget.stats()
+            assert not stats.banned
+            assert stats.ban_refused > 20  # refused unsent, bot token and webhook alike
+            assert any(s.path.startswith("/webhooks/") and s.status == 200 for s in server.seen)
+
+
+async def test_a_discord_429_whose_tries_ran_out_is_no_ban(rest: Rest) -> None:
+    """A 429 with Discord's headers that discord.py's tries ran out on holds the bucket;
+    nothing stops."""
+    rest.server.fail("POST", r"/channels/12/messages", [LONG_429])
+    with pytest.raises(BucketBusy):
+        await _bounded(with_retry(rest.post(12, "x"), "x", rest.budget, bucket=posts_in(12)))
+    assert not rest.budget.stats().banned
