@@ -146,7 +146,8 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             number=result.round_number,
         )
         if component:
-            await reply(interaction, text)
+            if not via.told:  # else it heads the next round's message (or the summary)
+                await reply(interaction, text)
         else:  # the private original, which a followup of the next round may have completed
             await interaction.edit_original_response(content=text)
 

@@ -226,8 +226,9 @@ class DiscordRest:
         """The route's bucket (its template and major id), spent by one; None if empty."""
         template = re.sub(r"/\d+", "/{id}", path)
         route = SHARED.get(f"{method} {template}", f"{method} {template}")
-        major = re.match(r"/(channels|guilds|webhooks)/(\d+)", path)
-        key = f"{route} {major.group(2) if major else ''}"
+        major = re.match(r"/(channels|guilds)/(\d+)|/(webhooks)/(\d+/[^/]+)", path)
+        # a webhook's major parameter is its id and token: each interaction its own
+        key = f"{route} {(major.group(2) or major.group(4)) if major else ''}"
         bucket = self._buckets.get(key)
         if bucket is None or bucket.resets_at <= now:
             bucket = self._buckets[key] = _Bucket(self.bucket_limit, now + self.bucket_window_s)
@@ -262,6 +263,13 @@ class DiscordRest:
             if nonce is not None:
                 self._nonces[channel_id, str(nonce)] = message
             return _json(message, headers=headers)
+        hooked = re.fullmatch(r"/webhooks/\d+/[^/]+(?:/messages/(\d+|@original))?", path)
+        if hooked and request.method in ("POST", "PATCH"):  # a followup, or its edit
+            payload = await _payload(request)
+            self._ids += 1
+            kept = hooked.group(1)
+            message_id = int(kept) if kept and kept.isdigit() else self._ids
+            return _json(_message(message_id, 0, payload.get("content")), headers=headers)
         made = THREAD_ROUTE.fullmatch(path)
         if request.method == "POST" and made:
             payload = await _payload(request)
