@@ -144,7 +144,7 @@ async def private(tmp: Path, count: int) -> dict[str, float]:
         pool
     ) as evaluator:  # fmt: skip
         bot = create_bot(settings, store=store, evaluator=evaluator, metrics=metrics)
-        env = simcord.Env(bot, shard_count=1, settle_timeout=120.0)  # a loaded machine
+        env = simcord.Env(bot, shard_count=1, settle_timeout=60.0)  # a loaded machine
         await env.start()
         guild = env.create_guild("Memory Club")
         channel = guild.create_text_channel("games")
