@@ -15,7 +15,15 @@ the next and hide its cost:
   store and the same pool, before and after starting N Training games, each with its
   round open and its deadline timer armed. What Discord adds per game in the real bot
   (discord.py's thread object; its message cache is capped at 1,000 messages) is not
-  in this number.
+  in this number;
+- private: the real bot (`SOLO_GAMES=private`) on simcord, N players each starting a
+  private Training by `/training` and answering round 1 with its Answer button, so
+  every game holds what discord.py makes for it (its interactions, followup webhooks,
+  Views and their timeout tasks, if any); measured idle (one game played), with the N
+  games running, and after every one ended by `/resign`, then 16 minutes later
+  (past discord.py's 15-minute View timeout). Resident memory includes simcord's own
+  copy of every message (an upper bound of the bot's share); discord.py's Views,
+  Interactions and Webhooks alive, and the asyncio tasks, are counted too.
 """
 
 from __future__ import annotations
@@ -99,6 +107,84 @@ async def games(tmp: Path, count: int) -> dict[str, float]:
     return {"before_mib": before, "after_mib": after, "held": held}
 
 
+def _alive() -> dict[str, int]:
+    """discord.py's objects a game could leave behind, counted after a full GC."""
+    import discord
+
+    gc.collect()
+    kinds = {"views": discord.ui.View, "interactions": discord.Interaction,
+             "webhooks": discord.Webhook}  # fmt: skip
+    counts = dict.fromkeys(kinds, 0)
+    for thing in gc.get_objects():
+        for name, kind in kinds.items():
+            if isinstance(thing, kind):
+                counts[name] += 1
+    counts["tasks"] = len(asyncio.all_tasks())
+    return counts
+
+
+async def private(tmp: Path, count: int) -> dict[str, float]:
+    """`count` private Trainings running on the real bot, then ended (module docstring)."""
+    import simcord
+
+    from bot.app import create_bot
+    from bot.observability import Metrics
+    from bot.settings import BotSettings, SoloGames
+    from bot.storage import open_store
+    from evaluator import EvaluatorSettings, open_evaluator
+
+    metrics = Metrics()
+    settings = BotSettings(
+        discord_token=None,
+        database_url=f"sqlite+aiosqlite:///{tmp}/p.db",
+        solo_games=SoloGames.PRIVATE,
+    )
+    pool = EvaluatorSettings(evaluator="local", pool_size=2)
+    async with await open_store(settings.database_url) as store, await open_evaluator(
+        pool
+    ) as evaluator:  # fmt: skip
+        bot = create_bot(settings, store=store, evaluator=evaluator, metrics=metrics)
+        env = simcord.Env(bot, shard_count=1, settle_timeout=60.0)  # a loaded machine
+        await env.start()
+        guild = env.create_guild("Memory Club")
+        channel = guild.create_text_channel("games")
+        players = [guild.add_member(env.create_user(f"p{i}")) for i in range(count + 1)]
+
+        async def play_round_one(player: Any) -> None:
+            await player.slash(channel, "training")
+            shown = [m for m in channel.history(viewer=player) if m.components][-1]
+            fields = {field.name: field.value for field in shown.embeds[0].fields}
+            ids = [c.custom_id for row in shown.components for c in row.children]
+            answer = next(i for i in ids if i and i.startswith("fd:ans:"))
+            clicked = await player.click(shown, custom_id=answer)
+            await player.submit_modal(clicked, {"formula": fields["Digits"].strip("*")})
+
+        await play_round_one(players[0])  # warms every path
+        await players[0].slash(channel, "resign")
+        await env.advance_time(1)
+        seen: dict[str, Any] = {"idle": (resident(metrics), _alive())}
+        slow = 0
+        for player in players[1:]:
+            try:
+                await play_round_one(player)
+            except TimeoutError:  # simcord's settle bound on a loaded machine: it goes on
+                slow += 1
+        seen["running"] = (resident(metrics), _alive())
+        held = len(bot.service.active)
+        for player in players[1:]:
+            await player.slash(channel, "resign")
+        await env.advance_time(1)
+        seen["ended"] = (resident(metrics), _alive())
+        await env.advance_time(16 * 60)
+        seen["later"] = (resident(metrics), _alive())
+        await env.shutdown()
+    result: dict[str, float] = {"held": held, "slow": slow}
+    for moment, (rss, alive) in seen.items():
+        result[f"{moment}_rss"] = rss
+        result |= {f"{moment}_{name}": count for name, count in alive.items()}
+    return result
+
+
 def phase(name: str, count: int) -> dict[str, float]:
     out = subprocess.run(
         [sys.executable, "-m", "bench.bench_memory", "--phase", name, "--games", str(count)],
@@ -118,15 +204,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3, help="fresh processes per phase")
-    parser.add_argument("--phase", choices=["idle", "games"], help=argparse.SUPPRESS)
+    parser.add_argument("--phase", choices=["idle", "games", "private"], help=argparse.SUPPRESS)
+    parser.add_argument("--private-only", action="store_true", help="the private phase alone")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
     if args.phase:
         with tempfile.TemporaryDirectory(prefix="fd-mem-") as tmp:
-            work = idle(Path(tmp)) if args.phase == "idle" else games(Path(tmp), args.games)
+            place = Path(tmp)
+            work = {
+                "idle": lambda: idle(place),
+                "games": lambda: games(place, args.games),
+                "private": lambda: private(place, args.games),
+            }[args.phase]()
             print(json.dumps(asyncio.run(work)))
         return
 
+    if args.private_only:
+        private_report(phase("private", args.games), args.games, write=not args.no_write)
+        return
     idles = sorted(phase("idle", args.games)["idle_mib"] for _ in range(args.runs))
     runs = [phase("games", args.games) for _ in range(args.runs)]
     assert all(r["held"] == args.games + 1 for r in runs), runs
@@ -153,6 +248,39 @@ def main() -> None:
     print(body)
     if not args.no_write:
         write_section("memory", body)
+
+
+def private_report(seen: dict[str, float], count: int, *, write: bool) -> None:
+    """The private phase's table (section "memory-private")."""
+    per_k = (seen["running_rss"] - seen["idle_rss"]) / count * 1000
+    rows = [
+        f"| {moment} | {seen[f'{moment}_rss']:.1f} | {seen[f'{moment}_views']:.0f} | "
+        f"{seen[f'{moment}_interactions']:.0f} | {seen[f'{moment}_webhooks']:.0f} | "
+        f"{seen[f'{moment}_tasks']:.0f} |"
+        for moment in ("idle", "running", "ended", "later")
+    ]
+    body = "\n".join(
+        [
+            "## Memory of private games, with discord.py's own objects\n",
+            f"`python -m bench.bench_memory --private-only --games {count}`: the real bot "
+            "(`SOLO_GAMES=private`) on simcord; each of "
+            f"{count:,} players starts a private Training by `/training` and answers round 1 "
+            "with its Answer button; then every game ends by `/resign`; 'later' is 16 "
+            "minutes on (past discord.py's 15-minute View timeout). Resident memory after "
+            "a full GC includes simcord's own copy of every message (an upper bound of the "
+            "bot's share); Views, Interactions and Webhooks are discord.py's objects alive.\n",
+            "| moment | RSS MiB | Views | Interactions | Webhooks | asyncio tasks |",
+            "|---|---:|---:|---:|---:|---:|",
+            *rows,
+            "",
+            f"Added per 1,000 running private games: {per_k:.1f} MiB "
+            f"(from {count:,}; after they end: {seen['ended_rss'] - seen['idle_rss']:+.1f} MiB "
+            "against idle).",
+        ]
+    )
+    print(body)
+    if write:
+        write_section("memory-private", body)
 
 
 if __name__ == "__main__":

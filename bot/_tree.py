@@ -37,8 +37,8 @@ class GameTree(app_commands.CommandTree[discord.Client]):
 
 MAX_RATELIMIT_WAIT_S = 30.0
 """discord.py waits out a 429 this long at most (it raises anything lower to 30 s); a
-longer one comes back as `RateLimited`, and `with_retry` pauses every bot-token call
-for it and gives the call up instead of letting it eat a player's round in silence."""
+longer one comes back as `RateLimited`, and `with_retry` holds the bucket it named for
+it (a global one: every call) and gives the call up instead of eating a round in silence."""
 
 
 def intents() -> discord.Intents:

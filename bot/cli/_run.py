@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -36,6 +37,9 @@ INVITE_URL = (
     "&scope=bot+applications.commands&permissions={value}&integration_type=0"
 )
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+"""`docker stop` (and a deploy) sends SIGTERM to PID 1, a terminal SIGINT: both shut the
+bot down cleanly, within compose's stop_grace_period (docker-compose.yml)."""
 LOGIN_REFUSED = "formula-darts: the token was refused: check DISCORD_TOKEN."
 UNREACHABLE = "formula-darts: cannot reach Discord ({error}); check the network and try again."
 
@@ -60,7 +64,7 @@ def run_bot(main: Callable[[], Coroutine[Any, Any, None]]) -> int:
     from bot.observability import MetricsPortUnavailable
 
     try:
-        asyncio.run(main())
+        asyncio.run(until_stopped(main))
     except KeyboardInterrupt:
         return 0
     except discord.LoginFailure:
@@ -73,6 +77,37 @@ def run_bot(main: Callable[[], Coroutine[Any, Any, None]]) -> int:
         print(UNREACHABLE.format(error=error.__class__.__name__), file=sys.stderr)
         return 1
     return 0
+
+
+async def until_stopped(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """`main()` until it ends, or until SIGTERM or SIGINT: either cancels it, so every
+    `async with` of `run_discord` closes in order, as at any clean shutdown (the bot
+    notes which rounds are up, logs out, closes the pools and the store). Without it,
+    SIGTERM killed the process (PID 1 in the image) with nothing written, and
+    `docker stop` waited its grace period for nothing (issue 28)."""
+    loop = asyncio.get_running_loop()
+    running = asyncio.current_task()
+    assert running is not None
+    stopping: list[int] = []
+
+    def stop(signum: int) -> None:
+        if not stopping:
+            logging.getLogger(__name__).warning(
+                "%s: shutting down cleanly", signal.Signals(signum).name
+            )
+            running.cancel()
+        stopping.append(signum)
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        await main()
+    except asyncio.CancelledError:
+        if not stopping:
+            raise
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
 
 
 def register(sub: Any) -> None:  # argparse._SubParsersAction

@@ -24,14 +24,14 @@ from typing import Any
 import discord
 
 from bot.charts import ChartRenderer, game_chart
-from bot.common import mention
+from bot.common import fmt, mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
-from bot.games._riding import Carriers, InteractionVia, KeptVia
+from bot.games._riding import Carriers, Followups, InteractionVia, KeptVia
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
-from bot.i18n import DEFAULT_LOCALE, t
+from bot.i18n import DEFAULT_LOCALE, locale_of, t
 from bot.play import UNPOSTED, ChannelLost, Posted, Unreachable, Via
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
 from rules import Mode
@@ -60,6 +60,21 @@ def _lost(error: discord.HTTPException) -> ChannelLost | None:
     return None
 
 
+def verdict_text(record: GameRecord, number: int, via: InteractionVia) -> str | None:
+    """The answering player's verdict of round `number`, in their language."""
+    player = str(via.interaction.user.id)
+    if player not in record.state.players:
+        return None
+    answer = record.state.rounds[number - 1].answers[record.state.players.index(player)]
+    if answer is None:
+        return None
+    language = record.state.game_set.language
+    return t(
+        "games.accepted", locale_of(via.interaction), number=number, formula=answer.formula,
+        result=fmt(answer.result, language),
+    )  # fmt: skip
+
+
 class Announcer:
     """Posts rounds, edits them into results, posts summaries; implements `Presence` too."""
 
@@ -75,6 +90,8 @@ class Announcer:
         self.charts = charts
         self.closer = closer
         self.carriers = Carriers()
+        self.followups = Followups()
+        """Every followup and interaction edit of the games, capped and counted."""
         self._seen: OrderedDict[int, str] = OrderedDict()
 
     def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
@@ -111,13 +128,15 @@ class Announcer:
         if carrier is not None:
             private = {"ephemeral": True} if record.meta.private else {}
             try:
-                posted = await carrier.post(**kwargs, **private, **chart())
-            except discord.HTTPException as error:
+                posted = await self.followups.post(
+                    carrier.post(**kwargs, **private, **chart()), f"game {record.state.id}: {what}"
+                )
+            except (discord.HTTPException, RestBusy) as error:
                 if record.meta.private:
                     raise  # no bot token can post an ephemeral message
                 log.warning(
-                    "game %s: %s through the interaction failed (%s %s); by the bot token",
-                    record.state.id, what, error.status, error.text,
+                    "game %s: %s through the interaction failed (%r); by the bot token",
+                    record.state.id, what, error,
                 )  # fmt: skip
             else:
                 if isinstance(carrier, InteractionVia | KeptVia):
@@ -191,14 +210,16 @@ class Announcer:
         editor = next(editors, None)
         if editor is not None:
             try:
-                await editor.edit(message_id, **kwargs)
+                await self.followups.edit(
+                    editor.edit(message_id, **kwargs), f"game {record.state.id}: {what}"
+                )
                 return
-            except discord.HTTPException as error:
+            except (discord.HTTPException, RestBusy) as error:
                 if record.meta.private:
                     raise
                 log.warning(
-                    "game %s: %s through the interaction failed (%s %s); by the bot token",
-                    record.state.id, what, error.status, error.text,
+                    "game %s: %s through the interaction failed (%r); by the bot token",
+                    record.state.id, what, error,
                 )  # fmt: skip
         if record.meta.private:
             raise Unreachable(f"game {record.state.id}: {what}: no fresh interaction")
@@ -269,6 +290,8 @@ class Announcer:
             )
         if not await self._edit_round(record, number, what, via, embed=embed, view=None):
             await self._send(record, what, via=via, embed=embed)
+        if isinstance(via, InteractionVia) and via.showed_result:
+            via.verdict = verdict_text(record, number, via)
 
     async def round_replaced(self, record: GameRecord, message_id: int) -> None:
         """The round was posted again (after downtime): its old message says so and

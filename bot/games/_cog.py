@@ -20,7 +20,7 @@ from bot.common.interactions import refuse, reply, set_choices
 from bot.games import _render as render
 from bot.games._announce import USERS_ONLY, Announcer
 from bot.games._controls import GameControlsCog
-from bot.games._discord import StartRefused
+from bot.games._discord import admit_start, threads_in
 from bot.games._places import NEEDED, private_thread, public_thread, require
 from bot.games._riding import InteractionVia
 from bot.games._views import challenge_view
@@ -143,7 +143,7 @@ class GamesCog(commands.Cog, name="Games"):
             return
         try:
             require(interaction.app_permissions, NEEDED[Mode.DUEL])
-            self._admit()
+            self._admit(channel.id)
         except UserError as error:
             await refuse(interaction, error)
             return
@@ -230,11 +230,10 @@ class GamesCog(commands.Cog, name="Games"):
 
     # -------------------------------------------------------------- handlers
 
-    def _admit(self) -> None:
-        """StartRefused when the bot-token backlog would show a new game's first round late:
-        a clear "try again in a minute" instead of a game queued behind it."""
-        if not self.announcer.budget.admit_start():
-            raise StartRefused(reason="the bot-token backlog would delay a first round")
+    def _admit(self, channel_id: int) -> None:
+        """Refused when a new game's thread in `channel_id` would be late: a clear "try
+        again in N minutes" instead of a game queued behind a 429 or the backlog."""
+        admit_start(self.announcer.budget, threads_in(channel_id))
 
     async def start_qualification(self, interaction: Interaction, set_name: str) -> None:
         """The daily post's Play button: the new day's Qualification, as /qualification."""
@@ -256,11 +255,6 @@ class GamesCog(commands.Cog, name="Games"):
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await reply(interaction, t("errors.need_text_channel", locale))
-            return
-        try:
-            self._admit()
-        except UserError as error:
-            await refuse(interaction, error)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         player = interaction.user
@@ -319,6 +313,7 @@ class GamesCog(commands.Cog, name="Games"):
             after it is a message of its own; all of these are webhook calls, outside
             the bot token's global limit."""
             require(interaction.app_permissions, NEEDED[mode])
+            self._admit(channel.id)  # only a game with a thread: a private one is never refused
             names = [player.display_name]
             if mode is Mode.PRACTICE and me is not None:
                 names.append(me.display_name)

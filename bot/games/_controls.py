@@ -20,7 +20,7 @@ from bot.common import UserError, fmt
 from bot.common.interactions import echo_formula, refuse, reply
 from bot.games import _render as render
 from bot.games._announce import Announcer
-from bot.games._discord import Lane, StartRefused, with_retry
+from bot.games._discord import Lane, admit_start, threads_in, with_retry
 from bot.games._places import POSTING, missing, public_thread
 from bot.games._riding import InteractionVia
 from bot.games._views import (
@@ -152,7 +152,8 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             number=result.round_number,
         )
         if component:
-            await reply(interaction, text)
+            if not via.told:  # else it heads the next round's message (or the summary)
+                await reply(interaction, text)
         else:  # the private original, which a followup of the next round may have completed
             await interaction.edit_original_response(content=text)
 
@@ -175,7 +176,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             return await public_thread(source, name, self.announcer.budget)
 
         try:
-            self._admit()
+            self._admit(interaction.channel_id or 0)
             record = await self.service.accept_challenge(
                 challenge_id, interaction.user.id, locale, open_thread
             )
@@ -189,11 +190,11 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
             )
 
-    def _admit(self) -> None:
-        """An accepted challenge starts a game: refused ("try again in a minute") while
-        the bot-token backlog would show its first round late, the challenge left open."""
-        if not self.announcer.budget.admit_start():
-            raise StartRefused(reason="the bot-token backlog would delay a first round")
+    def _admit(self, channel_id: int) -> None:
+        """An accepted challenge starts a game: refused ("try again in N minutes") while
+        its thread in `channel_id` is held by a 429 or the bot-token backlog would show
+        its first round late, the challenge left open."""
+        admit_start(self.announcer.budget, threads_in(channel_id))
 
     async def decline_challenge(self, interaction: Interaction, challenge_id: str) -> None:
         await interaction.response.defer()
@@ -246,7 +247,8 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 raise GameError(
                     Refusal.MISSING_PERMISSIONS_IN, channel=parent.mention, permissions=lacking
                 )
-        self._admit()  # before the Rematch is taken: a refused one can be pressed again
+        # before the Rematch is taken: a refused one can be pressed again
+        self._admit(parent_id or interaction.channel_id or 0)
         challenge = await self.service.rematch(game_id, interaction.user.id, locale)
         channel = self.bot.get_partial_messageable(
             challenge.channel_id, guild_id=challenge.guild_id

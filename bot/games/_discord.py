@@ -13,9 +13,14 @@ One retry layer. discord.py's `HTTPClient.request` already tries a request 5 tim
 can wait out (the route's or the global limit, up to `max_ratelimit_timeout`, which
 discord.py raises to 30 s at least). So `with_retry` retries only what discord.py
 raises at once: a 503 and a connection that failed otherwise; a 500/502/504 it raises
-has been tried 5 times already and is given up. A 429 that reaches us (Cloudflare's,
-or one longer than `max_ratelimit_timeout`) is never retried by hand: it pauses every
-bot-token call of this process for its `retry_after` and is raised. The whole call,
+has been tried 5 times already and is given up. A 429 that reaches us is never retried
+by hand. One longer than `max_ratelimit_timeout` (`discord.RateLimited`) holds only
+the bucket the caller named (`Bucket`: a route and its channel, guild or webhook) for
+its `retry_after` and is raised as `BucketBusy` (the player is told how many minutes):
+games in other channels, and starts elsewhere, go on. A global 429 is seen by the
+trace and pauses every bot-token call. A Cloudflare ban (a 429 without Retry-After or
+rate-limit headers, or an HTML page: `is_ban`) stops every call of the process, bot
+token and webhooks, one probe at a time with a doubling backoff (`BanGate`). The whole call,
 queue and tries, has a total deadline; a try still in discord.py's hands at the
 deadline is left to finish there, not cancelled (cancelling it while discord.py waits
 out a global 429 leaves discord.py's global lock shut for good), and the caller gets
@@ -32,7 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import aiohttp
@@ -50,18 +55,25 @@ from bot.play import (
     RestBusy,
     StartRefused,
 )
+from bot.play._budget import Bucket, BucketBusy
 
 __all__ = [
     "GLOBAL_LIMIT_PER_S",
     "INVALID_LIMIT",
     "SHARE_OF_GLOBAL",
+    "Bucket",
+    "BucketBusy",
     "BudgetStats",
     "Lane",
     "PauseKind",
     "RestBudget",
     "RestBusy",
     "StartRefused",
+    "admit_start",
+    "edits_in",
+    "posts_in",
     "response_trace",
+    "threads_in",
     "with_retry",
 ]
 
@@ -78,25 +90,85 @@ UNKNOWN_PAUSE_S = 1.0
 """A 429 that says nothing of how long to wait (no Retry-After) pauses this long."""
 
 
+def posts_in(channel_id: int) -> Bucket:
+    """The bucket of a channel's (or a thread's) new messages."""
+    return Bucket("POST /channels/{channel_id}/messages", channel_id)
+
+
+def edits_in(channel_id: int) -> Bucket:
+    """The bucket of edits of a channel's messages."""
+    return Bucket("PATCH /channels/{channel_id}/messages/{message_id}", channel_id)
+
+
+def threads_in(channel_id: int) -> Bucket:
+    """The bucket of new threads in a channel, from a message or not: Discord limits
+    thread creation per server with long 429s of shared scope."""
+    return Bucket("POST /channels/{channel_id}/threads", channel_id)
+
+
+def admit_start(budget: RestBudget, place: Bucket) -> None:
+    """A new game's first bot-token calls (its thread in `place`) would go soon: else
+    `BucketBusy` (that place is held: "try again in N minutes") or `StartRefused` (the
+    process's backlog). Asked only of a game that will use the bot token: a private one
+    rides its player's interactions and is never refused for a backlog it does not use."""
+    held = budget.held_s(place)
+    if held > 0:
+        budget.refused_starts += 1
+        raise BucketBusy(place, held)
+    if not budget.admit_start():
+        raise StartRefused(reason="the bot-token backlog would delay a first round")
+
+
+def is_ban(status: int, headers: Mapping[str, str], content_type: str = "") -> bool:
+    """Whether a 429 is Cloudflare's ban rather than Discord's limit: no Retry-After, no
+    rate-limit header, or an HTML page."""
+    if status != 429:
+        return False
+    limits = any(name.lower().startswith("x-ratelimit") for name in headers)
+    return "Retry-After" not in headers or not limits or content_type == "text/html"
+
+
 def response_trace(budget: RestBudget) -> aiohttp.TraceConfig:
-    """An aiohttp trace for discord.py's session (`http_trace=`): every response's status
-    counts toward the invalid-request window, including the 429s discord.py waits out
-    itself, and a global 429 pauses the budget while discord.py waits it out."""
+    """An aiohttp trace for discord.py's session (`http_trace=`), which carries every call
+    of the process, bot token and interaction webhooks alike. Before a request leaves,
+    a Cloudflare ban refuses it (`Banned`) unless it is the ban's one probe. Every
+    response's status counts toward the invalid-request window, including the 429s
+    discord.py waits out itself; a global 429 pauses the budget while discord.py waits
+    it out; a ban's 429 stops every call."""
     trace = aiohttp.TraceConfig()
+
+    async def on_request_start(
+        session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestStartParams
+    ) -> None:
+        del session, params
+        context.probe = budget.ban.enter()  # Banned: never sent
+        context.sent_at = budget.clock()
 
     async def on_request_end(
         session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams
     ) -> None:
-        del session, context
+        del session
         response = params.response
         headers = response.headers
         budget.saw_status(
             response.status, shared_scope=headers.get("X-RateLimit-Scope") == "shared"
         )
+        if is_ban(response.status, headers, response.content_type):
+            budget.saw_ban()
+            return
+        budget.ban.saw_answer(getattr(context, "sent_at", 0.0))
         if response.status == 429 and headers.get("X-RateLimit-Global"):
             budget.pause(_seconds(headers.get("Retry-After")), PauseKind.GLOBAL)
 
+    async def on_request_exception(
+        session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestExceptionParams
+    ) -> None:
+        del session, params
+        budget.ban.gave_up(getattr(context, "probe", False))
+
+    trace.on_request_start.append(on_request_start)
     trace.on_request_end.append(on_request_end)
+    trace.on_request_exception.append(on_request_exception)
     return trace
 
 
@@ -107,10 +179,15 @@ def _seconds(text: str | None) -> float:
         return UNKNOWN_PAUSE_S
 
 
-def _retry_after(error: discord.HTTPException) -> float:
-    """A raised 429's wait: Cloudflare's Retry-After header, else UNKNOWN_PAUSE_S."""
-    headers = getattr(error.response, "headers", None)
-    return _seconds(headers.get("Retry-After") if headers is not None else None)
+def _limited(budget: RestBudget, error: discord.HTTPException, bucket: Bucket | None) -> None:
+    """A 429 raised to the caller: a ban's stops every call; Discord's own (its tries ran
+    out) holds the caller's bucket for its Retry-After."""
+    headers = getattr(error.response, "headers", None) or {}
+    content_type = getattr(error.response, "content_type", "")
+    if is_ban(429, headers, content_type if isinstance(content_type, str) else ""):
+        budget.saw_ban()
+    elif bucket is not None:
+        budget.hold(bucket, _seconds(headers.get("Retry-After")))
 
 
 def _ours_to_retry(error: BaseException) -> bool:
@@ -152,31 +229,38 @@ async def with_retry(
     *,
     lane: Lane = Lane.GAMES,
     deadline_s: float = DEADLINE_S,
+    bucket: Bucket | None = None,
 ) -> T:
     """Run `call` within the budget and `deadline_s`, retrying only what discord.py does
-    not (module docstring); the last failure is raised, `RestBusy` past the deadline."""
+    not (module docstring); the last failure is raised, `RestBusy` past the deadline.
+    `bucket`: the rate limit `call` spends, which a long 429 holds (`BucketBusy`)."""
     clock: Clock = budget.clock if budget is not None else asyncio.get_running_loop().time
     sleep = budget.sleep if budget is not None else asyncio.sleep
     end = clock() + deadline_s
     attempt = 0
     while True:
         if budget is not None:
-            await budget.take(lane, within=end - clock())
+            await budget.take(lane, within=end - clock(), bucket=bucket)
+        sent_at = clock()
         try:
-            return await _try(call, what, end - clock(), sleep)
-        except discord.RateLimited as limited:
-            if budget is not None:
-                if budget.on_error is not None:
-                    budget.on_error(429)
-                budget.pause(limited.retry_after, PauseKind.LONG)
-            raise
+            answer = await _try(call, what, end - clock(), sleep)
+            if budget is not None:  # answered: a ban is over (the trace knows it first)
+                budget.ban.saw_answer(sent_at)
+            return answer
+        except discord.RateLimited as limited:  # its bucket's alone (a global one: the trace)
+            if budget is not None and budget.on_error is not None:
+                budget.on_error(429)
+            if budget is None or bucket is None:
+                raise
+            budget.hold(bucket, limited.retry_after)
+            raise BucketBusy(bucket, limited.retry_after) from limited
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
             status = error.status if isinstance(error, discord.HTTPException) else 0
             if budget is not None and budget.on_error is not None:
                 budget.on_error(status)
-            if status == 429:  # Cloudflare's, or discord.py's tries ran out: stop
+            if status == 429:  # a ban, or discord.py's tries ran out: never retried here
                 if budget is not None and isinstance(error, discord.HTTPException):
-                    budget.pause(_retry_after(error), PauseKind.CLOUDFLARE)
+                    _limited(budget, error, bucket)
                 raise
             delay = BASE_DELAY * 2**attempt
             if not _ours_to_retry(error) or clock() + delay >= end:

@@ -14,7 +14,7 @@ from typing import Literal
 
 import discord
 
-from bot.games._discord import RestBudget, with_retry
+from bot.games._discord import Bucket, RestBudget, threads_in, with_retry
 from bot.play import GameError, Refusal
 from rules import Mode
 
@@ -65,16 +65,17 @@ async def public_thread(message: discord.PartialMessage, name: str, budget: Rest
     """A thread on `message`; one that a retry already made is reused.
 
     A partial message of a text channel: a webhook's message (a followup) carries no
-    guild, and a thread needs one.
+    guild, and a thread needs one. A long 429 holds thread creation in that channel
+    alone: `BucketBusy` ("try again in N minutes"), and the next start there is told
+    so before anything is posted.
     """
     try:
         thread = await with_retry(
             lambda: message.create_thread(name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES),
             "creating a game thread",
             budget,
+            bucket=threads_in(message.channel.id),
         )
-    except discord.RateLimited as limited:  # longer than with_retry waits: not an HTTPException
-        raise GameError(Refusal.DISCORD_BUSY) from limited
     except discord.HTTPException as error:
         if error.code == THREAD_EXISTS:
             return message.id  # a thread made from a message has the message's id
@@ -98,15 +99,12 @@ async def private_thread(
             ),
             "creating a private game thread",
             budget,
+            bucket=threads_in(channel.id),
         )
-    except discord.RateLimited as limited:
-        raise GameError(Refusal.DISCORD_BUSY) from limited
     except discord.HTTPException as error:
         if error.code == TOO_MANY_THREADS:
             raise GameError(Refusal.THREAD_LIMIT) from error
         raise
-    try:
-        await with_retry(lambda: thread.add_user(player), "adding the player", budget)
-    except discord.RateLimited as limited:
-        raise GameError(Refusal.DISCORD_BUSY) from limited
+    members = Bucket("PUT /channels/{channel_id}/thread-members/{user_id}", thread.id)
+    await with_retry(lambda: thread.add_user(player), "adding the player", budget, bucket=members)
     return thread.id

@@ -15,11 +15,15 @@ ephemeral, and only the token that made one can edit it.
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 
-from bot.play import Clock, Posted
+from bot.play import Clock, Posted, RestBusy
+
+T = TypeVar("T")
 
 Interaction = discord.Interaction[Any]
 
@@ -27,6 +31,8 @@ TOKEN_LIFE_S = 15 * 60.0
 """An interaction's token works this long after Discord took it."""
 TOKEN_MARGIN_S = 60.0
 """A call this close to the token's end goes by the bot token instead."""
+FOLLOWUP_CAP_S = 10.0
+"""A followup or interaction edit still unanswered after this is given up (`Followups`)."""
 
 
 class KeptVia:
@@ -85,6 +91,14 @@ class InteractionVia:
             interaction.channel_id,
         )  # fmt: skip
         self._completes = completes
+        self.showed_result = False
+        """Whether its response turned the round's message into its result."""
+        self.verdict: str | None = None
+        """The answer's verdict ("✅ Round N: ..."), folded into the next post this
+        interaction carries (the next round or the summary): a verdict posted on its
+        own landed below the next round and cost a second followup (issue 28)."""
+        self.told = False
+        """Whether a post carried the verdict; if not, the handler replies with it."""
 
     @property
     def channel_id(self) -> int | None:
@@ -102,6 +116,7 @@ class InteractionVia:
         if message_id != self.source:  # one of its followups
             await self.kept.edit(message_id, **fields)
             return
+        self.showed_result = self.showed_result or fields.get("view", ...) is None
         response = self.interaction.response
         if not response.is_done():
             await response.edit_message(**fields)
@@ -109,6 +124,9 @@ class InteractionVia:
             await self.interaction.edit_original_response(**fields)
 
     async def post(self, **fields: Any) -> Posted:
+        if self.verdict is not None and not self.told:
+            fields["content"] = "\n".join(filter(None, [self.verdict, fields.get("content")]))
+            self.told = True
         if self._completes is not None:
             await self.interaction.edit_original_response(content=self._completes)
             self._completes = None
@@ -135,3 +153,35 @@ class Carriers:
 
     def drop(self, game_id: str) -> None:
         self._by_game.pop(game_id, None)
+
+
+class Followups:
+    """The one layer every game followup and interaction edit goes through (the
+    `Announcer`'s): discord.py's webhook code waits out a 429 of a followup for its
+    whole `retry_after`, with no cap, outside the bot-token budget (issue 28: still
+    waiting after 5 s of a 120 s 429). Here each call is given up after `cap_s`
+    (cancelled: a webhook's lock is released on the way out) and raised as
+    `RestBusy`: a thread game falls back to the bot token, a private round waits
+    unseen with its clock not started, as after any refused post. Counted, for the
+    metrics: posts, edits, and those given up."""
+
+    def __init__(self, cap_s: float = FOLLOWUP_CAP_S) -> None:
+        self.cap_s = cap_s
+        self.posts = 0
+        self.edits = 0
+        self.late = 0
+
+    async def post(self, call: Awaitable[T], what: str) -> T:
+        self.posts += 1
+        return await self._capped(call, what)
+
+    async def edit(self, call: Awaitable[T], what: str) -> T:
+        self.edits += 1
+        return await self._capped(call, what)
+
+    async def _capped(self, call: Awaitable[T], what: str) -> T:
+        try:
+            return await asyncio.wait_for(call, self.cap_s)
+        except TimeoutError as late:
+            self.late += 1
+            raise RestBusy(reason=f"{what}: no answer within {self.cap_s:.0f} s") from late

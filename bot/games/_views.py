@@ -317,10 +317,20 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 )
 
 
+def sent(view: discord.ui.View) -> discord.ui.View:
+    """`view` to send and forget. Every button of a game message is a DynamicItem the
+    bot dispatches by its custom_id (`DYNAMIC_ITEMS`), so discord.py need keep no View
+    per message: a stopped View is serialized as any other, but never stored (every
+    `store_view` of discord.py asks `is_finished`), and so never gets the 15-minute
+    timeout task of an ephemeral message (issue 28: 8 per private Training)."""
+    view.stop()
+    return view
+
+
 def answer_view(game_id: str, round_number: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(AnswerButton(game_id, round_number, t("games.button.answer", locale)))
-    return view
+    return sent(view)
 
 
 def challenge_view(challenge_id: str, locale: str) -> discord.ui.View:
@@ -328,14 +338,14 @@ def challenge_view(challenge_id: str, locale: str) -> discord.ui.View:
     for action in ChallengeAnswer:
         label = t(f"duel.button.{action.name.lower()}", locale)
         view.add_item(ChallengeButton(action, challenge_id, label))
-    return view
+    return sent(view)
 
 
 def summary_view(game_id: str, locale: str) -> discord.ui.View:
     """Under the last summary message of every game: Share."""
     view = discord.ui.View(timeout=None)
     view.add_item(ShareButton(game_id, t("share.button", locale)))
-    return view
+    return sent(view)
 
 
 def rematch_view(game_id: str, locale: str, *, disabled: bool = False) -> discord.ui.View:
@@ -343,4 +353,4 @@ def rematch_view(game_id: str, locale: str, *, disabled: bool = False) -> discor
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, t("duel.button.rematch", locale), disabled=disabled))
     view.add_item(ShareButton(game_id, t("share.button", locale)))
-    return view
+    return sent(view)

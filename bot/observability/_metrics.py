@@ -106,6 +106,12 @@ class RestStats(Protocol):
     @property
     def optional_allowed(self) -> bool: ...
 
+    @property
+    def banned(self) -> bool: ...
+
+    @property
+    def ban_refused(self) -> int: ...
+
 
 PoolSource = Callable[[], PoolStats]
 RestSource = Callable[[], RestStats]
@@ -311,6 +317,8 @@ def _rest_families() -> list[GaugeMetricFamily | CounterMetricFamily]:
         counter("paused_seconds", "Seconds bot-token calls were paused for 429s."),
         gauge("invalid_requests_10m", "401, 403 and 429 responses in the last 10 minutes."),
         gauge("optional_allowed", "1 while optional traffic may go, 0 once it is stopped."),
+        gauge("banned", "1 while a Cloudflare ban stops every Discord call, else 0."),
+        counter("ban_refused_calls", "Discord calls refused unsent during a Cloudflare ban."),
     ]
 
 
@@ -326,4 +334,6 @@ def _rest_metrics(stats: RestStats) -> list[Metric]:
     families[6].add_metric([], stats.paused_s)
     families[7].add_metric([], stats.invalid_recent)
     families[8].add_metric([], 1.0 if stats.optional_allowed else 0.0)
+    families[9].add_metric([], 1.0 if stats.banned else 0.0)
+    families[10].add_metric([], stats.ban_refused)
     return [*families]

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
 from bot.common import UserError
+from bot.play._ban import FIRST_BACKOFF_S, BanGate
 from bot.play._types import Clock
 
 log = logging.getLogger(__name__)
@@ -39,6 +42,8 @@ over the last DEMAND_WINDOW_S: the running games alone would grow the backlog, a
 admitting more only makes every running game's rounds late."""
 WAITS_KEPT = 1024
 """Recent waits per lane kept for the p99 gauge."""
+HELD_KEPT = 4096
+"""Held buckets past which the expired ones are forgotten (each is a few hundred bytes)."""
 
 
 class Lane(StrEnum):
@@ -56,9 +61,25 @@ class PauseKind(StrEnum):
     GLOBAL = "global"
     """A global 429 discord.py waits out itself (seen in the response trace)."""
     LONG = "long"
-    """A 429 longer than `max_ratelimit_timeout` (`discord.RateLimited`)."""
+    """A long stop of every call set by hand (an operator, a test): a long 429 of one
+    bucket holds that bucket alone (BUCKET), a global one is GLOBAL."""
     CLOUDFLARE = "cloudflare"
     """A 429 without Discord's headers: Cloudflare's."""
+    BUCKET = "bucket"
+    """A 429 of one bucket (user or shared scope): only that bucket waits (`hold`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """A rate limit as Discord keys it: a route and its major parameter (a channel, a
+    guild, a webhook). A 429 of user or shared scope holds this alone, never the process."""
+
+    route: str
+    """The route's template, e.g. "POST /channels/{channel_id}/messages"."""
+    major: int
+
+    def __str__(self) -> str:
+        return f"{self.route} ({self.major})"
 
 
 class RestBusy(UserError):
@@ -71,6 +92,19 @@ class RestBusy(UserError):
     def __init__(self, *, reason: str) -> None:
         super().__init__("rest_wait")
         self.reason = reason
+
+
+class BucketBusy(RestBusy):
+    """A call whose bucket a 429 holds for longer than the caller may wait: the player is
+    told how many minutes to wait (`limits.busy_here`), nothing was used."""
+
+    prefix: ClassVar[str] = "limits."
+
+    def __init__(self, bucket: Bucket, retry_after_s: float) -> None:
+        UserError.__init__(self, "busy_here", minutes=max(1, math.ceil(retry_after_s / 60)))
+        self.bucket = bucket
+        self.retry_after_s = retry_after_s
+        self.reason = f"{bucket} is rate limited for {retry_after_s:.0f} s"
 
 
 class StartRefused(RestBusy):
@@ -94,6 +128,8 @@ class BudgetStats:
     paused_s: float
     invalid_recent: int
     optional_allowed: bool
+    banned: bool = False
+    ban_refused: int = 0
 
 
 class RestBudget:
@@ -114,9 +150,11 @@ class RestBudget:
         global_limit: float = GLOBAL_LIMIT_PER_S,
         start_delay_s: float = START_DELAY_S,
         invalid_limit: int = INVALID_LIMIT,
+        ban_backoff_s: float = FIRST_BACKOFF_S,
     ) -> None:
         """`on_error(status)` hears of every failed call (metrics count them);
-        `global_limit` is Discord's (a test's server may be faster)."""
+        `global_limit` is Discord's (a test's server may be faster); `ban_backoff_s`:
+        the first wait of a Cloudflare ban (`BanGate`)."""
         self.clock = clock
         self.on_error = on_error
         self.sleep = sleep
@@ -128,6 +166,9 @@ class RestBudget:
         self._at: float | None = None
         self._queues: dict[Lane, deque[_Ticket]] = {lane: deque() for lane in Lane}
         self._paused_until = 0.0
+        self._held: dict[Bucket, float] = {}
+        self.ban = BanGate(clock, first_backoff_s=ban_backoff_s)
+        """Every call of the process, bot token and webhooks, during a Cloudflare ban."""
         self._invalid = _Window(INVALID_WINDOW_S)
         self._asked = _Window(DEMAND_WINDOW_S)
         self._refusal_logged = -DEMAND_WINDOW_S
@@ -163,9 +204,16 @@ class RestBudget:
         deficit = max(0.0, self._ahead(lane) + self._need(lane) - self._tokens)
         return max(0.0, self._paused_until - now) + deficit / self.rate
 
-    async def take(self, lane: Lane = Lane.GAMES, *, within: float | None = None) -> None:
+    async def take(
+        self,
+        lane: Lane = Lane.GAMES,
+        *,
+        within: float | None = None,
+        bucket: Bucket | None = None,
+    ) -> None:
         """Wait for this call's turn; `RestBusy` at once when it would come later than
-        `within` seconds from now, or when the optional lane is stopped.
+        `within` seconds from now, or when the optional lane is stopped; `BucketBusy`
+        when its `bucket` is held longer than that.
 
         A waiter sleeps (`sleep`, a wait simcord's virtual clock recognizes) until its
         turn is due, then looks again: in order, it wakes about once.
@@ -173,6 +221,14 @@ class RestBudget:
         if lane is not Lane.GAMES and not self.optional_allowed():
             self._refused_calls[lane] += 1
             raise RestBusy(reason="optional traffic stopped: too many invalid requests")
+        held = self.held_s(bucket)
+        if bucket is not None and held > 0:
+            if within is not None and held > within:
+                self._refused_calls[lane] += 1
+                raise BucketBusy(bucket, held)
+            await self.sleep(held)
+            if within is not None:
+                within -= held
         if lane is Lane.GAMES:
             self._asked.add(self.clock())
         if within is not None and self.delay_s(lane) > within:
@@ -258,7 +314,36 @@ class RestBudget:
             self._paused_until = until
         log.warning("bot-token calls paused for %.1f s (%s 429)", seconds, kind)
 
+    def hold(self, bucket: Bucket, seconds: float) -> None:
+        """Hold the calls of `bucket` alone for `seconds` (a 429 of user or shared scope
+        said so): every other bucket, and every other channel's game, goes on."""
+        now = self.clock()
+        until = now + max(0.0, seconds)
+        if until <= self._held.get(bucket, 0.0):
+            return
+        if len(self._held) >= HELD_KEPT:
+            self._held = {b: end for b, end in self._held.items() if end > now}
+        self._held[bucket] = until
+        self._pauses[PauseKind.BUCKET] += 1
+        log.warning("%s held for %.0f s (a 429 of its bucket); other calls go on", bucket, seconds)
+
+    def held_s(self, bucket: Bucket | None) -> float:
+        """How long calls of `bucket` still wait for its 429 (0: they may go)."""
+        if bucket is None:
+            return 0.0
+        return max(0.0, self._held.get(bucket, 0.0) - self.clock())
+
     # ------------------------------------------------------ invalid requests
+
+    def saw_ban(self) -> None:
+        """A Cloudflare ban's 429: every call stops (`ban`), the bot-token lanes wait too."""
+        was = self.ban.until
+        self.ban.saw_ban()
+        if self.ban.until > was:
+            self._pauses[PauseKind.CLOUDFLARE] += 1
+            now = self.clock()
+            self.paused_s += max(0.0, self.ban.until - max(now, self._paused_until))
+            self._paused_until = max(self._paused_until, self.ban.until)
 
     def saw_status(self, status: int, *, shared_scope: bool = False) -> None:
         """A response arrived; 401, 403 and 429 count toward Discord's ban."""
@@ -300,6 +385,8 @@ class RestBudget:
             paused_s=self.paused_s,
             invalid_recent=self.invalid_recent(),
             optional_allowed=not self._optional_stopped,
+            banned=self.ban.banned,
+            ban_refused=self.ban.refused,
         )
 
 

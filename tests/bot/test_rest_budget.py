@@ -11,7 +11,15 @@ import discord
 import pytest
 from prometheus_client import generate_latest
 
-from bot.games._discord import Lane, PauseKind, RestBudget, RestBusy, with_retry
+from bot.games._discord import (
+    BucketBusy,
+    Lane,
+    PauseKind,
+    RestBudget,
+    RestBusy,
+    posts_in,
+    with_retry,
+)
 from bot.observability import Metrics
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -106,7 +114,7 @@ async def test_a_new_game_is_refused_when_its_first_round_would_be_late() -> Non
     budget.pause(11.0, PauseKind.LONG)
     assert not budget.admit_start()
     assert budget.stats().refused_starts == 1
-    assert budget.stats().pauses == {"global": 0, "long": 1, "cloudflare": 1}
+    assert budget.stats().pauses == {"global": 0, "long": 1, "cloudflare": 1, "bucket": 0}
     assert budget.stats().paused_s == pytest.approx(11.0)
 
 
@@ -177,19 +185,31 @@ async def test_a_503_is_retried_within_the_deadline() -> None:
     assert task.result() == "posted" and len(calls) == 3
 
 
-async def test_a_long_429_pauses_everything_and_is_not_retried() -> None:
+async def test_a_long_429_holds_its_bucket_alone_and_is_not_retried() -> None:
+    """Issue 28: it paused every bot-token call of the process for 45 s."""
     time = ManualTime()
     budget = _budget(time)
     calls: list[int] = []
+    bucket = posts_in(7)
 
     async def call() -> None:
         calls.append(1)
         raise discord.RateLimited(45.0)
 
-    with pytest.raises(discord.RateLimited):
-        await with_retry(call, "round", budget)
+    with pytest.raises(BucketBusy) as busy:
+        await with_retry(call, "round", budget, bucket=bucket)
     assert calls == [1]
-    assert budget.delay_s() == pytest.approx(45.0, abs=0.1)
+    assert busy.value.params == {"minutes": 1}
+    assert budget.delay_s() == 0.0  # nothing else waits
+    assert budget.held_s(bucket) == pytest.approx(45.0, abs=0.1)
+    assert budget.held_s(posts_in(8)) == 0.0
+    with pytest.raises(BucketBusy):  # told at once, never asked of Discord again
+        await with_retry(call, "round", budget, bucket=bucket)
+    assert calls == [1]
+    await with_retry(lambda: asyncio.sleep(0), "elsewhere", budget, bucket=posts_in(8))
+    with pytest.raises(discord.RateLimited):  # no bucket named: raised, nothing paused
+        await with_retry(call, "round", budget)
+    assert budget.delay_s() == 0.0
 
 
 async def test_a_call_that_hangs_gives_the_caller_back_at_the_deadline() -> None:

@@ -7,17 +7,30 @@ every kind, 403s. Loopback only; every loop is bounded.
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import aiohttp
 import discord
 import discord.http
 import pytest
 import pytest_asyncio
 
-from bot.games._discord import Lane, PauseKind, RestBudget, RestBusy, response_trace, with_retry
+from bot.games._discord import (
+    BucketBusy,
+    Lane,
+    PauseKind,
+    RestBudget,
+    RestBusy,
+    posts_in,
+    response_trace,
+    threads_in,
+    with_retry,
+)
+from bot.play._ban import Banned
 from tests.support.discord_rest import CLOUDFLARE, LONG_429, DiscordRest
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -117,15 +130,21 @@ async def test_a_cloudflare_429_pauses_every_call_and_is_not_retried(rest: Rest)
     assert rest.budget.admit_start()  # a 2 s pause still shows a new game's round in time
 
 
-async def test_a_429_longer_than_max_ratelimit_timeout_pauses_and_is_raised(rest: Rest) -> None:
+async def test_a_429_longer_than_max_ratelimit_timeout_holds_its_bucket_alone(rest: Rest) -> None:
     rest.server.fail("POST", r"/channels/10/messages", [LONG_429])
-    with pytest.raises(discord.RateLimited):
-        await _bounded(with_retry(rest.post(10, "round 1"), "round 1", rest.budget))
+    with pytest.raises(BucketBusy):
+        await _bounded(
+            with_retry(rest.post(10, "round 1"), "round 1", rest.budget, bucket=posts_in(10))
+        )
     assert rest.server.count("POST", r"/channels/10/messages") == 1
-    assert rest.budget.stats().pauses[PauseKind.LONG] == 1
-    assert rest.budget.delay_s() > MAX_RATELIMIT_TIMEOUT  # paused for its 60 s
-    assert not rest.budget.admit_start()  # a new game would wait past 10 s: refused
-    assert rest.budget.stats().refused_starts == 1
+    assert rest.budget.stats().pauses[PauseKind.BUCKET] == 1
+    assert rest.budget.held_s(posts_in(10)) > MAX_RATELIMIT_TIMEOUT  # held for its 60 s
+    assert rest.budget.delay_s() < 1.0  # every other call goes
+    assert rest.budget.admit_start()
+    other = await _bounded(
+        with_retry(rest.post(11, "round 1"), "round 1", rest.budget, bucket=posts_in(11))
+    )
+    assert other.content == "round 1"
 
 
 async def test_a_route_bucket_is_waited_out_by_discord_py_without_a_429(rest: Rest) -> None:
@@ -216,3 +235,129 @@ async def test_why_the_deadline_never_cancels_a_try(monkeypatch: pytest.MonkeyPa
                 await with_retry(rest.post(502, "a"), "a", rest.budget, deadline_s=0.2)
             later = await _bounded(with_retry(rest.post(503, "b"), "b", rest.budget), 10.0)
             assert later.content == "b"
+
+
+# ------------------------------------------------ the harness is faithful (issue 28)
+
+
+async def _raw(server: DiscordRest, method: str, path: str) -> tuple[int, Any, str]:
+    """One request as anyone would send it: status, headers, body."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, server.route_base + path, json={}) as response,
+    ):
+        return response.status, response.headers, await response.text()
+
+
+async def test_the_harness_limits_thread_creation_per_server_in_shared_scope() -> None:
+    async with DiscordRest(guild_of={7: 1, 9: 1, 20: 2}) as server:
+        server.limit_threads(1, 300.0)
+        for path in ("/channels/7/threads", "/channels/9/messages/5/threads"):
+            status, headers, body = await _raw(server, "POST", path)
+            assert status == 429
+            assert headers["X-RateLimit-Scope"] == "shared"
+            assert headers["Retry-After"] in {"299", "300"}  # whole seconds, as Discord's
+            assert 299.0 < float(json.loads(body)["retry_after"]) <= 300.0
+        status, _, _ = await _raw(server, "POST", "/channels/20/threads")  # another server
+        assert status == 200
+
+
+async def test_the_harness_shares_a_bucket_hash_across_routes() -> None:
+    async with DiscordRest(bucket_limit=2) as server:
+        _, first, _ = await _raw(server, "POST", "/channels/7/threads")
+        _, second, _ = await _raw(server, "POST", "/channels/7/messages/5/threads")
+        assert first["X-RateLimit-Bucket"] == second["X-RateLimit-Bucket"]
+        status, headers, _ = await _raw(server, "POST", "/channels/7/messages/6/threads")
+        assert status == 429 and headers["X-RateLimit-Scope"] == "user"
+        status, _, _ = await _raw(server, "POST", "/channels/8/threads")  # its own major
+        assert status == 200
+
+
+async def test_the_harness_keeps_interactions_outside_the_global_limit() -> None:
+    async with DiscordRest(global_limit=2) as server:
+        for channel in (1, 2):
+            assert (await _raw(server, "POST", f"/channels/{channel}/messages"))[0] == 200
+        assert (await _raw(server, "POST", "/channels/3/messages"))[0] == 429
+        assert (await _raw(server, "POST", "/webhooks/1/abc/messages"))[0] == 200
+        assert (await _raw(server, "POST", "/interactions/1/abc/callback"))[0] == 200
+
+
+async def test_the_harness_bans_like_cloudflare() -> None:
+    async with DiscordRest() as server:
+        server.ban(60.0)
+        for path in ("/channels/1/messages", "/webhooks/1/abc"):
+            status, headers, body = await _raw(server, "POST", path)
+            assert status == 429 and body.startswith("<html>")
+            assert "Retry-After" not in headers and "Via" not in headers
+            assert not any(name.lower().startswith("x-ratelimit") for name in headers)
+
+
+async def test_a_servers_thread_limit_holds_its_channels_alone(rest: Rest) -> None:
+    """A shared 429 on thread creation holds that channel's threads: a post elsewhere goes
+    at once, nothing of the process pauses, and a shared 429 is no invalid request."""
+    rest.server.guild_of.update({7: 1, 9: 1})
+    rest.server.limit_threads(1, 300.0)
+    http = rest.client.http
+
+    def thread_in(channel: int) -> Callable[[], Any]:
+        return lambda: http.start_thread_with_message(
+            channel, 5, name="game", auto_archive_duration=60
+        )
+
+    with pytest.raises(BucketBusy) as busy:
+        await _bounded(with_retry(thread_in(7), "thread", rest.budget, bucket=threads_in(7)))
+    assert busy.value.params == {"minutes": 5}
+    with pytest.raises(BucketBusy):  # told at once
+        await _bounded(with_retry(thread_in(7), "thread", rest.budget, bucket=threads_in(7)))
+    assert rest.server.count("POST", r"/channels/7/messages/5/threads") == 1
+    with pytest.raises(BucketBusy):  # the same server's other channel: one shared 429
+        await _bounded(with_retry(thread_in(9), "thread", rest.budget, bucket=threads_in(9)))
+    posted = await _bounded(with_retry(rest.post(8, "round 2"), "round", rest.budget))
+    assert posted.content == "round 2"
+    assert rest.budget.delay_s() < 1.0
+    assert rest.budget.invalid_recent() == 0  # shared scope: not counted toward a ban
+
+
+async def test_a_ban_stops_every_call_with_one_probe_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 28: a ban's 429 paused bot-token calls 1 s and they burst again (100
+    requests into a 10 s ban), and webhooks (interaction followups) never stopped. Now
+    every call stops, bot token and webhook; probes go one at a time, 0.5, 1 and 2 s
+    apart here; the first answered one ends the ban."""
+    async with DiscordRest() as server:
+        async for rest in _rest(server, monkeypatch, ban_backoff_s=0.5):
+            session = rest.client.http._HTTPClient__session  # type: ignore[attr-defined]
+            followups = discord.Webhook.partial(1, "token", session=session)  # as interactions'
+            server.ban(3.0)
+            answered = 0
+            end = monotonic() + 4.5
+            while monotonic() < end:
+                calls = (
+                    with_retry(rest.post(7, "round"), "round", rest.budget, deadline_s=0.2),
+                    followups.send("round"),
+                )
+                for call in calls:
+                    try:
+                        await _bounded(call, 10.0)
+                        answered += 1
+                    except (discord.HTTPException, RestBusy, Banned):
+                        pass
+                await asyncio.sleep(0.02)
+            bans = [s for s in server.seen if s.status == 429]
+            assert 2 <= len(bans) <= 4, bans  # the first, then a probe per backoff
+            assert rest.budget.invalid_recent() == len(bans)  # toward the 10,000 / 10 min
+            assert answered > 0  # the probe after the ban ended it
+            stats = rest.budget.stats()
+            assert not stats.banned
+            assert stats.ban_refused > 20  # refused unsent, bot token and webhook alike
+            assert any(s.path.startswith("/webhooks/") and s.status == 200 for s in server.seen)
+
+
+async def test_a_discord_429_whose_tries_ran_out_is_no_ban(rest: Rest) -> None:
+    """A 429 with Discord's headers that discord.py's tries ran out on holds the bucket;
+    nothing stops."""
+    rest.server.fail("POST", r"/channels/12/messages", [LONG_429])
+    with pytest.raises(BucketBusy):
+        await _bounded(with_retry(rest.post(12, "x"), "x", rest.budget, bucket=posts_in(12)))
+    assert not rest.budget.stats().banned

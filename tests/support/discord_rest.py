@@ -3,11 +3,18 @@
 rate-limit handling runs there).
 
 What it does, as Discord documents it (discord.com/developers/docs/topics/rate-limits):
-- per-route buckets: `X-RateLimit-Limit/Remaining/Reset-After/Bucket` on every answer,
-  a 429 with `retry_after` (JSON), `X-RateLimit-Scope: user` and a `Via` header when
-  a bucket is spent;
+- buckets keyed by their `X-RateLimit-Bucket` hash and major parameter, the hash shared
+  by routes Discord limits together (`SHARED`: a thread made from a message or not, a
+  message's edit and delete): `X-RateLimit-Limit/Remaining/Reset-After/Bucket` on every
+  answer, a 429 with `retry_after` (JSON), `X-RateLimit-Scope: user` and a `Via`
+  header when a bucket is spent; `Retry-After` in whole seconds, as Discord sends it;
 - the global limit (`global_limit` requests per second per token): a 429 with
-  `X-RateLimit-Global: true`, `"global": true` and `Retry-After`;
+  `X-RateLimit-Global: true`, `"global": true` and `Retry-After`; interaction
+  callbacks and webhook (followup) calls are outside it, as on Discord;
+- thread creation limited per server (`limit_threads`): every channel of the server
+  answers a 429 of `X-RateLimit-Scope: shared` with a long `Retry-After` until then;
+- a Cloudflare ban (`ban`): every request, bot token or webhook, answered 429 with an
+  HTML body and no `Retry-After`, `Via` or rate-limit header, until it ends;
 - faults a test scripts (`fail`): 5xx, 403, 404, a long 429, and Cloudflare's 429
   (an HTML body, no `Via`, only `Retry-After`), which discord.py raises at once;
 - messages kept per channel, a repeated `nonce` answered with the message it made
@@ -19,8 +26,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import time
+import zlib
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +41,14 @@ CLOUDFLARE = "cloudflare"
 LONG_429 = "long429"
 Fault = int | str
 """A scripted answer: an HTTP status, CLOUDFLARE or LONG_429."""
+SHARED = {
+    "POST /channels/{id}/messages/{id}/threads": "POST /channels/{id}/threads",
+    "DELETE /channels/{id}/messages/{id}": "PATCH /channels/{id}/messages/{id}",
+}
+"""Routes Discord limits together: one X-RateLimit-Bucket for both."""
+THREAD_ROUTE = re.compile(r"/channels/(\d+)(/messages/\d+)?/threads")
+OUTSIDE_GLOBAL = re.compile(r"/(interactions|webhooks)/")
+BAN_PAGE = "<html><head><title>Access denied | discord.com used Cloudflare</title></head></html>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +88,10 @@ class DiscordRest:
     _buckets: dict[str, _Bucket] = field(default_factory=dict)
     _window: deque[float] = field(default_factory=deque)
     _nonces: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+    guild_of: dict[int, int] = field(default_factory=dict)
+    """Which server each channel is in (for `limit_threads`); unknown: its own."""
+    _thread_limits: dict[int, float] = field(default_factory=dict)
+    _banned_until: float = 0.0
     _ids: int = 1_000_000
     _runner: web.AppRunner | None = None
     port: int = 0
@@ -106,6 +127,15 @@ class DiscordRest:
         after /api/v10) get these answers, in order; then the route works again."""
         self._scripts.append(_Script(method, re.compile(path_regex), deque(answers)))
 
+    def limit_threads(self, guild_id: int, seconds: float) -> None:
+        """Thread creation anywhere in server `guild_id` is refused for `seconds`: a 429
+        of shared scope (it does not count toward the invalid-request ban)."""
+        self._thread_limits[guild_id] = time.monotonic() + seconds
+
+    def ban(self, seconds: float) -> None:
+        """Cloudflare bans this IP for `seconds`: every request gets its HTML 429."""
+        self._banned_until = time.monotonic() + seconds
+
     def count(self, method: str, path_regex: str, status: int | None = None) -> int:
         pattern = re.compile(path_regex)
         return sum(
@@ -127,7 +157,12 @@ class DiscordRest:
     async def _handle(self, request: web.Request) -> web.Response:
         path = request.path.removeprefix(API)
         now = time.monotonic()
-        response = self._global(now) or self._scripted(request.method, path, now)
+        response = (
+            self._banned(now)
+            or (None if OUTSIDE_GLOBAL.match(path) else self._global(now))
+            or self._threads_limited(request.method, path, now)
+            or self._scripted(request.method, path, now)
+        )
         if response is None:
             bucket, headers = self._bucket(request.method, path, now)
             if bucket is None:
@@ -144,11 +179,28 @@ class DiscordRest:
         if len(self._window) >= self.global_limit:
             retry = max(0.001, self._window[0] + 1.0 - now)
             body = {"message": "You are being rate limited.", "retry_after": retry, "global": True}
-            headers = {"Via": "1.1 google", "Retry-After": f"{retry:.3f}"}
+            headers = {"Via": "1.1 google", "Retry-After": _whole(retry)}
             headers |= {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
             return _json(body, status=429, headers=headers)
         self._window.append(now)
         return None
+
+    def _banned(self, now: float) -> web.Response | None:
+        if now >= self._banned_until:
+            return None
+        return web.Response(status=429, text=BAN_PAGE, content_type="text/html")
+
+    def _threads_limited(self, method: str, path: str, now: float) -> web.Response | None:
+        made = THREAD_ROUTE.fullmatch(path)
+        if method != "POST" or made is None:
+            return None
+        channel_id = int(made.group(1))
+        until = self._thread_limits.get(self.guild_of.get(channel_id, channel_id), 0.0)
+        if now >= until:
+            return None
+        headers = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0"}
+        headers["X-RateLimit-Bucket"] = _hash("POST /channels/{id}/threads")
+        return _limited(headers, retry_after=until - now, scope="shared")
 
     def _scripted(self, method: str, path: str, now: float) -> web.Response | None:
         del now
@@ -173,14 +225,16 @@ class DiscordRest:
     def _bucket(self, method: str, path: str, now: float) -> tuple[_Bucket | None, dict[str, str]]:
         """The route's bucket (its template and major id), spent by one; None if empty."""
         template = re.sub(r"/\d+", "/{id}", path)
-        major = re.match(r"/(channels|guilds|webhooks)/(\d+)", path)
-        key = f"{method} {template} {major.group(2) if major else ''}"
+        route = SHARED.get(f"{method} {template}", f"{method} {template}")
+        major = re.match(r"/(channels|guilds)/(\d+)|/(webhooks)/(\d+/[^/]+)", path)
+        # a webhook's major parameter is its id and token: each interaction its own
+        key = f"{route} {(major.group(2) or major.group(4)) if major else ''}"
         bucket = self._buckets.get(key)
         if bucket is None or bucket.resets_at <= now:
             bucket = self._buckets[key] = _Bucket(self.bucket_limit, now + self.bucket_window_s)
         headers = {
             "X-RateLimit-Limit": str(self.bucket_limit),
-            "X-RateLimit-Bucket": f"{abs(hash((method, template))):x}",
+            "X-RateLimit-Bucket": _hash(route),
             "X-RateLimit-Reset-After": f"{max(0.0, bucket.resets_at - now):.3f}",
             "X-RateLimit-Reset": f"{time.time() + bucket.resets_at - now:.3f}",
         }
@@ -209,6 +263,27 @@ class DiscordRest:
             if nonce is not None:
                 self._nonces[channel_id, str(nonce)] = message
             return _json(message, headers=headers)
+        hooked = re.fullmatch(r"/webhooks/\d+/[^/]+(?:/messages/(\d+|@original))?", path)
+        if hooked and request.method in ("POST", "PATCH"):  # a followup, or its edit
+            payload = await _payload(request)
+            self._ids += 1
+            kept = hooked.group(1)
+            message_id = int(kept) if kept and kept.isdigit() else self._ids
+            return _json(_message(message_id, 0, payload.get("content")), headers=headers)
+        made = THREAD_ROUTE.fullmatch(path)
+        if request.method == "POST" and made:
+            payload = await _payload(request)
+            parent = int(made.group(1))
+            self._ids += 1
+            thread = {
+                "id": str(self._ids), "type": 11, "name": str(payload.get("name") or ""),
+                "parent_id": str(parent), "guild_id": str(self.guild_of.get(parent, parent)),
+                "owner_id": "1", "thread_metadata": {
+                    "archived": False, "auto_archive_duration": 60, "locked": False,
+                    "archive_timestamp": "2026-12-01T21:00:00+00:00",
+                },
+            }  # fmt: skip
+            return _json(thread, headers=headers)
         edited = re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)
         if request.method == "PATCH" and edited:
             payload = await _payload(request)
@@ -226,11 +301,23 @@ def _json(body: Any, *, status: int = 200, headers: dict[str, str] | None = None
     )
 
 
-def _limited(headers: dict[str, str], *, retry_after: float | None = None) -> web.Response:
+def _limited(
+    headers: dict[str, str], *, retry_after: float | None = None, scope: str = "user"
+) -> web.Response:
     retry = retry_after if retry_after is not None else float(headers["X-RateLimit-Reset-After"])
     body = {"message": "You are being rate limited.", "retry_after": retry, "global": False}
-    extra = {"Via": "1.1 google", "X-RateLimit-Scope": "user", "Retry-After": f"{retry:.3f}"}
+    extra = {"Via": "1.1 google", "X-RateLimit-Scope": scope, "Retry-After": _whole(retry)}
     return _json(body, status=429, headers=headers | extra)
+
+
+def _whole(seconds: float) -> str:
+    """Retry-After as Discord sends it: whole seconds, rounded up (the body has the rest)."""
+    return str(max(1, math.ceil(seconds)))
+
+
+def _hash(route: str) -> str:
+    """A route's bucket hash: stable, opaque, the same for routes limited together."""
+    return f"{zlib.crc32(route.encode()):08x}"
 
 
 async def _payload(request: web.Request) -> dict[str, Any]:

@@ -55,7 +55,7 @@ async def test_a_thread_discord_rate_limits_at_the_accept_leaves_the_challenge_o
 
     monkeypatch.setattr(discord.PartialMessage, "create_thread", limited)
     refused = await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
-    assert "Discord is busy right now" in reply_text(refused)
+    assert "try again in 2 minutes" in reply_text(refused)
     assert await status(world, challenge_id) is ChallengeStatus.PENDING
     assert await world.store.active_game_of(world.guild.id, world.bob.id) is None
     monkeypatch.undo()

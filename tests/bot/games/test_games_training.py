@@ -26,8 +26,8 @@ async def test_training_checkout_in_one_round_is_perfect(world) -> None:
     shown = await world.alice.click(round_message, custom_id=answer_id(round_message))
     assert shown.modal is not None
     submitted = await world.alice.submit_modal(shown, {"formula": "700+1"})
-    assert any(f.ephemeral for f in submitted.followups)  # the verdict; the result is public
-    assert "701" in reply_text(submitted)
+    # the verdict heads the summary this answer carries: one followup, not two (issue 28)
+    assert len(submitted.followups) == 1 and "✅ Round 1: `700+1`" in reply_text(submitted)
 
     messages = thread.history()
     result, summary = messages[-2].embeds[0], messages[-1].embeds[0]

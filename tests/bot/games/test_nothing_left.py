@@ -1,0 +1,61 @@
+"""Nothing left behind (issue 28): a private game's buttons are dispatched by their
+custom_id, so discord.py keeps no View (nor the 15-minute timeout task it gives a View
+on an ephemeral message) per message, and a finished game leaves no task, View or
+interaction object alive. Counted in discord.py's own ViewStore and by the GC."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from typing import Any
+
+import discord
+import pytest
+
+from bot.settings import BotSettings, SoloGames
+from tests.bot.games.test_interaction_rounds import game_id_of, live_round
+from tests.support.sim import answer
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+@pytest.fixture
+def settings(settings: BotSettings) -> BotSettings:
+    return settings.model_copy(update={"solo_games": SoloGames.PRIVATE})
+
+
+def kept_views(world: Any) -> int:
+    store = world.bot._connection._view_store
+    return len(store._synced_message_views) + sum(len(items) for items in store._views.values())
+
+
+def alive(kind: type) -> int:
+    gc.collect()
+    return sum(1 for thing in gc.get_objects() if isinstance(thing, kind))
+
+
+def latest(world: Any, member: Any) -> discord.Message:
+    return [m for m in world.channel.history(viewer=member) if m.components][-1]
+
+
+async def test_a_private_game_keeps_no_view_and_leaves_nothing_alive(world) -> None:
+    views_before = kept_views(world)
+    tasks_before = asyncio.all_tasks()
+    world.digits.extend("3489", "2476", "1234")
+    await world.alice.slash(world.channel, "training")
+    game_id = await game_id_of(world, world.alice)
+    for _ in range(2):
+        rnd = live_round(world.env, game_id)
+        assert rnd is not None
+        await answer(world.alice, latest(world, world.alice), rnd.digits)
+    assert kept_views(world) == views_before
+    assert alive(discord.ui.View) == 0  # each was kept by a 15-minute timeout task
+    await world.alice.slash(world.channel, "resign")
+    await world.env.advance_time(1)
+    assert live_round(world.env, game_id) is None
+    assert kept_views(world) == views_before
+    left = [t for t in asyncio.all_tasks() if t not in tasks_before]
+    assert [t.get_name() for t in left] == ["sweep:sweep"]  # one per process, from the first game
+    assert world.bot.announcer.carriers.get(game_id) is None
+    assert alive(discord.Interaction) == 0
+    assert alive(discord.ui.View) == 0
