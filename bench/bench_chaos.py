@@ -27,7 +27,7 @@ from bot.solving import ConfirmedSolver
 from bot.storage import open_store
 from evaluator import EvaluatorSettings, open_evaluator
 from solver.process import SolverProcess
-from tests.support.chaos import replay_command, run_chaos
+from tests.support.chaos import replay_command, run_chaos, seeded_digits
 
 
 @contextlib.contextmanager
@@ -46,13 +46,14 @@ async def _one(seed: int, steps: int, url: str, evaluator: object, solver: Solve
     settings = BotSettings(
         discord_token=None, database_url=url, dev_guild_id=None, solo_games=SoloGames.THREAD
     )
+    digits = seeded_digits(seed)  # as the test's run: a seed replays its games
     started = time.perf_counter()
     try:
         chaos, broken = await run_chaos(
             seed, steps, store=store,
             make_bot=lambda: create_bot(
                 settings, store=store, evaluator=evaluator,  # type: ignore[arg-type]
-                revealer=revealer, closest=revealer,
+                revealer=revealer, closest=revealer, digits_source=digits,
             ),
         )  # fmt: skip
     except AssertionError as error:

@@ -8,7 +8,7 @@ import pytest
 from bot.app import create_bot
 from bot.solving import ConfirmedSolver
 from bot.storage import open_store
-from tests.support.chaos import replay_command, run_chaos
+from tests.support.chaos import replay_command, run_chaos, seeded_digits
 from tests.support.fixtures import solver  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.postgres]
@@ -20,11 +20,13 @@ STEPS = 150
 async def test_the_chaos_run_keeps_every_promise(postgres_url, evaluator, solver, settings) -> None:
     store = await open_store(postgres_url)
     revealer = ConfirmedSolver(solver, evaluator)
+    digits = seeded_digits(SEED)  # one sequence across the run's restarts
     try:
         chaos, broken = await run_chaos(
             SEED, STEPS, store=store,
             make_bot=lambda: create_bot(
-                settings, store=store, evaluator=evaluator, revealer=revealer, closest=revealer
+                settings, store=store, evaluator=evaluator, revealer=revealer, closest=revealer,
+                digits_source=digits,
             ),
         )  # fmt: skip
     finally:

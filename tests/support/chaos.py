@@ -54,6 +54,14 @@ def replay_command(seed: int, steps: int) -> str:
     return f"python -m bench.bench_chaos --seed {seed} --steps {steps}"
 
 
+def seeded_digits(seed: int) -> Callable[[Any, int], str]:
+    """The Digits of unseeded rounds drawn from the run's seed (a `DigitsSource`), so a
+    seed replays the games it found broken; with random Digits one run in a few ended no
+    game on a checkout and failed its own check that the walk played for real."""
+    rng = random.Random(seed)
+    return lambda state, number: str(rng.randint(1000, 9999))
+
+
 class DatabaseFaults:
     """The next `pending` statements of the store's engine fail, as a dropped connection or a
     lock timeout would (an OperationalError from the driver's side of SQLAlchemy)."""
@@ -273,12 +281,18 @@ class Chaos:
         self.faults.pending = self.rng.randint(1, 3)
 
     async def restart(self) -> None:
-        self.faults.pending = 0
+        held, self.faults.pending = self.faults.pending, 0
         await self._supervise(lambda: self.env.restart_bot(self.make_bot()))
+        self.faults.pending = held  # armed faults meet the bot's work after it is back
 
     async def crash(self) -> None:
-        """The process is gone for a while (its timers with it), then starts again."""
-        self.faults.pending = 0
+        """The process is gone for a while (its timers with it), then starts again; faults
+        armed before it meet the bot's work after it (a start is not where they aim)."""
+        held, self.faults.pending = self.faults.pending, 0
+        await self._crash_and_start()
+        self.faults.pending = held
+
+    async def _crash_and_start(self) -> None:
         bot: Any = self.env.bot
         await bot.service.close()
         bot.daily.stop()
