@@ -47,6 +47,8 @@ from bot.play import (
     GLOBAL_LIMIT_PER_S,
     INVALID_LIMIT,
     SHARE_OF_GLOBAL,
+    Bucket,
+    BucketBusy,
     BudgetStats,
     Clock,
     Lane,
@@ -55,7 +57,6 @@ from bot.play import (
     RestBusy,
     StartRefused,
 )
-from bot.play._budget import Bucket, BucketBusy
 
 __all__ = [
     "GLOBAL_LIMIT_PER_S",

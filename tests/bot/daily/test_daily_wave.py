@@ -15,6 +15,7 @@ from bot.common import SetsDirectory
 from bot.daily import DailyContent, DailyPosts
 from bot.daily._ahead import AHEAD_S, SMALL
 from bot.games import Lane, RestBudget, RestBusy
+from bot.play import Bucket
 from bot.storage import GameRecord, Store
 from solver.result import Candidate
 from tests.bot.daily import seeds
@@ -233,9 +234,11 @@ async def test_on_simcord_the_post_goes_through_the_bots_budget_in_the_daily_lan
     lanes: list[Lane] = []
     take = budget.take
 
-    async def recorded(lane: Lane = Lane.GAMES, *, within: float | None = None) -> None:
+    async def recorded(
+        lane: Lane = Lane.GAMES, *, within: float | None = None, bucket: Bucket | None = None
+    ) -> None:
         lanes.append(lane)
-        await take(lane, within=within)
+        await take(lane, within=within, bucket=bucket)
 
     monkeypatch.setattr(budget, "take", recorded)
     await world.env.advance_time(DAY_S + 60)
