@@ -3,18 +3,16 @@ settings and the daily posts' claims are kept, and read as "nothing cleared"."""
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-
 from bot.storage import ChannelGone, open_store
-from bot.storage._engine import current_revision, make_engine, upgrade
+from tests.bot.storage.migrating import upgrade_from
 
-CONFIG_0009 = [
+CONFIG_0009: list[dict[str, object]] = [
     {"guild_id": 1, "channel_id": 10, "language": "uk", "timezone": "Europe/Kyiv",
      "channel_since": 100.0, "updated_at": 100.0},
     {"guild_id": 2, "channel_id": None, "language": None, "timezone": "UTC",
      "channel_since": None, "updated_at": 200.0},
 ]  # fmt: skip
-POSTS_0009 = [
+POSTS_0009: list[dict[str, object]] = [
     {"guild_id": 1, "set_name": "darts", "period": "2026-01-01", "claimed_by": "a",
      "claimed_at": 300.0, "done_at": 301.0, "message_id": 77},
     {"guild_id": 1, "set_name": "darts", "period": "2026-01-02", "claimed_by": "b",
@@ -22,24 +20,10 @@ POSTS_0009 = [
 ]  # fmt: skip
 
 
-async def _insert(engine, table: str, rows: list[dict[str, object]]) -> None:
-    columns = list(rows[0])
-    names = ", ".join(f'"{c}"' for c in columns)
-    values = ", ".join(f":{c}" for c in columns)
-    async with engine.begin() as conn:
-        await conn.execute(sa.text(f"INSERT INTO {table} ({names}) VALUES ({values})"), rows)
-
-
 async def test_a_database_at_0009_upgrades_keeping_its_settings_and_claims(db_url: str) -> None:
-    engine = make_engine(db_url)
-    try:
-        await upgrade(engine, "0009")
-        await _insert(engine, "server_config", CONFIG_0009)  # type: ignore[arg-type]
-        await _insert(engine, "daily_posts", POSTS_0009)
-        await upgrade(engine, "0010")
-        assert await current_revision(engine) == "0010"
-    finally:
-        await engine.dispose()
+    await upgrade_from(
+        db_url, "0009", {"server_config": CONFIG_0009, "daily_posts": POSTS_0009}, to="0010"
+    )
     store = await open_store(db_url)
     try:
         kyiv = await store.servers.settings(1)

@@ -5,12 +5,10 @@ found by its key."""
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-
 from bot.storage import ChannelGone, open_store
-from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
+from tests.bot.storage.migrating import upgrade_from
 
-CONFIG_0010 = [
+CONFIG_0010: list[dict[str, object]] = [
     {"guild_id": 1, "channel_id": 10, "language": "uk", "timezone": "Europe/Kyiv",
      "channel_since": 100.0, "updated_at": 100.0, "cleared_channel_id": None,
      "cleared_reason": None, "cleared_at": None},
@@ -20,23 +18,8 @@ CONFIG_0010 = [
 ]  # fmt: skip
 
 
-async def _insert(engine, table: str, rows: list[dict[str, object]]) -> None:
-    columns = list(rows[0])
-    names = ", ".join(f'"{c}"' for c in columns)
-    values = ", ".join(f":{c}" for c in columns)
-    async with engine.begin() as conn:
-        await conn.execute(sa.text(f"INSERT INTO {table} ({names}) VALUES ({values})"), rows)
-
-
 async def test_a_database_at_0010_upgrades_with_the_web_off(db_url: str) -> None:
-    engine = make_engine(db_url)
-    try:
-        await upgrade(engine, "0010")
-        await _insert(engine, "server_config", CONFIG_0010)  # type: ignore[arg-type]
-        await upgrade(engine)
-        assert await current_revision(engine) == head_revision()
-    finally:
-        await engine.dispose()
+    await upgrade_from(db_url, "0010", {"server_config": CONFIG_0010})
     store = await open_store(db_url)
     try:
         kyiv = await store.servers.settings(1)

@@ -4,10 +4,8 @@ name replaces the old one, a long one is cut, and a server the bot left keeps no
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-
 from bot.storage import open_store
-from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
+from tests.bot.storage.migrating import upgrade_from
 
 CONFIG_0011 = [
     {"guild_id": 1, "channel_id": 10, "language": "uk", "timezone": "Europe/Kyiv",
@@ -16,20 +14,7 @@ CONFIG_0011 = [
 
 
 async def test_a_database_at_0011_upgrades_and_keeps_names_per_server(db_url: str) -> None:
-    engine = make_engine(db_url)
-    try:
-        await upgrade(engine, "0011")
-        async with engine.begin() as conn:
-            columns = list(CONFIG_0011[0])
-            names = ", ".join(f'"{c}"' for c in columns)
-            values = ", ".join(f":{c}" for c in columns)
-            await conn.execute(
-                sa.text(f"INSERT INTO server_config ({names}) VALUES ({values})"), CONFIG_0011
-            )
-        await upgrade(engine)
-        assert await current_revision(engine) == head_revision()
-    finally:
-        await engine.dispose()
+    await upgrade_from(db_url, "0011", {"server_config": CONFIG_0011})
     store = await open_store(db_url)
     try:
         kept = await store.servers.by_web_key("k" * 22)

@@ -3,10 +3,8 @@ kept, no summary is owed, and an owed summary is kept, updated and cleared."""
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-
 from bot.storage import Untold, open_store
-from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
+from tests.bot.storage.migrating import upgrade_from
 
 CONFIG_0012 = [
     {"guild_id": 1, "channel_id": 10, "language": "uk", "timezone": "Europe/Kyiv",
@@ -15,28 +13,15 @@ CONFIG_0012 = [
 
 
 async def test_a_database_at_0012_upgrades_owing_no_summary(db_url: str) -> None:
-    engine = make_engine(db_url)
-    try:
-        await upgrade(engine, "0012")
-        columns = ", ".join(f'"{c}"' for c in CONFIG_0012[0])
-        values = ", ".join(f":{c}" for c in CONFIG_0012[0])
-        async with engine.begin() as conn:
-            await conn.execute(
-                sa.text(f"INSERT INTO server_config ({columns}) VALUES ({values})"), CONFIG_0012
-            )
-            await conn.execute(
-                sa.text("INSERT INTO bot_state (name, value) VALUES ('tree', 'abc')")
-            )
-            await conn.execute(
-                sa.text(
-                    "INSERT INTO player_names (guild_id, user_id, name, seen_at) "
-                    "VALUES (1, 7, 'Olena', 100.0)"
-                )
-            )
-        await upgrade(engine)
-        assert await current_revision(engine) == head_revision()
-    finally:
-        await engine.dispose()
+    await upgrade_from(
+        db_url,
+        "0012",
+        {
+            "server_config": CONFIG_0012,
+            "bot_state": [{"name": "tree", "value": "abc"}],
+            "player_names": [{"guild_id": 1, "user_id": 7, "name": "Olena", "seen_at": 100.0}],
+        },
+    )
     store = await open_store(db_url)
     try:
         kyiv = await store.servers.settings(1)

@@ -4,10 +4,8 @@ stored, changed and unset without touching the rest."""
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-
 from bot.storage import open_store
-from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
+from tests.bot.storage.migrating import upgrade_from
 
 CONFIG_0013: list[dict[str, object]] = [
     {"guild_id": 1, "channel_id": 10, "language": "uk", "timezone": "Europe/Kyiv",
@@ -18,19 +16,7 @@ CONFIG_0013: list[dict[str, object]] = [
 
 
 async def test_a_database_at_0013_upgrades_with_the_bots_own_solo_games(db_url: str) -> None:
-    engine = make_engine(db_url)
-    try:
-        await upgrade(engine, "0013")
-        columns = ", ".join(f'"{c}"' for c in CONFIG_0013[0])
-        values = ", ".join(f":{c}" for c in CONFIG_0013[0])
-        async with engine.begin() as conn:
-            await conn.execute(
-                sa.text(f"INSERT INTO server_config ({columns}) VALUES ({values})"), CONFIG_0013
-            )
-        await upgrade(engine)
-        assert await current_revision(engine) == head_revision()
-    finally:
-        await engine.dispose()
+    await upgrade_from(db_url, "0013", {"server_config": CONFIG_0013})
     store = await open_store(db_url)
     try:
         kyiv = await store.servers.settings(1)

@@ -8,17 +8,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.storage import GameMeta, Reveal, open_store
-from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
 from rules import Mode
 from tests.bot.storage.builders import CHECKOUT_4, NO_CHECKOUT, START, duel, record, single
+from tests.bot.storage.migrating import upgrade_from
 
 
 async def test_games_of_0014_are_queued_once_and_their_best_answers_kept(db_url: str) -> None:
-    engine = make_engine(db_url)
-    try:
-        await upgrade(engine, "0014")
-    finally:
-        await engine.dispose()
+    await upgrade_from(db_url, "0014", to="0014")
     old = await open_store(db_url, migrate=False)  # the 0014 schema the store wrote then
     try:
         own = Reveal(1, 0, "12*3+4", 40, 40, 461)
@@ -32,12 +28,7 @@ async def test_games_of_0014_are_queued_once_and_their_best_answers_kept(db_url:
     finally:
         await old.close()
 
-    engine = make_engine(db_url)
-    try:
-        await upgrade(engine)
-        assert await current_revision(engine) == head_revision()
-    finally:
-        await engine.dispose()
+    await upgrade_from(db_url, "0014")
     store = await open_store(db_url)
     try:
         best = store.best

@@ -5,11 +5,12 @@ and on SQLite its window reads the new index in order (no sort of the Set's game
 from __future__ import annotations
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import open_store
-from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
 from bot.storage._games import save
 from tests.bot.storage.builders import CHECKOUT_4, CHECKOUT_5, GUILD, NO_CHECKOUT, record, single
+from tests.bot.storage.migrating import upgrade_from
 
 NEW = {"ix_games_board", "ix_games_streaks"}
 
@@ -19,22 +20,18 @@ def _indexes(connection: sa.Connection) -> set[str]:
 
 
 async def test_a_database_at_0015_upgrades_with_the_board_indexes(db_url: str) -> None:
-    engine = make_engine(db_url)
-    try:
-        await upgrade(engine, "0015")
-        async with engine.begin() as conn:
-            assert not NEW & await conn.run_sync(_indexes)
-            for state in (
-                single("a-perfect", 1, CHECKOUT_4), single("a-five", 1, CHECKOUT_5),
-                single("b-max", 2, NO_CHECKOUT), single("c-lost", 3, [100], timeout=True),
-            ):  # fmt: skip
-                await save(conn, record(state), None)
-        await upgrade(engine)
-        assert await current_revision(engine) == head_revision()
-        async with engine.begin() as conn:
-            assert await conn.run_sync(_indexes) >= NEW
-    finally:
-        await engine.dispose()
+    async def fill(conn: AsyncConnection) -> None:
+        assert not NEW & await conn.run_sync(_indexes)
+        for state in (
+            single("a-perfect", 1, CHECKOUT_4), single("a-five", 1, CHECKOUT_5),
+            single("b-max", 2, NO_CHECKOUT), single("c-lost", 3, [100], timeout=True),
+        ):  # fmt: skip
+            await save(conn, record(state), None)
+
+    async def indexed(conn: AsyncConnection) -> None:
+        assert await conn.run_sync(_indexes) >= NEW
+
+    await upgrade_from(db_url, "0015", fill=fill, then=indexed)
     store = await open_store(db_url)
     try:
         rows, total = await store.qualification_page(GUILD, "darts", None)

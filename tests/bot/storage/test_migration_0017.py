@@ -6,32 +6,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-import sqlalchemy as sa
 
 import rules
 from bot.storage import RoomRecord, StaleGame, open_store
-from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
 from rules.game import StartRound, Submit
 from rules.room import Begin, Join, Phase, apply, new_room
+from tests.bot.storage.migrating import upgrade_from
 
 T0 = 1_700_000_000.0
 
 
 async def test_a_database_at_0016_upgrades_and_keeps_rooms(db_url: str) -> None:
-    engine = make_engine(db_url)
-    try:
-        await upgrade(engine, "0016")
-        async with engine.begin() as conn:
-            await conn.execute(
-                sa.text(
-                    "INSERT INTO server_config (guild_id, timezone, updated_at, web_on,"
-                    " solo_games) VALUES (1, 'UTC', 1.0, false, 'thread')"
-                )
-            )
-        await upgrade(engine)
-        assert await current_revision(engine) == head_revision()
-    finally:
-        await engine.dispose()
+    config = {"guild_id": 1, "timezone": "UTC", "updated_at": 1.0, "web_on": False}
+    await upgrade_from(db_url, "0016", {"server_config": [{**config, "solo_games": "thread"}]})
     store = await open_store(db_url)
     try:
         assert (await store.servers.settings(1)).solo_games == "thread"
