@@ -30,6 +30,7 @@ from bot.app import create_bot
 from bot.settings import BotSettings, SoloGames
 from bot.storage import open_store
 from evaluator import EvaluatorSettings, open_evaluator
+from tests.support.sim import RealWorkEnv
 
 
 @dataclass
@@ -70,8 +71,10 @@ async def run(games: int, guilds: int, pool_size: int) -> dict[str, Any]:
             solo_games=SoloGames.THREAD,
         )  # fmt: skip
         bot = create_bot(settings, store=store, evaluator=evaluator)
-        # the bot is an AutoShardedClient: simcord needs the count Discord would give it
-        env = simcord.Env(bot, settle_timeout=60.0, shard_count=1)
+        # the bot is an AutoShardedClient: simcord needs the count Discord would give it;
+        # RealWorkEnv: the start's settle waits for real work too (simcord fixes it at 5 s,
+        # which a loaded machine missed: the smoke test failed in `scripts/test --loaded`)
+        env = RealWorkEnv(bot, shard_count=1)
         await env.start()
         try:
             with env.time_context():
