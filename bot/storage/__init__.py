@@ -63,6 +63,8 @@ from bot.storage._records import (
 from bot.storage._rooms import RoomRecord
 from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
+from bot.storage._achievements import Earned, Source
+from bot.storage._roles import RoleIntent, RoleReward
 
 __all__ = [
     "DEFAULT_URL",
@@ -97,4 +99,8 @@ __all__ = [
     "normalize_url",
     "open_store",
     "upgrade",
+    "Earned",
+    "Source",
+    "RoleIntent",
+    "RoleReward",
 ]
