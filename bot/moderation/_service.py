@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from bot.common import UserError
 from bot.play import GameError, GameService, Refusal
 from bot.storage import GameRecord, ModerationEntry, Store
@@ -27,10 +29,21 @@ def _voided(record: GameRecord) -> bool:
     )
 
 
+class VoidListener(Protocol):
+    """Told when an admin voids or unvoids a game (its achievements go and come back)."""
+
+    async def game_voided(self, game_id: str) -> object: ...
+
+    async def game_unvoided(self, game_id: str) -> object: ...
+
+
 class Moderation:
-    def __init__(self, store: Store, games: GameService) -> None:
+    def __init__(
+        self, store: Store, games: GameService, listener: VoidListener | None = None
+    ) -> None:
         self.store = store
         self.games = games
+        self.listener = listener
 
     async def void(self, guild_id: int, game_key: str, actor_id: int, reason: str) -> GameRecord:
         """Void a game of this server by id or id prefix: a running one ends without a
@@ -52,6 +65,8 @@ class Moderation:
                 raise AlreadyVoid(record.state.id[:8])
             raise GameError(Refusal.CANNOT_VOID, id=record.state.id[:8])
         stored = await self.store.load_game(record.state.id)
+        if self.listener is not None:
+            await self.listener.game_voided(record.state.id)
         return stored or record
 
     async def unvoid(self, guild_id: int, game_key: str, actor_id: int, reason: str) -> GameRecord:
@@ -62,6 +77,8 @@ class Moderation:
             guild_id, record.state.id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
         ):
             raise GameError(Refusal.CANNOT_UNVOID, id=record.state.id[:8])
+        if self.listener is not None:
+            await self.listener.game_unvoided(record.state.id)
         return record
 
     async def bar(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> None:

@@ -244,6 +244,41 @@ class RoleStore:
             )
             return bool(marked.rowcount)
 
+    async def failures(self, guild_id: int, limit: int = 10) -> list[RoleIntent]:
+        """The server's intents Discord could not do (why: `failure`), newest first."""
+        async with self._read() as conn:
+            rows = await conn.execute(
+                sa.select(holds_t)
+                .where(holds_t.c.guild_id == guild_id, holds_t.c.failure.is_not(None))
+                .order_by(holds_t.c.updated_at.desc())
+                .limit(limit)
+            )
+            return [_intent(r) for r in rows]
+
+    async def retry_failed(self, guild_id: int, now: float) -> int:
+        """The server's failed intents undone again (an admin fixed what was missing),
+        with the role each reward gives now; how many."""
+        async with self._write() as conn:
+            failed = list(
+                await conn.execute(
+                    sa.select(holds_t.c.reward, holds_t.c.user_id).where(
+                        holds_t.c.guild_id == guild_id, holds_t.c.failure.is_not(None)
+                    )
+                )
+            )
+            for row in failed:
+                role_id = await _role_of(conn, guild_id, RoleReward(row.reward))
+                values = {"updated_at": now, "done_at": None, "failure": None}
+                await conn.execute(
+                    holds_t.update()
+                    .where(
+                        holds_t.c.guild_id == guild_id, holds_t.c.reward == row.reward,
+                        holds_t.c.user_id == row.user_id,
+                    )  # fmt: skip
+                    .values(**values, **({} if role_id is None else {"role_id": role_id}))
+                )
+            return len(failed)
+
     async def holds(self, guild_id: int, reward: RoleReward) -> list[RoleIntent]:
         """Every player's intent for the reward (held or taken, done or not)."""
         async with self._read() as conn:
