@@ -66,7 +66,7 @@ async def test_unvoid_gives_back_what_nothing_earned_since(world, admin) -> None
 async def test_the_summary_says_it_in_ukrainian(world) -> None:
     speak(world.env, world.bob, "uk")
     _, summary = await checkout(world, world.bob)
-    assert "Нове досягнення: **Перший Рахунок 0**" in summary
-    assert "**Перша Супер-гра**" in summary
+    assert "Нове досягнення: **Рахунок 0 уперше**" in summary
+    assert "**Супер-гра вперше**" in summary
     stats = text(await world.bob.slash(world.channel, "stats"))
-    assert "Досягнення" in stats and "Перша Супер-гра" in stats
+    assert "Досягнення" in stats and "Супер-гра вперше" in stats
