@@ -56,6 +56,12 @@ class RoleKeeper:
             return
         self._task = asyncio.create_task(self._run(), name="role-rewards")
 
+    async def settled(self) -> None:
+        """Wait until the intents known now are done (or wait for their retry): for a
+        caller outside the bot's own tasks, such as a test driving a seam directly."""
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
     def stop(self) -> None:
         self._ready = False
         if self._task is not None:
