@@ -149,7 +149,9 @@ def earned_by_run(
     return _new((a for value, a in RUN_MILESTONES[kind] if result >= value), held)
 
 
-def earned_by_room(players: int, won: bool, held: Collection[Achievement]) -> tuple[Achievement, ...]:
+def earned_by_room(
+    players: int, won: bool, held: Collection[Achievement]
+) -> tuple[Achievement, ...]:
     """A room that ended with this player first (shared first place counts)."""
     return _new([Achievement.ROOM_WIN_10] if won and players >= ROOM_SIZE else [], held)
 

@@ -7,4 +7,4 @@ No discord here: the games' summary, `/stats`, the web player page, the daily po
 from bot.achievements._service import STREAK_REWARDS, Rewards, RoleWaker
 from bot.achievements._texts import stats_field, summary_lines, web_rows
 
-__all__ = ["STREAK_REWARDS", "RoleWaker", "Rewards", "stats_field", "summary_lines", "web_rows"]
+__all__ = ["STREAK_REWARDS", "Rewards", "RoleWaker", "stats_field", "summary_lines", "web_rows"]

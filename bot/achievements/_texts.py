@@ -30,14 +30,22 @@ def summary_lines(earned: Sequence[Earned], locale: str, *, players: int) -> lis
     of two or more names who."""
     if players <= 1:
         return [
-            t("achievements.summary.own", locale, name=name_of(e, locale), about=about_of(e, locale))
+            t(
+                "achievements.summary.own",
+                locale,
+                name=name_of(e, locale),
+                about=about_of(e, locale),
+            )
             for e in earned
         ]
     return [
         t(
-            "achievements.summary.line", locale, player=mention(e.user_id),
-            name=name_of(e, locale), about=about_of(e, locale),
-        )  # fmt: skip
+            "achievements.summary.line",
+            locale,
+            player=mention(e.user_id),
+            name=name_of(e, locale),
+            about=about_of(e, locale),
+        )
         for e in earned
     ]
 
@@ -46,9 +54,12 @@ def stats_field(held: Sequence[Earned], locale: str) -> tuple[str, str]:
     """`/stats`'s field: every achievement held, oldest first, within Discord's cap."""
     lines = [
         t(
-            "achievements.stats.line", locale, name=name_of(e, locale), about=about_of(e, locale),
+            "achievements.stats.line",
+            locale,
+            name=name_of(e, locale),
+            about=about_of(e, locale),
             when=timestamp(e.earned_at, "d"),
-        )  # fmt: skip
+        )
         for e in held
     ] or [t("achievements.stats.none", locale)]
     value = ""

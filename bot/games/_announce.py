@@ -334,9 +334,7 @@ class Announcer:
             await self._edit_round(
                 record, last.number, "end of the round", via, embed=embed, view=None
             )
-        earned = (
-            await self.achievements.summary_lines(record, locale) if self.achievements else []
-        )
+        earned = await self.achievements.summary_lines(record, locale) if self.achievements else []
         pages = summary_messages(record, ratings, locale, earned)
         png = await self._chart(record, locale) if self._may_attach(record) else None
         for index, embeds in enumerate(pages):

@@ -50,7 +50,12 @@ async def shown(store: Store, guild: discord.Guild | None, guild_id: int, locale
         role_id = rewards.get(reward)
         role = t("roles.show.none", locale) if role_id is None else _role(guild, role_id)
         lines.append(
-            t("roles.show.line", locale, reward=t(f"roles.reward.{reward.value}", locale), role=role)
+            t(
+                "roles.show.line",
+                locale,
+                reward=t(f"roles.reward.{reward.value}", locale),
+                role=role,
+            )
         )
     lines += [_failed(i, guild, locale) for i in await store.roles.failures(guild_id)]
     return "\n".join(lines)

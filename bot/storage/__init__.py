@@ -28,6 +28,7 @@ How a game is written (why a round is resolved exactly once):
 One bot process per SQLite file; PostgreSQL may be shared by several.
 """
 
+from bot.storage._achievements import Earned, Source
 from bot.storage._best import PendingBest
 from bot.storage._engine import (
     DEFAULT_URL,
@@ -60,11 +61,10 @@ from bot.storage._records import (
     StaleGame,
     TooManySets,
 )
+from bot.storage._roles import RoleIntent, RoleReward
 from bot.storage._rooms import RoomRecord
 from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
-from bot.storage._achievements import Earned, Source
-from bot.storage._roles import RoleIntent, RoleReward
 
 __all__ = [
     "DEFAULT_URL",
@@ -72,6 +72,7 @@ __all__ = [
     "Challenge",
     "ChallengeStatus",
     "ChannelGone",
+    "Earned",
     "FinishedThread",
     "GameMeta",
     "GameRecord",
@@ -86,9 +87,12 @@ __all__ = [
     "RatingRow",
     "RematchTaken",
     "Reveal",
+    "RoleIntent",
+    "RoleReward",
     "RoomRecord",
     "RoundBest",
     "ServerSettings",
+    "Source",
     "StaleGame",
     "Store",
     "TooManySets",
@@ -99,8 +103,4 @@ __all__ = [
     "normalize_url",
     "open_store",
     "upgrade",
-    "Earned",
-    "Source",
-    "RoleIntent",
-    "RoleReward",
 ]

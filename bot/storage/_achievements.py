@@ -72,9 +72,13 @@ def _earned(row: sa.Row[tuple[object, ...]]) -> Earned | None:
     except ValueError:  # an achievement a newer version added: not shown by this one
         return None
     return Earned(
-        int(row.guild_id), int(row.user_id), kind, Source(row.source), str(row.source_id),
+        int(row.guild_id),
+        int(row.user_id),
+        kind,
+        Source(row.source),
+        str(row.source_id),
         float(row.earned_at),
-    )  # fmt: skip
+    )
 
 
 def _all(rows: Iterable[sa.Row[tuple[object, ...]]]) -> list[Earned]:
@@ -115,9 +119,12 @@ class AchievementStore:
                 done = await conn.execute(
                     dialect_insert(conn, achievements_t)
                     .values(
-                        guild_id=guild_id, user_id=user_id, achievement=achievement.value,
-                        void=False, **values,
-                    )  # fmt: skip
+                        guild_id=guild_id,
+                        user_id=user_id,
+                        achievement=achievement.value,
+                        void=False,
+                        **values,
+                    )
                     .on_conflict_do_update(
                         index_elements=["guild_id", "user_id", "achievement"],
                         set_={**values, "void": False},

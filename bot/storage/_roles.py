@@ -90,10 +90,16 @@ class RoleIntent:
 
 def _intent(row: sa.Row[tuple[object, ...]]) -> RoleIntent:
     return RoleIntent(
-        int(row.guild_id), RoleReward(row.reward), int(row.user_id), int(row.role_id),
-        str(row.key), bool(row.want), float(row.updated_at),
-        None if row.done_at is None else float(row.done_at), row.failure,
-    )  # fmt: skip
+        int(row.guild_id),
+        RoleReward(row.reward),
+        int(row.user_id),
+        int(row.role_id),
+        str(row.key),
+        bool(row.want),
+        float(row.updated_at),
+        None if row.done_at is None else float(row.done_at),
+        row.failure,
+    )
 
 
 async def _role_of(conn: AsyncConnection, guild_id: int, reward: RoleReward) -> int | None:
@@ -172,7 +178,9 @@ class RoleStore:
             role_id = await _role_of(conn, guild_id, reward)
             if role_id is None:
                 return False
-            if not await _install.claim_state(conn, _claim(guild_id, reward, user_id, key), str(now)):
+            if not await _install.claim_state(
+                conn, _claim(guild_id, reward, user_id, key), str(now)
+            ):
                 return False
             holders = list(await conn.execute(sa.select(holds_t).where(*_held(guild_id, reward))))
             if keep_same_key and any(str(h.key) > key for h in holders):
@@ -197,9 +205,10 @@ class RoleStore:
             found = (
                 await conn.execute(
                     sa.select(holds_t.c.want).where(
-                        holds_t.c.guild_id == guild_id, holds_t.c.reward == reward.value,
+                        holds_t.c.guild_id == guild_id,
+                        holds_t.c.reward == reward.value,
                         holds_t.c.user_id == user_id,
-                    )  # fmt: skip
+                    )
                 )
             ).first()
             if want:
@@ -272,9 +281,10 @@ class RoleStore:
                 await conn.execute(
                     holds_t.update()
                     .where(
-                        holds_t.c.guild_id == guild_id, holds_t.c.reward == row.reward,
+                        holds_t.c.guild_id == guild_id,
+                        holds_t.c.reward == row.reward,
                         holds_t.c.user_id == row.user_id,
-                    )  # fmt: skip
+                    )
                     .values(**values, **({} if role_id is None else {"role_id": role_id}))
                 )
             return len(failed)

@@ -47,7 +47,8 @@ async def test_a_game_earns_once_shows_on_stats_and_a_void_takes_it_back(world, 
     await admin.slash(world.channel, "admin unvoid", game=first[:8], reason="ok")
     held = await world.store.achievements.held(world.guild.id, world.alice.id)
     assert {(e.achievement, e.source_id) for e in held} == {
-        (Achievement.FIRST_CHECKOUT, third), (Achievement.FIRST_PERFECT, third),
+        (Achievement.FIRST_CHECKOUT, third),
+        (Achievement.FIRST_PERFECT, third),
     }  # fmt: skip  (the third game earned them since: the unvoided one gets nothing back)
     assert second != third
 

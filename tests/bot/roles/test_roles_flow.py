@@ -124,9 +124,7 @@ async def test_what_the_bot_lacks_is_said_before_anything_is_stored(world, admin
     assert await world.store.roles.rewards(world.guild.id) == {}
 
 
-async def test_a_streak_role_comes_with_its_achievement_and_goes_with_a_void(
-    world, admin
-) -> None:
+async def test_a_streak_role_comes_with_its_achievement_and_goes_with_a_void(world, admin) -> None:
     role = world.guild.create_role("Week streak")
     await set_reward(world, admin, "streak_7", role)
     darts = dataclasses.replace(DARTS, name=rules.CLASSIC.name)

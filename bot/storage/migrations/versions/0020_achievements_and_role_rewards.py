@@ -34,9 +34,7 @@ def upgrade() -> None:
         sa.Column("void", sa.Boolean(), nullable=False),
         sa.PrimaryKeyConstraint("guild_id", "user_id", "achievement"),
     )
-    op.create_index(
-        "ix_achievements_source", "achievements", ["source", "source_id"], unique=False
-    )
+    op.create_index("ix_achievements_source", "achievements", ["source", "source_id"], unique=False)
     op.create_table(
         "role_rewards",
         sa.Column("guild_id", sa.BigInteger(), autoincrement=False, nullable=False),
