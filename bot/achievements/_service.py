@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Iterable
 from typing import Protocol
 
 from bot.achievements._texts import summary_lines
-from bot.storage import Earned, GameRecord, RoleReward, Source, Store
+from bot.storage import Earned, GameRecord, RoleReward, RoomRecord, Source, Store
 from rules import Mode
 from rules.achievements import (
     STREAK_ACHIEVEMENTS,
@@ -137,6 +137,25 @@ class Rewards:
         for user_id in firsts:
             new = earned_by_room(players, True, await self._held(guild_id, user_id))
             await self._grant(guild_id, user_id, new, Source.ROOM, room_id)
+
+    async def room_lines(self, record: RoomRecord) -> list[str]:
+        """The rooms' final-table hook: what the room earned its first place(s), as lines
+        (the same on every retry; none when earning failed)."""
+        state = record.state
+        if not state.standings:
+            return []
+        firsts = [
+            user_id
+            for standing in state.standings
+            if standing.place == 1 and (user_id := _user(state.players[standing.player]))
+        ]
+        try:
+            await self.room_finished(record.guild_id, state.id, len(state.players), firsts)
+            earned = await self.store.achievements.of_source(Source.ROOM, state.id)
+        except Exception:
+            log.exception("room %s: storing its achievements failed", state.id)
+            return []
+        return summary_lines(earned, record.locale, players=len(state.players))
 
     async def day_won(
         self, guild_id: int, user_id: int, set_name: str, period: str, game_id: str

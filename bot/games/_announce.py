@@ -33,7 +33,7 @@ from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, locale_of, t
 from bot.play import UNPOSTED, ChannelLost, Posted, Unreachable, Via
-from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
+from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange, RoomRecord
 from rules import Mode
 
 log = logging.getLogger(__name__)
@@ -76,9 +76,13 @@ def verdict_text(record: GameRecord, number: int, via: InteractionVia) -> str | 
 
 
 class SummaryLines(Protocol):
-    """Lines a game's summary adds after its outcome (the achievements it earned)."""
+    """Lines a game's summary (or a room's final table) adds: the achievements earned."""
 
     async def summary_lines(self, record: GameRecord, locale: str) -> list[str]: ...
+
+    async def room_lines(self, record: RoomRecord) -> list[str]:
+        """Lines a room's final table adds (the achievements its first place earned)."""
+        ...
 
 
 class Announcer:

@@ -9,13 +9,13 @@ from tests.bot.web.conftest import site  # noqa: F401
 from tests.bot.web.pages_site import GUILD, Site
 
 
-async def _page(site: Site, lang: str) -> str:  # noqa: F811
+async def _page(site: Site, lang: str) -> str:
     response = await site.client.get(f"{site.base}p/101?lang={lang}")
     assert response.status == 200
     return await response.text()
 
 
-async def test_the_player_page_lists_achievements(site: Site) -> None:  # noqa: F811
+async def test_the_player_page_lists_achievements(site: Site) -> None:
     assert "Achievements" not in await _page(site, "en")  # none yet: no section
     achievements = site.store.achievements
     await achievements.grant(

@@ -33,7 +33,7 @@ def has_role(world, member, role) -> bool:
 async def test_the_days_first_earns_once_and_holds_the_role_until_the_next(
     world,
     admin,
-    board,  # noqa: F811
+    board,
     make_bot,
 ) -> None:
     role = world.guild.create_role("Today's best")
