@@ -143,3 +143,25 @@ async def test_a_streak_role_comes_with_its_achievement_and_goes_with_a_void(wor
     await settled(world)
     assert not has_role(world, world.alice, role)
     assert role_calls(world.env, role.id) == [("PUT", world.alice.id), ("DELETE", world.alice.id)]
+
+
+async def test_a_grant_discord_cannot_do_is_said_and_retried_once_fixed(world, admin) -> None:
+    role = world.guild.create_role("Champion")
+    await set_reward(world, admin, "champion", role)
+    world.env.backend.edit_role(world.guild.id, role.id, {"position": 60})  # now above the bot
+    await world.env.settle()
+    await world.bot.rewards.champion_crowned(world.guild.id, world.alice.id, "cup1")
+    await settled(world)
+    assert not has_role(world, world.alice, role) and role_calls(world.env, role.id) == []
+    shown = reply_text(await admin.slash(world.channel, "config roles"))
+    assert f"could not give {role.mention} for <@{world.alice.id}>" in shown
+    assert "not below the bot's highest role" in shown
+    world.env.backend.edit_role(world.guild.id, role.id, {"position": 1})  # fixed
+    await world.env.settle()
+    shown = reply_text(
+        await admin.slash(world.channel, "config roles", reward="champion", role=role)
+    )
+    await settled(world)
+    assert has_role(world, world.alice, role)
+    assert role_calls(world.env, role.id) == [("PUT", world.alice.id)]
+    assert "could not" not in reply_text(await admin.slash(world.channel, "config roles"))
