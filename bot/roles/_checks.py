@@ -19,6 +19,7 @@ class Lack(StrEnum):
     EVERYONE = "everyone"
     ROLE_GONE = "role_gone"
     MEMBER_GONE = "member_gone"
+    BOT_GONE = "bot_gone"
     REFUSED = "refused"
     """Discord said no (403) although the checks passed: a change since they ran."""
 

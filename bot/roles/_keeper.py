@@ -99,8 +99,9 @@ class RoleKeeper:
     async def _do(self, intent: RoleIntent) -> bool:
         """One intent; False when it must be tried again later."""
         guild = self.client.get_guild(intent.guild_id)
-        if guild is None:
-            return False  # not seen by this process yet (or the bot left: kept, harmless)
+        if guild is None:  # after ready, a server of this process it does not see: left
+            await self.store.roles.done(intent, self.clock(), Lack.BOT_GONE.value)
+            return True
         role = guild.get_role(intent.role_id)
         member = guild.get_member(intent.user_id)
         if member is None:
