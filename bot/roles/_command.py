@@ -86,6 +86,9 @@ def roles_command(
             await reply(interaction, t("config.errors.not_allowed", locale))
             return
         guild = interaction.guild
+        if reward is None and role is not None:
+            await reply(interaction, t("roles.no_reward", locale, role=role.mention))
+            return
         if reward is not None:
             chosen = RoleReward(reward.value)
             if role is not None:

@@ -119,6 +119,8 @@ async def test_what_the_bot_lacks_is_said_before_anything_is_stored(world, admin
     assert "не призначено" in refused and "«Керувати ролями»" in refused
     assert "не нижча за найвищу роль бота" in refused
     assert await world.store.roles.rewards(world.guild.id) == {}
+    alone = reply_text(await admin.slash(world.channel, "config roles", role=below))
+    assert "Виберіть нагороду" in alone and "нічого не змінено" in alone
     everyone = await set_reward(world, admin, "champion", world.guild.default_role)
     assert "@everyone" in everyone
     assert await world.store.roles.rewards(world.guild.id) == {}
