@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import sys
 import tempfile
 import time
 from datetime import date, timedelta
@@ -95,4 +94,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
