@@ -92,5 +92,5 @@ async def test_seven_days_in_a_row_and_the_bots_seat(store: Store) -> None:
         for player in ("6", "bot:3"):
             practice = rules.apply(practice, rules.Submit(player, "1234", points, T0 + 1))
     assert practice.outcome is not None
-    earned = await rewards.game_finished(record(practice))
-    assert {e.user_id for e in earned} == {6}  # the bot's seat is nobody's
+    by_practice = await rewards.game_finished(record(practice))
+    assert {e.user_id for e in by_practice} == {6}  # the bot's seat is nobody's
