@@ -27,6 +27,7 @@ from discord.ext import commands
 
 import rules
 from bot._tree import MAX_RATELIMIT_WAIT_S, GameTree, intents
+from bot.achievements import Rewards
 from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
@@ -55,6 +56,7 @@ from bot.play import (
     backfilling,
 )
 from bot.play.rooms import RoomFlow, room_digits
+from bot.roles import RoleKeeper, roles_command
 from bot.rooms import RoomsCog
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings, SoloGames
@@ -146,7 +148,11 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self._max_concurrency: int | None = None
         self.charts = charts
         self.closer = ThreadCloser(self, budget, discord_clock, shards.owns)
-        self.announcer = Announcer(self, budget, charts, self.closer)
+        self.role_keeper = RoleKeeper(self, store, discord_clock, budget, shards.owns)
+        self.rewards = Rewards(store, discord_clock, self.role_keeper)
+        """Achievements and role rewards; the Cup calls `champion_crowned`, the puzzles
+        `run_finished`."""
+        self.announcer = Announcer(self, budget, charts, self.closer, achievements=self.rewards)
         self.service = GameService(
             store,
             evaluator,
@@ -169,6 +175,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             closest=closest,
             web_base=settings.web_base_url,
             may_post=budget.optional_allowed,
+            winners=self.rewards,
         )
         self.names = NameBook(store, discord_clock)
         """Players' display names from their interactions, kept for the web pages."""
@@ -191,10 +198,14 @@ class FormulaDartsBot(commands.AutoShardedBot):
             case Feature.SETS:
                 return [SetsAdminCog(SetsManager(self.sets))]
             case Feature.ADMIN:
-                return [AdminCog(Moderation(self.store, self.service))]
+                return [AdminCog(Moderation(self.store, self.service, self.rewards))]
             case Feature.CONFIG:
                 config = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
-                return [ConfigCog(config, web, self.settings.solo_games.value)]
+                config_cog = ConfigCog(config, web, self.settings.solo_games.value)
+                config_cog.config.add_command(
+                    roles_command(self.store, discord_clock, self.role_keeper)
+                )
+                return [config_cog]
             case Feature.LEADERBOARDS:
                 return [LeaderboardsCog(self.store, self.sets, self.charts, web)]
             case _:
@@ -219,6 +230,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         first round at once, so a post missed while the bot was down is made now."""
         await self.wait_until_ready()
         self.daily.start()
+        self.role_keeper.start()  # what a restart left undone, then what comes
 
     async def _recover_when_ready(self) -> None:
         """Resume games once players can see the bot: a replayed round posted before the
@@ -295,6 +307,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             if task is not None:
                 task.cancel()
         self.daily.stop()
+        self.role_keeper.stop()
         await self.names.close()
         await self.service.close()
         self.closer.close()

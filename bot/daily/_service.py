@@ -68,6 +68,14 @@ at once; one made in another process is seen within this)."""
 Key = tuple[int, str, str]
 
 
+class DayWinners(Protocol):
+    """Told the first of a closed day's Qualification board of a Set."""
+
+    async def day_won(
+        self, guild_id: int, user_id: int, set_name: str, period: str, game_id: str
+    ) -> None: ...
+
+
 @dataclass(frozen=True)
 class DailyContent:
     """One post: `closest` maps Digits to the solver's formula; None when there is no
@@ -176,10 +184,13 @@ class DailyPosts:
         web_base: str | None = None,
         may_post: Callable[[], bool] = lambda: True,
         concurrency: int = CONCURRENCY,
+        winners: DayWinners | None = None,
     ) -> None:
         """`web_base`: the web pages' public address; the post links its board there.
         `may_post`: whether the REST budget lets optional traffic go now
-        (`RestBudget.optional_allowed`)."""
+        (`RestBudget.optional_allowed`). `winners` is told each closed day's first
+        (`bot.achievements.Rewards`)."""
+        self.winners = winners
         self.web_base = web_base
         self.store = store
         self.sets = sets
@@ -284,6 +295,7 @@ class DailyPosts:
             summary = PeriodSummary([], 0, 0, [])
         else:
             summary = await servers.summary(guild_id, set_name, period, version=played.version)
+        await self._tell_winners(guild_id, set_name, period, summary)
         content = DailyContent(
             guild_id,
             set_name,
@@ -310,6 +322,21 @@ class DailyPosts:
             return Outcome.CHANNEL_GONE
         await servers.finish_post(key, self.owner, sent, self.clock())
         return Outcome.MADE
+
+    async def _tell_winners(
+        self, guild_id: int, set_name: str, period: str, summary: PeriodSummary
+    ) -> None:
+        """The day's first (ties share it) to `winners`, before the post: a retry of the
+        post tells them again, which they take once. A failure costs the post nothing."""
+        if self.winners is None:
+            return
+        for row in summary.board:
+            if row.rank != 1:
+                break
+            try:
+                await self.winners.day_won(guild_id, row.user_id, set_name, period, row.game_id)
+            except Exception:
+                log.exception("daily post %s: telling its winner failed", (guild_id, period))
 
     async def _language(self, guild_id: int, set_name: str) -> FormulaLanguage:
         """A day nobody played names the Set's language as the Set is now."""

@@ -19,7 +19,7 @@ import io
 import logging
 import secrets
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -33,7 +33,7 @@ from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, locale_of, t
 from bot.play import UNPOSTED, ChannelLost, Posted, Unreachable, Via
-from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
+from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange, RoomRecord
 from rules import Mode
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,16 @@ def verdict_text(record: GameRecord, number: int, via: InteractionVia) -> str | 
     )  # fmt: skip
 
 
+class SummaryLines(Protocol):
+    """Lines a game's summary (or a room's final table) adds: the achievements earned."""
+
+    async def summary_lines(self, record: GameRecord, locale: str) -> list[str]: ...
+
+    async def room_lines(self, record: RoomRecord) -> list[str]:
+        """Lines a room's final table adds (the achievements its first place earned)."""
+        ...
+
+
 class Announcer:
     """Posts rounds, edits them into results, posts summaries; implements `Presence` too."""
 
@@ -84,8 +94,11 @@ class Announcer:
         budget: RestBudget,
         charts: ChartRenderer | None = None,
         closer: ThreadCloser | None = None,
+        achievements: SummaryLines | None = None,
     ) -> None:
+        """`achievements` adds what a game earned to its summary (`bot.achievements`)."""
         self.client = client
+        self.achievements = achievements
         self.budget = budget
         self.charts = charts
         self.closer = closer
@@ -325,7 +338,8 @@ class Announcer:
             await self._edit_round(
                 record, last.number, "end of the round", via, embed=embed, view=None
             )
-        pages = summary_messages(record, ratings, locale)
+        earned = await self.achievements.summary_lines(record, locale) if self.achievements else []
+        pages = summary_messages(record, ratings, locale, earned)
         png = await self._chart(record, locale) if self._may_attach(record) else None
         for index, embeds in enumerate(pages):
             kwargs: dict[str, Any] = {"embeds": embeds}

@@ -151,9 +151,10 @@ def _won(state: GameState) -> bool:
 
 
 def summary_messages(
-    record: GameRecord, ratings: list[RatingChange], locale: str
+    record: GameRecord, ratings: list[RatingChange], locale: str, earned: Sequence[str] = ()
 ) -> list[list[discord.Embed]]:
-    """The summary as messages (each a list of embeds) within every Discord limit."""
+    """The summary as messages (each a list of embeds) within every Discord limit;
+    `earned`: the achievements the game earned, one line each (`bot.achievements`)."""
     state = record.state
     colour = COLOR_WIN if _won(state) else COLOR_LOSS
     first = discord.Embed(
@@ -163,6 +164,7 @@ def summary_messages(
                 outcome_text(state, locale),
                 *_why_void(state, locale),
                 *_accuracy_lines(record, locale),
+                *earned,
             ]
         ),
         colour=colour,

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
+from bot.achievements import stats_field
 from bot.charts import GAMES_MAX, ChartRenderer, stats_chart, stats_input
 from bot.common import CHOICE_NAME_MAX, CHOICES_MAX, SetsDirectory, UnknownSet, UserError
 from bot.common.interactions import refuse, set_choices
@@ -270,6 +271,10 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
             else rules.FormulaLanguage.PHP
         )
         embed = _render_player.stats_embed(stats, who.display_name, locale, streaks, lang)
+        held = await self.store.achievements.held(guild_id, who.id)
+        if held:
+            name, value = stats_field(held, locale)
+            embed.add_field(name=name, value=value, inline=False)
         png = await self._stats_chart(guild_id, who.id, locale)
         files = []
         if png is not None:

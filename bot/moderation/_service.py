@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+from typing import Protocol
+
 from bot.common import UserError
 from bot.play import GameError, GameService, Refusal
 from bot.storage import GameRecord, ModerationEntry, Store
 from rules import Termination
+
+log = logging.getLogger(__name__)
 
 REASON_MAX = 500
 
@@ -27,10 +32,21 @@ def _voided(record: GameRecord) -> bool:
     )
 
 
+class VoidListener(Protocol):
+    """Told when an admin voids or unvoids a game (its achievements go and come back)."""
+
+    async def game_voided(self, game_id: str) -> object: ...
+
+    async def game_unvoided(self, game_id: str) -> object: ...
+
+
 class Moderation:
-    def __init__(self, store: Store, games: GameService) -> None:
+    def __init__(
+        self, store: Store, games: GameService, listener: VoidListener | None = None
+    ) -> None:
         self.store = store
         self.games = games
+        self.listener = listener
 
     async def void(self, guild_id: int, game_key: str, actor_id: int, reason: str) -> GameRecord:
         """Void a game of this server by id or id prefix: a running one ends without a
@@ -43,6 +59,7 @@ class Moderation:
         if ended:
             record = await self.games.void_game(record.state.id, f"admin: {reason}")
         elif _voided(record):
+            await self._tell(record.state.id, void=True)  # a hook that failed before: again
             raise AlreadyVoid(record.state.id[:8])
         if not await self.store.void_game(
             guild_id, record.state.id, actor_id, reason, self.games.clock(), ended=ended
@@ -52,6 +69,7 @@ class Moderation:
                 raise AlreadyVoid(record.state.id[:8])
             raise GameError(Refusal.CANNOT_VOID, id=record.state.id[:8])
         stored = await self.store.load_game(record.state.id)
+        await self._tell(record.state.id, void=True)
         return stored or record
 
     async def unvoid(self, guild_id: int, game_key: str, actor_id: int, reason: str) -> GameRecord:
@@ -62,7 +80,22 @@ class Moderation:
             guild_id, record.state.id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
         ):
             raise GameError(Refusal.CANNOT_UNVOID, id=record.state.id[:8])
+        await self._tell(record.state.id, void=False)
         return record
+
+    async def _tell(self, game_id: str, *, void: bool) -> None:
+        """The listener, after the store: the void stands whatever it does (a failure is
+        logged; voiding again, refused as already void, tells it again)."""
+        if self.listener is None:
+            return
+        try:
+            if void:
+                await self.listener.game_voided(game_id)
+            else:
+                await self.listener.game_unvoided(game_id)
+        except Exception:
+            log.exception("game %s: telling of its %s failed", game_id,
+                          "void" if void else "unvoid")  # fmt: skip
 
     async def bar(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> None:
         if not await self.store.bar_player(

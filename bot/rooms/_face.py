@@ -37,6 +37,10 @@ def chart_file(png: bytes | None) -> list[discord.File]:
     return [] if png is None else [discord.File(io.BytesIO(png), filename="room.png")]
 
 
+MESSAGE_MAX = 2000
+"""Discord's cap on a message's content."""
+
+
 class DiscordRoomFace:
     def __init__(
         self, bot: discord.Client, budget: RestBudget, progress: Progress, announcer: Announcer,
@@ -99,6 +103,15 @@ class DiscordRoomFace:
             self.budget,
         )
 
+    async def _with_earned(self, record: RoomRecord, text: str) -> str:
+        """The final table and what the room earned (`bot.achievements`), the lines that
+        fit a message."""
+        earned = self.announcer.achievements
+        for line in await earned.room_lines(record) if earned is not None else []:
+            if len(text) + 1 + len(line) <= MESSAGE_MAX:
+                text = f"{text}\n{line}"
+        return text
+
     async def finished(self, record: RoomRecord) -> None:
         """The final table, the chart of every player's Score (when the chart worker runs),
         and Share; nothing to chart for a void room."""
@@ -116,10 +129,9 @@ class DiscordRoomFace:
         if record.thread_id is None:
             return
         thread = self._thread(record)
+        text = await self._with_earned(record, final_text(record))
         await with_retry(
-            lambda: thread.send(
-                final_text(record), files=chart_file(png), view=view, allowed_mentions=NONE
-            ),
+            lambda: thread.send(text, files=chart_file(png), view=view, allowed_mentions=NONE),
             f"room {record.state.id}: its table",
             self.budget,
             lane=Lane.GAMES,

@@ -28,6 +28,7 @@ How a game is written (why a round is resolved exactly once):
 One bot process per SQLite file; PostgreSQL may be shared by several.
 """
 
+from bot.storage._achievements import Earned, Source
 from bot.storage._best import PendingBest
 from bot.storage._engine import (
     DEFAULT_URL,
@@ -60,6 +61,7 @@ from bot.storage._records import (
     StaleGame,
     TooManySets,
 )
+from bot.storage._roles import RoleIntent, RoleReward
 from bot.storage._rooms import RoomRecord
 from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
@@ -70,6 +72,7 @@ __all__ = [
     "Challenge",
     "ChallengeStatus",
     "ChannelGone",
+    "Earned",
     "FinishedThread",
     "GameMeta",
     "GameRecord",
@@ -84,9 +87,12 @@ __all__ = [
     "RatingRow",
     "RematchTaken",
     "Reveal",
+    "RoleIntent",
+    "RoleReward",
     "RoomRecord",
     "RoundBest",
     "ServerSettings",
+    "Source",
     "StaleGame",
     "Store",
     "TooManySets",

@@ -16,12 +16,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 import rules
 from bot.storage import _games, _install, _ratings
+from bot.storage._achievements import AchievementStore
 from bot.storage._advance import Known
 from bot.storage._best import BestStore
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._lane import SqliteLane
 from bot.storage._names import NameStore
 from bot.storage._records import FinishedThread, GameRecord, StaleGame
+from bot.storage._roles import RoleStore
 from bot.storage._rooms import RoomStore
 from bot.storage._servers import ServerStore
 from bot.storage._store_boards import BoardsPart
@@ -56,6 +58,8 @@ class Store(BoardsPart, OffersPart, ModerationPart):
         self.best = BestStore(self._write, self._read)
 
         self.rooms = RoomStore(self._write, self._read)
+        self.achievements = AchievementStore(self._write, self._read)
+        self.roles = RoleStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
 

@@ -17,6 +17,7 @@ from typing import Any
 from aiohttp import web
 from markupsafe import Markup, escape
 
+from bot.achievements import web_rows
 from bot.charts import StatsChartInput
 from bot.common import fmt, set_label
 from bot.i18n import date_text, decimal_text, t
@@ -325,9 +326,11 @@ async def _player(request: web.Request) -> web.Response:
     ]
     chart = None if found.chart is None else await _chart(request, found.chart, lang)
     streaks = sorted(found.streaks.items(), key=lambda i: (-i[1].current, -i[1].longest))
+    held = await request.app[STORE].achievements.held(server.guild_id, user_id)
     return _page(
         request, "player.html", lang, base=_base(request), name=name, record=found,
         games=games, chart=chart, streaks=streaks, title=name,
+        achievements=web_rows(held, lang), achievements_title=t("achievements.stats.title", lang),
         description=t("details.player_description", lang, games=found.stats.games,
                       wins=found.stats.wins, checkouts=found.stats.checkouts),
     )  # fmt: skip
