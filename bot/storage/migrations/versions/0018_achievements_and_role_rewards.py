@@ -1,6 +1,6 @@
 """Achievements and roles as rewards: `achievements`, `role_rewards`, `role_holds`
 
-Revision ID: 0020
+Revision ID: 0018
 Revises: 0017
 Create Date: 2026-12-07
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0020"
+revision: str = "0018"
 down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -1,4 +1,4 @@
-"""Migration 0020 on a database populated at 0017, SQLite and PostgreSQL: the games there
+"""Migration 0018 on a database populated at 0017, SQLite and PostgreSQL: the games there
 stay, and achievements and role intents are stored, earned once, voided and given back."""
 
 from __future__ import annotations
