@@ -61,6 +61,7 @@ from bot.storage._records import (
     TooManySets,
 )
 from bot.storage._rooms import RoomRecord
+from bot.storage._cups import CupPhase, CupRecord, LegRecord, next_cup_id
 from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
 
@@ -97,4 +98,8 @@ __all__ = [
     "normalize_url",
     "open_store",
     "upgrade",
+    "CupPhase",
+    "CupRecord",
+    "LegRecord",
+    "next_cup_id",
 ]

@@ -1,0 +1,89 @@
+"""Cups: `cups`, `cup_entries`, `cup_legs`, `cup_posts`
+
+Revision ID: 0018
+Revises: 0017
+Create Date: 2026-12-07
+
+A Cup (issue 31) is stored with its settings and, from the draw on, its bracket as JSON,
+moved from phase to phase under `version` so it is drawn once; `cup_entries` are the
+check-ins, `cup_legs` the duel each leg was played as, `cup_posts` the claims that make
+each of its announcements once (as `daily_posts` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0018"
+down_revision: str | None = "0017"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "cups",
+        sa.Column("id", sa.String(length=64), nullable=False),
+        sa.Column("guild_id", sa.BigInteger(), nullable=False),
+        sa.Column("channel_id", sa.BigInteger(), nullable=False),
+        sa.Column("name", sa.String(length=64), nullable=False),
+        sa.Column("set_name", sa.String(length=64), nullable=False),
+        sa.Column("starts_at", sa.Float(), nullable=False),
+        sa.Column("zone", sa.String(length=64), nullable=False),
+        sa.Column("repeat", sa.String(length=16), nullable=False),
+        sa.Column("size", sa.Integer(), nullable=False),
+        sa.Column("legs", sa.Integer(), nullable=False),
+        sa.Column("seeding", sa.String(length=16), nullable=False),
+        sa.Column("locale", sa.String(length=16), nullable=False),
+        sa.Column("phase", sa.String(length=16), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("bracket", sa.Text(), nullable=True),
+        sa.Column("champion", sa.String(length=64), nullable=True),
+        sa.Column("created_by", sa.String(length=64), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("updated_at", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_cups_phase", "cups", ["phase", "starts_at"], unique=False)
+    op.create_index("ix_cups_guild", "cups", ["guild_id", "starts_at"], unique=False)
+    op.create_table(
+        "cup_entries",
+        sa.Column("cup_id", sa.String(length=64), nullable=False),
+        sa.Column("player", sa.String(length=64), nullable=False),
+        sa.Column("checked_in_at", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("cup_id", "player"),
+    )
+    op.create_table(
+        "cup_legs",
+        sa.Column("cup_id", sa.String(length=64), nullable=False),
+        sa.Column("round", sa.Integer(), nullable=False),
+        sa.Column("slot", sa.Integer(), nullable=False),
+        sa.Column("leg", sa.Integer(), nullable=False),
+        sa.Column("game_id", sa.String(length=64), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("cup_id", "round", "slot", "leg"),
+    )
+    op.create_index("ix_cup_legs_game", "cup_legs", ["game_id"], unique=False)
+    op.create_table(
+        "cup_posts",
+        sa.Column("cup_id", sa.String(length=64), nullable=False),
+        sa.Column("what", sa.String(length=64), nullable=False),
+        sa.Column("claimed_by", sa.String(length=64), nullable=False),
+        sa.Column("claimed_at", sa.Float(), nullable=False),
+        sa.Column("done_at", sa.Float(), nullable=True),
+        sa.Column("message_id", sa.BigInteger(), nullable=True),
+        sa.PrimaryKeyConstraint("cup_id", "what"),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("cup_posts")
+    op.drop_index("ix_cup_legs_game", table_name="cup_legs")
+    op.drop_table("cup_legs")
+    op.drop_table("cup_entries")
+    op.drop_index("ix_cups_guild", table_name="cups")
+    op.drop_index("ix_cups_phase", table_name="cups")
+    op.drop_table("cups")

@@ -1,0 +1,93 @@
+"""Migration 0018 on a database populated at 0017, SQLite and PostgreSQL: what was there
+stays, and Cups are stored, drawn once, checked in to once, announced once."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+import sqlalchemy as sa
+
+from bot.storage import CupPhase, CupRecord, LegRecord, StaleGame, next_cup_id, open_store
+from bot.storage._engine import current_revision, head_revision, make_engine, upgrade
+from rules.cup import Leg, LegResult, apply, draw
+
+T0 = 1_700_000_000.0
+
+
+def a_cup(cup_id: str = "cup1", guild_id: int = 1) -> CupRecord:
+    return CupRecord(
+        id=cup_id, guild_id=guild_id, channel_id=5, name="Friday Cup", set_name="classic",
+        starts_at=T0 + 7200, zone="Europe/Kyiv", repeat="weekly", size=8, legs=3,
+        seeding="week", locale="uk", created_by="10", created_at=T0,
+    )  # fmt: skip
+
+
+async def test_a_database_at_0017_upgrades_and_keeps_cups(db_url: str) -> None:
+    engine = make_engine(db_url)
+    try:
+        await upgrade(engine, "0017")
+        async with engine.begin() as conn:
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO rooms (id, guild_id, channel_id, locale, phase, version, state,"
+                    " created_at, updated_at) VALUES ('r1', 1, 5, 'en', 'over', 3, '{}', 1.0, 2.0)"
+                )
+            )
+        await upgrade(engine)
+        assert await current_revision(engine) == head_revision()
+        async with engine.connect() as conn:
+            assert (await conn.execute(sa.text("SELECT version FROM rooms"))).scalar() == 3
+    finally:
+        await engine.dispose()
+    store = await open_store(db_url)
+    try:
+        cups = store.cups
+        saved = await cups.save(a_cup(), T0)
+        assert saved.version == 1 and await cups.load("cup1") == saved
+        with pytest.raises(StaleGame):
+            await cups.save(a_cup(), T0)  # a second Cup of that id
+        assert [c.id for c in await cups.open_cups()] == ["cup1"]
+        assert (await cups.find(1, "cu")) == saved and await cups.find(2, "cup1") is None
+
+        # check-ins: once each, in order
+        assert await cups.check_in("cup1", "11", T0 + 1)
+        assert not await cups.check_in("cup1", "11", T0 + 2)
+        assert await cups.check_in("cup1", "12", T0 + 3)
+        assert await cups.entries("cup1") == ["11", "12"]
+
+        # the draw: two processes at once, one wins
+        bracket = draw(["11", "12"], 3)
+        drawn = await cups.save(replace(saved, phase=CupPhase.DRAWN, bracket=bracket), T0 + 2)
+        with pytest.raises(StaleGame):
+            await cups.save(replace(saved, phase=CupPhase.DRAWN, bracket=bracket), T0 + 2)
+        loaded = await cups.load("cup1")
+        assert loaded is not None and loaded.bracket == bracket and loaded.phase is CupPhase.DRAWN
+
+        # legs and the result
+        assert await cups.add_leg("cup1", LegRecord(1, 0, 1, "g1"), T0 + 3)
+        assert not await cups.add_leg("cup1", LegRecord(1, 0, 1, "g9"), T0 + 3)
+        bracket = apply(apply(bracket, Leg(1, 0, LegResult.FIRST)), Leg(1, 0, LegResult.FIRST))
+        await cups.add_leg("cup1", LegRecord(1, 0, 2, "g2"), T0 + 4)
+        assert [leg.game_id for leg in await cups.legs("cup1")] == ["g1", "g2"]
+        over = await cups.save(
+            replace(drawn, phase=CupPhase.OVER, bracket=bracket, champion=bracket.champion), T0
+        )
+        assert over.champion == "11" and await cups.open_cups() == []
+        assert [c.id for c in await cups.champions(1)] == ["cup1"]
+        assert [c.id for c in await cups.of_server(1, open_only=False)] == ["cup1"]
+
+        # the next weekly Cup: made once
+        following = replace(a_cup(next_cup_id("cup1")), starts_at=T0 + 7 * 86400)
+        assert await cups.create_next(following, T0) is not None
+        assert await cups.create_next(following, T0) is None
+
+        # an announcement: claimed once; taken over only past its lease
+        assert await cups.claim_post("cup1", "draw", "a", T0, lease=300)
+        assert not await cups.claim_post("cup1", "draw", "b", T0 + 10, lease=300)
+        assert await cups.claim_post("cup1", "draw", "b", T0 + 400, lease=300)
+        await cups.finish_post("cup1", "draw", "b", 77, T0 + 401)
+        assert not await cups.claim_post("cup1", "draw", "c", T0 + 9999, lease=300)
+        assert await cups.post_message("cup1", "draw") == 77
+    finally:
+        await store.close()
