@@ -29,6 +29,7 @@ One bot process per SQLite file; PostgreSQL may be shared by several.
 """
 
 from bot.storage._best import PendingBest
+from bot.storage._cups import CupPhase, CupRecord, LegRecord, next_cup_id
 from bot.storage._engine import (
     DEFAULT_URL,
     current_revision,
@@ -61,7 +62,6 @@ from bot.storage._records import (
     TooManySets,
 )
 from bot.storage._rooms import RoomRecord
-from bot.storage._cups import CupPhase, CupRecord, LegRecord, next_cup_id
 from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
 
@@ -71,10 +71,13 @@ __all__ = [
     "Challenge",
     "ChallengeStatus",
     "ChannelGone",
+    "CupPhase",
+    "CupRecord",
     "FinishedThread",
     "GameMeta",
     "GameRecord",
     "LeaderRow",
+    "LegRecord",
     "ModerationAction",
     "ModerationEntry",
     "PendingBest",
@@ -95,11 +98,8 @@ __all__ = [
     "current_revision",
     "head_revision",
     "make_engine",
+    "next_cup_id",
     "normalize_url",
     "open_store",
     "upgrade",
-    "CupPhase",
-    "CupRecord",
-    "LegRecord",
-    "next_cup_id",
 ]
