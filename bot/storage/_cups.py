@@ -51,7 +51,9 @@ class CupRow(SQLModel, table=True):
     __table_args__ = (sa.Index("ix_cups_phase", "phase", "starts_at"),
                       sa.Index("ix_cups_guild", "guild_id", "starts_at"))  # fmt: skip
 
-    id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
     guild_id: int = Field(sa_type=sa.BigInteger)
     channel_id: int = Field(sa_type=sa.BigInteger)
     """Where the Cup is announced, its bracket shown and its champion crowned."""
@@ -80,7 +82,9 @@ class CupEntry(SQLModel, table=True):
 
     __tablename__ = "cup_entries"
 
-    cup_id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    cup_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
     player: str = Field(primary_key=True, sa_type=sa.String(NAME))
     checked_in_at: float = Field(sa_type=sa.Float)
 
@@ -92,7 +96,9 @@ class CupLeg(SQLModel, table=True):
     __tablename__ = "cup_legs"
     __table_args__ = (sa.Index("ix_cup_legs_game", "game_id"),)
 
-    cup_id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    cup_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
     round: int = Field(primary_key=True, sa_type=sa.Integer)
     slot: int = Field(primary_key=True, sa_type=sa.Integer)
     leg: int = Field(primary_key=True, sa_type=sa.Integer)
@@ -106,7 +112,9 @@ class CupPost(SQLModel, table=True):
 
     __tablename__ = "cup_posts"
 
-    cup_id: str = Field(primary_key=True, sa_type=sa.String(NAME))
+    cup_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
     what: str = Field(primary_key=True, sa_type=sa.String(NAME))
     claimed_by: str = Field(sa_type=sa.String(NAME))
     claimed_at: float = Field(sa_type=sa.Float)
@@ -124,7 +132,7 @@ cup_posts_t = table(CupPost)
 class CupRecord:
     """A Cup as stored. `version` 0: never saved. `bracket` None until the draw."""
 
-    id: str
+    id: int
     guild_id: int
     channel_id: int
     name: str
@@ -168,9 +176,14 @@ def _record(row: Any) -> CupRecord:
     )
 
 
-def next_cup_id(cup_id: str) -> str:
+ID_BITS = 40
+"""A Cup's id is a random number below 2**40 (what /cup commands and buttons carry)."""
+
+
+def next_cup_id(cup_id: int) -> int:
     """The id of a weekly Cup's next one: the same in every process."""
-    return hashlib.sha256(f"next:{cup_id}".encode()).hexdigest()[:10]
+    digest = hashlib.sha256(f"next:{cup_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (1 << ID_BITS) or 1
 
 
 class CupStore:
@@ -213,28 +226,15 @@ class CupStore:
                 raise StaleGame(f"cup {saved.id} changed since version {cup.version}")
         return saved
 
-    async def load(self, cup_id: str) -> CupRecord | None:
+    async def load(self, cup_id: int) -> CupRecord | None:
         async with self._read() as conn:
             row = (await conn.execute(sa.select(cups_t).where(cups_t.c.id == cup_id))).first()
         return None if row is None else _record(row)
 
-    async def find(self, guild_id: int, id_or_prefix: str) -> CupRecord | None:
-        """A Cup of this server by id or unique id prefix."""
-        key = id_or_prefix.strip()
-        if not key:
-            return None
-        query = (
-            sa.select(cups_t)
-            .where(cups_t.c.guild_id == guild_id, cups_t.c.id.startswith(key, autoescape=True))
-            .order_by(cups_t.c.id)
-            .limit(2)
-        )
-        async with self._read() as conn:
-            rows = (await conn.execute(query)).all()
-        exact = [row for row in rows if row.id == key]
-        if exact:
-            return _record(exact[0])
-        return _record(rows[0]) if len(rows) == 1 else None
+    async def find(self, guild_id: int, cup_id: int) -> CupRecord | None:
+        """The Cup `cup_id` if it is this server's."""
+        cup = await self.load(cup_id)
+        return cup if cup is not None and cup.guild_id == guild_id else None
 
     async def of_server(self, guild_id: int, *, open_only: bool = True) -> list[CupRecord]:
         """The server's Cups by start, the ones still to come or in play (or all)."""
@@ -276,7 +276,7 @@ class CupStore:
 
     # check-ins
 
-    async def check_in(self, cup_id: str, player: str, now: float) -> bool:
+    async def check_in(self, cup_id: int, player: str, now: float) -> bool:
         """True the first time the player checks in to the Cup."""
         async with self._write() as conn:
             done = await conn.execute(
@@ -286,7 +286,7 @@ class CupStore:
             )
             return bool(done.rowcount)
 
-    async def entries(self, cup_id: str) -> list[str]:
+    async def entries(self, cup_id: int) -> list[str]:
         """Who checked in, first first."""
         query = (
             sa.select(entries_t.c.player)
@@ -298,7 +298,7 @@ class CupStore:
 
     # legs
 
-    async def add_leg(self, cup_id: str, leg: LegRecord, now: float) -> bool:
+    async def add_leg(self, cup_id: int, leg: LegRecord, now: float) -> bool:
         """Record the duel a leg is played as; False when that leg has one already."""
         async with self._write() as conn:
             done = await conn.execute(
@@ -315,7 +315,7 @@ class CupStore:
             )
             return bool(done.rowcount)
 
-    async def legs(self, cup_id: str) -> list[LegRecord]:
+    async def legs(self, cup_id: int) -> list[LegRecord]:
         query = (
             sa.select(legs_t)
             .where(legs_t.c.cup_id == cup_id)
@@ -328,7 +328,7 @@ class CupStore:
     # announcements, exactly once
 
     async def claim_post(
-        self, cup_id: str, what: str, owner: str, now: float, lease: float
+        self, cup_id: int, what: str, owner: str, now: float, lease: float
     ) -> bool:
         """Take the announcement (`cup_id`, `what`) for `owner`: a new claim, one abandoned
         past its lease, or `owner`'s own unfinished one. False: done, or held elsewhere."""
@@ -357,7 +357,7 @@ class CupStore:
             return bool(taken.rowcount)
 
     async def finish_post(
-        self, cup_id: str, what: str, owner: str, message_id: int | None, now: float
+        self, cup_id: int, what: str, owner: str, message_id: int | None, now: float
     ) -> None:
         async with self._write() as conn:
             await conn.execute(
@@ -370,7 +370,7 @@ class CupStore:
                 .values(done_at=now, message_id=message_id)
             )
 
-    async def post_message(self, cup_id: str, what: str) -> int | None:
+    async def post_message(self, cup_id: int, what: str) -> int | None:
         """The message an announcement was made as (the bracket is edited in place)."""
         async with self._read() as conn:
             found = await conn.scalar(

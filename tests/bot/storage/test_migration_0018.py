@@ -15,7 +15,7 @@ from rules.cup import Leg, LegResult, apply, draw
 T0 = 1_700_000_000.0
 
 
-def a_cup(cup_id: str = "cup1", guild_id: int = 1) -> CupRecord:
+def a_cup(cup_id: int = 101, guild_id: int = 1) -> CupRecord:
     return CupRecord(
         id=cup_id, guild_id=guild_id, channel_id=5, name="Friday Cup", set_name="classic",
         starts_at=T0 + 7200, zone="Europe/Kyiv", repeat="weekly", size=8, legs=3,
@@ -44,50 +44,50 @@ async def test_a_database_at_0017_upgrades_and_keeps_cups(db_url: str) -> None:
     try:
         cups = store.cups
         saved = await cups.save(a_cup(), T0)
-        assert saved.version == 1 and await cups.load("cup1") == saved
+        assert saved.version == 1 and await cups.load(101) == saved
         with pytest.raises(StaleGame):
             await cups.save(a_cup(), T0)  # a second Cup of that id
-        assert [c.id for c in await cups.open_cups()] == ["cup1"]
-        assert (await cups.find(1, "cu")) == saved and await cups.find(2, "cup1") is None
+        assert [c.id for c in await cups.open_cups()] == [101]
+        assert (await cups.find(1, 101)) == saved and await cups.find(2, 101) is None
 
         # check-ins: once each, in order
-        assert await cups.check_in("cup1", "11", T0 + 1)
-        assert not await cups.check_in("cup1", "11", T0 + 2)
-        assert await cups.check_in("cup1", "12", T0 + 3)
-        assert await cups.entries("cup1") == ["11", "12"]
+        assert await cups.check_in(101, "11", T0 + 1)
+        assert not await cups.check_in(101, "11", T0 + 2)
+        assert await cups.check_in(101, "12", T0 + 3)
+        assert await cups.entries(101) == ["11", "12"]
 
         # the draw: two processes at once, one wins
         bracket = draw(["11", "12"], 3)
         drawn = await cups.save(replace(saved, phase=CupPhase.DRAWN, bracket=bracket), T0 + 2)
         with pytest.raises(StaleGame):
             await cups.save(replace(saved, phase=CupPhase.DRAWN, bracket=bracket), T0 + 2)
-        loaded = await cups.load("cup1")
+        loaded = await cups.load(101)
         assert loaded is not None and loaded.bracket == bracket and loaded.phase is CupPhase.DRAWN
 
         # legs and the result
-        assert await cups.add_leg("cup1", LegRecord(1, 0, 1, "g1"), T0 + 3)
-        assert not await cups.add_leg("cup1", LegRecord(1, 0, 1, "g9"), T0 + 3)
+        assert await cups.add_leg(101, LegRecord(1, 0, 1, "g1"), T0 + 3)
+        assert not await cups.add_leg(101, LegRecord(1, 0, 1, "g9"), T0 + 3)
         bracket = apply(apply(bracket, Leg(1, 0, LegResult.FIRST)), Leg(1, 0, LegResult.FIRST))
-        await cups.add_leg("cup1", LegRecord(1, 0, 2, "g2"), T0 + 4)
-        assert [leg.game_id for leg in await cups.legs("cup1")] == ["g1", "g2"]
+        await cups.add_leg(101, LegRecord(1, 0, 2, "g2"), T0 + 4)
+        assert [leg.game_id for leg in await cups.legs(101)] == ["g1", "g2"]
         over = await cups.save(
             replace(drawn, phase=CupPhase.OVER, bracket=bracket, champion=bracket.champion), T0
         )
         assert over.champion == "11" and await cups.open_cups() == []
-        assert [c.id for c in await cups.champions(1)] == ["cup1"]
-        assert [c.id for c in await cups.of_server(1, open_only=False)] == ["cup1"]
+        assert [c.id for c in await cups.champions(1)] == [101]
+        assert [c.id for c in await cups.of_server(1, open_only=False)] == [101]
 
         # the next weekly Cup: made once
-        following = replace(a_cup(next_cup_id("cup1")), starts_at=T0 + 7 * 86400)
+        following = replace(a_cup(next_cup_id(101)), starts_at=T0 + 7 * 86400)
         assert await cups.create_next(following, T0) is not None
         assert await cups.create_next(following, T0) is None
 
         # an announcement: claimed once; taken over only past its lease
-        assert await cups.claim_post("cup1", "draw", "a", T0, lease=300)
-        assert not await cups.claim_post("cup1", "draw", "b", T0 + 10, lease=300)
-        assert await cups.claim_post("cup1", "draw", "b", T0 + 400, lease=300)
-        await cups.finish_post("cup1", "draw", "b", 77, T0 + 401)
-        assert not await cups.claim_post("cup1", "draw", "c", T0 + 9999, lease=300)
-        assert await cups.post_message("cup1", "draw") == 77
+        assert await cups.claim_post(101, "draw", "a", T0, lease=300)
+        assert not await cups.claim_post(101, "draw", "b", T0 + 10, lease=300)
+        assert await cups.claim_post(101, "draw", "b", T0 + 400, lease=300)
+        await cups.finish_post(101, "draw", "b", 77, T0 + 401)
+        assert not await cups.claim_post(101, "draw", "c", T0 + 9999, lease=300)
+        assert await cups.post_message(101, "draw") == 77
     finally:
         await store.close()

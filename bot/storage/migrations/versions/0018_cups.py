@@ -26,7 +26,7 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     op.create_table(
         "cups",
-        sa.Column("id", sa.String(length=64), nullable=False),
+        sa.Column("id", sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column("guild_id", sa.BigInteger(), nullable=False),
         sa.Column("channel_id", sa.BigInteger(), nullable=False),
         sa.Column("name", sa.String(length=64), nullable=False),
@@ -51,14 +51,14 @@ def upgrade() -> None:
     op.create_index("ix_cups_guild", "cups", ["guild_id", "starts_at"], unique=False)
     op.create_table(
         "cup_entries",
-        sa.Column("cup_id", sa.String(length=64), nullable=False),
+        sa.Column("cup_id", sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column("player", sa.String(length=64), nullable=False),
         sa.Column("checked_in_at", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("cup_id", "player"),
     )
     op.create_table(
         "cup_legs",
-        sa.Column("cup_id", sa.String(length=64), nullable=False),
+        sa.Column("cup_id", sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column("round", sa.Integer(), nullable=False),
         sa.Column("slot", sa.Integer(), nullable=False),
         sa.Column("leg", sa.Integer(), nullable=False),
@@ -69,7 +69,7 @@ def upgrade() -> None:
     op.create_index("ix_cup_legs_game", "cup_legs", ["game_id"], unique=False)
     op.create_table(
         "cup_posts",
-        sa.Column("cup_id", sa.String(length=64), nullable=False),
+        sa.Column("cup_id", sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column("what", sa.String(length=64), nullable=False),
         sa.Column("claimed_by", sa.String(length=64), nullable=False),
         sa.Column("claimed_at", sa.Float(), nullable=False),
