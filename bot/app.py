@@ -30,6 +30,7 @@ from bot._tree import MAX_RATELIMIT_WAIT_S, GameTree, intents
 from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
+from bot.cup import cup_cog
 from bot.daily import Closest, DailyPosts, DiscordChannel
 from bot.games import (
     DYNAMIC_ITEMS,
@@ -78,6 +79,7 @@ class Feature(StrEnum):
     LEADERBOARDS = "leaderboards"
     ADMIN = "admin"
     CONFIG = "config"
+    CUP = "cup"
 
 
 FEATURES: tuple[Feature, ...] = tuple(Feature)
@@ -197,6 +199,9 @@ class FormulaDartsBot(commands.AutoShardedBot):
                 return [ConfigCog(config, web, self.settings.solo_games.value)]
             case Feature.LEADERBOARDS:
                 return [LeaderboardsCog(self.store, self.sets, self.charts, web)]
+            case Feature.CUP:
+                owns = self.shard_plan.owns
+                return [cup_cog(self, self.store, self.sets, self.budget, discord_clock, owns)]
             case _:
                 assert_never(feature)
 

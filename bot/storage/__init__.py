@@ -29,6 +29,7 @@ One bot process per SQLite file; PostgreSQL may be shared by several.
 """
 
 from bot.storage._best import PendingBest
+from bot.storage._cups import ID_BITS as CUP_ID_BITS
 from bot.storage._cups import CupPhase, CupRecord, LegRecord, next_cup_id
 from bot.storage._engine import (
     DEFAULT_URL,
@@ -66,6 +67,7 @@ from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
 
 __all__ = [
+    "CUP_ID_BITS",
     "DEFAULT_URL",
     "AttemptsUsed",
     "Challenge",
