@@ -21,11 +21,15 @@ async def test_every_problem_is_listed_at_once_in_the_admins_language(world, adm
     answer = reply_text(
         await admin.slash(
             world.channel, "cup create", name="x" * 40, set="nosuch", start="next friday", size=3
-        )  # fmt: skip
+        )
     )
     assert "Problems found: 4" in answer
-    for part in ("at most 32 characters", "no Set `nosuch` here", "`next friday` is not a date",
-                 "4 to 64 players"):  # fmt: skip
+    for part in (
+        "at most 32 characters",
+        "no Set `nosuch` here",
+        "`next friday` is not a date",
+        "4 to 64 players",
+    ):
         assert part in answer, answer
     speak(world.env, admin, "uk")
     answer = reply_text(
@@ -36,7 +40,7 @@ async def test_every_problem_is_listed_at_once_in_the_admins_language(world, adm
             set="darts",
             start="2001-01-01 10:00",
             size=65,
-        )  # fmt: skip
+        )
     )
     assert "Знайдено проблем: 2" in answer and "вже минуло" in answer and "від 4 до 64" in answer
     assert await world.store.cups.of_server(world.guild.id) == []  # nothing saved
@@ -54,7 +58,7 @@ async def test_an_admin_sets_a_cup_up_changes_lists_and_cancels_it(world, admin)
             size=16,
             legs=5,
             seeding="all",
-        )  # fmt: skip
+        )
     )
     assert "**Friday Cup** is set up" in made and "up to 16 players" in made
     (cup,) = await world.store.cups.of_server(world.guild.id)

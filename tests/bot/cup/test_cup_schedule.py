@@ -33,8 +33,15 @@ async def a_board(world, count: int) -> list:
     members += [world.guild.add_member(world.env.create_user(f"q{i}")) for i in range(count - 3)]
     for rank, member in enumerate(members):
         period = discord.utils.utcnow().strftime("%Y-%m-%d")
-        await played(world.store, world.guild.id, f"{rank:032x}", member.id, PERFECT,
-                     period=period, seconds=10.0 + rank)  # fmt: skip
+        await played(
+            world.store,
+            world.guild.id,
+            f"{rank:032x}",
+            member.id,
+            PERFECT,
+            period=period,
+            seconds=10.0 + rank,
+        )
     return members
 
 
@@ -43,8 +50,17 @@ async def test_a_weekly_cup_is_announced_checked_in_to_and_drawn_once(
 ) -> None:
     board = await a_board(world, 10)
     outsider = world.guild.add_member(world.env.create_user("outsider"))
-    made = await admin.slash(world.channel, "cup create", name="Friday Cup", set="darts",
-                             start=start_in(2), repeat="weekly", size=8, legs=3, seeding="day")  # fmt: skip
+    made = await admin.slash(
+        world.channel,
+        "cup create",
+        name="Friday Cup",
+        set="darts",
+        start=start_in(2),
+        repeat="weekly",
+        size=8,
+        legs=3,
+        seeding="day",
+    )
     assert "is set up" in reply_text(made)
     (cup,) = await world.store.cups.of_server(world.guild.id)
 
@@ -96,8 +112,16 @@ async def test_a_weekly_cup_is_announced_checked_in_to_and_drawn_once(
 
 
 async def test_fewer_than_two_players_cancel_the_cup(world, admin) -> None:
-    await admin.slash(world.channel, "cup create", name="Open Cup", set="darts",
-                      start=start_in(0.5), seeding="elo", size=4, legs=1)  # fmt: skip
+    await admin.slash(
+        world.channel,
+        "cup create",
+        name="Open Cup",
+        set="darts",
+        start=start_in(0.5),
+        seeding="elo",
+        size=4,
+        legs=1,
+    )
     (cup,) = await world.store.cups.of_server(world.guild.id)
     await world.env.advance_time(1)  # within the hour: announced at once
     (announcement,) = cup_messages(world)
