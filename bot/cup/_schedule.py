@@ -67,36 +67,44 @@ class CupSchedule:
             cup = await self._announce(cup)
         if cup.phase is CupPhase.ANNOUNCED and now >= cup.starts_at:
             await self._draw(cup)
+        elif (
+            cup.phase is CupPhase.DRAWN
+            and await self.store.cups.post_message(cup.id, "bracket") is None
+        ):
+            await self.cups.show_bracket(cup)  # its drawer died before posting it (once)
 
     async def _announce(self, cup: CupRecord) -> CupRecord:
         game_set = await self.cups.sets.resolve(cup.guild_id, cup.set_name)
         names = await qualified(self.store, cup, game_set.version, self.clock())
         face = self.cups.face
         await self.cups.post_once(cup, "announce", lambda: face.announce(cup, names, ""))
-        return await self._move(cup, replace(cup, phase=CupPhase.ANNOUNCED))
+        moved, _ = await self._move(cup, replace(cup, phase=CupPhase.ANNOUNCED))
+        return moved
 
     async def _draw(self, cup: CupRecord) -> None:
         game_set = await self.cups.sets.resolve(cup.guild_id, cup.set_name)
         players = await entrants(self.store, cup, game_set.version, self.clock())
         if len(players) < 2:
-            moved = await self._move(cup, replace(cup, phase=CupPhase.CANCELLED))
+            moved, _ = await self._move(cup, replace(cup, phase=CupPhase.CANCELLED))
             face = self.cups.face
             await self.cups.post_once(moved, "cancel", lambda: face.cancelled(moved, True))
         else:
             bracket = draw(players, cup.legs)
-            moved = await self._move(cup, replace(cup, phase=CupPhase.DRAWN, bracket=bracket))
-            await self.cups.show_bracket(moved)
+            moved, won = await self._move(cup, replace(cup, phase=CupPhase.DRAWN, bracket=bracket))
+            if won:
+                await self.cups.show_bracket(moved)
         await self._next(moved)
 
-    async def _move(self, cup: CupRecord, changed: CupRecord) -> CupRecord:
-        """The Cup moved on: by this process, or by another first (then as it is stored)."""
+    async def _move(self, cup: CupRecord, changed: CupRecord) -> tuple[CupRecord, bool]:
+        """The Cup moved on: by this process (True), or by another first (False: then as
+        it is stored, and that process shows what it did)."""
         try:
-            return await self.store.cups.save(changed, self.clock())
+            return await self.store.cups.save(changed, self.clock()), True
         except StaleGame:
             stored = await self.store.cups.load(cup.id)
             if stored is None:
                 raise
-            return stored
+            return stored, False
 
     async def _next(self, cup: CupRecord) -> None:
         """A weekly Cup's next one, made once, whatever processes see it start."""
