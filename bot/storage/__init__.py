@@ -29,6 +29,7 @@ One bot process per SQLite file; PostgreSQL may be shared by several.
 """
 
 from bot.storage._best import PendingBest
+from bot.storage._cup_matches import CupMatchRecord
 from bot.storage._cups import ID_BITS as CUP_ID_BITS
 from bot.storage._cups import CupPhase, CupRecord, LegRecord, next_cup_id
 from bot.storage._engine import (
@@ -73,6 +74,7 @@ __all__ = [
     "Challenge",
     "ChallengeStatus",
     "ChannelGone",
+    "CupMatchRecord",
     "CupPhase",
     "CupRecord",
     "FinishedThread",

@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import Field, SQLModel
 
 from bot.storage._connect import Connect
@@ -103,6 +104,8 @@ class CupLeg(SQLModel, table=True):
     slot: int = Field(primary_key=True, sa_type=sa.Integer)
     leg: int = Field(primary_key=True, sa_type=sa.Integer)
     game_id: str = Field(sa_type=sa.String(NAME))
+    result: str | None = Field(default=None, sa_type=sa.String(16), nullable=True)
+    """The leg's `rules.cup.LegResult` once it counted (set once: the leg counts once)."""
     created_at: float = Field(sa_type=sa.Float)
 
 
@@ -158,6 +161,7 @@ class LegRecord:
     slot: int
     leg: int
     game_id: str
+    result: str | None = None
 
 
 _FIELDS = ("guild_id", "channel_id", "name", "set_name", "starts_at", "zone", "repeat", "size",
@@ -186,6 +190,38 @@ def next_cup_id(cup_id: int) -> int:
     return int.from_bytes(digest[:8], "big") % (1 << ID_BITS) or 1
 
 
+async def save_in(conn: AsyncConnection, cup: CupRecord, now: float) -> CupRecord:
+    """`CupStore.save` inside the caller's transaction."""
+    saved = replace(cup, version=cup.version + 1)
+    values: dict[str, Any] = {name: getattr(saved, name) for name in _FIELDS}
+    values |= {
+        "phase": saved.phase.value,
+        "version": saved.version,
+        "bracket": None
+        if saved.bracket is None
+        else json.dumps(saved.bracket.to_dict(), separators=(",", ":")),
+        "champion": saved.champion,
+        "updated_at": now,
+    }
+    if cup.version == 0:
+        inserted = await conn.execute(
+            dialect_insert(conn, cups_t)
+            .values(id=saved.id, **values)
+            .on_conflict_do_nothing(index_elements=["id"])
+        )
+        if not inserted.rowcount:
+            raise StaleGame(f"cup {saved.id} exists")
+        return saved
+    done = await conn.execute(
+        cups_t.update()
+        .where(cups_t.c.id == saved.id, cups_t.c.version == cup.version)
+        .values(**values)
+    )
+    if done.rowcount != 1:
+        raise StaleGame(f"cup {saved.id} changed since version {cup.version}")
+    return saved
+
+
 class CupStore:
     """`Store.cups`."""
 
@@ -196,35 +232,8 @@ class CupStore:
     async def save(self, cup: CupRecord, now: float) -> CupRecord:
         """Store `cup` as the next version; StaleGame if the stored one moved on (or, for a
         new Cup, one of that id exists)."""
-        saved = replace(cup, version=cup.version + 1)
-        values: dict[str, Any] = {name: getattr(saved, name) for name in _FIELDS}
-        values |= {
-            "phase": saved.phase.value,
-            "version": saved.version,
-            "bracket": None
-            if saved.bracket is None
-            else json.dumps(saved.bracket.to_dict(), separators=(",", ":")),
-            "champion": saved.champion,
-            "updated_at": now,
-        }
         async with self._write() as conn:
-            if cup.version == 0:
-                inserted = await conn.execute(
-                    dialect_insert(conn, cups_t)
-                    .values(id=saved.id, **values)
-                    .on_conflict_do_nothing(index_elements=["id"])
-                )
-                if not inserted.rowcount:
-                    raise StaleGame(f"cup {saved.id} exists")
-                return saved
-            done = await conn.execute(
-                cups_t.update()
-                .where(cups_t.c.id == saved.id, cups_t.c.version == cup.version)
-                .values(**values)
-            )
-            if done.rowcount != 1:
-                raise StaleGame(f"cup {saved.id} changed since version {cup.version}")
-        return saved
+            return await save_in(conn, cup, now)
 
     async def load(self, cup_id: int) -> CupRecord | None:
         async with self._read() as conn:
@@ -323,7 +332,7 @@ class CupStore:
         )
         async with self._read() as conn:
             rows = await conn.execute(query)
-            return [LegRecord(r.round, r.slot, r.leg, r.game_id) for r in rows]
+            return [LegRecord(r.round, r.slot, r.leg, r.game_id, r.result) for r in rows]
 
     # announcements, exactly once
 

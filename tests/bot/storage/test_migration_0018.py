@@ -91,3 +91,35 @@ async def test_a_database_at_0017_upgrades_and_keeps_cups(db_url: str) -> None:
         assert await cups.post_message(101, "draw") == 77
     finally:
         await store.close()
+
+
+async def test_a_match_starts_each_leg_once_and_counts_it_once(db_url: str) -> None:
+    store = await open_store(db_url)
+    try:
+        bracket = draw(["11", "12"], 3)
+        cup = await store.cups.save(replace(a_cup(202), phase=CupPhase.DRAWN, bracket=bracket), T0)
+        matches = store.cup_matches
+        assert await matches.open(202, 1, 0, T0) and not await matches.open(202, 1, 0, T0)
+        await matches.set_thread(202, 1, 0, 99)
+        assert await matches.press_ready(202, 1, 0, 1, 1) == {1}
+        assert not await matches.take_start(202, 1, 0, 1)  # one side only
+        assert await matches.press_ready(202, 1, 0, 1, 0) == {0, 1}
+        assert await matches.take_start(202, 1, 0, 1) and not await matches.take_start(202, 1, 0, 1)
+        assert await matches.press_ready(202, 1, 0, 1, 0) is None  # the leg is starting
+        await matches.started(202, 1, 0, 1, "g1", T0 + 5)
+        match = await matches.load(202, 1, 0)
+        assert match is not None and match.game_id == "g1" and match.thread_id == 99
+
+        won = replace(cup, bracket=apply(bracket, Leg(1, 0, LegResult.FIRST)))
+        saved = await matches.finish_leg(won, 1, 0, 1, "first", False, T0 + 60)
+        assert saved is not None and saved.version == cup.version + 1
+        assert await matches.finish_leg(won, 1, 0, 1, "first", False, T0 + 61) is None  # once
+        match = await matches.load(202, 1, 0)
+        assert match is not None and (match.leg, match.game_id, match.ready) == (2, None, set())
+        assert [(leg.game_id, leg.result) for leg in await store.cups.legs(202)] == [
+            ("g1", "first")
+        ]
+        await matches.open(202, 1, 0, T0)
+        assert list(await matches.of_cup(202)) == [(1, 0)]
+    finally:
+        await store.close()

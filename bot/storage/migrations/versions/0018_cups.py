@@ -1,4 +1,4 @@
-"""Cups: `cups`, `cup_entries`, `cup_legs`, `cup_posts`
+"""Cups: `cups`, `cup_entries`, `cup_legs`, `cup_matches`, `cup_posts`
 
 Revision ID: 0018
 Revises: 0017
@@ -6,8 +6,9 @@ Create Date: 2026-12-07
 
 A Cup (issue 31) is stored with its settings and, from the draw on, its bracket as JSON,
 moved from phase to phase under `version` so it is drawn once; `cup_entries` are the
-check-ins, `cup_legs` the duel each leg was played as, `cup_posts` the claims that make
-each of its announcements once (as `daily_posts` does).
+check-ins, `cup_legs` the duel each leg was played as and its result (kept once),
+`cup_matches` each match's thread, current leg, who is Ready and its running duel,
+`cup_posts` the claims that make each of its announcements once (as `daily_posts` does).
 """
 
 from __future__ import annotations
@@ -63,10 +64,24 @@ def upgrade() -> None:
         sa.Column("slot", sa.Integer(), nullable=False),
         sa.Column("leg", sa.Integer(), nullable=False),
         sa.Column("game_id", sa.String(length=64), nullable=False),
+        sa.Column("result", sa.String(length=16), nullable=True),
         sa.Column("created_at", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("cup_id", "round", "slot", "leg"),
     )
     op.create_index("ix_cup_legs_game", "cup_legs", ["game_id"], unique=False)
+    op.create_table(
+        "cup_matches",
+        sa.Column("cup_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("round", sa.Integer(), nullable=False),
+        sa.Column("slot", sa.Integer(), nullable=False),
+        sa.Column("thread_id", sa.BigInteger(), nullable=True),
+        sa.Column("leg", sa.Integer(), nullable=False),
+        sa.Column("opened_at", sa.Float(), nullable=False),
+        sa.Column("ready", sa.String(length=16), nullable=False),
+        sa.Column("game_id", sa.String(length=64), nullable=True),
+        sa.Column("done", sa.Boolean(), nullable=False),
+        sa.PrimaryKeyConstraint("cup_id", "round", "slot"),
+    )
     op.create_table(
         "cup_posts",
         sa.Column("cup_id", sa.BigInteger(), autoincrement=False, nullable=False),
@@ -81,6 +96,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("cup_posts")
+    op.drop_table("cup_matches")
     op.drop_index("ix_cup_legs_game", table_name="cup_legs")
     op.drop_table("cup_legs")
     op.drop_table("cup_entries")
