@@ -201,7 +201,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
                 return [LeaderboardsCog(self.store, self.sets, self.charts, web)]
             case Feature.CUP:
                 owns = self.shard_plan.owns
-                return [cup_cog(self, self.store, self.sets, self.budget, discord_clock, owns)]
+                games, store, sets, budget = self.service, self.store, self.sets, self.budget
+                return [cup_cog(self, games, store, sets, budget, discord_clock, owns)]
             case _:
                 assert_never(feature)
 

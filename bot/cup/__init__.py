@@ -18,6 +18,7 @@ from bot.cup._events import CupEvents, CupFace, NoCupEvents
 from bot.cup._schedule import CupSchedule
 from bot.cup._service import CupService
 from bot.games import RestBudget
+from bot.play import GameService
 from bot.storage import Store
 
 __all__ = [
@@ -32,10 +33,13 @@ __all__ = [
 ]
 
 
-def cup_cog(bot: Any, store: Store, sets: SetsDirectory, budget: RestBudget | None,
-            clock: Callable[[], float], owns: Callable[[int], bool]) -> CupCog:  # fmt: skip
-    """The `/cup` cog with its service, schedule and Discord face, as `bot.app` adds it."""
-    cups = CupService(store, sets, DiscordCupFace(bot, budget), clock)
+def cup_cog(bot: Any, games: GameService, store: Store, sets: SetsDirectory,
+            budget: RestBudget | None, clock: Callable[[], float],
+            owns: Callable[[int], bool]) -> CupCog:  # fmt: skip
+    """The `/cup` cog with its service, schedule and Discord face, as `bot.app` adds it:
+    its legs are duels of `games`, through their public API."""
+    face = DiscordCupFace(bot, games, budget)
+    cups = CupService(store, sets, face, clock)
     schedule = CupSchedule(cups, owns)
     cups.on_change = schedule.poke
     return CupCog(bot, cups, schedule)

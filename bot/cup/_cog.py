@@ -19,11 +19,12 @@ from discord.ext import commands
 
 from bot.common import UserError
 from bot.common.interactions import refuse, reply
+from bot.cup._matches import MatchRunner, Ready
 from bot.cup._render import created_text, history_text, list_text, problems_text, show_text
 from bot.cup._schedule import CupSchedule
 from bot.cup._service import CheckIn, CupRefused, CupService
 from bot.cup._spec import CupInvalid, Repeat, Seeding
-from bot.cup._views import COG_NAME, CheckInButton
+from bot.cup._views import COG_NAME, CheckInButton, ReadyButton
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
 from rules.cup import LEG_COUNTS
@@ -59,7 +60,7 @@ class CupCog(commands.Cog, name=COG_NAME):
         self._starting: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(CheckInButton)
+        self.bot.add_dynamic_items(CheckInButton, ReadyButton)
         self._starting = asyncio.create_task(self._start_when_ready(), name="cup-start")
 
     async def cog_unload(self) -> None:
@@ -240,3 +241,19 @@ class CupCog(commands.Cog, name=COG_NAME):
         cup, _ = await self.cups.show(interaction.guild_id or 0, cup_id)
         key = "cup.checked_in" if done is CheckIn.IN else "cup.checked_in.already"
         await reply(interaction, t(key, locale, name=cup.name))
+
+    async def on_ready(
+        self, interaction: Interaction, cup_id: int, round_: int, slot: int, leg: int
+    ) -> None:
+        locale = locale_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        runner: MatchRunner = self.schedule.matches
+        try:
+            done = await runner.press_ready(
+                interaction.guild_id or 0, cup_id, round_, slot, leg, interaction.user.id
+            )
+        except UserError as error:
+            await refuse(interaction, error)
+            return
+        key = "cup.ready.started" if done is Ready.STARTED else "cup.ready.waiting"
+        await reply(interaction, t(key, locale, leg=leg))

@@ -15,19 +15,33 @@ from typing import Any
 
 import discord
 
-from bot.cup._render import announcement, bracket_text, cancelled_text, champion_text
-from bot.cup._views import check_in_view
+from bot.cup._render import (
+    announcement,
+    bracket_text,
+    cancelled_text,
+    champion_text,
+    decided_text,
+    leg_text,
+    match_title,
+)
+from bot.cup._views import check_in_view, ready_view
 from bot.games import Lane, RestBudget, with_retry
-from bot.storage import CupRecord
-from rules.cup import CupState
+from bot.play import GameService
+from bot.storage import Challenge, CupRecord
+from rules import GameSet
+from rules.cup import CupState, Match
 
 log = logging.getLogger(__name__)
 MESSAGE_MAX = 2000
 
 
 class DiscordCupFace:
-    def __init__(self, client: discord.Client, budget: RestBudget | None = None) -> None:
+    def __init__(
+        self, client: discord.Client, games: GameService, budget: RestBudget | None = None
+    ) -> None:
+        """`games`: the duel machinery a leg is played on, through its public API."""
         self.client = client
+        self.games = games
         self.budget = budget
 
     async def _call(self, call: Callable[[], Awaitable[Any]], what: str) -> Any:
@@ -89,3 +103,75 @@ class DiscordCupFace:
             cup, "champion", content=champion_text(cup, bracket, cup.locale),
             allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
         )  # fmt: skip
+
+    async def _thread(self, thread_id: int) -> discord.Thread | None:
+        found = self.client.get_channel(thread_id)
+        if found is None:
+            try:
+                found = await self._call(
+                    lambda: self.client.fetch_channel(thread_id), "cup: a match's thread"
+                )
+            except (discord.NotFound, discord.Forbidden):
+                return None
+        return found if isinstance(found, discord.Thread) else None
+
+    async def match_opened(
+        self, cup: CupRecord, match: Match, players: tuple[int, int]
+    ) -> int | None:
+        channel = await self._channel(cup)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        name = match_title(cup, match, cup.locale)[:100]
+        thread = await self._call(
+            lambda: channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+            ),
+            f"cup {cup.id}: a match's thread",
+        )
+        return int(thread.id)
+
+    async def leg_called(
+        self, cup: CupRecord, thread_id: int, match: Match, leg: int, players: tuple[int, int]
+    ) -> None:
+        thread = await self._thread(thread_id)
+        if thread is None:
+            return
+        text = leg_text(cup, match, leg, players, cup.locale)
+        view = ready_view(cup.id, match.round, match.slot, leg, cup.locale)
+        mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        await self._call(
+            lambda: thread.send(content=text, view=view, allowed_mentions=mentions),
+            f"cup {cup.id}: leg {leg} called",
+        )
+
+    async def match_decided(self, cup: CupRecord, thread_id: int, match: Match) -> None:
+        thread = await self._thread(thread_id)
+        if thread is None:
+            return
+        text = decided_text(cup, match, cup.locale)
+        none = discord.AllowedMentions.none()
+        await self._call(
+            lambda: thread.send(content=text, allowed_mentions=none), f"cup {cup.id}: a result"
+        )
+        try:  # Discord keeps 1,000 active threads a server: a finished match's goes
+            await self._call(lambda: thread.edit(archived=True), f"cup {cup.id}: archive")
+        except discord.HTTPException:
+            log.warning("Cup %s: a finished match's thread could not be archived", cup.id)
+
+    async def start_leg(self, cup: CupRecord, thread_id: int, players: tuple[int, int]) -> str:
+        first, second = players
+        challenge = await self.games.create_challenge(
+            cup.guild_id, thread_id, first, second, False, cup.set_name, cup.locale
+        )
+
+        async def in_the_match_thread(accepted: Challenge, game_set: GameSet) -> int:
+            del accepted, game_set
+            thread = await self._thread(thread_id)
+            if thread is not None and thread.archived:
+                await self._call(lambda: thread.edit(archived=False), "cup: reopen a thread")
+            return thread_id
+
+        record = await self.games.accept_challenge(
+            challenge.id, second, cup.locale, in_the_match_thread
+        )
+        return record.state.id

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.storage import CupRecord
-from rules.cup import CupState
+from rules.cup import CupState, Match
 
 
 class CupEvents(Protocol):
@@ -37,3 +37,25 @@ class CupFace(Protocol):
         ...
 
     async def champion(self, cup: CupRecord, bracket: CupState) -> int | None: ...
+
+    async def match_opened(
+        self, cup: CupRecord, match: Match, players: tuple[int, int]
+    ) -> int | None:
+        """A thread for the match, both players mentioned; its id."""
+        ...
+
+    async def leg_called(
+        self, cup: CupRecord, thread_id: int, match: Match, leg: int, players: tuple[int, int]
+    ) -> None:
+        """Leg `leg` is called: a Ready button for it."""
+        ...
+
+    async def match_decided(self, cup: CupRecord, thread_id: int, match: Match) -> None:
+        """Who went through, and the thread archived (a server keeps 1,000 active)."""
+        ...
+
+    async def start_leg(self, cup: CupRecord, thread_id: int, players: tuple[int, int]) -> str:
+        """The leg's Online Duel in the match's thread (`players[0]` plays first); its
+        game id. A refusal the players caused (one is busy in another game) raises
+        the games' `UserError`."""
+        ...

@@ -14,6 +14,8 @@ from bot.storage import CupPhase, CupRecord
 from rules.cup import CupState, Decision, Match
 
 LIST_MAX = 25
+START_WINDOW_MIN = 10
+"""`bot.cup._matches.START_WINDOW_S` in minutes, as a player reads it."""
 MENTIONS_MAX = 64
 
 
@@ -155,3 +157,22 @@ def round_name(round_: int, rounds: int, locale: str) -> str:
 
 def champion_text(cup: CupRecord, bracket: CupState, locale: str) -> str:
     return t("cup.champion", locale, player=mention(bracket.champion or ""), name=cup.name)
+
+
+def match_title(cup: CupRecord, match: Match, locale: str) -> str:
+    """A match's thread name."""
+    rounds = cup.bracket.rounds if cup.bracket is not None else match.round
+    return t("cup.match.thread", locale, name=cup.name,
+             round=round_name(match.round, rounds, locale), number=match.slot + 1)  # fmt: skip
+
+
+def leg_text(cup: CupRecord, match: Match, leg: int, players: tuple[int, int], locale: str) -> str:
+    first, second = (mention(p) for p in players)
+    wins = f"{match.wins[0]}:{match.wins[1]}"
+    return t("cup.leg.call", locale, leg=leg, first=first, second=second, wins=wins,
+             legs=cup.legs, window=START_WINDOW_MIN)  # fmt: skip
+
+
+def decided_text(cup: CupRecord, match: Match, locale: str) -> str:
+    assert cup.bracket is not None
+    return "🏁 " + match_line(cup.bracket, match, locale)

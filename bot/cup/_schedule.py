@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
+from bot.cup._matches import POLL_S, MatchRunner
 from bot.cup._seeding import entrants, qualified, zone_of
 from bot.cup._service import CupService
 from bot.cup._spec import Repeat, next_week
@@ -40,6 +41,7 @@ class CupSchedule:
         self.store = cups.store
         self.clock = cups.clock
         self.owns = owns
+        self.matches = MatchRunner(cups)
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._again = False
@@ -58,7 +60,7 @@ class CupSchedule:
         now = self.clock()
         for cup in await self.store.cups.open_cups():
             if self.owns(cup.guild_id):
-                wait = min(wait, max(0.0, due_at(cup) - now))
+                wait = min(wait, max(0.0, due_at(cup, now) - now))
         return wait
 
     async def _step(self, cup: CupRecord) -> None:
@@ -66,12 +68,14 @@ class CupSchedule:
         if cup.phase is CupPhase.SCHEDULED and now >= cup.starts_at - ANNOUNCE_S:
             cup = await self._announce(cup)
         if cup.phase is CupPhase.ANNOUNCED and now >= cup.starts_at:
-            await self._draw(cup)
+            cup = await self._draw(cup)
         elif (
             cup.phase is CupPhase.DRAWN
             and await self.store.cups.post_message(cup.id, "bracket") is None
         ):
             await self.cups.show_bracket(cup)  # its drawer died before posting it (once)
+        if cup.phase is CupPhase.DRAWN:
+            await self.matches.look(cup)
 
     async def _announce(self, cup: CupRecord) -> CupRecord:
         game_set = await self.cups.sets.resolve(cup.guild_id, cup.set_name)
@@ -81,7 +85,7 @@ class CupSchedule:
         moved, _ = await self._move(cup, replace(cup, phase=CupPhase.ANNOUNCED))
         return moved
 
-    async def _draw(self, cup: CupRecord) -> None:
+    async def _draw(self, cup: CupRecord) -> CupRecord:
         game_set = await self.cups.sets.resolve(cup.guild_id, cup.set_name)
         players = await entrants(self.store, cup, game_set.version, self.clock())
         if len(players) < 2:
@@ -94,6 +98,7 @@ class CupSchedule:
             if won:
                 await self.cups.show_bracket(moved)
         await self._next(moved)
+        return moved
 
     async def _move(self, cup: CupRecord, changed: CupRecord) -> tuple[CupRecord, bool]:
         """The Cup moved on: by this process (True), or by another first (False: then as
@@ -157,10 +162,12 @@ class CupSchedule:
                 self._sleeping = False
 
 
-def due_at(cup: CupRecord) -> float:
-    """When the Cup's next step is due (a drawn Cup's matches are not this loop's)."""
+def due_at(cup: CupRecord, now: float) -> float:
+    """When the Cup's next step is due (a drawn Cup's matches: every `POLL_S`)."""
     if cup.phase is CupPhase.SCHEDULED:
         return cup.starts_at - ANNOUNCE_S
     if cup.phase is CupPhase.ANNOUNCED:
         return cup.starts_at
+    if cup.phase is CupPhase.DRAWN:
+        return now + POLL_S
     return float("inf")
