@@ -1,8 +1,9 @@
-"""A Cup played on simcord from the draw to the champion: a thread per match with both
-players mentioned, Ready buttons, a no-show that loses the match, a best-of-3 with a
-drawn leg replayed, legs rated as duels, the next round opened as its matches end, a
-restart in the middle of the final, finished threads archived, the bracket edited in
-place, the champion announced once and the hall of fame."""
+"""A weekly Cup of 8 played on simcord from its schedule to the champion: check-ins, a
+thread per match with both players mentioned, Ready buttons, no-shows (one side, both
+sides) that decide a match, a best-of-3 with a drawn leg replayed, legs rated as duels,
+the next round opened as its matches end, a restart in the middle of round 2, finished
+threads archived, the bracket edited in place, the champion announced once and the hall
+of fame."""
 
 from __future__ import annotations
 
@@ -22,10 +23,15 @@ def start_in(hours: float) -> str:
 
 
 def ready_message(thread) -> discord.Message:
-    return next(m for m in reversed(thread.history()) if any(
-        getattr(c, "custom_id", "").startswith("fd:cup:ready:")
-        for row in m.components for c in getattr(row, "children", [])
-    ))  # fmt: skip
+    return next(
+        m
+        for m in reversed(thread.history())
+        if any(
+            getattr(c, "custom_id", "").startswith("fd:cup:ready:")
+            for row in m.components
+            for c in getattr(row, "children", [])
+        )
+    )
 
 
 async def ready(member, thread) -> str:
@@ -45,48 +51,73 @@ async def play_leg(world, thread, first, second, first_formula: str, second_form
     await world.env.advance_time(20)  # the schedule's next look sees the leg's end
 
 
-async def test_a_cup_of_four_is_played_to_its_champion(world, admin, make_bot) -> None:
-    dave = world.guild.add_member(world.env.create_user("dave"))
-    alice, bob, carol = world.alice, world.bob, world.carol
-    await admin.slash(world.channel, "cup create", name="Night Cup", set="darts",
-                      start=start_in(1.5), seeding="elo", size=4, legs=3)  # fmt: skip
+def thread_of(world, first, second):
+    """The latest match thread whose leg calls mention both players."""
+    for thread in reversed(world.channel.threads):
+        calls = [m.content for m in thread.history() if "Leg " in m.content]
+        if calls and f"<@{first.id}>" in calls[0] and f"<@{second.id}>" in calls[0]:
+            return thread
+    raise AssertionError(f"no match thread of {first.id} and {second.id}")
+
+
+async def test_a_weekly_cup_of_eight_is_played_to_its_champion(world, admin, make_bot) -> None:
+    alice, bob, carol, dave = (
+        world.alice,
+        world.bob,
+        world.carol,
+        world.guild.add_member(world.env.create_user("dave")),
+    )
+    e1, e2, e3, e4 = (world.guild.add_member(world.env.create_user(f"e{i}")) for i in range(4))
+    await admin.slash(
+        world.channel,
+        "cup create",
+        name="Night Cup",
+        set="darts",
+        start=start_in(1.5),
+        repeat="weekly",
+        seeding="elo",
+        size=8,
+        legs=3,
+    )
     (cup,) = await world.store.cups.of_server(world.guild.id)
     await world.env.advance_time(31 * 60)
     announcement = world.channel.last_message
-    for member in (alice, bob, carol, dave):  # all at 1000 Elo: seeded as they checked in
+    for member in (alice, bob, carol, dave, e1, e2, e3, e4):  # all at 1000 Elo: seeded so
         await member.click(announcement, custom_id=button_id(announcement, "fd:cup:in:"))
     await world.env.advance_time(60 * 60)
+    assert len(await world.store.cups.of_server(world.guild.id)) == 2  # next week's is made
 
-    semi_one, semi_two = world.channel.threads[-2:]
-    assert f"<@{alice.id}>" in ready_message(semi_one).content
-    assert f"<@{dave.id}>" in ready_message(semi_one).content
-    stranger = await ready(carol, semi_one)
-    assert "Only this match's two players" in stranger
+    # round 1: 1-8 (e4 does not show), 4-5 (neither shows), 2-7 (a drawn leg), 3-6 (e2 absent)
+    first_match = thread_of(world, alice, e4)
+    assert "Only this match's two players" in await ready(carol, first_match)
+    assert "opponent" in await ready(alice, first_match)
+    assert "opponent" in await ready(carol, thread_of(world, carol, e2))
+    third = thread_of(world, bob, e3)
+    await play_leg(world, third, bob, e3, "700+1", "700+1")
+    assert "Leg 2" in ready_message(third).content  # the drawn leg is played again
+    await play_leg(world, third, bob, e3, "700+1", "7+0+0+1")
+    await play_leg(world, third, bob, e3, "700+1", "7+0+0+1")
+    assert "goes through" in third.last_message.content
+    await world.env.advance_time(10 * 60)  # the start windows end
+    assert "the other did not show" in first_match.last_message.content
+    assert "neither showed" in thread_of(world, dave, e1).last_message.content
+    patched = [
+        r
+        for r in world.env.http_requests
+        if r.method == "PATCH" and r.path == f"/channels/{third.id}"
+    ]
+    assert patched and world.bot.get_channel(third.id) is None  # archived: uncached
 
-    # semi 1: dave never shows
-    assert "opponent" in await ready(alice, semi_one)
-    # semi 2: a drawn leg, replayed; then bob wins two
-    await play_leg(world, semi_two, bob, carol, "700+1", "700+1")
-    assert "Leg 2" in ready_message(semi_two).content
+    # round 2: a restart in the middle of it
+    semi_one, semi_two = thread_of(world, alice, dave), thread_of(world, bob, carol)
+    await play_leg(world, semi_one, alice, dave, "700+1", "7+0+0+1")
     await play_leg(world, semi_two, bob, carol, "700+1", "7+0+0+1")
+    await world.env.restart_bot(make_bot())
+    await play_leg(world, semi_one, alice, dave, "700+1", "7+0+0+1")
     await play_leg(world, semi_two, bob, carol, "700+1", "7+0+0+1")
-    stored = await world.store.cups.load(cup.id)
-    assert stored is not None and stored.bracket is not None
-    assert stored.bracket.match(1, 1).winning_seed == 2  # bob
-    assert "goes through" in semi_two.last_message.content
 
-    await world.env.advance_time(10 * 60)  # semi 1's start window ends
-    assert "the other did not show" in semi_one.last_message.content
-    for finished in (semi_one, semi_two):  # a server keeps 1,000 active threads at most
-        patched = [r for r in world.env.http_requests
-                   if r.method == "PATCH" and r.path == f"/channels/{finished.id}"]  # fmt: skip
-        assert patched and world.bot.get_channel(finished.id) is None  # archived: uncached
-    final = world.channel.threads[-1]
-    assert final.id not in (semi_one.id, semi_two.id)
-    assert f"<@{bob.id}>" in ready_message(final).content
-
+    final = thread_of(world, alice, bob)
     await play_leg(world, final, alice, bob, "700+1", "7+0+0+1")
-    await world.env.restart_bot(make_bot())  # in the middle of the final
     await play_leg(world, final, alice, bob, "700+1", "7+0+0+1")
 
     over = await world.store.cups.load(cup.id)
@@ -96,8 +127,8 @@ async def test_a_cup_of_four_is_played_to_its_champion(world, admin, make_bot) -
     brackets = [m for m in world.channel.history() if "the bracket" in m.content]
     assert len(brackets) == 1 and "👑 Champion" in brackets[0].content  # edited in place
     ratings = {r.user_id: r.rating for r in await world.store.duel_leaderboard(world.guild.id)}
-    assert ratings[alice.id] > 1000 > ratings[carol.id]  # legs are rated duels
+    assert ratings[alice.id] > 1000 > ratings[e3.id]  # legs are rated duels
     legs = await world.store.cups.legs(cup.id)
-    assert [leg.result for leg in legs] == ["draw", "first", "first", "first", "first"]
+    assert [leg.result for leg in legs] == ["draw"] + ["first"] * 8
     history = reply_text(await carol.slash(world.channel, "cup history"))
     assert "Night Cup" in history and f"<@{alice.id}>" in history
