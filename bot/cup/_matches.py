@@ -55,8 +55,9 @@ class MatchRunner:
 
     async def look(self, cup: CupRecord) -> None:
         """Everything due in a drawn Cup: matches to open, legs that ended, no-shows."""
-        for _ in range(64):  # each pass may decide matches that open the next round's
-            cup = await self.store.cups.load(cup.id) or cup
+        for attempt in range(64):  # each pass may decide matches that open the next round's
+            if attempt:
+                cup = await self.store.cups.load(cup.id) or cup
             if cup.phase is not CupPhase.DRAWN or cup.bracket is None:
                 return
             rows = await self.store.cup_matches.of_cup(cup.id)

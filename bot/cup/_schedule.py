@@ -53,17 +53,17 @@ class CupSchedule:
             if not self.owns(cup.guild_id):
                 continue
             try:
-                await self._step(cup)
+                stepped = await self._step(cup)
             except Exception:  # one Cup's failure must not hold up the others
                 log.exception("Cup %s: its step failed; tried again", cup.id)
                 wait = min(wait, RETRY_S)
-        now = self.clock()
-        for cup in await self.store.cups.open_cups():
-            if self.owns(cup.guild_id):
-                wait = min(wait, max(0.0, due_at(cup, now) - now))
+                continue
+            now = self.clock()
+            wait = min(wait, max(0.0, due_at(stepped, now) - now))
         return wait
 
-    async def _step(self, cup: CupRecord) -> None:
+    async def _step(self, cup: CupRecord) -> CupRecord:
+        """The Cup's due steps; the Cup as they left it."""
         now = self.clock()
         if cup.phase is CupPhase.SCHEDULED and now >= cup.starts_at - ANNOUNCE_S:
             cup = await self._announce(cup)
@@ -76,6 +76,7 @@ class CupSchedule:
             await self.cups.show_bracket(cup)  # its drawer died before posting it (once)
         if cup.phase is CupPhase.DRAWN:
             await self.matches.look(cup)
+        return cup
 
     async def _announce(self, cup: CupRecord) -> CupRecord:
         game_set = await self.cups.sets.resolve(cup.guild_id, cup.set_name)
