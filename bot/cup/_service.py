@@ -1,10 +1,11 @@
 """The Cup's service: what admins and players ask of a Cup, and its results (no discord).
 
 Admins set Cups up (`create`, `edit`, `cancel`, `listed`, `show`); players check in;
-a match's result goes through `record` (a `rules.cup` action), which saves the new
-bracket under the Cup's version (a second process's same result is told `StaleGame`
-and stored once), edits the bracket in place and crowns the champion once. When things
-are due (the announcement, the draw) is `_schedule`'s.
+a no-show goes through `record` (a `rules.cup` action), which saves the new bracket
+under the Cup's version (a racing process is told `StaleGame`, reloads and finds the
+match decided); `show_bracket` edits the bracket in place and `crown` announces the
+champion once. When things are due (the announcement, the draw, the matches' steps) is
+`_schedule`'s and `_matches`'.
 """
 
 from __future__ import annotations
@@ -167,8 +168,9 @@ class CupService:
     # results
 
     async def record(self, cup_id: int, action: CupAction) -> CupRecord | None:
-        """Apply a match's result to the bracket, once: None when it was applied already
-        (or the match is decided) by another process or an earlier try."""
+        """Apply a decision that ends a match (a no-show) to the bracket, once: None when
+        the match is decided already (by another process or an earlier try). A leg's
+        result goes through `MatchRunner`, which keys it by the leg so it counts once."""
         for _ in range(3):
             cup = await self.store.cups.load(cup_id)
             if cup is None or cup.bracket is None or cup.phase is not CupPhase.DRAWN:
