@@ -31,6 +31,7 @@ from bot.achievements import Rewards
 from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
+from bot.cup import cup_cog
 from bot.daily import Closest, DailyPosts, DiscordChannel
 from bot.games import (
     DYNAMIC_ITEMS,
@@ -80,6 +81,7 @@ class Feature(StrEnum):
     LEADERBOARDS = "leaderboards"
     ADMIN = "admin"
     CONFIG = "config"
+    CUP = "cup"
 
 
 FEATURES: tuple[Feature, ...] = tuple(Feature)
@@ -208,6 +210,10 @@ class FormulaDartsBot(commands.AutoShardedBot):
                 return [config_cog]
             case Feature.LEADERBOARDS:
                 return [LeaderboardsCog(self.store, self.sets, self.charts, web)]
+            case Feature.CUP:
+                owns = self.shard_plan.owns
+                games, store, sets, budget = self.service, self.store, self.sets, self.budget
+                return [cup_cog(self, games, store, sets, budget, discord_clock, owns)]
             case _:
                 assert_never(feature)
 

@@ -30,6 +30,9 @@ One bot process per SQLite file; PostgreSQL may be shared by several.
 
 from bot.storage._achievements import Earned, Source
 from bot.storage._best import PendingBest
+from bot.storage._cup_matches import CupMatchRecord
+from bot.storage._cups import ID_BITS as CUP_ID_BITS
+from bot.storage._cups import CupPhase, CupRecord, LegRecord, next_cup_id
 from bot.storage._engine import (
     DEFAULT_URL,
     current_revision,
@@ -67,16 +70,21 @@ from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
 
 __all__ = [
+    "CUP_ID_BITS",
     "DEFAULT_URL",
     "AttemptsUsed",
     "Challenge",
     "ChallengeStatus",
     "ChannelGone",
+    "CupMatchRecord",
+    "CupPhase",
+    "CupRecord",
     "Earned",
     "FinishedThread",
     "GameMeta",
     "GameRecord",
     "LeaderRow",
+    "LegRecord",
     "ModerationAction",
     "ModerationEntry",
     "PendingBest",
@@ -100,6 +108,7 @@ __all__ = [
     "current_revision",
     "head_revision",
     "make_engine",
+    "next_cup_id",
     "normalize_url",
     "open_store",
     "upgrade",

@@ -19,6 +19,8 @@ from bot.storage import _games, _install, _ratings
 from bot.storage._achievements import AchievementStore
 from bot.storage._advance import Known
 from bot.storage._best import BestStore
+from bot.storage._cup_matches import CupMatchStore
+from bot.storage._cups import CupStore
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._lane import SqliteLane
 from bot.storage._names import NameStore
@@ -60,6 +62,8 @@ class Store(BoardsPart, OffersPart, ModerationPart):
         self.rooms = RoomStore(self._write, self._read)
         self.achievements = AchievementStore(self._write, self._read)
         self.roles = RoleStore(self._write, self._read)
+        self.cups = CupStore(self._write, self._read)
+        self.cup_matches = CupMatchStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
 
