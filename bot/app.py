@@ -213,7 +213,9 @@ class FormulaDartsBot(commands.AutoShardedBot):
             case Feature.CUP:
                 owns = self.shard_plan.owns
                 games, store, sets, budget = self.service, self.store, self.sets, self.budget
-                return [cup_cog(self, games, store, sets, budget, discord_clock, owns)]
+                return [
+                    cup_cog(self, games, store, sets, budget, discord_clock, owns, self.rewards)
+                ]
             case _:
                 assert_never(feature)
 

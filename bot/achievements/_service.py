@@ -170,13 +170,15 @@ class Rewards:
         ):
             self._wake()
 
-    async def champion_crowned(self, guild_id: int, user_id: int, cup_id: str) -> None:
-        """The Cup's seam: the winner of a Cup's final. The champion role moves to them
-        from the last champion, once per Cup however often this is called."""
+    async def champion_crowned(self, guild_id: int, user_id: int, cup_id: int) -> None:
+        """The Cup's seam (`bot.cup.CupEvents`): the winner of a Cup's final. The champion
+        role moves to them from the last champion, once per Cup however often this is
+        called (the Cup's number is the earning source's key, as text)."""
+        source = str(cup_id)
         new = earned_by_cup(await self._held(guild_id, user_id))
-        await self._grant(guild_id, user_id, new, Source.CUP, cup_id)
+        await self._grant(guild_id, user_id, new, Source.CUP, source)
         if await self.store.roles.crown(
-            guild_id, RoleReward.CHAMPION, user_id, cup_id, self.clock()
+            guild_id, RoleReward.CHAMPION, user_id, source, self.clock()
         ):
             self._wake()
 

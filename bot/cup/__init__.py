@@ -35,11 +35,12 @@ __all__ = [
 
 def cup_cog(bot: Any, games: GameService, store: Store, sets: SetsDirectory,
             budget: RestBudget | None, clock: Callable[[], float],
-            owns: Callable[[int], bool]) -> CupCog:  # fmt: skip
+            owns: Callable[[int], bool], events: CupEvents | None = None) -> CupCog:  # fmt: skip
     """The `/cup` cog with its service, schedule and Discord face, as `bot.app` adds it:
-    its legs are duels of `games`, through their public API."""
+    its legs are duels of `games`, through their public API; `events` hears of each
+    champion (the bot's achievements and roles)."""
     face = DiscordCupFace(bot, games, budget)
-    cups = CupService(store, sets, face, clock)
+    cups = CupService(store, sets, face, clock, events)
     schedule = CupSchedule(cups, owns)
     cups.on_change = schedule.poke
     return CupCog(bot, cups, schedule)

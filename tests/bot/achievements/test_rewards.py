@@ -49,11 +49,11 @@ async def test_runs_and_cups(store: Store) -> None:
     assert await rewards.run_finished(GUILD, 5, "storm", 30.0, "r2") == [A.STORM_25]
     assert await rewards.run_finished(GUILD, 5, "streak", 10, "r3") == [A.PUZZLE_STREAK_10]
     assert await rewards.run_finished(GUILD, 5, "racer", 99, "r4") == []  # unknown kind
-    await rewards.champion_crowned(GUILD, 5, "cup1")
+    await rewards.champion_crowned(GUILD, 5, 1)
     assert await kinds(store, 5) == {A.STORM_10, A.STORM_25, A.PUZZLE_STREAK_10, A.CUP_CHAMPION}
     assert woken.times == 0  # no role is given for them on this server
     await store.roles.set_reward(GUILD, RoleReward.CHAMPION, 77, T0)
-    await rewards.champion_crowned(GUILD, 6, "cup2")
+    await rewards.champion_crowned(GUILD, 6, 2)
     assert woken.times == 1
     assert [(i.user_id, i.want) for i in await store.roles.undone()] == [(6, True)]
 

@@ -51,17 +51,17 @@ async def test_the_champion_role_moves_once_across_restarts(world, admin, make_b
     assert f"Cup champion (the last one holds it): {role.mention}" in shown
     assert await world.store.roles.rewards(world.guild.id) == {RoleReward.CHAMPION: role.id}
 
-    await world.bot.rewards.champion_crowned(world.guild.id, world.alice.id, "cup1")
+    await world.bot.rewards.champion_crowned(world.guild.id, world.alice.id, 1)
     await settled(world)
     assert has_role(world, world.alice, role)
     assert role_calls(world.env, role.id) == [("PUT", world.alice.id)]
 
     await world.env.restart_bot(make_bot())
-    await world.bot.rewards.champion_crowned(world.guild.id, world.alice.id, "cup1")  # again
+    await world.bot.rewards.champion_crowned(world.guild.id, world.alice.id, 1)  # again
     await settled(world)
     assert role_calls(world.env, role.id) == [("PUT", world.alice.id)]  # nothing twice
 
-    await world.bot.rewards.champion_crowned(world.guild.id, world.bob.id, "cup2")
+    await world.bot.rewards.champion_crowned(world.guild.id, world.bob.id, 2)
     await settled(world)
     assert has_role(world, world.bob, role) and not has_role(world, world.alice, role)
     calls = role_calls(world.env, role.id)
@@ -69,7 +69,7 @@ async def test_the_champion_role_moves_once_across_restarts(world, admin, make_b
 
     # a crash between storing the next champion and Discord: done after the restart, once
     world.bot.role_keeper.stop()
-    await world.bot.rewards.champion_crowned(world.guild.id, world.carol.id, "cup3")
+    await world.bot.rewards.champion_crowned(world.guild.id, world.carol.id, 3)
     await settled(world)
     assert len(role_calls(world.env, role.id)) == 3  # not done yet
     await world.env.restart_bot(make_bot())
@@ -152,7 +152,7 @@ async def test_a_grant_discord_cannot_do_is_said_and_retried_once_fixed(world, a
     await set_reward(world, admin, "champion", role)
     world.env.backend.edit_role(world.guild.id, role.id, {"position": 60})  # now above the bot
     await world.env.settle()
-    await world.bot.rewards.champion_crowned(world.guild.id, world.alice.id, "cup1")
+    await world.bot.rewards.champion_crowned(world.guild.id, world.alice.id, 1)
     await settled(world)
     assert not has_role(world, world.alice, role) and role_calls(world.env, role.id) == []
     shown = reply_text(await admin.slash(world.channel, "config roles"))
