@@ -60,6 +60,14 @@ from bot.storage._records import (
     StaleGame,
     TooManySets,
 )
+from bot.storage._puzzles import (
+    BoardLine,
+    Puzzle,
+    PuzzleAnswer,
+    PuzzleKind,
+    PuzzleRun,
+    PuzzleStore,
+)
 from bot.storage._rooms import RoomRecord
 from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
@@ -91,6 +99,12 @@ __all__ = [
     "Store",
     "TooManySets",
     "Untold",
+    "BoardLine",
+    "Puzzle",
+    "PuzzleAnswer",
+    "PuzzleKind",
+    "PuzzleRun",
+    "PuzzleStore",
     "current_revision",
     "head_revision",
     "make_engine",

@@ -21,6 +21,7 @@ from bot.storage._best import BestStore
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._lane import SqliteLane
 from bot.storage._names import NameStore
+from bot.storage._puzzles import PuzzleStore
 from bot.storage._records import FinishedThread, GameRecord, StaleGame
 from bot.storage._rooms import RoomStore
 from bot.storage._servers import ServerStore
@@ -56,6 +57,7 @@ class Store(BoardsPart, OffersPart, ModerationPart):
         self.best = BestStore(self._write, self._read)
 
         self.rooms = RoomStore(self._write, self._read)
+        self.puzzles = PuzzleStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
 
