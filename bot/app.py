@@ -55,6 +55,8 @@ from bot.play import (
     backfilling,
 )
 from bot.play.rooms import RoomFlow, room_digits
+from bot.puzzles import PoolFiller, PuzzleRuns, filling
+from bot.puzzles.discord_face import PuzzlesCog
 from bot.rooms import RoomsCog
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings, SoloGames
@@ -78,6 +80,7 @@ class Feature(StrEnum):
     LEADERBOARDS = "leaderboards"
     ADMIN = "admin"
     CONFIG = "config"
+    PUZZLES = "puzzles"
 
 
 FEATURES: tuple[Feature, ...] = tuple(Feature)
@@ -170,6 +173,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
             web_base=settings.web_base_url,
             may_post=budget.optional_allowed,
         )
+        self.puzzles = PuzzleRuns(store, evaluator, self.sets, discord_clock)
+        """Storm, Streak and the daily puzzle, from the pool `run_discord` keeps filled."""
         self.names = NameBook(store, discord_clock)
         """Players' display names from their interactions, kept for the web pages."""
         self._recovery: asyncio.Task[None] | None = None
@@ -197,6 +202,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
                 return [ConfigCog(config, web, self.settings.solo_games.value)]
             case Feature.LEADERBOARDS:
                 return [LeaderboardsCog(self.store, self.sets, self.charts, web)]
+            case Feature.PUZZLES:
+                return [PuzzlesCog(self, self.puzzles)]
             case _:
                 assert_never(feature)
 
@@ -385,6 +392,17 @@ async def run_discord(settings: BotSettings, token: str) -> None:
                 store,
                 ConfirmedSolver(solver, evaluator, lane=SolverLane.BACKFILL),
                 clock=discord_clock,
+            )
+            if settings.shards.syncs_commands
+            else None
+        ),
+        filling(  # the puzzles' pool, prepared ahead in the solver's lowest lane: one process
+            PoolFiller(
+                store,
+                ConfirmedSolver(solver, evaluator, lane=SolverLane.BACKFILL),
+                list(rules.load_sets(settings.sets_file).values()),
+                clock=discord_clock,
+                after_pass=bot.puzzles.sweep,
             )
             if settings.shards.syncs_commands
             else None

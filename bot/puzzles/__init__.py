@@ -7,7 +7,7 @@ The flow (`PuzzleRuns`, `PoolFiller`) imports no discord; the Discord face is
 
 from __future__ import annotations
 
-from bot.puzzles._pool import POOL_SIZE, PoolFiller, draw_score
+from bot.puzzles._pool import POOL_SIZE, PoolFiller, draw_score, filling
 from bot.puzzles._runs import (
     Graded,
     Invalid,
@@ -32,5 +32,6 @@ __all__ = [
     "Shown",
     "daily_run_id",
     "draw_score",
+    "filling",
     "result_of",
 ]

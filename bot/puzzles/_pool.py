@@ -13,10 +13,11 @@ game has after zero to three auto-moves from the start (`draw_score`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import rules
 from bot.play import Revealer
@@ -125,3 +126,18 @@ class PoolFiller:
             game_set, digits, score, found.formula, found.value, found.score, self.clock()
         )
         return 1
+
+
+@contextlib.asynccontextmanager
+async def filling(filler: PoolFiller | None) -> AsyncIterator[None]:
+    """`filler.run()` in the background while the block runs (nothing for None)."""
+    if filler is None:
+        yield
+        return
+    task = asyncio.create_task(filler.run(), name="puzzle-pool")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
