@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 COG_NAME = "Puzzles"
 WINDOWS = {"day": timedelta(days=1), "week": timedelta(days=7), "all": None}
+"""A board's windows, in the server's days: today, today and the 6 days before, all time."""
+CHOICES = {"storm": "storm", "streak": "streak", "daily": "daily puzzle", "day": "today",
+           "week": "this week", "all": "all time"}
 
 
 class PuzzleAct(StrEnum):
@@ -172,8 +175,8 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         await self._start(interaction, PuzzleKind.DAILY, None)
 
     @app_commands.command(
-        name=cmd("puzzles.board.name", "puzzles"),
-        description=cmd("puzzles.board.description",
+        name=cmd("puzzles.puzzles.name", "puzzles"),
+        description=cmd("puzzles.puzzles.description",
                         "The puzzles' boards of this server: Storm, Streak, the daily puzzle"),
     )  # fmt: skip
     @app_commands.rename(kind=cmd("puzzles.kind.name", "kind"),
@@ -181,8 +184,10 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
     @app_commands.describe(kind=cmd("puzzles.kind", "which board"),
                            window=cmd("puzzles.window", "today, this week or all time"))  # fmt: skip
     @app_commands.choices(
-        kind=[app_commands.Choice(name=k.value, value=k.value) for k in PuzzleKind],
-        window=[app_commands.Choice(name=w, value=w) for w in WINDOWS],
+        kind=[app_commands.Choice(name=cmd(f"puzzles.choice.{k.value}", CHOICES[k.value]),
+                                  value=k.value) for k in PuzzleKind],
+        window=[app_commands.Choice(name=cmd(f"puzzles.choice.{w}", CHOICES[w]), value=w)
+                for w in WINDOWS],
     )
     @app_commands.guild_only()
     async def board(self, interaction: Interaction, kind: str = "storm", window: str = "day") -> None:
@@ -191,15 +196,15 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         if guild_id is None:
             return
         chosen = PuzzleKind(kind)
-        now = self.runs.clock()
+        zone = (await self.runs.store.servers.settings(guild_id)).zone
+        period = rules.period_of(datetime.fromtimestamp(self.runs.clock(), UTC), zone)
+        today = rules.period_end(period, zone) - timedelta(days=1)
         span = WINDOWS.get(window)
-        since = 0.0 if span is None else now - span.total_seconds()
-        period = None
-        if chosen is PuzzleKind.DAILY:
-            zone = (await self.runs.store.servers.settings(guild_id)).zone
-            period = rules.period_of(datetime.fromtimestamp(now, UTC), zone)
-            window = "day"
-            since = 0.0
+        since = 0.0 if span is None else (today - span + timedelta(days=1)).timestamp()
+        if chosen is PuzzleKind.DAILY:  # one puzzle a day: its board is the day's
+            window, since = "day", 0.0
+        else:
+            period = None
         lines = await self.runs.store.puzzles.board(guild_id, chosen, since, period=period)
         await interaction.response.send_message(
             board_text(chosen, window, lines, locale),

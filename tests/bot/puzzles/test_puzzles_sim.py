@@ -113,7 +113,7 @@ async def test_a_streak_in_ukrainian_in_a_javascript_set(world, fill: Fill) -> N
     stopped = await world.bob.click(nxt, custom_id=button_id(nxt, "fd:pz:stop:"))
     text = reply_text(stopped)
     assert "Серію задач завершено" in text and "довжина **1**" in text
-    assert "1. **" in text and "найкраща `" in text and "без рейтингу Elo" in text
+    assert "1. **" in text and "найкраща `" in text and "поза заліком" in text
     board = await world.bob.slash(world.channel, "puzzles", kind="streak", window="all")
     assert board.response is not None and "поспіль" in board.response.content
 
