@@ -16,6 +16,7 @@ from bot.puzzles._runs import (
     PuzzleEvents,
     PuzzleRuns,
     Shown,
+    daily_post_lines,
     daily_run_id,
     result_of,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "PuzzleEvents",
     "PuzzleRuns",
     "Shown",
+    "daily_post_lines",
     "daily_run_id",
     "draw_score",
     "filling",

@@ -137,7 +137,7 @@ def share_text(run: PuzzleRun, answers: list[PuzzleAnswer], locale: str) -> str:
              total=grade_text(run.total, locale), seconds=f"{spent:.0f}")  # fmt: skip
 
 
-def daily_post_lines(
+def daily_lines(
     lines: list[BoardLine], puzzle: Puzzle | None, lang: FormulaLanguage, locale: str
 ) -> list[str]:
     """What the daily post (`bot.daily`) shows of a closed day's puzzle: how many played,

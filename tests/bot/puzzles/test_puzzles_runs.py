@@ -11,7 +11,15 @@ import pytest
 
 import rules
 from bot.common import SetsDirectory
-from bot.puzzles import Graded, Invalid, PuzzleError, PuzzleRuns, draw_score, result_of
+from bot.puzzles import (
+    Graded,
+    Invalid,
+    PuzzleError,
+    PuzzleRuns,
+    daily_post_lines,
+    draw_score,
+    result_of,
+)
 from bot.storage import PuzzleKind, Store, open_store
 from evaluator import Evaluation, Evaluator
 from tests.bot.puzzles.conftest import Fill, filler_of
@@ -224,3 +232,22 @@ def test_scores_are_drawn_as_games_meet_them() -> None:
     assert all(0 < float(s) for s in drawn) and len(set(drawn)) > 50
     met = [float(i) for i in range(100, 160)]
     assert all(s == 501 or s in met for s in (draw_score(DARTS, met, rng) for _ in range(100)))
+
+
+async def test_the_daily_post_shows_the_puzzle_only_once_the_day_is_over(
+    store: Store, evaluator: Evaluator, fill: Fill
+) -> None:
+    await fill(DARTS, 2)
+    clock = Clock()
+    flow = runs(store, evaluator, clock)
+    assert await daily_post_lines(flow, 1, "2026-12-07", "en") == []  # nobody played
+    shown = await flow.daily(1, 10, "en")
+    await flow.submit(shown.run.id, 10, shown.seq, shown.puzzle.best_formula)
+    assert await daily_post_lines(flow, 1, "2026-12-07", "en") == []  # sealed: the day runs
+    clock.now = datetime(2026, 12, 8, 0, 0, 1, tzinfo=UTC).timestamp()
+    en = await daily_post_lines(flow, 1, "2026-12-07", "en")
+    uk = await daily_post_lines(flow, 1, "2026-12-07", "uk")
+    assert en[0] == "📅 Daily puzzle: 1 player(s) · best grade 1.00"
+    assert shown.puzzle.best_formula in en[1] and shown.puzzle.digits in en[1]
+    assert uk[0] == "📅 Задача дня: гравців 1 · найкраща оцінка 1,00"
+    assert "найкраща відповідь" in uk[1]
