@@ -8,6 +8,7 @@ The flow (`PuzzleRuns`, `PoolFiller`) imports no discord; the Discord face is
 from __future__ import annotations
 
 from bot.puzzles._pool import POOL_SIZE, PoolFiller, draw_score, filling
+from bot.puzzles._terminal import play_puzzles, stdin_lines
 from bot.puzzles._runs import (
     Graded,
     Invalid,
@@ -35,5 +36,7 @@ __all__ = [
     "daily_run_id",
     "draw_score",
     "filling",
+    "play_puzzles",
+    "stdin_lines",
     "result_of",
 ]
