@@ -12,8 +12,8 @@ not counted, and `sweep` ends the runs nobody came back to (the events fire once
 from __future__ import annotations
 
 import hashlib
-import random
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -22,11 +22,14 @@ from typing import Protocol
 import rules
 from bot.common import SetsDirectory, UserError
 from bot.play import Evaluating
+from bot.puzzles._served import PoolCache
 from bot.storage import Puzzle, PuzzleAnswer, PuzzleKind, PuzzleRun, Store
 from evaluator import EvalError
 from rules.grade import grade
 
 Clock = Callable[[], float]
+LIVE_KEPT = 10_000
+"""Runs kept as written (`PuzzleRuns._live`): far more than play at once."""
 
 
 class PuzzleError(UserError):
@@ -99,14 +102,18 @@ class PuzzleRuns:
 
     def __init__(
         self, store: Store, evaluator: Evaluating, sets: SetsDirectory, clock: Clock, *,
-        events: PuzzleEvents | None = None, rng: random.Random | None = None,
+        events: PuzzleEvents | None = None,
     ) -> None:  # fmt: skip
         self.store = store
         self.evaluator = evaluator
         self.sets = sets
         self.clock = clock
         self.events: PuzzleEvents = events or NoEvents()
-        self.rng = rng or random.Random()
+        self.pool = PoolCache(store, clock)
+        self._live: OrderedDict[str, PuzzleRun] = OrderedDict()
+        """Runs this process wrote last, as stored (a write-through copy: an answer reads
+        no row; a restart or a miss reads the store). A run's answers come through its
+        server's shard, so no other process writes it."""
 
     async def start(
         self, guild_id: int, user_id: int, kind: PuzzleKind, set_name: str | None, locale: str
@@ -114,16 +121,27 @@ class PuzzleRuns:
         """A new Storm or Streak of the Set, its first puzzle shown."""
         game_set = await self.sets.resolve(guild_id, set_name)
         now = self.clock()
-        puzzle = await self._pick(game_set, set())
+        run_id = uuid.uuid4().hex
+        puzzle = await self._pick(game_set, run_id, 0)
         ends = now + game_set.storm_seconds if kind is PuzzleKind.STORM else None
         run = PuzzleRun(
-            uuid.uuid4().hex, guild_id, user_id, kind, game_set, locale, None, now, ends,
+            run_id, guild_id, user_id, kind, game_set, locale, None, now, ends,
             puzzle.id, now, 0.0, 0, 0, None,
         )  # fmt: skip
         if ends is None:
             run = replace(run, ends_at=now + game_set.time_limit)
         await self.store.puzzles.start(run)
+        self._keep(run)
         return self._shown(run, puzzle)
+
+    def _keep(self, run: PuzzleRun) -> None:
+        if run.finished_at is not None:
+            self._live.pop(run.id, None)
+            return
+        self._live[run.id] = run
+        self._live.move_to_end(run.id)
+        if len(self._live) > LIVE_KEPT:
+            self._live.popitem(last=False)
 
     async def daily(self, guild_id: int, user_id: int, locale: str) -> Shown:
         """The server's puzzle of the day (the default Set's), one attempt: the attempt
@@ -148,18 +166,16 @@ class PuzzleRuns:
     async def _daily_puzzle(self, guild_id: int, period: str, game_set: rules.GameSet) -> Puzzle:
         chosen = await self.store.puzzles.chosen_day(guild_id, period)
         if chosen is None:
-            seeded = random.Random(f"{guild_id}:{period}")
-            candidate = await self._pick(game_set, set(), seeded)
+            candidate = await self._pick(game_set, f"{guild_id}:{period}", 0)
             chosen = await self.store.puzzles.day(guild_id, period, candidate.id)
-        puzzle = await self.store.puzzles.puzzle(chosen)
+        puzzle = await self.pool.puzzle(chosen)
         if puzzle is None:
             raise PuzzleError("pool_empty", set=game_set.name)
         return puzzle
 
-    async def _pick(
-        self, game_set: rules.GameSet, avoid: set[int], rng: random.Random | None = None
-    ) -> Puzzle:
-        puzzle = await self.store.puzzles.pick(game_set, avoid, rng or self.rng)
+    async def _pick(self, game_set: rules.GameSet, key: str, index: int) -> Puzzle:
+        """The `index`-th puzzle of the order `key` (a run's id) gives the pool."""
+        puzzle = await self.pool.nth(game_set, key, index)
         if puzzle is None:  # the background job fills it: a server's own Set is new to it
             await self.store.puzzles.want(game_set, self.clock())
             raise PuzzleError("pool_empty", set=game_set.name)
@@ -171,14 +187,14 @@ class PuzzleRuns:
 
     async def current(self, run_id: str, user_id: int, seq: int) -> Shown:
         """The run's puzzle number `seq`, if it is still to be answered by this player."""
-        run = await self.store.puzzles.run(run_id)
+        run = self._live.get(run_id) or await self.store.puzzles.run(run_id)
         if run is None or run.user_id != user_id:
             raise PuzzleError("not_yours")
         if run.finished_at is not None or run.puzzle_id is None:
             raise PuzzleError("over")
         if seq != run.answered + 1:
             raise PuzzleError("answered")
-        puzzle = await self.store.puzzles.puzzle(run.puzzle_id)
+        puzzle = await self.pool.puzzle(run.puzzle_id)
         if puzzle is None:
             raise PuzzleError("over")
         return self._shown(run, puzzle)
@@ -234,10 +250,7 @@ class PuzzleRuns:
         goes_on = run.kind is PuzzleKind.STORM or (
             run.kind is PuzzleKind.STREAK and answer.grade == 1.0
         )
-        after: Puzzle | None = None
-        if goes_on:
-            seen = {a.puzzle.id for a in await self.store.puzzles.answers(run.id)}
-            after = await self.store.puzzles.pick(run.game_set, seen | {shown.puzzle.id}, self.rng)
+        after = await self._pick(run.game_set, run.id, answer.seq) if goes_on else None
         ends = run.ends_at
         if run.kind is PuzzleKind.STREAK and after is not None:
             ends = now + run.game_set.time_limit
@@ -248,8 +261,12 @@ class PuzzleRuns:
         )  # fmt: skip
         if not counted:
             raise PuzzleError("answered")
-        stored = await self.store.puzzles.run(run.id)
-        assert stored is not None
+        stored = replace(
+            run, total=run.total + answer.grade, solved=run.solved + (answer.grade == 1.0),
+            answered=answer.seq, puzzle_id=None if after is None else after.id,
+            shown_at=now if after is not None else None, ends_at=ends, finished_at=finished,
+        )  # fmt: skip
+        self._keep(stored)
         if finished is not None:
             await self.events.run_finished(
                 run.guild_id, run.user_id, run.kind, result_of(stored), run.id
@@ -269,6 +286,7 @@ class PuzzleRuns:
         return ended
 
     async def _end(self, run: PuzzleRun, now: float) -> None:
+        self._live.pop(run.id, None)
         if run.finished_at is not None:
             return
         await self.store.puzzles.finish(run.id, now)
@@ -286,9 +304,7 @@ class PuzzleRuns:
             if run.kind is PuzzleKind.STORM:
                 await self._end(run, now)
             else:  # the puzzle shown was not answered in time: a 0, and the run ends
-                puzzle = None if run.puzzle_id is None else await self.store.puzzles.puzzle(
-                    run.puzzle_id
-                )
+                puzzle = None if run.puzzle_id is None else await self.pool.puzzle(run.puzzle_id)
                 if puzzle is None:
                     await self._end(run, now)
                 else:

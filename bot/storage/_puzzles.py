@@ -12,7 +12,6 @@ a daily attempt) keeps the puzzle it shows and its totals; each answer is a row 
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -235,29 +234,22 @@ class PuzzleStore:
             )  # fmt: skip
             return int(inserted.scalar_one())
 
+    async def ids(self, game_set: GameSet) -> list[int]:
+        """The ids of the Set's pool, oldest first."""
+        async with self._read() as conn:
+            return list(
+                await conn.scalars(
+                    sa.select(puzzles_t.c.id)
+                    .where(puzzles_t.c.set_name == game_set.name,
+                           puzzles_t.c.set_version == game_set.version)
+                    .order_by(puzzles_t.c.id)
+                )
+            )  # fmt: skip
+
     async def puzzle(self, puzzle_id: int) -> Puzzle | None:
         async with self._read() as conn:
             row = (await conn.execute(sa.select(puzzles_t).where(puzzles_t.c.id == puzzle_id))).first()
             return None if row is None else _puzzle(row)
-
-    async def pick(self, game_set: GameSet, avoid: set[int], rng: random.Random) -> Puzzle | None:
-        """A random puzzle of the Set's pool not in `avoid` (any, when all are); None: the
-        pool is empty."""
-        async with self._read() as conn:
-            ids = list(
-                await conn.scalars(
-                    sa.select(puzzles_t.c.id).where(
-                        puzzles_t.c.set_name == game_set.name,
-                        puzzles_t.c.set_version == game_set.version,
-                    )
-                )
-            )
-            if not ids:
-                return None
-            fresh = [i for i in ids if i not in avoid] or ids
-            chosen = rng.choice(fresh)
-            row = (await conn.execute(sa.select(puzzles_t).where(puzzles_t.c.id == chosen))).one()
-            return _puzzle(row)
 
     async def scores_met(self, game_set: GameSet, limit: int) -> list[Number]:
         """Scores before a move in stored games of this Set (the start and every Score an

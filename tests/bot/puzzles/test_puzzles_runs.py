@@ -61,8 +61,7 @@ def the_rules_grade(before: float, best: float, got: float) -> float:
 
 
 def runs(store: Store, evaluator: Evaluator, clock: Clock, heard: Heard | None = None) -> PuzzleRuns:
-    return PuzzleRuns(store, evaluator, SetsDirectory(store, GLOBAL), clock, events=heard,
-                      rng=random.Random(5))  # fmt: skip
+    return PuzzleRuns(store, evaluator, SetsDirectory(store, GLOBAL), clock, events=heard)
 
 
 @pytest.mark.parametrize("game_set", [DARTS, JS], ids=["php", "javascript"])

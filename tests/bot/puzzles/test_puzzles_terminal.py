@@ -69,7 +69,7 @@ async def test_a_storm_in_the_terminal(store: Store, evaluator: Evaluator, fill:
 
 def test_formula_darts_puzzle_plays_a_streak_on_piped_input(tmp_path) -> None:
     """The pool is empty: the command prepares ten puzzles with the solver, then plays;
-    a first answer "1" never solves a puzzle whose best lowers the Score, so it ends."""
+    "1" is not a formula of the Digits (it may be corrected), then the input ends: stopped."""
     url = f"sqlite+aiosqlite:///{tmp_path}/terminal.sqlite3"
     env = {**os.environ, "DATABASE_URL": url}
     done = subprocess.run(
