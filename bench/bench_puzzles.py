@@ -17,8 +17,8 @@ No solver is called while answering (counted: the solver is closed before the an
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import asyncio
+import dataclasses
 import os
 import random
 import tempfile
@@ -29,11 +29,11 @@ from typing import Any
 import rules
 from bench._report import percentile, write_section
 from bot.common import SetsDirectory
-from bot.puzzles import Graded, PoolFiller, PuzzleRuns
+from bot.puzzles import Graded, PoolFiller, PuzzleRuns, Shown
 from bot.solving import ConfirmedSolver
 from bot.storage import PuzzleKind, Store, open_store
-from rules.grade import grade
 from evaluator import EvaluatorSettings, open_evaluator
+from rules.grade import grade
 from solver.process import Lane, SolverProcess
 
 DARTS = rules.CLASSIC
@@ -127,7 +127,7 @@ async def storm_of(runs: PuzzleRuns, judge: TimedJudge, players: int, every_s: f
     async def player(n: int) -> None:
         rng = random.Random(100 + n)
         await asyncio.sleep(every_s * n / players)
-        shown = await runs.start(2, 1000 + n, PuzzleKind.STORM, None, "en")
+        shown: Shown | None = await runs.start(2, 1000 + n, PuzzleKind.STORM, None, "en")
         while shown is not None and time.monotonic() < end:
             whole, php, cpu, graded = await answer_once(runs, judge, shown.run.id, 1000 + n,
                                                         shown, rng)  # fmt: skip
@@ -151,7 +151,7 @@ async def main(args: argparse.Namespace) -> str:
             judge = TimedJudge(evaluator)
             long_storm = dataclasses.replace(DARTS, storm_seconds=3600)
             sets = SetsDirectory(store, {"darts": long_storm})
-            runs = PuzzleRuns(store, judge, sets, time.time)  # type: ignore[arg-type]
+            runs = PuzzleRuns(store, judge, sets, time.time)
             await sequential(runs, judge, 50)  # warm-up
             one = await sequential(runs, judge, args.answers)
             many = await storm_of(runs, judge, args.players, args.every, args.storm_seconds)
@@ -186,8 +186,9 @@ async def main(args: argparse.Namespace) -> str:
         row("answer, one at a time: PHP (the baseline)", one["php"]),
         row("answer, one at a time: whole", one["whole"]),
         row("the grade alone (`apply_points` + `rules.grade`)", grade_s),
-        row(f"Storm of {args.players} at once, 1 answer / {args.every:.0f} s each: own",
-            many["own"]),
+        row(
+            f"Storm of {args.players} at once, 1 answer / {args.every:.0f} s each: own", many["own"]
+        ),
         row(f"Storm of {args.players} at once: CPU", many["cpu"]),
         row(f"Storm of {args.players} at once: PHP", many["php"]),
         "",

@@ -46,9 +46,10 @@ async def _run(args: argparse.Namespace) -> int:
         return 2
     game_set = sets[name]
     url = normalize_url(args.url or BotSettings().database_url)
-    async with await open_store(url) as store, await open_evaluator(
-        languages=[game_set.language]
-    ) as evaluator:
+    async with (
+        await open_store(url) as store,
+        await open_evaluator(languages=[game_set.language]) as evaluator,
+    ):
         missing = READY - await store.puzzles.count(game_set)
         if missing > 0:
             print(f"preparing {missing} puzzle(s) of {name}…", file=sys.stderr)

@@ -7,8 +7,8 @@ The flow (`PuzzleRuns`, `PoolFiller`) imports no discord; the Discord face is
 
 from __future__ import annotations
 
+from bot.puzzles._daily import daily_post_lines
 from bot.puzzles._pool import POOL_SIZE, PoolFiller, draw_score, filling
-from bot.puzzles._terminal import play_puzzles, stdin_lines
 from bot.puzzles._runs import (
     Graded,
     Invalid,
@@ -17,10 +17,10 @@ from bot.puzzles._runs import (
     PuzzleEvents,
     PuzzleRuns,
     Shown,
-    daily_post_lines,
     daily_run_id,
     result_of,
 )
+from bot.puzzles._terminal import play_puzzles, stdin_lines
 
 __all__ = [
     "POOL_SIZE",
@@ -37,6 +37,6 @@ __all__ = [
     "draw_score",
     "filling",
     "play_puzzles",
-    "stdin_lines",
     "result_of",
+    "stdin_lines",
 ]

@@ -76,9 +76,7 @@ def invalid_text(invalid: Invalid, formula: str, error: str, locale: str) -> str
     )  # fmt: skip
 
 
-def summary_text(
-    run: PuzzleRun, answers: list[PuzzleAnswer], locale: str, *, sealed: bool
-) -> str:
+def summary_text(run: PuzzleRun, answers: list[PuzzleAnswer], locale: str, *, sealed: bool) -> str:
     """The run's result and every puzzle of it: Digits, Score, the answer, the grade and
     the best answer (a sealed daily puzzle: the answer's grade only)."""
     lang = run.game_set.language
@@ -151,4 +149,3 @@ def daily_lines(
                      score=fmt(puzzle.best_score, lang), digits=puzzle.digits,
                      from_score=fmt(puzzle.score, lang)))  # fmt: skip
     return out
-

@@ -41,8 +41,14 @@ Interaction = discord.Interaction[Any]
 COG_NAME = "Puzzles"
 WINDOWS = {"day": timedelta(days=1), "week": timedelta(days=7), "all": None}
 """A board's windows, in the server's days: today, today and the 6 days before, all time."""
-CHOICES = {"storm": "storm", "streak": "streak", "daily": "daily puzzle", "day": "today",
-           "week": "this week", "all": "all time"}
+CHOICES = {
+    "storm": "storm",
+    "streak": "streak",
+    "daily": "daily puzzle",
+    "day": "today",
+    "week": "this week",
+    "all": "all time",
+}
 
 
 class PuzzleAct(StrEnum):
@@ -57,9 +63,15 @@ class PuzzleButton(
     template=r"fd:pz:(?P<act>answer|skip|stop|share):(?P<run>[0-9a-f]{32}):(?P<seq>[0-9]+)",
 ):
     def __init__(self, act: PuzzleAct, run_id: str, seq: int, label: str) -> None:
-        style = discord.ButtonStyle.primary if act is PuzzleAct.ANSWER else discord.ButtonStyle.secondary
+        style = (
+            discord.ButtonStyle.primary
+            if act is PuzzleAct.ANSWER
+            else discord.ButtonStyle.secondary
+        )
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"fd:pz:{act.value}:{run_id}:{seq}")
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"fd:pz:{act.value}:{run_id}:{seq}"
+            )
         )
         self.act, self.run_id, self.seq = act, run_id, seq
 
@@ -107,7 +119,9 @@ FORMULA_INPUT = "formula"
 class PuzzleModal(discord.ui.Modal):
     def __init__(self, shown: Shown, locale: str) -> None:
         super().__init__(
-            title=t("puzzles.modal.title", locale, number=shown.seq, digits=shown.puzzle.digits)[:45],
+            title=t("puzzles.modal.title", locale, number=shown.seq, digits=shown.puzzle.digits)[
+                :45
+            ],
             custom_id=f"fd:pzf:{shown.run.id}:{shown.seq}",
         )
         self.add_item(
@@ -181,16 +195,26 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
     )  # fmt: skip
     @app_commands.rename(kind=cmd("puzzles.kind.name", "kind"),
                          window=cmd("puzzles.window.name", "window"))  # fmt: skip
-    @app_commands.describe(kind=cmd("puzzles.kind", "which board"),
-                           window=cmd("puzzles.window", "today, this week or all time"))  # fmt: skip
+    @app_commands.describe(
+        kind=cmd("puzzles.kind", "which board"),
+        window=cmd("puzzles.window", "today, this week or all time"),
+    )
     @app_commands.choices(
-        kind=[app_commands.Choice(name=cmd(f"puzzles.choice.{k.value}", CHOICES[k.value]),
-                                  value=k.value) for k in PuzzleKind],
-        window=[app_commands.Choice(name=cmd(f"puzzles.choice.{w}", CHOICES[w]), value=w)
-                for w in WINDOWS],
+        kind=[
+            app_commands.Choice(
+                name=cmd(f"puzzles.choice.{k.value}", CHOICES[k.value]), value=k.value
+            )
+            for k in PuzzleKind
+        ],
+        window=[
+            app_commands.Choice(name=cmd(f"puzzles.choice.{w}", CHOICES[w]), value=w)
+            for w in WINDOWS
+        ],
     )
     @app_commands.guild_only()
-    async def board(self, interaction: Interaction, kind: str = "storm", window: str = "day") -> None:
+    async def board(
+        self, interaction: Interaction, kind: str = "storm", window: str = "day"
+    ) -> None:
         locale = locale_of(interaction)
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -201,17 +225,20 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         today = rules.period_end(period, zone) - timedelta(days=1)
         span = WINDOWS.get(window)
         since = 0.0 if span is None else (today - span + timedelta(days=1)).timestamp()
-        if chosen is PuzzleKind.DAILY:  # one puzzle a day: its board is the day's
+        daily = chosen is PuzzleKind.DAILY  # one puzzle a day: its board is the day's
+        if daily:
             window, since = "day", 0.0
-        else:
-            period = None
-        lines = await self.runs.store.puzzles.board(guild_id, chosen, since, period=period)
+        lines = await self.runs.store.puzzles.board(
+            guild_id, chosen, since, period=period if daily else None
+        )
         await interaction.response.send_message(
             board_text(chosen, window, lines, locale),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def _start(self, interaction: Interaction, kind: PuzzleKind, set_name: str | None) -> None:
+    async def _start(
+        self, interaction: Interaction, kind: PuzzleKind, set_name: str | None
+    ) -> None:
         locale = locale_of(interaction)
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -229,7 +256,9 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
 
     # ------------------------------------------------------------------ buttons
 
-    async def on_button(self, interaction: Interaction, act: PuzzleAct, run_id: str, seq: int) -> None:
+    async def on_button(
+        self, interaction: Interaction, act: PuzzleAct, run_id: str, seq: int
+    ) -> None:
         user = interaction.user.id
         locale = locale_of(interaction)
         if act is PuzzleAct.ANSWER:
@@ -266,8 +295,9 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         if isinstance(outcome, Invalid):
             lang = outcome.shown.run.game_set.language
             error = describe_eval_error(outcome.error, locale, formula, lang)
-            await reply(interaction, invalid_text(outcome, echo_formula(formula), error, locale),
-                        view=buttons(outcome.shown.run, seq, locale, puzzle_acts(outcome.shown.run)))  # fmt: skip
+            run = outcome.shown.run
+            text = invalid_text(outcome, echo_formula(formula), error, locale)
+            await reply(interaction, text, view=buttons(run, seq, locale, puzzle_acts(run)))
             return
         await self._show(interaction, outcome, locale)
 

@@ -37,6 +37,14 @@ from bot.storage._engine import (
     normalize_url,
     upgrade,
 )
+from bot.storage._puzzles import (
+    BoardLine,
+    Puzzle,
+    PuzzleAnswer,
+    PuzzleKind,
+    PuzzleRun,
+    PuzzleStore,
+)
 from bot.storage._records import (
     AttemptsUsed,
     Challenge,
@@ -60,14 +68,6 @@ from bot.storage._records import (
     StaleGame,
     TooManySets,
 )
-from bot.storage._puzzles import (
-    BoardLine,
-    Puzzle,
-    PuzzleAnswer,
-    PuzzleKind,
-    PuzzleRun,
-    PuzzleStore,
-)
 from bot.storage._rooms import RoomRecord
 from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
@@ -75,6 +75,7 @@ from bot.storage._untold import Untold
 __all__ = [
     "DEFAULT_URL",
     "AttemptsUsed",
+    "BoardLine",
     "Challenge",
     "ChallengeStatus",
     "ChannelGone",
@@ -88,6 +89,11 @@ __all__ = [
     "PeriodSummary",
     "PlayerStats",
     "PostClaim",
+    "Puzzle",
+    "PuzzleAnswer",
+    "PuzzleKind",
+    "PuzzleRun",
+    "PuzzleStore",
     "RatingChange",
     "RatingRow",
     "RematchTaken",
@@ -99,12 +105,6 @@ __all__ = [
     "Store",
     "TooManySets",
     "Untold",
-    "BoardLine",
-    "Puzzle",
-    "PuzzleAnswer",
-    "PuzzleKind",
-    "PuzzleRun",
-    "PuzzleStore",
     "current_revision",
     "head_revision",
     "make_engine",

@@ -87,7 +87,9 @@ class PuzzleAnswerRow(SQLModel, table=True):
     __tablename__ = "puzzle_answers"
 
     run_id: str = Field(primary_key=True, sa_type=sa.String(NAME))
-    seq: int = Field(primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False})
+    seq: int = Field(
+        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
+    )
     puzzle_id: int = Field(sa_type=sa.Integer)
     formula: str | None = Field(default=None, sa_type=sa.Text, nullable=True)
     """None: skipped, or out of time."""
@@ -101,7 +103,9 @@ class PuzzleDayRow(SQLModel, table=True):
 
     __tablename__ = "puzzle_days"
 
-    guild_id: int = Field(primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False})
+    guild_id: int = Field(
+        primary_key=True, sa_type=sa.BigInteger, sa_column_kwargs={"autoincrement": False}
+    )
     period: str = Field(primary_key=True, sa_type=sa.String(16))
     puzzle_id: int = Field(sa_type=sa.Integer)
 
@@ -212,7 +216,9 @@ class PuzzleStore:
     async def count(self, game_set: GameSet) -> int:
         async with self._read() as conn:
             found = await conn.scalar(
-                sa.select(sa.func.count()).select_from(puzzles_t).where(
+                sa.select(sa.func.count())
+                .select_from(puzzles_t)
+                .where(
                     puzzles_t.c.set_name == game_set.name,
                     puzzles_t.c.set_version == game_set.version,
                 )
@@ -248,7 +254,9 @@ class PuzzleStore:
 
     async def puzzle(self, puzzle_id: int) -> Puzzle | None:
         async with self._read() as conn:
-            row = (await conn.execute(sa.select(puzzles_t).where(puzzles_t.c.id == puzzle_id))).first()
+            row = (
+                await conn.execute(sa.select(puzzles_t).where(puzzles_t.c.id == puzzle_id))
+            ).first()
             return None if row is None else _puzzle(row)
 
     async def scores_met(self, game_set: GameSet, limit: int) -> list[Number]:
@@ -346,8 +354,12 @@ class PuzzleStore:
         async with self._read() as conn:
             rows = await conn.execute(
                 sa.select(
-                    answers_t.c.seq, answers_t.c.formula, answers_t.c.grade, answers_t.c.seconds,
-                    answers_t.c.score.label("answered_score"), *puzzles_t.c,
+                    answers_t.c.seq,
+                    answers_t.c.formula,
+                    answers_t.c.grade,
+                    answers_t.c.seconds,
+                    answers_t.c.score.label("answered_score"),
+                    *puzzles_t.c,
                 )
                 .join(puzzles_t, puzzles_t.c.id == answers_t.c.puzzle_id)
                 .where(answers_t.c.run_id == run_id)
@@ -426,6 +438,7 @@ class PuzzleStore:
                     days_t.c.guild_id == guild_id, days_t.c.period == period
                 )
             )
+            assert chosen is not None  # inserted above, or there before
             return int(chosen)
 
     async def chosen_day(self, guild_id: int, period: str) -> int | None:

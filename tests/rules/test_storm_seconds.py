@@ -22,8 +22,13 @@ def test_given_it_is_kept_and_changes_no_version() -> None:
     assert game_set.storm_seconds == 60
     assert game_set.version == CLASSIC.version
     assert GameSet.from_dict(game_set.to_dict()) == game_set
-    assert parse_sets("s:\n  start_score: 501\n  goal: 100\n  bonus: 50\n  max_rounds: 7\n"
-                      "  time_limit: 120\n  storm_seconds: 300\n")["s"].storm_seconds == 300
+    assert (
+        parse_sets(
+            "s:\n  start_score: 501\n  goal: 100\n  bonus: 50\n  max_rounds: 7\n"
+            "  time_limit: 120\n  storm_seconds: 300\n"
+        )["s"].storm_seconds
+        == 300
+    )
 
 
 @pytest.mark.parametrize("value", [29, 3601, "long", 1.5, True])

@@ -24,7 +24,7 @@ async def _no_sleep(_seconds: float) -> None:
     return None
 
 
-def filler_of(store: Store, evaluator: Evaluator, solver: Any) -> Fill:  # noqa: F811
+def filler_of(store: Store, evaluator: Evaluator, solver: Any) -> Fill:
     """`await fill(game_set, n)`: n puzzles of the Set in the pool, each solved and confirmed."""
 
     async def filled(game_set: GameSet, n: int) -> None:
@@ -40,5 +40,5 @@ def filler_of(store: Store, evaluator: Evaluator, solver: Any) -> Fill:  # noqa:
 
 
 @pytest.fixture
-def fill(store: Store, evaluator: Evaluator, solver: Any) -> Fill:  # noqa: F811
+def fill(store: Store, evaluator: Evaluator, solver: Any) -> Fill:
     return filler_of(store, evaluator, solver)

@@ -13,7 +13,7 @@ from tests.bot.storage.conftest import db_url  # noqa: F401
 T0 = 1_700_000_000.0
 
 
-async def test_a_database_at_0017_upgrades_and_keeps_puzzles(db_url: str) -> None:  # noqa: F811
+async def test_a_database_at_0017_upgrades_and_keeps_puzzles(db_url: str) -> None:
     engine = make_engine(db_url)
     try:
         await upgrade(engine, "0017")
@@ -56,7 +56,12 @@ async def test_a_database_at_0017_upgrades_and_keeps_puzzles(db_url: str) -> Non
                                               ends_at=T0 + 180, finished_at=None)  # fmt: skip
         loaded = await store.puzzles.run("r1")
         assert loaded is not None and loaded.game_set == darts and loaded.locale == "uk"
-        assert (loaded.total, loaded.solved, loaded.answered, loaded.puzzle_id) == (1.0, 1, 1, second)
+        assert (loaded.total, loaded.solved, loaded.answered, loaded.puzzle_id) == (
+            1.0,
+            1,
+            1,
+            second,
+        )
         assert await store.puzzles.answers("r1") == [answer]
         assert [r.id for r in await store.puzzles.expired(T0 + 181, 10)] == ["r1"]
         await store.puzzles.finish("r1", T0 + 181)

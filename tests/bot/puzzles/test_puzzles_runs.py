@@ -60,7 +60,9 @@ def the_rules_grade(before: float, best: float, got: float) -> float:
     return 0.0
 
 
-def runs(store: Store, evaluator: Evaluator, clock: Clock, heard: Heard | None = None) -> PuzzleRuns:
+def runs(
+    store: Store, evaluator: Evaluator, clock: Clock, heard: Heard | None = None
+) -> PuzzleRuns:
     return PuzzleRuns(store, evaluator, SetsDirectory(store, GLOBAL), clock, events=heard)
 
 
@@ -228,7 +230,7 @@ def test_scores_are_drawn_as_games_meet_them() -> None:
     rng = random.Random(3)
     drawn = [draw_score(DARTS, [], rng) for _ in range(400)]
     assert 0.15 < drawn.count(501) / 400 < 0.35  # every game starts there
-    assert all(0 < float(s) for s in drawn) and len(set(drawn)) > 50
+    assert all(float(s) > 0 for s in drawn) and len(set(drawn)) > 50
     met = [float(i) for i in range(100, 160)]
     assert all(s == 501 or s in met for s in (draw_score(DARTS, met, rng) for _ in range(100)))
 

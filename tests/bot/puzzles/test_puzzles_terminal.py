@@ -74,7 +74,7 @@ def test_formula_darts_puzzle_plays_a_streak_on_piped_input(tmp_path) -> None:
     env = {**os.environ, "DATABASE_URL": url}
     done = subprocess.run(
         [sys.executable, "-m", "bot.cli", "puzzle", "--streak", "--url", url],
-        input="1\n", capture_output=True, text=True, cwd=ROOT, env=env, timeout=300,
+        input="1\n", check=False, capture_output=True, text=True, cwd=ROOT, env=env, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Streak · darts" in done.stdout and "Streak over · darts · length" in done.stdout
