@@ -63,7 +63,10 @@ class PuzzleSetRow(SQLModel, table=True):
 
 class PuzzleRunRow(SQLModel, table=True):
     __tablename__ = "puzzle_runs"
-    __table_args__ = (sa.Index("ix_puzzle_runs_board", "guild_id", "kind", "started_at"),)
+    __table_args__ = (
+        sa.Index("ix_puzzle_runs_board", "guild_id", "kind", "started_at"),
+        sa.Index("ix_puzzle_runs_open", "finished_at", "ends_at"),  # the sweep's `expired`
+    )
 
     id: str = Field(primary_key=True, sa_type=sa.String(NAME))
     guild_id: int = Field(sa_type=sa.BigInteger)

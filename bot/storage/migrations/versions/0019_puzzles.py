@@ -68,6 +68,7 @@ def upgrade() -> None:
     op.create_index(
         "ix_puzzle_runs_board", "puzzle_runs", ["guild_id", "kind", "started_at"], unique=False
     )
+    op.create_index("ix_puzzle_runs_open", "puzzle_runs", ["finished_at", "ends_at"], unique=False)
     op.create_table(
         "puzzle_answers",
         sa.Column("run_id", sa.String(length=64), nullable=False),
@@ -91,6 +92,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("puzzle_days")
     op.drop_table("puzzle_answers")
+    op.drop_index("ix_puzzle_runs_open", table_name="puzzle_runs")
     op.drop_index("ix_puzzle_runs_board", table_name="puzzle_runs")
     op.drop_table("puzzle_runs")
     op.drop_table("puzzle_sets")
