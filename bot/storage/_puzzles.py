@@ -23,6 +23,7 @@ from sqlmodel import Field, SQLModel
 from bot.storage._codec import number_text, parse_number
 from bot.storage._connect import Connect
 from bot.storage._games import dialect_insert
+from bot.storage._lane import SqliteLane
 from bot.storage._models import NAME, table
 from rules.game_set import GameSet
 from rules.scoring import Number
@@ -119,6 +120,24 @@ runs_t = table(PuzzleRunRow)
 answers_t = table(PuzzleAnswerRow)
 days_t = table(PuzzleDayRow)
 
+ANSWER_ONCE = sa.insert(answers_t).prefix_with("OR IGNORE")
+"""An answer's row unless its (run, seq) is there: on a SQLite file, through the games'
+one-trip lane (`_lane`), whose first statement must write one row or nothing happens."""
+RUN_MOVES_ON = (
+    runs_t.update()
+    .where(runs_t.c.id == sa.bindparam("run"))
+    .values(
+        total=runs_t.c.total + sa.bindparam("add_total"),
+        solved=runs_t.c.solved + sa.bindparam("add_solved"),
+        answered=sa.bindparam("new_answered"),
+        puzzle_id=sa.bindparam("new_puzzle"),
+        shown_at=sa.bindparam("new_shown"),
+        ends_at=sa.bindparam("new_ends"),
+        finished_at=sa.bindparam("new_finished"),
+    )
+)
+"""The run's totals and next puzzle after an answer, in the answer's transaction."""
+
 
 @dataclass(frozen=True, slots=True)
 class Puzzle:
@@ -192,11 +211,13 @@ async def _load_run(conn: AsyncConnection, run_id: str) -> PuzzleRun | None:
 
 
 class PuzzleStore:
-    """`Store.puzzles`: the pool, the runs and the daily puzzle; one transaction a method."""
+    """`Store.puzzles`: the pool, the runs and the daily puzzle; one transaction a method.
+    `lane`: on a SQLite file, an answer is written in one trip to SQLite (`_lane`)."""
 
-    def __init__(self, write: Connect, read: Connect) -> None:
+    def __init__(self, write: Connect, read: Connect, lane: SqliteLane | None = None) -> None:
         self._write = write
         self._read = read
+        self._lane = lane
 
     # the pool
 
@@ -309,29 +330,28 @@ class PuzzleStore:
     ) -> bool:  # fmt: skip
         """Count one answer to the run's current puzzle and move it on, in one transaction;
         False when another answer to that puzzle counted first (nothing changes)."""
+        row = {
+            "run_id": run.id, "seq": answer.seq, "puzzle_id": answer.puzzle.id,
+            "formula": answer.formula,
+            "score": None if answer.score is None else number_text(answer.score),
+            "grade": answer.grade, "seconds": answer.seconds,
+        }  # fmt: skip
+        moves = {
+            "run": run.id, "add_total": answer.grade, "add_solved": int(answer.grade == 1.0),
+            "new_answered": answer.seq, "new_puzzle": next_puzzle, "new_shown": shown_at,
+            "new_ends": ends_at, "new_finished": finished_at,
+        }  # fmt: skip
+        if self._lane is not None:
+            return await self._lane.apply([(ANSWER_ONCE, row), (RUN_MOVES_ON, moves)])
         async with self._write() as conn:
             inserted = await conn.execute(
                 dialect_insert(conn, answers_t)
-                .values(
-                    run_id=run.id, seq=answer.seq, puzzle_id=answer.puzzle.id,
-                    formula=answer.formula,
-                    score=None if answer.score is None else number_text(answer.score),
-                    grade=answer.grade, seconds=answer.seconds,
-                )
+                .values(**row)
                 .on_conflict_do_nothing(index_elements=["run_id", "seq"])
-            )  # fmt: skip
+            )
             if not inserted.rowcount:
                 return False
-            await conn.execute(
-                runs_t.update()
-                .where(runs_t.c.id == run.id)
-                .values(
-                    total=runs_t.c.total + answer.grade,
-                    solved=runs_t.c.solved + (1 if answer.grade == 1.0 else 0),
-                    answered=answer.seq, puzzle_id=next_puzzle, shown_at=shown_at,
-                    ends_at=ends_at, finished_at=finished_at,
-                )
-            )  # fmt: skip
+            await conn.execute(RUN_MOVES_ON, moves)
             return True
 
     async def expired(self, now: float, limit: int) -> list[PuzzleRun]:

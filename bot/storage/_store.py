@@ -57,9 +57,9 @@ class Store(BoardsPart, OffersPart, ModerationPart):
         self.best = BestStore(self._write, self._read)
 
         self.rooms = RoomStore(self._write, self._read)
-        self.puzzles = PuzzleStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
+        self.puzzles = PuzzleStore(self._write, self._read, self._lane)
 
     async def close(self) -> None:
         lane, self._lane = self._lane, None
