@@ -252,3 +252,23 @@ async def test_the_daily_post_shows_the_puzzle_only_once_the_day_is_over(
     assert shown.puzzle.best_formula in en[1] and shown.puzzle.digits in en[1]
     assert uk[0] == "📅 Задача дня: гравців 1 · найкраща оцінка 1,00"
     assert "найкраща відповідь" in uk[1]
+
+
+async def test_the_filler_tops_up_each_wanted_pool_to_its_size(
+    store: Store, evaluator: Evaluator, solver
+) -> None:
+    from bot.puzzles import PoolFiller
+    from bot.solving import ConfirmedSolver
+    from solver.process import Lane
+
+    async def no_sleep(_s: float) -> None:
+        return None
+
+    revealer = ConfirmedSolver(solver, evaluator, timeout_s=120, lane=Lane.BACKFILL)
+    filler = PoolFiller(store, revealer, size=2, sleep=no_sleep, rng=random.Random(9))
+    assert await filler.step() == 0  # nothing wanted yet
+    await store.puzzles.want(DARTS, 0.0)
+    while await store.puzzles.count(DARTS) < 2:
+        await filler.step()
+    assert await filler.step() == 0 and await store.puzzles.count(DARTS) == 2  # full
+    assert filler.solved >= 2
