@@ -100,17 +100,18 @@ class PoolFiller:
                 await self.sleep(IDLE_S)
 
     async def step(self, limit: int = 10) -> int:
-        """Up to `limit` solves for the Sets whose pool is short; how many puzzles it added."""
+        """Up to `limit` solves for the wanted Set whose pool is shortest (so every Set
+        gets its first puzzles soon); how many puzzles it added."""
+        counts = [(await self.store.puzzles.count(s), s) for s in await self.store.puzzles.wanted()]
+        short = [(count, s) for count, s in counts if count < self.size]
+        if not short:
+            return 0
+        count, game_set = min(short, key=lambda pair: pair[0])
+        met = await self.store.puzzles.scores_met(game_set, 2000)
         added = 0
-        for game_set in await self.store.puzzles.wanted():
-            missing = self.size - await self.store.puzzles.count(game_set)
-            if missing <= 0:
-                continue
-            met = await self.store.puzzles.scores_met(game_set, 2000)
-            for _ in range(min(missing, limit)):
-                added += await self.add_one(game_set, met)
-                await self.sleep(self.pause_s)
-            return added
+        for _ in range(min(self.size - count, limit)):
+            added += await self.add_one(game_set, met)
+            await self.sleep(self.pause_s)
         return added
 
     async def add_one(self, game_set: GameSet, met: Sequence[Number] = ()) -> int:
