@@ -37,11 +37,11 @@ from bot.storage._engine import (
     normalize_url,
     upgrade,
 )
+from bot.storage._puzzle_rows import PuzzleKind
 from bot.storage._puzzles import (
     BoardLine,
     Puzzle,
     PuzzleAnswer,
-    PuzzleKind,
     PuzzleRun,
     PuzzleStore,
 )
