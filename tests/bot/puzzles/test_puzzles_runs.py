@@ -272,3 +272,22 @@ async def test_the_filler_tops_up_each_wanted_pool_to_its_size(
         await filler.step()
     assert await filler.step() == 0 and await store.puzzles.count(DARTS) == 2  # full
     assert filler.solved >= 2
+
+
+async def test_a_streak_left_alone_ends_by_the_sweep_with_a_zero(
+    store: Store, evaluator: Evaluator, fill: Fill
+) -> None:
+    await fill(DARTS, 2)
+    clock, heard = Clock(), Heard()
+    flow = runs(store, evaluator, clock, heard)
+    shown = await flow.start(1, 10, PuzzleKind.STREAK, None, "en")
+    solved = await flow.submit(shown.run.id, 10, shown.seq, shown.puzzle.best_formula)
+    assert isinstance(solved, Graded) and solved.next is not None
+    clock.now += DARTS.time_limit + 1
+    assert await flow.sweep() == 1
+    run, answers = await flow.summary(shown.run.id)
+    assert [a.grade for a in answers] == [1.0, 0.0] and answers[1].formula is None
+    assert run.finished_at is not None and result_of(run) == 1.0
+    assert [h[2:4] for h in heard.finished] == [(PuzzleKind.STREAK, 1.0)]
+    with pytest.raises(PuzzleError):
+        await flow.submit(shown.run.id, 10, solved.next.seq, solved.next.puzzle.best_formula)
