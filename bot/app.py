@@ -58,6 +58,8 @@ from bot.play import (
 )
 from bot.play.rooms import RoomFlow, room_digits
 from bot.roles import RoleKeeper, roles_command
+from bot.puzzles import PoolFiller, PuzzleRuns, filling
+from bot.puzzles.discord_face import PuzzlesCog
 from bot.rooms import RoomsCog
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings, SoloGames
@@ -82,6 +84,7 @@ class Feature(StrEnum):
     ADMIN = "admin"
     CONFIG = "config"
     CUP = "cup"
+    PUZZLES = "puzzles"
 
 
 FEATURES: tuple[Feature, ...] = tuple(Feature)
@@ -179,6 +182,10 @@ class FormulaDartsBot(commands.AutoShardedBot):
             may_post=budget.optional_allowed,
             winners=self.rewards,
         )
+        self.puzzles = PuzzleRuns(
+            store, evaluator, self.sets, discord_clock, events=self.rewards
+        )
+        """Storm, Streak and the daily puzzle, from the pool `run_discord` keeps filled."""
         self.names = NameBook(store, discord_clock)
         """Players' display names from their interactions, kept for the web pages."""
         self._recovery: asyncio.Task[None] | None = None
@@ -216,6 +223,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
                 return [
                     cup_cog(self, games, store, sets, budget, discord_clock, owns, self.rewards)
                 ]
+            case Feature.PUZZLES:
+                return [PuzzlesCog(self, self.puzzles)]
             case _:
                 assert_never(feature)
 
@@ -406,6 +415,17 @@ async def run_discord(settings: BotSettings, token: str) -> None:
                 store,
                 ConfirmedSolver(solver, evaluator, lane=SolverLane.BACKFILL),
                 clock=discord_clock,
+            )
+            if settings.shards.syncs_commands
+            else None
+        ),
+        filling(  # the puzzles' pool, prepared ahead in the solver's lowest lane: one process
+            PoolFiller(
+                store,
+                ConfirmedSolver(solver, evaluator, lane=SolverLane.BACKFILL),
+                list(rules.load_sets(settings.sets_file).values()),
+                clock=discord_clock,
+                after_pass=bot.puzzles.sweep,
             )
             if settings.shards.syncs_commands
             else None

@@ -11,7 +11,13 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from rules._set_problems import Collector, excerpt
-from rules.game_set import LANGUAGE_FUNCTIONS, FormulaLanguage, GameSet, compute_min_rounds
+from rules.game_set import (
+    LANGUAGE_FUNCTIONS,
+    STORM_SECONDS,
+    FormulaLanguage,
+    GameSet,
+    compute_min_rounds,
+)
 
 LIMITS: dict[str, tuple[int, int]] = {
     "start_score": (1, 100_000),
@@ -21,6 +27,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "time_limit": (10, 600),
     "min_rounds": (1, 50),
     "attempts": (1, 100),
+    "storm_seconds": (30, 3600),
 }
 """Inclusive ranges for every numeric field."""
 
@@ -39,9 +46,9 @@ FIELDS = (
     "description",
     "language",
 )
-FILE_ONLY_FIELDS: tuple[str, ...] = ()
-"""Fields a Sets file may give that the /sets commands do not edit: none now (`language` is
-an option of `/sets add` and `/sets edit` too)."""
+FILE_ONLY_FIELDS: tuple[str, ...] = ("storm_seconds",)
+"""Fields a Sets file may give that the /sets commands do not edit (`language` is an option
+of `/sets add` and `/sets edit` too): `storm_seconds`, how long a puzzle Storm runs."""
 
 
 def _int_field(
@@ -190,6 +197,7 @@ def validate_one(
     max_rounds = _int_field(data, name, "max_rounds", errors)
     time_limit = _int_field(data, name, "time_limit", errors)
     attempts = _int_field(data, name, "attempts", errors, default=1)
+    storm_seconds = _int_field(data, name, "storm_seconds", errors, default=STORM_SECONDS)
     language = _language_field(data, name, errors)
     functions = _functions_field(data, name, errors, language)
     description = data.get("description", "")
@@ -255,6 +263,7 @@ def validate_one(
         min_rounds=min_rounds,
         functions=functions,
         attempts=attempts or 1,
+        storm_seconds=storm_seconds or STORM_SECONDS,
         description=description,
         language=language,
     )

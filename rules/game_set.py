@@ -76,6 +76,10 @@ def compute_min_rounds(start_score: float, goal: int, bonus: int) -> int:
     return int(min(reach, exact))
 
 
+STORM_SECONDS = 180
+"""A puzzle Storm's length when the Set does not name one."""
+
+
 @dataclass(frozen=True, slots=True)
 class GameSet:
     """One variant of the game; a running game keeps a snapshot of it."""
@@ -91,6 +95,9 @@ class GameSet:
     attempts: int = 1
     description: str = ""
     language: FormulaLanguage = FormulaLanguage.PHP
+    storm_seconds: int = STORM_SECONDS
+    """How long a puzzle Storm of this Set runs (RULES.md "Puzzles"); not part of the
+    version: it changes no game."""
 
     def to_dict(self) -> dict[str, Any]:
         # not dataclasses.asdict: it deep-copies every value, and these are all immutable
@@ -101,6 +108,8 @@ class GameSet:
             del data["language"]  # PHP Sets export and snapshot exactly as before
         else:
             data["language"] = self.language.value
+        if self.storm_seconds == STORM_SECONDS:
+            del data["storm_seconds"]  # Sets that keep the default export as before
         return data
 
     @property

@@ -10,7 +10,7 @@ from typing import Any
 
 import evaluator.cli
 import solver.cli
-from bot.cli import _db, _play, _run, _sets, _web
+from bot.cli import _db, _play, _puzzle, _run, _sets, _web
 
 _REGISTRARS: tuple[Callable[[Any], None], ...] = (
     _run.register,
@@ -21,6 +21,7 @@ _REGISTRARS: tuple[Callable[[Any], None], ...] = (
     evaluator.cli.register_sandbox,
     _db.register,
     _web.register,
+    _puzzle.register,
 )
 
 

@@ -41,6 +41,14 @@ from bot.storage._engine import (
     normalize_url,
     upgrade,
 )
+from bot.storage._puzzle_rows import PuzzleKind
+from bot.storage._puzzles import (
+    BoardLine,
+    Puzzle,
+    PuzzleAnswer,
+    PuzzleRun,
+    PuzzleStore,
+)
 from bot.storage._records import (
     AttemptsUsed,
     Challenge,
@@ -73,6 +81,7 @@ __all__ = [
     "CUP_ID_BITS",
     "DEFAULT_URL",
     "AttemptsUsed",
+    "BoardLine",
     "Challenge",
     "ChallengeStatus",
     "ChannelGone",
@@ -91,6 +100,11 @@ __all__ = [
     "PeriodSummary",
     "PlayerStats",
     "PostClaim",
+    "Puzzle",
+    "PuzzleAnswer",
+    "PuzzleKind",
+    "PuzzleRun",
+    "PuzzleStore",
     "RatingChange",
     "RatingRow",
     "RematchTaken",

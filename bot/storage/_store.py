@@ -24,6 +24,7 @@ from bot.storage._cups import CupStore
 from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._lane import SqliteLane
 from bot.storage._names import NameStore
+from bot.storage._puzzles import PuzzleStore
 from bot.storage._records import FinishedThread, GameRecord, StaleGame
 from bot.storage._roles import RoleStore
 from bot.storage._rooms import RoomStore
@@ -66,6 +67,7 @@ class Store(BoardsPart, OffersPart, ModerationPart):
         self.cup_matches = CupMatchStore(self._write, self._read)
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
+        self.puzzles = PuzzleStore(self._write, self._read, self._lane)
 
     async def close(self) -> None:
         lane, self._lane = self._lane, None
