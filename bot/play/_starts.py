@@ -20,7 +20,7 @@ from bot.play._flow import RoundFlow
 from bot.play._refusals import Refusal
 from bot.play._seats import Seats
 from bot.play._types import Clock, OpenChannel, OpenDuelChannel, Via, plays_privately
-from bot.storage import AttemptsUsed, GameMeta, GameRecord, ServerSettings, Store
+from bot.storage import AttemptsUsed, Face, GameMeta, GameRecord, ServerSettings, Store
 from rules import GameSet, Mode
 from solver.practice import Level
 
@@ -53,13 +53,14 @@ class Starts:
     async def single(
         self, mode: Solo, guild_id: int, user_id: int, set_name: str | None, locale: str,
         open_channel: OpenChannel, *, parent_channel_id: int | None = None,
-        privately: Via | None = None,
+        privately: Via | None = None, face: Face = Face.DISCORD,
     ) -> GameRecord:  # fmt: skip
         """Check, open the game's channel (the caller's thread), save, start round 1.
 
         `parent_channel_id`: the channel the thread hangs off, where a Share is posted.
         `privately`: the start's interaction, to play in messages only the player sees
-        when the Set allows (`plays_privately`); it carries round 1."""
+        when the Set allows (`plays_privately`); it carries round 1. `face`: where it is
+        played, stored with it: that face announces it (`Faces`)."""
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [user_id]):
             await self._ensure_may_start(guild_id, user_id)
@@ -76,7 +77,7 @@ class Starts:
             record = GameRecord(
                 state=state, guild_id=guild_id, channel_id=channel_id,
                 period=attempt.period if attempt else None, seed=attempt.seed if attempt else None,
-                meta=meta, created_at=self.clock(),
+                meta=meta, created_at=self.clock(), face=face,
             )  # fmt: skip
             try:
                 await self.store.save_game(record, now=self.clock())
