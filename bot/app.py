@@ -28,6 +28,7 @@ from discord.ext import commands
 import rules
 from bot._tree import MAX_RATELIMIT_WAIT_S, GameTree, intents
 from bot.charts import ChartRenderer
+from bot.cli.engine import game_service
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
 from bot.daily import Closest, DailyPosts, DiscordChannel
@@ -57,11 +58,12 @@ from bot.play import (
 from bot.play.rooms import RoomFlow, room_digits
 from bot.rooms import RoomsCog
 from bot.sets_admin import SetsAdminCog, SetsManager
-from bot.settings import BotSettings, SoloGames
+from bot.settings import BotSettings
 from bot.sharding import IdentifyGate
 from bot.solving import ConfirmedSolver
-from bot.storage import Store, open_store
+from bot.storage import Face, Store, open_store
 from bot.web import NameBook, Names, create_app, serve
+from bot.web.engine import hand_service
 from evaluator import Evaluator, open_evaluator
 from evaluator.sandbox.stats import RestartReason
 from solver.process import Lane as SolverLane
@@ -96,7 +98,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self,
         settings: BotSettings,
         *,
-        store: Store,
+        service: GameService,
         evaluator: Evaluating,
         digits_source: DigitsSource | None = None,
         features: Sequence[Feature] = FEATURES,
@@ -106,7 +108,9 @@ class FormulaDartsBot(commands.AutoShardedBot):
         closest: Closest | None = None,
         identify_gate: IdentifyGate | None = None,
     ) -> None:
-        """`identify_gate` spaces the shards' identifies across processes (`run_discord`
+        """`service`: the one game engine, built in `main()` (`run_discord`) and handed
+        to this face, which attaches its announcer for the games started in Discord.
+        `identify_gate` spaces the shards' identifies across processes (`run_discord`
         passes one on the store); without it, discord.py's own 5 s per process."""
         shards = settings.shards
         metrics = metrics or Metrics()
@@ -132,7 +136,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.features = tuple(features)
-        self.store = store
+        self.store = service.store
         self.evaluator = evaluator
         self.revealer = revealer
         self.metrics = metrics
@@ -147,21 +151,11 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self.charts = charts
         self.closer = ThreadCloser(self, budget, discord_clock, shards.owns)
         self.announcer = Announcer(self, budget, charts, self.closer)
-        self.service = GameService(
-            store,
-            evaluator,
-            rules.load_sets(settings.sets_file),
-            self.announcer,
-            presence=self.announcer,
-            revealer=revealer,
-            owns=shards.owns,
-            clock=discord_clock,
-            digits_source=digits_source,
-            private_solo=settings.solo_games is SoloGames.PRIVATE,
-        )
+        self.service = service
+        service.faces.attach(Face.DISCORD, self.announcer, self.announcer)
         self.sets: SetsDirectory = self.service.sets
         self.daily = DailyPosts(
-            store,
+            service.store,
             self.sets,
             DiscordChannel(self, budget),
             clock=discord_clock,
@@ -170,7 +164,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
             web_base=settings.web_base_url,
             may_post=budget.optional_allowed,
         )
-        self.names = NameBook(store, discord_clock)
+        self.names = NameBook(service.store, discord_clock)
         """Players' display names from their interactions, kept for the web pages."""
         self._recovery: asyncio.Task[None] | None = None
         self._daily: asyncio.Task[None] | None = None
@@ -313,14 +307,22 @@ def create_bot(
     charts: ChartRenderer | None = None,
     closest: Closest | None = None,
     identify_gate: IdentifyGate | None = None,
+    service: GameService | None = None,
 ) -> FormulaDartsBot:
     """The configured bot; settings come from the environment (and `.env`) when None.
 
-    The store and the evaluator stay the caller's to close.
+    The store and the evaluator stay the caller's to close. `service`: the game engine
+    `main()` built; without it, one is built here on `store` (tests).
     """
+    settings = settings or BotSettings()
+    if service is None:
+        service = game_service(
+            settings, store, evaluator, clock=discord_clock, revealer=revealer,
+            digits_source=digits_source,
+        )  # fmt: skip
     return FormulaDartsBot(
-        settings or BotSettings(),
-        store=store,
+        settings,
+        service=service,
         evaluator=evaluator,
         digits_source=digits_source,
         features=features,
@@ -368,18 +370,42 @@ async def run_discord(settings: BotSettings, token: str) -> None:
         ) as evaluator,
         SolverProcess() as solver,
         ChartRenderer() as charts,
+    ):
+        revealer = ConfirmedSolver(solver, evaluator)
+        service = game_service(
+            settings, store, evaluator, clock=discord_clock, revealer=revealer
+        )  # the one engine; each face is handed it
+        await _run_faces(settings, token, metrics, service, revealer, solver, charts)
+
+
+async def _run_faces(
+    settings: BotSettings,
+    token: str,
+    metrics: Metrics,
+    service: GameService,
+    revealer: ConfirmedSolver,
+    solver: SolverProcess,
+    charts: ChartRenderer,
+) -> None:
+    """The faces on the one `service`: the Discord bot, its metrics, the web pages (given
+    the service too), the best answers' backfill; until the bot stops."""
+    store = service.store
+    evaluator = service.evaluator
+    assert isinstance(evaluator, Evaluator)
+    async with (
         create_bot(
             settings,
             store=store,
             evaluator=evaluator,
+            service=service,
             metrics=metrics,
-            revealer=ConfirmedSolver(solver, evaluator),
+            revealer=revealer,
             charts=charts,
             closest=ConfirmedSolver(solver, evaluator),
             identify_gate=IdentifyGate(store),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
-        serve_pages(settings, store, bot.names, charts),
+        serve_pages(settings, store, bot.names, charts, service),
         backfilling(  # one process finds finished games' best answers: the one that syncs
             BestBackfill(
                 store,
@@ -399,12 +425,15 @@ def serve_pages(
     store: Store,
     names: Names,
     charts: ChartRenderer | None = None,
+    service: GameService | None = None,
 ) -> AbstractAsyncContextManager[object]:
-    """The servers' web pages on WEB_PORT, beside the bot (drawing with its chart worker);
-    nothing when it is not set."""
+    """The servers' web pages on WEB_PORT, beside the bot (drawing with its chart worker,
+    given the one game engine); nothing when it is not set."""
     if settings.web_port is None:
         return nullcontext()
     app = create_app(store, names, charts=charts)
+    if service is not None:
+        hand_service(app, service)
     return serve(app, settings.web_host, settings.web_port)
 
 
