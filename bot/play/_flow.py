@@ -27,7 +27,8 @@ from bot.play._sweeper import Sweeper
 from bot.play._timers import RoundTimers
 from bot.play._types import Clock, DigitsSource, GameEvents, Via
 from bot.storage import GameRecord, RatingChange, StaleGame, Store
-from rules import GameState, Mode, Termination
+from rules import GameState, Termination
+from rules.modes import declared
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +159,7 @@ class RoundFlow:
         ratings: list[RatingChange] = []
         result = record.state.outcome
         rated = result is not None and result.termination is not Termination.VOID
-        if record.state.mode is Mode.DUEL and rated:
+        if declared(record.state.mode).rated and rated:
             try:
                 ratings = await self.store.record_duel_result(record)
             except Exception:
@@ -264,7 +265,7 @@ class RoundFlow:
             return set()
         gone = set()
         for index, (player, answer) in enumerate(zip(state.players, rnd.answers, strict=True)):
-            if answer is not None or (state.mode is Mode.PRACTICE and index == 1):
+            if answer is not None or index == declared(state.mode).bot_seat:
                 continue
             earlier = state.rounds[rnd.number - 2] if rnd.number > 1 else None
             earlier_answer = earlier.answers[index] if earlier is not None else None
@@ -316,7 +317,7 @@ class RoundFlow:
         who answers first has the bot answer at once, on the person's interaction."""
         if self._resolved(record, number) is not None:
             return await self.show(record, via, resolved=number)
-        if record.state.mode is Mode.PRACTICE:
+        if declared(record.state.mode).bot_seat is not None:
             if player == BOT_SEAT:
                 return record
             try:

@@ -22,6 +22,7 @@ from bot.play._seats import Seats
 from bot.play._types import Clock, OpenChannel, OpenDuelChannel, Via, plays_privately
 from bot.storage import AttemptsUsed, Face, GameMeta, GameRecord, ServerSettings, Store
 from rules import GameSet, Mode
+from rules.modes import declared
 from solver.practice import Level
 
 Solo = Literal[Mode.TRAINING, Mode.QUALIFICATION]
@@ -66,7 +67,7 @@ class Starts:
             await self._ensure_may_start(guild_id, user_id)
             server = await self.store.servers.settings(guild_id)
             attempt = None
-            if mode is Mode.QUALIFICATION:
+            if declared(mode).seeded:  # the window's Digits, its attempts counted
                 attempt = await self.seats.qualification(guild_id, user_id, game_set, server.zone)
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
             channel_id, via = await self._place(game_set, server, open_channel, privately)
