@@ -294,7 +294,7 @@ class GameService:
         if record is None or not record.meta.private:
             return False
         if record.channel_id != via.channel_id:
-            raise GameError(Refusal.PLAYING_ELSEWHERE, channel=f"<#{record.channel_id}>")
+            raise GameError(Refusal.PLAYING_ELSEWHERE, channel=record.channel_id)
         return await self.flow.shows.again(record.state.id, via)
 
     async def resign(self, guild_id: int, user_id: int) -> GameRecord:

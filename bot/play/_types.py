@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 import rules
-from bot.common import UserError, mention, timestamp
+from bot.common import UserError
 from bot.i18n import t
 from bot.play._refusals import Refusal
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
@@ -217,6 +217,9 @@ class GameError(UserError):
     `errors.`; the rules' own refusals keep the rules' code (`rules.RulesError.code`)."""
 
     prefix = "errors."
+    players = ("user", "opponent")
+    moments = ("expires",)
+    places = ("channel",)
     code: Refusal
 
     def __init__(self, code: Refusal, **params: Any) -> None:
@@ -229,11 +232,6 @@ class GameError(UserError):
 
     def display_params(self, locale: str) -> dict[str, Any]:
         params = super().display_params(locale)
-        for key in ("user", "opponent"):
-            if key in params:
-                params[key] = mention(params[key])
-        if "expires" in params:
-            params["expires"] = timestamp(float(params["expires"]))
         if "permissions" in params:  # discord.Permissions flag names
             params["permissions"] = ", ".join(
                 t("permissions.quoted", locale, name=t(f"permissions.{name}", locale))

@@ -50,7 +50,7 @@ def _intro(game_set: GameSet) -> str:
 
 def refusal(error: UserError) -> str:
     """A refusal of the service's, as the bot words it (without Discord's markup)."""
-    return "  ✗ " + t(error.key, LOCALE, **error.params)
+    return "  ✗ " + t(error.key, LOCALE, **error.display_params(LOCALE))
 
 
 async def _leftover(service: GameService, guild_id: int, player: int, out: TextIO) -> None:
