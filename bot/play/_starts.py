@@ -19,7 +19,7 @@ from bot.play._challenges import Challenges, duel_locale
 from bot.play._flow import RoundFlow
 from bot.play._refusals import Refusal
 from bot.play._seats import Seats
-from bot.play._types import Clock, OpenChannel, OpenDuelChannel, Via, plays_privately
+from bot.play._types import Clock, OpenChannel, OpenDuelChannel, Via
 from bot.storage import AttemptsUsed, Face, GameMeta, GameRecord, ServerSettings, Store
 from rules import GameSet, Mode
 from rules.modes import declared
@@ -60,7 +60,7 @@ class Starts:
 
         `parent_channel_id`: the channel the thread hangs off, where a Share is posted.
         `privately`: the start's interaction, to play in messages only the player sees
-        when the Set allows (`plays_privately`); it carries round 1. `face`: where it is
+        when the Set's rounds fit its life (`Via.outlives`); it carries round 1. `face`: where it is
         played, stored with it: that face announces it (`Faces`)."""
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [user_id]):
@@ -100,7 +100,12 @@ class Starts:
         chosen = server.solo_games
         private = chosen == "private" if chosen is not None else self.private_solo
         channel_id = privately.channel_id if privately is not None else None
-        if private and channel_id and plays_privately(game_set):
+        if (
+            private
+            and channel_id
+            and privately is not None
+            and privately.outlives(game_set.time_limit)
+        ):
             return channel_id, privately
         return await open_channel(game_set), None
 
