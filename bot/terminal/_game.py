@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from datetime import datetime
 from typing import TextIO
 
 from bot.common import UserError
@@ -49,8 +50,16 @@ def _intro(game_set: GameSet) -> str:
 
 
 def refusal(error: UserError) -> str:
-    """A refusal of the service's, as the bot words it (without Discord's markup)."""
-    return "  ✗ " + t(error.key, LOCALE, **error.display_params(LOCALE))
+    """A refusal of the service's, as the bot words it, its moments as this machine's
+    clock reads them (Discord writes them as its own timestamps and mentions)."""
+    params = error.display_params(LOCALE)
+    for key in error.moments:
+        if key in params:
+            params[key] = "at " + datetime.fromtimestamp(float(params[key])).strftime("%H:%M:%S")
+    for key in error.players:
+        if key in params:
+            params[key] = f"player {params[key]}"
+    return "  ✗ " + t(error.key, LOCALE, **params)
 
 
 async def _leftover(service: GameService, guild_id: int, player: int, out: TextIO) -> None:
@@ -114,7 +123,8 @@ async def _turn(
         return
     formula = line.strip()
     if formula.lower() in RESIGN_WORDS:
-        await service.resign(live.guild_id, player)
+        with contextlib.suppress(GameError):  # the deadline ended it a moment before
+            await service.resign(live.guild_id, player)
         return
     if not formula:
         return

@@ -209,3 +209,20 @@ async def test_each_round_shows_the_best_possible_answer(
     _points, score = rules.apply_points(501, verdict.value, CLASSIC.goal, CLASSIC.bonus)
     assert rest.endswith(f"score {rules.php_text(score, zero_fraction=False)}")
     assert float(score) <= 424  # no worse than what the player found
+
+
+@SESSION
+async def test_a_refused_start_is_one_clear_line(store: Store, evaluator: Evaluator) -> None:
+    """Too many starts in a short time: the terminal says when the next may start, in
+    words and a clock time, never Discord's markup or a traceback."""
+    from bot.play import GameError, Refusal
+    from bot.terminal._game import refusal
+
+    said = refusal(GameError(Refusal.COOLDOWN, expires=1_800_000_000.0))
+    assert said.startswith("  ✗ You have started a lot of games") and "<t:" not in said
+    assert ":" in said.rsplit("at ", 1)[1]
+    for _ in range(5):
+        await played(store, evaluator, CLASSIC, [":q"], ["3489"])
+    with pytest.raises(GameError) as refused:
+        await played(store, evaluator, CLASSIC, [":q"], ["3489"])
+    assert refused.value.code is Refusal.COOLDOWN
