@@ -28,7 +28,7 @@ async def test_each_game_is_announced_by_its_own_face(store: Store, evaluator: E
     clock, out, discord = Clock(), io.StringIO(), Recorder()
     terminal = TerminalFace(out, clock)
     faces = Faces()
-    faces.attach(Face.DISCORD, discord, discord)
+    faces.attach(Face.DISCORD, discord)
     faces.attach(Face.TERMINAL, terminal, terminal)
     digits = ForcedDigits()
     digits.extend("7001", "7001")
