@@ -19,7 +19,7 @@ from aiohttp import web
 
 from bot.charts import ChartRenderer
 from bot.storage import Store
-from bot.web import _routes
+from bot.web import _room, _routes
 from bot.web._cache import BoardCache, ChartCache
 from bot.web._keys import (
     BOARDS,
@@ -94,6 +94,7 @@ def create_app(
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    _room.add_routes(app)  # before the pages' catch-all
     _routes.add_routes(app)
     return app
 
