@@ -100,7 +100,6 @@ class FormulaDartsBot(commands.AutoShardedBot):
         *,
         service: GameService,
         evaluator: Evaluating,
-        digits_source: DigitsSource | None = None,
         features: Sequence[Feature] = FEATURES,
         metrics: Metrics | None = None,
         revealer: Revealer | None = None,
@@ -324,7 +323,6 @@ def create_bot(
         settings,
         service=service,
         evaluator=evaluator,
-        digits_source=digits_source,
         features=features,
         metrics=metrics,
         revealer=revealer,
@@ -379,19 +377,13 @@ async def run_discord(settings: BotSettings, token: str) -> None:
 
 
 async def _run_faces(
-    settings: BotSettings,
-    token: str,
-    metrics: Metrics,
-    service: GameService,
-    revealer: ConfirmedSolver,
-    solver: SolverProcess,
-    charts: ChartRenderer,
-) -> None:
-    """The faces on the one `service`: the Discord bot, its metrics, the web pages (given
-    the service too), the best answers' backfill; until the bot stops."""
-    store = service.store
-    evaluator = service.evaluator
-    assert isinstance(evaluator, Evaluator)
+    settings: BotSettings, token: str, metrics: Metrics, service: GameService,
+    revealer: ConfirmedSolver, solver: SolverProcess, charts: ChartRenderer,
+) -> None:  # fmt: skip
+    """The faces on the one `service`: the Discord bot (which closes the service when it
+    stops), its metrics, the web pages (given the service too), the best answers'
+    backfill; until the bot stops. `revealer` is the service's, shared with the rooms."""
+    store, evaluator = service.store, revealer.evaluator
     async with (
         create_bot(
             settings,
