@@ -88,6 +88,10 @@ class AnswerVia:
         del channel_id
         return False
 
+    def outlives(self, round_s: float) -> bool:
+        del round_s
+        return False
+
     async def edit(self, message_id: int, **fields: Any) -> None:
         raise AssertionError("nothing rides this stand-in")
 

@@ -29,6 +29,7 @@ import rules
 from bot._tree import MAX_RATELIMIT_WAIT_S, GameTree, intents
 from bot.achievements import Rewards
 from bot.charts import ChartRenderer
+from bot.cli.engine import game_service
 from bot.common import SetsDirectory
 from bot.config import ConfigCog, ServerConfig
 from bot.cup import cup_cog
@@ -57,16 +58,17 @@ from bot.play import (
     backfilling,
 )
 from bot.play.rooms import RoomFlow, room_digits
-from bot.roles import RoleKeeper, roles_command
 from bot.puzzles import PoolFiller, PuzzleRuns, filling
 from bot.puzzles.discord_face import PuzzlesCog
+from bot.roles import RoleKeeper, roles_command
 from bot.rooms import RoomsCog
 from bot.sets_admin import SetsAdminCog, SetsManager
-from bot.settings import BotSettings, SoloGames
+from bot.settings import BotSettings
 from bot.sharding import IdentifyGate
 from bot.solving import ConfirmedSolver
-from bot.storage import Store, open_store
+from bot.storage import Face, Store, open_store
 from bot.web import NameBook, Names, create_app, serve
+from bot.web.engine import hand_service
 from evaluator import Evaluator, open_evaluator
 from evaluator.sandbox.stats import RestartReason
 from solver.process import Lane as SolverLane
@@ -103,9 +105,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self,
         settings: BotSettings,
         *,
-        store: Store,
+        service: GameService,
         evaluator: Evaluating,
-        digits_source: DigitsSource | None = None,
         features: Sequence[Feature] = FEATURES,
         metrics: Metrics | None = None,
         revealer: Revealer | None = None,
@@ -113,7 +114,9 @@ class FormulaDartsBot(commands.AutoShardedBot):
         closest: Closest | None = None,
         identify_gate: IdentifyGate | None = None,
     ) -> None:
-        """`identify_gate` spaces the shards' identifies across processes (`run_discord`
+        """`service`: the one game engine, built in `main()` (`run_discord`) and handed
+        to this face, which attaches its announcer for the games started in Discord.
+        `identify_gate` spaces the shards' identifies across processes (`run_discord`
         passes one on the store); without it, discord.py's own 5 s per process."""
         shards = settings.shards
         metrics = metrics or Metrics()
@@ -139,7 +142,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.features = tuple(features)
-        self.store = store
+        self.store = service.store
         self.evaluator = evaluator
         self.revealer = revealer
         self.metrics = metrics
@@ -153,26 +156,16 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self._max_concurrency: int | None = None
         self.charts = charts
         self.closer = ThreadCloser(self, budget, discord_clock, shards.owns)
-        self.role_keeper = RoleKeeper(self, store, discord_clock, budget, shards.owns)
-        self.rewards = Rewards(store, discord_clock, self.role_keeper)
+        self.role_keeper = RoleKeeper(self, service.store, discord_clock, budget, shards.owns)
+        self.rewards = Rewards(service.store, discord_clock, self.role_keeper)
         """Achievements and role rewards; the Cup calls `champion_crowned`, the puzzles
         `run_finished`."""
         self.announcer = Announcer(self, budget, charts, self.closer, achievements=self.rewards)
-        self.service = GameService(
-            store,
-            evaluator,
-            rules.load_sets(settings.sets_file),
-            self.announcer,
-            presence=self.announcer,
-            revealer=revealer,
-            owns=shards.owns,
-            clock=discord_clock,
-            digits_source=digits_source,
-            private_solo=settings.solo_games is SoloGames.PRIVATE,
-        )
+        self.service = service
+        service.faces.attach(Face.DISCORD, self.announcer, self.announcer)
         self.sets: SetsDirectory = self.service.sets
         self.daily = DailyPosts(
-            store,
+            service.store,
             self.sets,
             DiscordChannel(self, budget),
             clock=discord_clock,
@@ -183,10 +176,10 @@ class FormulaDartsBot(commands.AutoShardedBot):
             winners=self.rewards,
         )
         self.puzzles = PuzzleRuns(
-            store, evaluator, self.sets, discord_clock, events=self.rewards
+            service.store, evaluator, self.sets, discord_clock, events=self.rewards
         )
         """Storm, Streak and the daily puzzle, from the pool `run_discord` keeps filled."""
-        self.names = NameBook(store, discord_clock)
+        self.names = NameBook(service.store, discord_clock)
         """Players' display names from their interactions, kept for the web pages."""
         self._recovery: asyncio.Task[None] | None = None
         self._daily: asyncio.Task[None] | None = None
@@ -343,16 +336,23 @@ def create_bot(
     charts: ChartRenderer | None = None,
     closest: Closest | None = None,
     identify_gate: IdentifyGate | None = None,
+    service: GameService | None = None,
 ) -> FormulaDartsBot:
     """The configured bot; settings come from the environment (and `.env`) when None.
 
-    The store and the evaluator stay the caller's to close.
+    The store and the evaluator stay the caller's to close. `service`: the game engine
+    `main()` built; without it, one is built here on `store` (tests).
     """
+    settings = settings or BotSettings()
+    if service is None:
+        service = game_service(
+            settings, store, evaluator, clock=discord_clock, revealer=revealer,
+            digits_source=digits_source,
+        )  # fmt: skip
     return FormulaDartsBot(
-        settings or BotSettings(),
-        store=store,
+        settings,
+        service=service,
         evaluator=evaluator,
-        digits_source=digits_source,
         features=features,
         metrics=metrics,
         revealer=revealer,
@@ -398,18 +398,36 @@ async def run_discord(settings: BotSettings, token: str) -> None:
         ) as evaluator,
         SolverProcess() as solver,
         ChartRenderer() as charts,
+    ):
+        revealer = ConfirmedSolver(solver, evaluator)
+        service = game_service(
+            settings, store, evaluator, clock=discord_clock, revealer=revealer
+        )  # the one engine; each face is handed it
+        await _run_faces(settings, token, metrics, service, revealer, solver, charts)
+
+
+async def _run_faces(
+    settings: BotSettings, token: str, metrics: Metrics, service: GameService,
+    revealer: ConfirmedSolver, solver: SolverProcess, charts: ChartRenderer,
+) -> None:  # fmt: skip
+    """The faces on the one `service`: the Discord bot (which closes the service when it
+    stops), its metrics, the web pages (given the service too), the best answers'
+    backfill; until the bot stops. `revealer` is the service's, shared with the rooms."""
+    store, evaluator = service.store, revealer.evaluator
+    async with (
         create_bot(
             settings,
             store=store,
             evaluator=evaluator,
+            service=service,
             metrics=metrics,
-            revealer=ConfirmedSolver(solver, evaluator),
+            revealer=revealer,
             charts=charts,
             closest=ConfirmedSolver(solver, evaluator),
             identify_gate=IdentifyGate(store),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
-        serve_pages(settings, store, bot.names, charts),
+        serve_pages(settings, store, bot.names, charts, service),
         backfilling(  # one process finds finished games' best answers: the one that syncs
             BestBackfill(
                 store,
@@ -440,12 +458,15 @@ def serve_pages(
     store: Store,
     names: Names,
     charts: ChartRenderer | None = None,
+    service: GameService | None = None,
 ) -> AbstractAsyncContextManager[object]:
-    """The servers' web pages on WEB_PORT, beside the bot (drawing with its chart worker);
-    nothing when it is not set."""
+    """The servers' web pages on WEB_PORT, beside the bot (drawing with its chart worker,
+    given the one game engine); nothing when it is not set."""
     if settings.web_port is None:
         return nullcontext()
     app = create_app(store, names, charts=charts)
+    if service is not None:
+        hand_service(app, service)
     return serve(app, settings.web_host, settings.web_port)
 
 

@@ -5,11 +5,16 @@ solver's own commands (`evaluator.cli`, `solver.cli`) import nothing of the bot 
 from __future__ import annotations
 
 import ast
+import os
+import socket
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.support.paths import ROOT
 
 
 def test_rules_and_evaluator_import_nothing_of_the_bot() -> None:
@@ -224,3 +229,95 @@ def test_the_web_face_loads_no_discord() -> None:
         "/s/AAAAAAAAAAAAAAAAAAAA/p/1 404",
     ]
     assert lines[-1] == "[]"
+
+
+CORE = ("bot.play", "bot.views", "bot.storage", "bot.i18n", "bot.cli.engine")
+"""The core of the house (docs/ARCHITECTURE.md): the game flow, the query layer, storage,
+i18n and the engine's assembly. Loads no discord, aiohttp or Jinja."""
+FACES = ("bot.games", "bot.rooms", "bot.web", "bot.terminal", "bot.app", "discord")
+"""What the core never imports: the faces (Discord's, the web, the terminal) and discord."""
+DISCORDS_OWN = {"bot/i18n/translator.py"}
+"""Modules of Discord's face that live in a core package: the catalog's translator for
+discord.py's command tree (`bot.i18n` does not import it; `bot.app` does). Each must
+still be there and still import discord, so the list only shrinks."""
+NO_DISCORD = "import sys\nsys.modules['discord'] = None  # any import of discord fails\n"
+
+
+@pytest.mark.parametrize("module", [*CORE, "bot.terminal"])
+def test_the_core_and_the_terminal_load_no_discord_aiohttp_or_jinja(module: str) -> None:
+    code = (
+        f"import sys, {module}\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'discord', 'aiohttp', 'jinja2'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_nothing_in_a_face_is_imported_by_the_core() -> None:
+    """Not even under TYPE_CHECKING or inside a function: the core is told what happened
+    through its own Protocols (`GameEvents`, `Via`), which the faces implement."""
+    root = Path(__file__).resolve().parents[1]
+    bad = []
+    for package in ("bot/play", "bot/views", "bot/storage", "bot/i18n"):
+        for path in sorted((root / package).rglob("*.py")):
+            if str(path.relative_to(root)) in DISCORDS_OWN:
+                assert "from discord" in path.read_text(encoding="utf-8")
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and not node.level:
+                    names = [node.module or ""]
+                else:
+                    continue
+                bad += [
+                    f"{path.relative_to(root)}: {n}"
+                    for n in names
+                    if any(n == face or n.startswith(face + ".") for face in FACES)
+                ]
+    assert bad == []
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_formula_darts_web_runs_without_discord(tmp_path: Path) -> None:
+    """The real command, in a process where importing discord fails: it serves a page."""
+    port = _free_port()
+    url = f"sqlite+aiosqlite:///{tmp_path}/web.sqlite3"
+    subprocess.run(
+        [sys.executable, "-m", "bot.cli", "db", "upgrade", "--url", url],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    )  # fmt: skip
+    code = NO_DISCORD + (
+        "from bot.cli import main\n"
+        f"main(['web', '--url', {url!r}, '--host', '127.0.0.1', '--port', '{port}'])\n"
+    )
+    web = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        assert web.stdout is not None
+        first = web.stdout.readline()  # printed once the pages are served
+        assert f"http://127.0.0.1:{port}/" in first, web.stderr.read() if web.stderr else ""
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules", timeout=60) as page:
+            assert page.status == 200
+    finally:
+        web.terminate()
+        web.wait(timeout=60)
+
+
+def test_formula_darts_play_runs_without_discord(tmp_path: Path) -> None:
+    """The terminal face plays on the game engine, a process where discord cannot load."""
+    code = NO_DISCORD + "from bot.cli import main\nraise SystemExit(main(['play']))\n"
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/play.sqlite3"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=":q\n", capture_output=True, text=True,
+        timeout=120, check=False, cwd=ROOT, env=env,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "Round 1/7" in out.stdout and "You resigned" in out.stdout

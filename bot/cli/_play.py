@@ -1,4 +1,6 @@
-"""`formula-darts play`: a Training game in the terminal."""
+"""`formula-darts play`: a Training game in the terminal, on the bot's own game engine and
+database (so a game played with `--guild` and `--player` shows in that player's
+`/history` in Discord)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,23 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--set", dest="set_name", default=None, help="Set name (default: darts)")
     parser.add_argument("--sets-file", default=None, help="a Sets YAML file (default: shipped)")
+    parser.add_argument("--url", default=None, help="database URL (default: DATABASE_URL)")
+    parser.add_argument(
+        "--guild", type=int, default=0, help="the Discord server's id to store the game under"
+    )
+    parser.add_argument(
+        "--player", type=int, default=0, help="your Discord user id: the game is in your /history"
+    )
     parser.set_defaults(func=_play)
 
 
 def _play(args: argparse.Namespace) -> int:
     from bot.terminal import run_terminal
 
-    return run_terminal(args.set_name, args.sets_file)
+    return run_terminal(
+        args.set_name,
+        args.sets_file,
+        database_url=args.url,
+        guild_id=args.guild,
+        player=args.player,
+    )

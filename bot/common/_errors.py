@@ -14,6 +14,12 @@ class UserError(Exception):
     """
 
     prefix: ClassVar[str] = "errors."
+    players: ClassVar[tuple[str, ...]] = ()
+    moments: ClassVar[tuple[str, ...]] = ()
+    places: ClassVar[tuple[str, ...]] = ()
+    """The parameters that name a player (an id), a moment (UTC seconds) or a place (a
+    channel id): plain values, which each face writes its own way (Discord: a mention, a
+    `<t:…>` timestamp, a channel link; `bot.common.interactions.refusal_text`)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(code)

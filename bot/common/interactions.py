@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot.common._errors import UserError
 from bot.common._sets import CHOICE_NAME_MAX, CHOICES_MAX, clean_name
-from bot.common._text import shorten
+from bot.common._text import mention, shorten, timestamp
 from bot.i18n import locale_of, t
 from rules import GameSet
 
@@ -52,7 +52,19 @@ async def report_unexpected(interaction: discord.Interaction[Any], error: BaseEx
 
 
 def refusal_text(error: UserError, locale: str) -> str:
-    return t(error.key, locale, **error.display_params(locale))
+    """The refusal in Discord's words: its players mentioned, its moments as Discord's
+    timestamps, its places as channel links (the flow raises plain values)."""
+    params = error.display_params(locale)
+    for key in error.players:
+        if key in params:
+            params[key] = mention(params[key])
+    for key in error.moments:
+        if key in params:
+            params[key] = timestamp(float(params[key]))
+    for key in error.places:
+        if key in params:
+            params[key] = f"<#{params[key]}>"
+    return t(error.key, locale, **params)
 
 
 async def refuse(interaction: discord.Interaction[Any], error: UserError) -> None:

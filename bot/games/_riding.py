@@ -31,8 +31,18 @@ TOKEN_LIFE_S = 15 * 60.0
 """An interaction's token works this long after Discord took it."""
 TOKEN_MARGIN_S = 60.0
 """A call this close to the token's end goes by the bot token instead."""
+PRIVATE_ROUND_MAX_S = 600
+"""The longest round a private game may have: its message is edited at the deadline
+by the token that posted it, which lives 15 minutes (less a margin, and the wait for
+the last round's best answers before the post)."""
 FOLLOWUP_CAP_S = 10.0
 """A followup or interaction edit still unanswered after this is given up (`Followups`)."""
+
+
+def plays_privately(round_s: float) -> bool:
+    """Whether a game with rounds of `round_s` seconds may be private (`GameMeta.private`):
+    else a thread."""
+    return round_s <= PRIVATE_ROUND_MAX_S
 
 
 class KeptVia:
@@ -61,6 +71,9 @@ class KeptVia:
 
     def can_post(self, channel_id: int) -> bool:
         return channel_id == self.channel_id and self.fresh()
+
+    def outlives(self, round_s: float) -> bool:
+        return plays_privately(round_s)
 
     async def edit(self, message_id: int, **fields: Any) -> None:
         await self.webhook.edit_message(message_id, **fields)
@@ -111,6 +124,9 @@ class InteractionVia:
 
     def can_post(self, channel_id: int) -> bool:
         return self.kept.can_post(channel_id)
+
+    def outlives(self, round_s: float) -> bool:
+        return self.kept.outlives(round_s)
 
     async def edit(self, message_id: int, **fields: Any) -> None:
         if message_id != self.source:  # one of its followups

@@ -31,6 +31,7 @@ from bot.play._budget import (
     RestBusy,
     StartRefused,
 )
+from bot.play._faces import Faces
 from bot.play._practice import DEFAULT_LEVEL
 from bot.play._refusals import Refusal
 from bot.play._service import GameService
@@ -52,6 +53,7 @@ from bot.play._types import (
     Unreachable,
     Via,
 )
+from bot.storage import Face
 
 __all__ = [
     "CHALLENGE_TTL",
@@ -68,6 +70,8 @@ __all__ = [
     "Clock",
     "DigitsSource",
     "Evaluating",
+    "Face",
+    "Faces",
     "GameError",
     "GameEvents",
     "GameService",

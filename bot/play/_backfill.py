@@ -27,6 +27,7 @@ import rules
 from bot.play._reveals import reveal
 from bot.play._types import Revealer
 from bot.storage import GameRecord, PendingBest, Store
+from rules.modes import declared
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ async def seal_of(store: Store, record: GameRecord, now: datetime) -> rules.Seal
     """The seal on a Qualification game's Digits and formulas (`rules.seal`): its period
     runs, or a game of that period (the same server and Set: the same Digits) is still
     being played, however long; None when they may be shown."""
-    if record.state.mode is not rules.Mode.QUALIFICATION or record.period is None:
+    if not declared(record.state.mode).sealed or record.period is None:
         return None
     zone = (await store.servers.settings(record.guild_id)).zone
     running = await store.servers.running(

@@ -101,7 +101,7 @@ class Challenges:
             try:
                 await self.store.save_challenge(challenge)
             except RematchTaken as exc:
-                raise GameError(Refusal.REMATCH_SENT, channel=f"<#{channel_id}>") from exc
+                raise GameError(Refusal.REMATCH_SENT, channel=channel_id) from exc
         self._arm(challenge)
         return challenge
 
@@ -161,7 +161,7 @@ class Challenges:
             raise GameError(Refusal.STILL_PLAYING)
         parent = record.meta.parent_channel_id or record.channel_id
         if await self.store.rematch_of(record.state.id) is not None:
-            raise GameError(Refusal.REMATCH_SENT, channel=f"<#{parent}>")
+            raise GameError(Refusal.REMATCH_SENT, channel=parent)
         other = next(int(p) for p in record.state.players if p != str(user_id))
         return await self.create(
             record.guild_id, parent, user_id, other, False, record.state.game_set.name,

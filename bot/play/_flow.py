@@ -18,21 +18,17 @@ from dataclasses import replace
 
 import rules
 from bot.play._active import ActiveGames
+from bot.play._faces import Faces
 from bot.play._in_flight import AnswersInFlight
 from bot.play._practice import BOT_SEAT, PracticeOpponent
 from bot.play._reveals import Reveals
 from bot.play._showing import Shows
 from bot.play._sweeper import Sweeper
 from bot.play._timers import RoundTimers
-from bot.play._types import (
-    Clock,
-    DigitsSource,
-    GameEvents,
-    Presence,
-    Via,
-)
+from bot.play._types import Clock, DigitsSource, GameEvents, Via
 from bot.storage import GameRecord, RatingChange, StaleGame, Store
-from rules import GameState, Mode, Termination
+from rules import GameState, Termination
+from rules.modes import declared
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +39,7 @@ class RoundFlow:
         store: Store,
         active: ActiveGames,
         in_flight: AnswersInFlight,
-        events: GameEvents,
-        presence: Presence,
+        faces: Faces,
         reveals: Reveals,
         practice: PracticeOpponent,
         *,
@@ -56,8 +51,9 @@ class RoundFlow:
         self.store = store
         self.active = active
         self.in_flight = in_flight
-        self.events = events
-        self.presence = presence
+        self.faces = faces
+        self.events: GameEvents = faces
+        """Each step is announced by its game's own face (`Faces` routes it)."""
         self.reveals = reveals
         self.practice = practice
         self.owns = owns
@@ -163,7 +159,7 @@ class RoundFlow:
         ratings: list[RatingChange] = []
         result = record.state.outcome
         rated = result is not None and result.termination is not Termination.VOID
-        if record.state.mode is Mode.DUEL and rated:
+        if declared(record.state.mode).rated and rated:
             try:
                 ratings = await self.store.record_duel_result(record)
             except Exception:
@@ -269,12 +265,12 @@ class RoundFlow:
             return set()
         gone = set()
         for index, (player, answer) in enumerate(zip(state.players, rnd.answers, strict=True)):
-            if answer is not None or (state.mode is Mode.PRACTICE and index == 1):
+            if answer is not None or index == declared(state.mode).bot_seat:
                 continue
             earlier = state.rounds[rnd.number - 2] if rnd.number > 1 else None
             earlier_answer = earlier.answers[index] if earlier is not None else None
             again = earlier_answer is not None and earlier_answer.auto
-            if (len(state.players) == 1 or again) and await self.presence.has_left(
+            if (len(state.players) == 1 or again) and await self.faces.presence_of(record).has_left(
                 record.guild_id, player
             ):
                 gone.add(player)
@@ -321,7 +317,7 @@ class RoundFlow:
         who answers first has the bot answer at once, on the person's interaction."""
         if self._resolved(record, number) is not None:
             return await self.show(record, via, resolved=number)
-        if record.state.mode is Mode.PRACTICE:
+        if declared(record.state.mode).bot_seat is not None:
             if player == BOT_SEAT:
                 return record
             try:
@@ -339,11 +335,16 @@ class RoundFlow:
         """This process's running games into memory, before the gateway is ready: an
         Answer pressed right after a restart finds its game (a modal is opened from
         memory alone). `recover` arms and posts them once players can see the bot."""
-        games = [r for r in await self.store.active_games() if self.owns(r.guild_id)]
+        games = [r for r in await self.store.active_games() if self._mine(r)]
         for record in games:
             if record.state.id not in self.active:
                 self.active.remember(record)
         return len(games)
+
+    def _mine(self, record: GameRecord) -> bool:
+        """A game this process resumes: on its shards, of a face it has (a game the
+        terminal started is the terminal's to play, never a bot's to resume)."""
+        return self.owns(record.guild_id) and self.faces.serves(record.face)
 
     async def recover(self) -> int:
         """Re-arm every active game of this process's shards after a restart; how many.
@@ -352,7 +353,7 @@ class RoundFlow:
         the same Digits and a fresh deadline from when it is posted again
         (answers already given stay), so nobody loses a game to downtime.
         """
-        games = [r for r in await self.store.active_games() if self.owns(r.guild_id)]
+        games = [r for r in await self.store.active_games() if self._mine(r)]
         for record in games:
             try:
                 await self._recover_game(record)

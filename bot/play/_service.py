@@ -17,6 +17,7 @@ import rules
 from bot.common import ListedSet, SetsDirectory
 from bot.play._active import ActiveGames
 from bot.play._challenges import Challenges
+from bot.play._faces import Faces
 from bot.play._flow import RoundFlow
 from bot.play._in_flight import AnswersInFlight
 from bot.play._practice import PracticeOpponent
@@ -41,7 +42,7 @@ from bot.play._types import (
     answer_grace,
     random_digits_source,
 )
-from bot.storage import Challenge, GameRecord, StaleGame, Store
+from bot.storage import Challenge, Face, GameRecord, StaleGame, Store
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet
 from solver.practice import Level
@@ -62,12 +63,22 @@ class GameService:
         digits_source: DigitsSource | None = None,
         answer_grace_s: float | None = None,
         private_solo: bool = False,
+        faces: Faces | None = None,
     ) -> None:
         """`private_solo`: one player's games in private messages unless a server chose
-        otherwise (`SOLO_GAMES`, `/config games`)."""
+        otherwise (`SOLO_GAMES`, `/config games`).
+
+        `faces`: the router of each game's events to the face it was started from; each
+        face attaches itself to it (`faces.attach`). Without it, `events` and `presence`
+        are Discord's (what a service had before it had faces; None: silent until the
+        Discord face attaches)."""
         self.store = store
         self.evaluator = evaluator
-        self.events: GameEvents = events or NoEvents()
+        if faces is None:
+            faces = Faces()
+            faces.attach(Face.DISCORD, events or NoEvents(), presence or NoEvents())
+        self.faces = faces
+        self.events: GameEvents = faces
         self.clock = clock
         self.sets = SetsDirectory(store, global_sets)
         self.active = ActiveGames()
@@ -79,8 +90,7 @@ class GameService:
             store,
             self.active,
             self.in_flight,
-            self.events,
-            presence or NoEvents(),
+            faces,
             Reveals(revealer),
             PracticeOpponent(revealer, clock, self._bot_answer),
             owns=owns,
@@ -143,12 +153,12 @@ class GameService:
     async def start_single(
         self, mode: Solo, guild_id: int, user_id: int, set_name: str | None, locale: str,
         open_channel: OpenChannel, *, parent_channel_id: int | None = None,
-        privately: Via | None = None,
+        privately: Via | None = None, face: Face = Face.DISCORD,
     ) -> GameRecord:  # fmt: skip
-        """Training or Qualification (`Starts.single`)."""
+        """Training or Qualification (`Starts.single`), announced by `face`."""
         return await self.starts.single(
             mode, guild_id, user_id, set_name, locale, open_channel,
-            parent_channel_id=parent_channel_id, privately=privately,
+            parent_channel_id=parent_channel_id, privately=privately, face=face,
         )  # fmt: skip
 
     async def start_practice(
@@ -284,7 +294,7 @@ class GameService:
         if record is None or not record.meta.private:
             return False
         if record.channel_id != via.channel_id:
-            raise GameError(Refusal.PLAYING_ELSEWHERE, channel=f"<#{record.channel_id}>")
+            raise GameError(Refusal.PLAYING_ELSEWHERE, channel=record.channel_id)
         return await self.flow.shows.again(record.state.id, via)
 
     async def resign(self, guild_id: int, user_id: int) -> GameRecord:

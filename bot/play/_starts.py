@@ -19,9 +19,10 @@ from bot.play._challenges import Challenges, duel_locale
 from bot.play._flow import RoundFlow
 from bot.play._refusals import Refusal
 from bot.play._seats import Seats
-from bot.play._types import Clock, OpenChannel, OpenDuelChannel, Via, plays_privately
-from bot.storage import AttemptsUsed, GameMeta, GameRecord, ServerSettings, Store
+from bot.play._types import Clock, OpenChannel, OpenDuelChannel, Via
+from bot.storage import AttemptsUsed, Face, GameMeta, GameRecord, ServerSettings, Store
 from rules import GameSet, Mode
+from rules.modes import declared
 from solver.practice import Level
 
 Solo = Literal[Mode.TRAINING, Mode.QUALIFICATION]
@@ -53,19 +54,20 @@ class Starts:
     async def single(
         self, mode: Solo, guild_id: int, user_id: int, set_name: str | None, locale: str,
         open_channel: OpenChannel, *, parent_channel_id: int | None = None,
-        privately: Via | None = None,
+        privately: Via | None = None, face: Face = Face.DISCORD,
     ) -> GameRecord:  # fmt: skip
         """Check, open the game's channel (the caller's thread), save, start round 1.
 
         `parent_channel_id`: the channel the thread hangs off, where a Share is posted.
         `privately`: the start's interaction, to play in messages only the player sees
-        when the Set allows (`plays_privately`); it carries round 1."""
+        when the Set's rounds fit its life (`Via.outlives`); it carries round 1. `face`: where it is
+        played, stored with it: that face announces it (`Faces`)."""
         game_set = await self.sets.resolve(guild_id, set_name)
         async with self.seats.reserve(guild_id, [user_id]):
             await self._ensure_may_start(guild_id, user_id)
             server = await self.store.servers.settings(guild_id)
             attempt = None
-            if mode is Mode.QUALIFICATION:
+            if declared(mode).seeded:  # the window's Digits, its attempts counted
                 attempt = await self.seats.qualification(guild_id, user_id, game_set, server.zone)
             state = rules.new_game(uuid.uuid4().hex, mode, game_set, [str(user_id)])
             channel_id, via = await self._place(game_set, server, open_channel, privately)
@@ -76,7 +78,7 @@ class Starts:
             record = GameRecord(
                 state=state, guild_id=guild_id, channel_id=channel_id,
                 period=attempt.period if attempt else None, seed=attempt.seed if attempt else None,
-                meta=meta, created_at=self.clock(),
+                meta=meta, created_at=self.clock(), face=face,
             )  # fmt: skip
             try:
                 await self.store.save_game(record, now=self.clock())
@@ -98,7 +100,12 @@ class Starts:
         chosen = server.solo_games
         private = chosen == "private" if chosen is not None else self.private_solo
         channel_id = privately.channel_id if privately is not None else None
-        if private and channel_id and plays_privately(game_set):
+        if (
+            private
+            and channel_id
+            and privately is not None
+            and privately.outlives(game_set.time_limit)
+        ):
             return channel_id, privately
         return await open_channel(game_set), None
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 import rules
-from bot.common import UserError, mention, timestamp
+from bot.common import UserError
 from bot.i18n import t
 from bot.play._refusals import Refusal
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange
@@ -43,16 +43,6 @@ DigitsSource = Callable[[GameState, int], str]
 Clock = Callable[[], float]
 OpenChannel = Callable[[GameSet], Awaitable[int]]
 OpenDuelChannel = Callable[[Challenge, GameSet], Awaitable[int]]
-
-PRIVATE_ROUND_MAX_S = 600
-"""The longest round a private game may have: its message is edited at the deadline
-by the token that posted it, which lives 15 minutes (less a margin, and the wait for
-the last round's best answers before the post)."""
-
-
-def plays_privately(game_set: GameSet) -> bool:
-    """Whether a game of `game_set` may be private (`GameMeta.private`): else a thread."""
-    return game_set.time_limit <= PRIVATE_ROUND_MAX_S
 
 
 def random_digits_source(state: GameState, number: int) -> str:
@@ -131,6 +121,13 @@ class Via(Protocol):
     @property
     def channel_id(self) -> int | None:
         """Where its followups land: a private game is played there."""
+        ...
+
+    def outlives(self, round_s: float) -> bool:
+        """Whether what it posts can still be edited at the deadline of a round of
+        `round_s` seconds: a private game's rounds must be (its messages are only its
+        interactions'), so a longer Set is played in a thread. How long an interaction
+        lives is the face's to know (Discord: its token's 15 minutes)."""
         ...
 
     async def edit(self, message_id: int, **fields: Any) -> None: ...
@@ -217,6 +214,9 @@ class GameError(UserError):
     `errors.`; the rules' own refusals keep the rules' code (`rules.RulesError.code`)."""
 
     prefix = "errors."
+    players = ("user", "opponent")
+    moments = ("expires",)
+    places = ("channel",)
     code: Refusal
 
     def __init__(self, code: Refusal, **params: Any) -> None:
@@ -229,11 +229,6 @@ class GameError(UserError):
 
     def display_params(self, locale: str) -> dict[str, Any]:
         params = super().display_params(locale)
-        for key in ("user", "opponent"):
-            if key in params:
-                params[key] = mention(params[key])
-        if "expires" in params:
-            params["expires"] = timestamp(float(params["expires"]))
         if "permissions" in params:  # discord.Permissions flag names
             params["permissions"] = ", ".join(
                 t("permissions.quoted", locale, name=t(f"permissions.{name}", locale))

@@ -126,6 +126,7 @@ def game_row(
     created_at: float,
     finished_at: float | None,
     state_json: str,
+    face: str = "discord",
 ) -> Row:
     """The `games` row, with the ranking fields of RULES.md for single-player games."""
     return {
@@ -139,6 +140,7 @@ def game_row(
         "period": period,
         "player": state.players[0],
         "created_at": created_at,
+        **({} if face == "discord" else {"face": face}),  # the column's default: as before 0021
         **step_row(
             state, channel_id=channel_id, meta=meta, finished_at=finished_at, state_json=state_json
         ),
@@ -243,4 +245,5 @@ def record_row(record: GameRecord, state_json: str, finished_at: float | None) -
         created_at=record.created_at,
         finished_at=finished_at,
         state_json=state_json,
+        face=record.face.value,
     )

@@ -18,7 +18,14 @@ from bot.storage import _codec
 from bot.storage._advance import Known, Written, write_rounds, written
 from bot.storage._lane import SqliteLane
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
-from bot.storage._records import AttemptsUsed, FinishedThread, GameMeta, GameRecord, StaleGame
+from bot.storage._records import (
+    AttemptsUsed,
+    Face,
+    FinishedThread,
+    GameMeta,
+    GameRecord,
+    StaleGame,
+)
 from rules import GameState, Mode
 
 Writer = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
@@ -39,6 +46,7 @@ RECORD_COLUMNS = (
     games.c.seed,
     games.c.meta,
     games.c.created_at,
+    games.c.face,
 )
 
 
@@ -58,6 +66,7 @@ def record_from_row(row: Any) -> GameRecord:
         seed=row.seed,
         meta=GameMeta.from_dict(json.loads(row.meta)),
         created_at=row.created_at,
+        face=Face(row.face),
     )
 
 

@@ -116,6 +116,12 @@ class Game(SQLModel, table=True):
     meta: str = Field(sa_type=sa.Text)
     created_at: float = Field(sa_type=sa.Float)
     finished_at: float | None = Field(default=None, sa_type=sa.Float, nullable=True)
+    face: str = Field(
+        default="discord",
+        sa_column=sa.Column(sa.String(16), nullable=False, server_default="discord"),
+    )
+    """The face that started the game (`Face`), which announces it: 0021. A database
+    default only, so a row written without it (at an older revision) reads as Discord's."""
 
 
 class GamePlayer(SQLModel, table=True):

@@ -12,6 +12,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import rules
 
 
+class Face(StrEnum):
+    """Which face started a game, stored with it (`games.face`): its events go to that
+    face (`bot.play.Faces`), so a game played in the terminal is never announced by
+    Discord. Rows stored before faces were kept are Discord's."""
+
+    DISCORD = "discord"
+    TERMINAL = "terminal"
+    WEB = "web"
+
+
 class StaleGame(ValueError):
     """A save that does not extend the stored game: it was changed by someone else first.
 
@@ -133,6 +143,8 @@ class GameRecord:
     seed: str | None = None
     meta: GameMeta = field(default_factory=GameMeta)
     created_at: float = 0.0
+    face: Face = Face.DISCORD
+    """The face it was started from, which announces it."""
 
     @property
     def active(self) -> bool:

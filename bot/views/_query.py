@@ -19,7 +19,8 @@ from bot.charts import GAMES_MAX, StatsChartInput, stats_input
 from bot.play import accuracy, seal_of
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow, Store
 from bot.views._void import voided
-from rules import Mode, Streak
+from rules import Streak
+from rules.modes import declared
 
 PAGE_SIZE = 10
 
@@ -191,7 +192,7 @@ async def player(
     counted = [
         r
         for r in records
-        if r.state.mode is not Mode.PRACTICE and r.state.outcome is not None and not voided(r)
+        if declared(r.state.mode).in_stats and r.state.outcome is not None and not voided(r)
     ]
     chart = stats_input(counted, user_id) if counted else None
     return PlayerRecord(user_id, stats, streaks, tuple(records[:PAGE_SIZE]), chart)

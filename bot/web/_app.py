@@ -19,7 +19,7 @@ from aiohttp import web
 
 from bot.charts import ChartRenderer
 from bot.storage import Store
-from bot.web import _cup_routes, _routes
+from bot.web import _cup_routes, _room, _routes
 from bot.web._cache import BoardCache, ChartCache
 from bot.web._keys import (
     BOARDS,
@@ -95,6 +95,7 @@ def create_app(
         lstrip_blocks=True,
     )
     _cup_routes.add_routes(app)
+    _room.add_routes(app)  # before the pages' catch-all
     _routes.add_routes(app)
     return app
 

@@ -31,6 +31,9 @@ class Carried:
     def can_post(self, channel_id: int) -> bool:
         return True
 
+    def outlives(self, round_s: float) -> bool:
+        return True
+
     async def edit(self, message_id: int, **fields: Any) -> None:
         return None
 

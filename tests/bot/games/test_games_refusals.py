@@ -39,3 +39,14 @@ def test_a_refusal_reads_as_its_catalog_text_did_when_codes_were_strings() -> No
     assert error.code == "opponent_busy"
     assert refusal_text(error, "uk") == t("errors.opponent_busy", "uk", user="<@42>")
     assert "<@42>" in refusal_text(error, "en")
+
+
+def test_the_flow_refuses_with_plain_values_and_discord_writes_its_own_markup() -> None:
+    """Mentions, timestamps and channel links are the Discord face's (issue 30): the flow
+    raises ids and moments, `refusal_text` writes them as Discord shows them."""
+    error = GameError(Refusal.CHALLENGE_PENDING, opponent=42, expires=1_800_000_000.0)
+    assert error.display_params("en") == {"opponent": 42, "expires": 1_800_000_000.0}
+    said = refusal_text(error, "en")
+    assert "<@42>" in said and "<t:1800000000:R>" in said
+    elsewhere = refusal_text(GameError(Refusal.PLAYING_ELSEWHERE, channel=7), "uk")
+    assert "<#7>" in elsewhere

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.play._types import PRIVATE_ROUND_MAX_S, UNPOSTED, plays_privately
+from bot.games._riding import PRIVATE_ROUND_MAX_S, plays_privately
+from bot.play import UNPOSTED
 from bot.settings import BotSettings, SoloGames
 from rules import CLASSIC
 from rules.sets import LIMITS
@@ -129,8 +130,8 @@ async def test_every_valid_set_fits_an_interaction_token() -> None:
     """A round's message is edited at its deadline by the token that posted it (15
     minutes): the longest round a Set may have must fit, or its games need a thread."""
     longest = replace(CLASSIC, time_limit=LIMITS["time_limit"][1])
-    assert plays_privately(longest) and longest.time_limit <= PRIVATE_ROUND_MAX_S
-    assert not plays_privately(replace(CLASSIC, time_limit=PRIVATE_ROUND_MAX_S + 1))
+    assert plays_privately(longest.time_limit) and longest.time_limit <= PRIVATE_ROUND_MAX_S
+    assert not plays_privately(PRIVATE_ROUND_MAX_S + 1)
 
 
 async def test_a_private_game_goes_on_after_a_restart_from_its_answer_button(

@@ -3,20 +3,19 @@ the terminal game plays `--set js-darts` with real node, and the daily post name
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import rules
 from bot.daily._render import daily_embed
 from bot.daily._service import DailyContent
-from bot.storage import LeaderRow, PeriodSummary, RoundBest
-from bot.terminal import play
+from bot.storage import LeaderRow, PeriodSummary, RoundBest, Store
 from evaluator import Evaluator
 from solver.result import Candidate
-from tests.bot.terminal.test_terminal import Clock, scripted
+from tests.bot.terminal.test_terminal import cli_env, played
 from tests.support.paths import ROOT
 from tests.support.sim import embed_text, speak
 
@@ -48,17 +47,12 @@ async def test_rules_for_a_javascript_set_list_its_surprises_in_both_languages(w
 
 
 @SESSION
-async def test_the_terminal_plays_a_javascript_set_with_node(evaluator: Evaluator) -> None:
-    clock, out = Clock(), io.StringIO()
-    state = await play(
-        JS,
-        evaluator.evaluate,
-        scripted(["0x1+649", "Math.sqrt(16)+49", "9**87+6", ":q"], clock),
-        out,
-        digits_source=iter(["1649", "9876", "1111"]).__next__,
-        clock=clock,
-    )
-    text = out.getvalue()
+async def test_the_terminal_plays_a_javascript_set_with_node(
+    store: Store, evaluator: Evaluator
+) -> None:
+    lines = ["0x1+649", "Math.sqrt(16)+49", "9**87+6", ":q"]
+    record, text = await played(store, evaluator, JS, lines, ["1649", "9876", "1111"])
+    state = record.state
     assert "Type a JavaScript formula" in text
     assert "✗ forbidden: `0x1` at column 1 is not allowed: JavaScript reads a hexadecimal" in text
     assert "✓ Math.sqrt(16)+49 = 53 (number)" in text
@@ -67,7 +61,7 @@ async def test_the_terminal_plays_a_javascript_set_with_node(evaluator: Evaluato
     assert isinstance(state.rounds[0].answers[0].result, float)
 
 
-def test_formula_darts_play_set_js_darts() -> None:
+def test_formula_darts_play_set_js_darts(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "bot.cli", "play", "--set", "js-darts"],
         input="0x1\n",
@@ -76,6 +70,7 @@ def test_formula_darts_play_set_js_darts() -> None:
         timeout=60,
         check=False,
         cwd=ROOT,
+        env=cli_env(tmp_path),
     )
     assert proc.returncode == 0, proc.stderr
     assert "Formula Darts — js-darts" in proc.stdout and "JavaScript formula" in proc.stdout

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.app import FEATURES, Feature, FormulaDartsBot
+from bot.app import FEATURES, Feature, FormulaDartsBot, create_bot
 from bot.settings import BotSettings, SoloGames
 from bot.storage import Store, open_store
 from tests.support.fixtures import simulated
@@ -47,7 +47,7 @@ def make_bot(store: Store, tmp_path: Path) -> Callable[[], FormulaDartsBot]:
     )
 
     def build() -> FormulaDartsBot:
-        return FormulaDartsBot(settings, store=store, evaluator=UnusedEvaluator())
+        return create_bot(settings, store=store, evaluator=UnusedEvaluator())
 
     return build
 

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest_asyncio
 
-from bot.app import FormulaDartsBot
+from bot.app import create_bot
 from bot.charts import stats_chart
 from bot.settings import BotSettings, SoloGames
 from tests.bot.leaderboards.conftest import Board, UnusedEvaluator
@@ -28,7 +28,7 @@ async def charted(store, tmp_path: Path, recording) -> AsyncIterator[Board]:
         database_url=f"sqlite+aiosqlite:///{tmp_path}/x",
         solo_games=SoloGames.THREAD,
     )
-    bot = FormulaDartsBot(settings, store=store, evaluator=UnusedEvaluator(), charts=recording)
+    bot = create_bot(settings, store=store, evaluator=UnusedEvaluator(), charts=recording)
     async with simulated(bot) as env:
         guild = env.create_guild("Darts Club")
         yield Board(env, guild, guild.create_text_channel("games"),

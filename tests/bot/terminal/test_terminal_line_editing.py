@@ -18,6 +18,7 @@ import subprocess
 import sys
 import termios
 import time
+from pathlib import Path
 
 from tests.support.paths import ROOT
 
@@ -49,11 +50,12 @@ class Screen:
         return found
 
 
-def test_a_formula_can_be_edited_with_the_arrows_and_recalled() -> None:
+def test_a_formula_can_be_edited_with_the_arrows_and_recalled(tmp_path: Path) -> None:
     main, child = pty.openpty()
     fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
     env = {**os.environ, "TERM": "xterm", "EVALUATOR": "local", "POOL_SIZE": "1"}
     env["PROMPT_TOOLKIT_NO_CPR"] = "1"  # a pty does not answer cursor position requests
+    env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp_path}/play.sqlite3"  # the game is stored
     game = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", "--set", "darts"],
         stdin=child, stdout=child, stderr=child, cwd=ROOT, env=env, start_new_session=True,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.app import FormulaDartsBot
+from bot.app import create_bot
 from bot.settings import BotSettings, SoloGames
 from bot.storage import Store, open_store
 from bot.web import create_app
@@ -31,7 +31,7 @@ async def test_a_players_discord_name_reaches_the_standalone_pages(store: Store)
     settings = BotSettings(
         discord_token=None, database_url="sqlite+aiosqlite:///unused", solo_games=SoloGames.THREAD
     )
-    bot = FormulaDartsBot(settings, store=store, evaluator=UnusedEvaluator())
+    bot = create_bot(settings, store=store, evaluator=UnusedEvaluator())
     async with simulated(bot) as env:
         guild = env.create_guild("Darts Club")
         channel = guild.create_text_channel("games")
