@@ -28,7 +28,7 @@ from bot.common import fmt, mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
-from bot.games._riding import Carriers, Followups, InteractionVia, KeptVia
+from bot.games._riding import Carriers, Followups, InteractionVia, KeptVia, dead_token
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, locale_of, t
@@ -132,6 +132,7 @@ class Announcer:
                     carrier.post(**kwargs, **private, **chart()), f"game {record.state.id}: {what}"
                 )
             except (discord.HTTPException, RestBusy) as error:
+                self._drop_if_dead(record, carrier, error)
                 if record.meta.private:
                     raise  # no bot token can post an ephemeral message
                 log.warning(
@@ -150,6 +151,22 @@ class Announcer:
             record, what, lambda: channel.send(**kwargs, **chart())
         )
         return Posted(message.id, message.created_at.timestamp())
+
+    def _drop_if_dead(self, record: GameRecord, carrier: Via, error: Exception) -> None:
+        """A token Discord refused (`dead_token`) is never tried again: marked dead (an
+        answer's interaction shares its `kept`) and dropped as the game's carrier. A
+        private game's step then waits for its player's next press (`Unreachable`), as
+        after a restart; a thread game's goes by the bot token."""
+        if not dead_token(error):
+            return
+        kept = carrier.kept if isinstance(carrier, InteractionVia) else carrier
+        if isinstance(kept, KeptVia):
+            kept.dead = True
+        if self.carriers.get(record.state.id) is kept:
+            self.carriers.drop(record.state.id)
+        log.warning("game %s: its interaction token is dead (%r); dropped", record.state.id, error)
+        if record.meta.private:
+            raise Unreachable(f"game {record.state.id}: its interaction token is dead") from error
 
     def _carrier(self, record: GameRecord, via: Via | None) -> Via | None:
         """The answer's interaction when it can post in the game's channel, else the
@@ -215,6 +232,7 @@ class Announcer:
                 )
                 return
             except (discord.HTTPException, RestBusy) as error:
+                self._drop_if_dead(record, editor, error)
                 if record.meta.private:
                     raise
                 log.warning(

@@ -33,6 +33,15 @@ TOKEN_MARGIN_S = 60.0
 """A call this close to the token's end goes by the bot token instead."""
 FOLLOWUP_CAP_S = 10.0
 """A followup or interaction edit still unanswered after this is given up (`Followups`)."""
+DEAD_TOKEN = frozenset({(401, 50027), (404, 10015)})
+"""(status, code) of an interaction token Discord no longer takes: Invalid Webhook Token,
+Unknown Webhook. Every call through it would fail the same way (and count toward the
+invalid-request ban), so it is dropped at the first (`KeptVia.dead`)."""
+
+
+def dead_token(error: BaseException) -> bool:
+    """Whether `error` says the interaction's token is dead (`DEAD_TOKEN`)."""
+    return isinstance(error, discord.HTTPException) and (error.status, error.code) in DEAD_TOKEN
 
 
 class KeptVia:
@@ -52,9 +61,11 @@ class KeptVia:
         self.channel_id = channel_id
         self.posted: set[int] = set()
         """The messages its followups made: only this token may edit an ephemeral one."""
+        self.dead = False
+        """Discord refused the token (`dead_token`): nothing goes through it again."""
 
     def fresh(self) -> bool:
-        return self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
+        return not self.dead and self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
 
     def can_edit(self, message_id: int | None) -> bool:
         return message_id in self.posted and self.fresh()
