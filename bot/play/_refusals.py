@@ -24,7 +24,6 @@ class Refusal(StrEnum):
     BAD_PLAYERS = "bad_players"
     # starting a game
     BUSY = "busy"
-    PLAYING_ELSEWHERE = "playing_elsewhere"
     OPPONENT_BUSY = "opponent_busy"
     COOLDOWN = "cooldown"
     BARRED = "barred"
@@ -48,7 +47,6 @@ class Refusal(StrEnum):
     SHARE_NOT_A_PLAYER = "share_not_a_player"
     SHARE_NOT_OVER = "share_not_over"
     # what Discord refused (bot/games/_places.py)
-    DISCORD_BUSY = "discord_busy"
     MISSING_PERMISSIONS = "missing_permissions"
     MISSING_PERMISSIONS_IN = "missing_permissions_in"
     THREAD_LIMIT = "thread_limit"

@@ -24,6 +24,7 @@ from bot.play._refusals import Refusal
 from bot.play._reveals import Reveals
 from bot.play._seats import Seats
 from bot.play._sharing import Share, claim_share, share_key
+from bot.play._showing import PlayingElsewhere
 from bot.play._starts import Solo, Starts
 from bot.play._types import (
     Clock,
@@ -284,7 +285,7 @@ class GameService:
         if record is None or not record.meta.private:
             return False
         if record.channel_id != via.channel_id:
-            raise GameError(Refusal.PLAYING_ELSEWHERE, channel=f"<#{record.channel_id}>")
+            raise PlayingElsewhere(record.state.mode, record.channel_id)
         return await self.flow.shows.again(record.state.id, via)
 
     async def resign(self, guild_id: int, user_id: int) -> GameRecord:

@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Protocol
 
 import rules
+from bot.common import UserError
 from bot.play._active import ActiveGames
 from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
@@ -38,6 +39,18 @@ TELL_AGAIN_S = 300.0
 TELL_TRIES = 12
 """A void game's summary that Discord did not take is tried again every five minutes
 for an hour: the player learns why when Discord answers again."""
+
+
+class PlayingElsewhere(UserError):
+    """A start from another channel while the player's private game runs: only its own
+    channel can show its round again (a followup lands in the interaction's channel), so
+    the refusal names that channel and the command that shows it there, the running
+    game's own (`/qualification` for a Qualification, not `/training`)."""
+
+    prefix = "limits_seen."
+
+    def __init__(self, mode: Mode, channel_id: int) -> None:
+        super().__init__(f"elsewhere_{mode.value}", channel=f"<#{channel_id}>")
 
 
 class Steps(Protocol):

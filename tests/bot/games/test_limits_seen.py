@@ -1,0 +1,49 @@
+"""What players saw of issue 28's limits, each tried as a player would on simcord with
+the default settings (private solo games). Each test here failed on the code before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games._closing import END_BUTTONS_S
+from bot.games._places import AUTO_ARCHIVE_MINUTES
+from tests.bot.games.test_interaction_rounds import game_id_of
+from tests.bot.games.test_private_games import latest, settings  # noqa: F401 (fixture)
+from tests.support.sim import answer, reply_text
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def test_a_restart_archives_no_ordinary_channel(world, make_bot) -> None:
+    """A private game's place is the server's text channel: after a restart nothing
+    may PATCH it `archived` (ThreadCloser.recover scheduled every finished game)."""
+    world.digits.extend("7001")
+    await world.alice.slash(world.channel, "training")
+    await game_id_of(world, world.alice)
+    await answer(world.alice, latest(world, world.alice), "700+1")  # a checkout: over
+    await world.env.advance_time(60)
+    since = len(world.env.http_requests)
+    await world.env.restart_bot(make_bot())
+    await world.env.advance_time(END_BUTTONS_S + AUTO_ARCHIVE_MINUTES * 60)
+    patches = [
+        r for r in world.env.http_requests[since:]
+        if r.method == "PATCH" and r.path.endswith(f"/channels/{world.channel.id}")
+    ]  # fmt: skip
+    assert patches == []
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [("qualification", "/qualification"), ("training", "/training"), ("practice", "/practice")],
+)
+async def test_a_refusal_from_another_channel_names_the_running_games_command(
+    world, command, shown
+) -> None:
+    """It said "run /training there" whatever the game was."""
+    await world.alice.slash(world.channel, command)
+    other = world.guild.create_text_channel("elsewhere")
+    refused = await world.alice.slash(other, "training")
+    text = reply_text(refused)
+    assert f"<#{world.channel.id}>" in text and shown in text, text
+    wrong = {"/qualification", "/training", "/practice"} - {shown}
+    assert not any(name in text for name in wrong), text
