@@ -230,6 +230,8 @@ class Announcer:
                 await self.followups.edit(
                     editor.edit(message_id, **kwargs), f"game {record.state.id}: {what}"
                 )
+                if isinstance(editor, InteractionVia):  # the freshest token carries what follows
+                    self.carriers.keep(record.state.id, editor)
                 return
             except (discord.HTTPException, RestBusy) as error:
                 self._drop_if_dead(record, editor, error)

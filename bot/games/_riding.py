@@ -20,6 +20,8 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from bot.play import Clock, Posted, RestBusy
 
@@ -63,18 +65,35 @@ class KeptVia:
         """The messages its followups made: only this token may edit an ephemeral one."""
         self.dead = False
         """Discord refused the token (`dead_token`): nothing goes through it again."""
+        self.original: int | None = None
+        """The message of the component the interaction came from: its `@original`, which
+        the token may edit too (a duel's round a player answered, ended at its deadline
+        through that player's interaction instead of the bot token)."""
 
     def fresh(self) -> bool:
         return not self.dead and self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
 
     def can_edit(self, message_id: int | None) -> bool:
-        return message_id in self.posted and self.fresh()
+        mine = message_id in self.posted or (message_id is not None and message_id == self.original)
+        return mine and self.fresh()
 
     def can_post(self, channel_id: int) -> bool:
         return channel_id == self.channel_id and self.fresh()
 
     async def edit(self, message_id: int, **fields: Any) -> None:
-        await self.webhook.edit_message(message_id, **fields)
+        if message_id != self.original:
+            await self.webhook.edit_message(message_id, **fields)
+            return
+        # the route of discord.py's Interaction.edit_original_response, from the token
+        # alone (Webhook.edit_message would quote "@original" into the message id)
+        webhook = self.webhook
+        assert webhook.token is not None
+        with handle_message_parameters(**fields) as params:
+            await async_context.get().edit_original_interaction_response(
+                webhook.id, webhook.token, session=webhook.session, proxy=webhook.proxy,
+                proxy_auth=webhook.proxy_auth, payload=params.payload,
+                multipart=params.multipart, files=params.files,
+            )  # fmt: skip
 
     async def post(self, **fields: Any) -> Posted:
         message = await self.webhook.send(wait=True, **fields)
@@ -101,6 +120,7 @@ class InteractionVia:
             interaction.followup, clock, interaction.created_at.timestamp(),
             interaction.channel_id,
         )  # fmt: skip
+        self.kept.original = self.source
         self._completes = completes
         self.showed_result = False
         """Whether its response turned the round's message into its result."""
