@@ -60,6 +60,18 @@ def _lost(error: discord.HTTPException) -> ChannelLost | None:
     return None
 
 
+def _shows(record: GameRecord, carrier: Via) -> bool:
+    """Whether `carrier`'s followup shows the game: one lands in its interaction's
+    channel, so a thread game's only from its thread; a private game's anywhere its
+    player pressed (an ephemeral message is seen where it lands): an /answer from
+    another channel brings the next round there, instead of posting it unseen in the
+    game's channel with its clock running (issue 28)."""
+    if carrier.can_post(record.channel_id):
+        return True
+    channel_id = carrier.channel_id
+    return record.meta.private and channel_id is not None and carrier.can_post(channel_id)
+
+
 def verdict_text(record: GameRecord, number: int, via: InteractionVia) -> str | None:
     """The answering player's verdict of round `number`, in their language."""
     player = str(via.interaction.user.id)
@@ -169,12 +181,12 @@ class Announcer:
             raise Unreachable(f"game {record.state.id}: its interaction token is dead") from error
 
     def _carrier(self, record: GameRecord, via: Via | None) -> Via | None:
-        """The answer's interaction when it can post in the game's channel, else the
-        game's kept one while fresh, else None (the bot token, or nothing if private)."""
-        if via is not None and via.can_post(record.channel_id):
+        """The answer's interaction when it can show the game, else the game's kept one
+        while fresh, else None (the bot token, or nothing if private)."""
+        if via is not None and _shows(record, via):
             return via
         kept = self.carriers.get(record.state.id)
-        return kept if kept is not None and kept.can_post(record.channel_id) else None
+        return kept if kept is not None and _shows(record, kept) else None
 
     def saw(self, user: discord.abc.User) -> None:
         """Remember the name of a user who just interacted (the bot has no member cache:

@@ -7,9 +7,9 @@ import pytest
 
 from bot.games._closing import END_BUTTONS_S
 from bot.games._places import AUTO_ARCHIVE_MINUTES
-from tests.bot.games.test_interaction_rounds import game_id_of
+from tests.bot.games.test_interaction_rounds import game_id_of, live_round
 from tests.bot.games.test_private_games import latest, settings  # noqa: F401 (fixture)
-from tests.support.sim import answer, reply_text
+from tests.support.sim import answer, message_text, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -47,3 +47,19 @@ async def test_a_refusal_from_another_channel_names_the_running_games_command(
     assert f"<#{world.channel.id}>" in text and shown in text, text
     wrong = {"/qualification", "/training", "/practice"} - {shown}
     assert not any(name in text for name in wrong), text
+
+
+async def test_an_answer_from_another_channel_brings_the_next_round_there(world) -> None:
+    """/answer elsewhere was taken, but round 2 went to the game's channel, unseen, its
+    clock running there; it rides the answer's interaction now: shown where alice is."""
+    world.digits.extend("3489", "2476")
+    await world.alice.slash(world.channel, "training")
+    game_id = await game_id_of(world, world.alice)
+    other = world.guild.create_text_channel("elsewhere")
+    taken = await world.alice.slash(other, "answer", formula="34+89")
+    assert "123" in reply_text(taken)
+    rnd = live_round(world.env, game_id)
+    assert rnd is not None and rnd.number == 2 and rnd.shown_at is not None
+    seen_there = [message_text(m) for m in other.history(viewer=world.alice)]
+    assert any("2476" in text for text in seen_there), seen_there
+    assert not other.history(viewer=world.bob)  # still alice's alone
