@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from bot.common import UserError
+from rules import Mode
+
 
 class Refusal(StrEnum):
     # the rules' own (rules/errors.py)
@@ -56,3 +59,15 @@ class Refusal(StrEnum):
     CANNOT_UNVOID = "cannot_unvoid"
     ALREADY_BARRED = "already_barred"
     NOT_BARRED = "not_barred"
+
+
+class PlayingElsewhere(UserError):
+    """A start from another channel while the player's private game runs: only its own
+    channel can show its round again (a followup lands in the interaction's channel), so
+    the refusal names that channel and the command that shows it there, the running
+    game's own (`/qualification` for a Qualification, not `/training`)."""
+
+    prefix = "limits_seen."
+
+    def __init__(self, mode: Mode, channel_id: int) -> None:
+        super().__init__(f"elsewhere_{mode.value}", channel=f"<#{channel_id}>")

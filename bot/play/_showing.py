@@ -21,7 +21,6 @@ from dataclasses import replace
 from typing import Protocol
 
 import rules
-from bot.common import UserError
 from bot.play._active import ActiveGames
 from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
@@ -39,18 +38,6 @@ TELL_AGAIN_S = 300.0
 TELL_TRIES = 12
 """A void game's summary that Discord did not take is tried again every five minutes
 for an hour: the player learns why when Discord answers again."""
-
-
-class PlayingElsewhere(UserError):
-    """A start from another channel while the player's private game runs: only its own
-    channel can show its round again (a followup lands in the interaction's channel), so
-    the refusal names that channel and the command that shows it there, the running
-    game's own (`/qualification` for a Qualification, not `/training`)."""
-
-    prefix = "limits_seen."
-
-    def __init__(self, mode: Mode, channel_id: int) -> None:
-        super().__init__(f"elsewhere_{mode.value}", channel=f"<#{channel_id}>")
 
 
 class Steps(Protocol):
@@ -297,6 +284,31 @@ class Shows:
                 meta = replace(live.meta, round_message_id=posted.message_id)
                 self.steps.active.remember(replace(live, meta=meta))  # rides the next save
         return True
+
+    async def tell_owed(self, guild_id: int, user_id: int, via: Via) -> bool:
+        """The player's private game over and untold (voided after a crash left its round
+        unshowable: no token can post an ephemeral message), told through `via`, their
+        next press: that it did not count and the attempt is theirs again. Whether one
+        was told."""
+        told = False
+        for owed in await self.steps.store.untold.all():
+            if owed.guild_id != guild_id:
+                continue
+            record = await self.steps.store.load_game(owed.game_id)
+            if record is None or not record.meta.private or record.state.outcome is None:
+                continue
+            if str(user_id) not in record.state.players:
+                continue
+            async with self.steps.active.voice(record.state.id):
+                if not await self._announce_over(record, via):
+                    continue
+            self.steps.timers.cancel(record.state.id)  # its next try, due later
+            try:
+                await self.steps.store.untold.told(record.state.id)
+            except Exception:  # told again at its next due at worst
+                log.warning("game %s: clearing its owed summary failed", record.state.id)
+            told = True
+        return told
 
     async def repost(self, game_id: str, number: int, via: Via | None = None) -> None:
         """Post the open round `number` again; once its deadline passed unseen it starts

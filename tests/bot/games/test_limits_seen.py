@@ -7,6 +7,7 @@ import pytest
 
 from bot.games._closing import END_BUTTONS_S
 from bot.games._places import AUTO_ARCHIVE_MINUTES
+from bot.play._types import UNPOSTED
 from tests.bot.games.test_interaction_rounds import game_id_of, live_round
 from tests.bot.games.test_private_games import latest, settings  # noqa: F401 (fixture)
 from tests.support.sim import answer, message_text, reply_text
@@ -63,3 +64,27 @@ async def test_an_answer_from_another_channel_brings_the_next_round_there(world)
     seen_there = [message_text(m) for m in other.history(viewer=world.alice)]
     assert any("2476" in text for text in seen_there), seen_there
     assert not other.history(viewer=world.bob)  # still alice's alone
+
+
+async def test_a_qualification_voided_after_a_crash_is_told_at_the_next_press(
+    world, make_bot
+) -> None:
+    """A crash leaves round 2 unshowable (no token can post an ephemeral message): the
+    game is void after its re-post bound and its attempt given back, and the player was
+    told nothing; their next /qualification now says so, then starts the new attempt."""
+    await world.alice.slash(world.channel, "qualification")
+    game_id = await game_id_of(world, world.alice)
+    rnd = live_round(world.env, game_id)
+    await answer(world.alice, latest(world, world.alice), rnd.digits)
+    world.bot.service.flow.shows.unsaved.clear()  # the crash: round 2's note never saved
+    await world.env.restart_bot(make_bot())
+    await world.env.advance_time(20 * 60)
+    stored = await world.store.load_game(game_id)
+    assert stored is not None and stored.meta.void_reason == UNPOSTED
+    before = {m.id for m in world.channel.history(viewer=world.alice)}
+    await world.alice.slash(world.channel, "qualification")
+    new = [m for m in world.channel.history(viewer=world.alice) if m.id not in before]
+    texts = [message_text(m) for m in new]
+    assert any("no attempt was used" in text for text in texts), texts
+    assert "round 1 of 7" in (new[-1].embeds[0].title or ""), texts  # the attempt, anew
+    assert await world.store.untold.all() == []
