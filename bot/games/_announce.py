@@ -354,9 +354,12 @@ class Announcer:
         last = record.state.rounds[-1] if record.state.rounds else None
         if last is not None and not all(a is not None for a in last.answers):
             embed = render.result_embed(record, last.number, locale)
-            await self._edit_round(
-                record, last.number, "end of the round", via, embed=embed, view=None
-            )
+            try:
+                await self._edit_round(
+                    record, last.number, "end of the round", via, embed=embed, view=None
+                )
+            except Unreachable:  # a private round no token of now can edit: the summary
+                log.info("game %s: its last round's message keeps its look", record.state.id)
         pages = summary_messages(record, ratings, locale)
         png = await self._chart(record, locale) if self._may_attach(record) else None
         for index, embeds in enumerate(pages):

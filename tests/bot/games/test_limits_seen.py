@@ -8,9 +8,10 @@ import pytest
 from bot.games._closing import END_BUTTONS_S
 from bot.games._places import AUTO_ARCHIVE_MINUTES
 from bot.play._types import UNPOSTED
+from rules import CLASSIC
 from tests.bot.games.test_interaction_rounds import game_id_of, live_round
-from tests.bot.games.test_private_games import latest, settings  # noqa: F401 (fixture)
-from tests.support.sim import answer, message_text, reply_text
+from tests.bot.games.test_private_games import latest, mine, settings  # noqa: F401 (fixture)
+from tests.support.sim import answer, button_id, message_text, reply_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -88,3 +89,27 @@ async def test_a_qualification_voided_after_a_crash_is_told_at_the_next_press(
     assert any("no attempt was used" in text for text in texts), texts
     assert "round 1 of 7" in (new[-1].embeds[0].title or ""), texts  # the attempt, anew
     assert await world.store.untold.all() == []
+
+
+async def test_a_private_round_timed_out_after_a_clean_restart_is_told_at_the_next_press(
+    world, make_bot
+) -> None:
+    """After a clean restart no interaction of alice's is kept: round 2 times out untold,
+    its message keeping a live-looking Answer button. Her press on it says the game is
+    over and takes the button away; her next /training tells her how it ended first."""
+    world.digits.extend("3489", "2476", "1234")
+    await world.alice.slash(world.channel, "training")
+    await answer(world.alice, latest(world, world.alice), "34+89")
+    round_two = latest(world, world.alice)
+    assert "round 2 of 7" in (round_two.embeds[0].title or "")
+    await world.bot.service.close()  # a clean shutdown: round 2's note is saved
+    await world.env.restart_bot(make_bot())
+    await world.env.advance_time(CLASSIC.time_limit + 1)
+    pressed = await world.alice.click(round_two, custom_id=button_id(round_two, "fd:ans:"))
+    assert "over" in reply_text(pressed).lower() or "ended" in reply_text(pressed).lower()
+    shown = next(m for m in mine(world, world.alice) if m.id == round_two.id)
+    assert not shown.components
+    before = {m.id for m in mine(world, world.alice)}
+    await world.alice.slash(world.channel, "training")
+    texts = [message_text(m) for m in mine(world, world.alice) if m.id not in before]
+    assert any("Time ran out in round 2" in text for text in texts), texts
