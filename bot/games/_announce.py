@@ -28,7 +28,7 @@ from bot.common import fmt, mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
-from bot.games._riding import Carriers, Followups, InteractionVia, KeptVia, dead_token
+from bot.games._riding import Carriers, Followups, InteractionVia, KeptVia, shows
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, locale_of, t
@@ -58,18 +58,6 @@ def _lost(error: discord.HTTPException) -> ChannelLost | None:
     if isinstance(error, discord.NotFound):
         return ChannelLost("not_found")
     return None
-
-
-def _shows(record: GameRecord, carrier: Via) -> bool:
-    """Whether `carrier`'s followup shows the game: one lands in its interaction's
-    channel, so a thread game's only from its thread; a private game's anywhere its
-    player pressed (an ephemeral message is seen where it lands): an /answer from
-    another channel brings the next round there, instead of posting it unseen in the
-    game's channel with its clock running (issue 28)."""
-    if carrier.can_post(record.channel_id):
-        return True
-    channel_id = carrier.channel_id
-    return record.meta.private and channel_id is not None and carrier.can_post(channel_id)
 
 
 def verdict_text(record: GameRecord, number: int, via: InteractionVia) -> str | None:
@@ -165,28 +153,19 @@ class Announcer:
         return Posted(message.id, message.created_at.timestamp())
 
     def _drop_if_dead(self, record: GameRecord, carrier: Via, error: Exception) -> None:
-        """A token Discord refused (`dead_token`) is never tried again: marked dead (an
-        answer's interaction shares its `kept`) and dropped as the game's carrier. A
-        private game's step then waits for its player's next press (`Unreachable`), as
-        after a restart; a thread game's goes by the bot token."""
-        if not dead_token(error):
-            return
-        kept = carrier.kept if isinstance(carrier, InteractionVia) else carrier
-        if isinstance(kept, KeptVia):
-            kept.dead = True
-        if self.carriers.get(record.state.id) is kept:
-            self.carriers.drop(record.state.id)
-        log.warning("game %s: its interaction token is dead (%r); dropped", record.state.id, error)
-        if record.meta.private:
+        """A dead token is dropped (`Carriers.drop_if_dead`); a private game's step then
+        waits for its player's next press, as after a restart (a thread game's goes by
+        the bot token)."""
+        if self.carriers.drop_if_dead(record.state.id, carrier, error) and record.meta.private:
             raise Unreachable(f"game {record.state.id}: its interaction token is dead") from error
 
     def _carrier(self, record: GameRecord, via: Via | None) -> Via | None:
         """The answer's interaction when it can show the game, else the game's kept one
         while fresh, else None (the bot token, or nothing if private)."""
-        if via is not None and _shows(record, via):
+        if via is not None and shows(record, via):
             return via
         kept = self.carriers.get(record.state.id)
-        return kept if kept is not None and _shows(record, kept) else None
+        return kept if kept is not None and shows(record, kept) else None
 
     def saw(self, user: discord.abc.User) -> None:
         """Remember the name of a user who just interacted (the bot has no member cache:

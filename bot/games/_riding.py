@@ -16,6 +16,7 @@ ephemeral, and only the token that made one can edit it.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -23,9 +24,11 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
-from bot.play import Clock, Posted, RestBusy
+from bot.play import Clock, Posted, RestBusy, Via
+from bot.storage import GameRecord
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
@@ -44,6 +47,18 @@ invalid-request ban), so it is dropped at the first (`KeptVia.dead`)."""
 def dead_token(error: BaseException) -> bool:
     """Whether `error` says the interaction's token is dead (`DEAD_TOKEN`)."""
     return isinstance(error, discord.HTTPException) and (error.status, error.code) in DEAD_TOKEN
+
+
+def shows(record: GameRecord, carrier: Via) -> bool:
+    """Whether `carrier`'s followup shows the game: one lands in its interaction's
+    channel, so a thread game's only from its thread; a private game's anywhere its
+    player pressed (an ephemeral message is seen where it lands): an /answer from
+    another channel brings the next round there, instead of posting it unseen in the
+    game's channel with its clock running (issue 28)."""
+    if carrier.can_post(record.channel_id):
+        return True
+    channel_id = carrier.channel_id
+    return record.meta.private and channel_id is not None and carrier.can_post(channel_id)
 
 
 class KeptVia:
@@ -184,6 +199,20 @@ class Carriers:
 
     def drop(self, game_id: str) -> None:
         self._by_game.pop(game_id, None)
+
+    def drop_if_dead(self, game_id: str, carrier: Via, error: BaseException) -> bool:
+        """Whether `error` says `carrier`'s token is dead (`dead_token`); if so it is
+        marked dead (an answer's interaction shares its `kept`) and no longer the game's
+        carrier: nothing goes through it again."""
+        if not dead_token(error):
+            return False
+        kept = carrier.kept if isinstance(carrier, InteractionVia) else carrier
+        if isinstance(kept, KeptVia):
+            kept.dead = True
+        if self._by_game.get(game_id) is kept:
+            del self._by_game[game_id]
+        log.warning("game %s: its interaction token is dead (%r); dropped", game_id, error)
+        return True
 
 
 class Followups:
