@@ -177,10 +177,12 @@ async def private(tmp: Path, count: int) -> dict[str, float]:
             await player.slash(channel, "training")
             shown = [m for m in channel.history(viewer=player) if m.components][-1]
             fields = {field.name: field.value for field in shown.embeds[0].fields}
-            ids = [c.custom_id for row in shown.components for c in row.children]
+            rows: list[Any] = list(shown.components)
+            ids = [getattr(c, "custom_id", None) for row in rows for c in row.children]
             answer = next(i for i in ids if i and i.startswith("fd:ans:"))
             clicked = await player.click(shown, custom_id=answer)
-            await player.submit_modal(clicked, {"formula": fields["Digits"].strip("*")})
+            digits = (fields["Digits"] or "").strip("*")
+            await player.submit_modal(clicked, {"formula": digits})
 
         await play_round_one(players[0])  # warms every path
         await players[0].slash(channel, "resign")
