@@ -35,6 +35,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,28 @@ async def games(tmp: Path, count: int) -> dict[str, float]:
     return {"before_mib": before, "after_mib": after, "held": held}
 
 
+OWNERS = ("simcord", "discord", "bot", "sqlalchemy", "aiosqlite")
+"""Who allocated what (`--traced`): each allocation goes to the package of the frame that
+made it (tracemalloc's "filename" grouping), the rest to "other"."""
+
+
+def _owner(filename: str) -> str:
+    parts = Path(filename).parts
+    for owner in OWNERS:
+        if owner in parts:
+            return owner
+    return "other"
+
+
+def _traced(before: Any, after: Any) -> dict[str, float]:
+    """MiB added between two tracemalloc snapshots, by the package that allocated it:
+    simcord's own copy of every message apart from discord.py's objects and the bot's."""
+    added = dict.fromkeys((*OWNERS, "other"), 0.0)
+    for stat in after.compare_to(before, "filename"):
+        added[_owner(stat.traceback[0].filename)] += stat.size_diff / MIB
+    return added
+
+
 def _alive() -> dict[str, int]:
     """discord.py's objects a game could leave behind, counted after a full GC."""
     import discord
@@ -154,15 +177,18 @@ async def private(tmp: Path, count: int) -> dict[str, float]:
             await player.slash(channel, "training")
             shown = [m for m in channel.history(viewer=player) if m.components][-1]
             fields = {field.name: field.value for field in shown.embeds[0].fields}
-            ids = [c.custom_id for row in shown.components for c in row.children]
+            rows: list[Any] = list(shown.components)
+            ids = [getattr(c, "custom_id", None) for row in rows for c in row.children]
             answer = next(i for i in ids if i and i.startswith("fd:ans:"))
             clicked = await player.click(shown, custom_id=answer)
-            await player.submit_modal(clicked, {"formula": fields["Digits"].strip("*")})
+            digits = (fields["Digits"] or "").strip("*")
+            await player.submit_modal(clicked, {"formula": digits})
 
         await play_round_one(players[0])  # warms every path
         await players[0].slash(channel, "resign")
         await env.advance_time(1)
         seen: dict[str, Any] = {"idle": (resident(metrics), _alive())}
+        snapshots = [tracemalloc.take_snapshot()] if tracemalloc.is_tracing() else []
         slow = 0
         for player in players[1:]:
             try:
@@ -170,24 +196,33 @@ async def private(tmp: Path, count: int) -> dict[str, float]:
             except TimeoutError:  # simcord's settle bound on a loaded machine: it goes on
                 slow += 1
         seen["running"] = (resident(metrics), _alive())
+        if snapshots:
+            gc.collect()
+            snapshots.append(tracemalloc.take_snapshot())
         held = len(bot.service.active)
         for player in players[1:]:
-            await player.slash(channel, "resign")
+            try:
+                await player.slash(channel, "resign")
+            except TimeoutError:  # the same bound (a traced run is slower): it goes on
+                slow += 1
         await env.advance_time(1)
         seen["ended"] = (resident(metrics), _alive())
         await env.advance_time(16 * 60)
         seen["later"] = (resident(metrics), _alive())
         await env.shutdown()
     result: dict[str, float] = {"held": held, "slow": slow}
+    if len(snapshots) == 2:
+        result |= {f"traced_{k}": v for k, v in _traced(*snapshots).items()}
     for moment, (rss, alive) in seen.items():
         result[f"{moment}_rss"] = rss
         result |= {f"{moment}_{name}": count for name, count in alive.items()}
     return result
 
 
-def phase(name: str, count: int) -> dict[str, float]:
+def phase(name: str, count: int, *, traced: bool = False) -> dict[str, float]:
+    command = [sys.executable, "-m", "bench.bench_memory", "--phase", name, "--games", str(count)]
     out = subprocess.run(
-        [sys.executable, "-m", "bench.bench_memory", "--phase", name, "--games", str(count)],
+        command + (["--traced"] if traced else []),
         capture_output=True, text=True, check=False, cwd=Path(__file__).resolve().parent.parent,
     )  # fmt: skip
     if out.returncode != 0:
@@ -207,8 +242,14 @@ def main() -> None:
     parser.add_argument("--phase", choices=["idle", "games", "private"], help=argparse.SUPPRESS)
     parser.add_argument("--private-only", action="store_true", help="the private phase alone")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--traced", action="store_true",
+        help="private: also trace allocations by package (simcord's apart; slower)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.phase:
+        if args.traced:
+            tracemalloc.start()
         with tempfile.TemporaryDirectory(prefix="fd-mem-") as tmp:
             place = Path(tmp)
             work = {
@@ -220,7 +261,8 @@ def main() -> None:
         return
 
     if args.private_only:
-        private_report(phase("private", args.games), args.games, write=not args.no_write)
+        seen = phase("private", args.games, traced=args.traced)
+        private_report(seen, args.games, write=not args.no_write)
         return
     idles = sorted(phase("idle", args.games)["idle_mib"] for _ in range(args.runs))
     runs = [phase("games", args.games) for _ in range(args.runs)]
@@ -275,12 +317,33 @@ def private_report(seen: dict[str, float], count: int, *, write: bool) -> None:
             "",
             f"Added per 1,000 running private games: {per_k:.1f} MiB "
             f"(from {count:,}; after they end: {seen['ended_rss'] - seen['idle_rss']:+.1f} MiB "
-            "against idle).",
+            "against idle); games held at 'running': "
+            f"{seen['held']:.0f} of {count:,} ({seen['slow']:.0f} steps past simcord's settle).",
+            *_traced_lines(seen, count),
         ]
     )
     print(body)
     if write:
         write_section("memory-private", body)
+
+
+def _traced_lines(seen: dict[str, float], count: int) -> list[str]:
+    """`--traced`: the growth from idle to running by the package that allocated it."""
+    if "traced_simcord" not in seen:
+        return []
+    per_k = {owner: seen[f"traced_{owner}"] / count * 1000 for owner in (*OWNERS, "other")}
+    ours = sum(v for k, v in per_k.items() if k != "simcord")
+    cells = " | ".join(f"{per_k[o]:.1f}" for o in (*OWNERS, "other"))
+    return [
+        "",
+        "Traced (`--traced`: tracemalloc, allocations live at 'running' less 'idle', by the "
+        "package of the frame that made them), MiB per 1,000 private games started "
+        "(tracing slows the run: games whose round 2 timed out meanwhile have ended):",
+        "",
+        f"| {' | '.join((*OWNERS, 'other'))} | all but simcord |",
+        "|" + "---:|" * (len(OWNERS) + 2),
+        f"| {cells} | **{ours:.1f}** |",
+    ]
 
 
 if __name__ == "__main__":

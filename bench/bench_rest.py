@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import heapq
 import itertools
+import math
 import random
 import sys
 import time
@@ -148,6 +149,18 @@ PRIVATE = {
         archive=0,
     ),
 }
+PLAYERS = {"training": 1, "qualification": 1, "duel": 2, "practice": 1}
+"""People answering in a game of each mode (Practice's bot answers on the person's
+interaction: no interaction of its own)."""
+ANSWER_KNEE_PER_S = 200.0
+"""Answers one process handles with p99 under 50 ms (`bench_service`, docs/scaling.md):
+300/s fails. What sets how many processes a number of games needs."""
+FOLLOWUPS_PER_ANSWER = {"callback": 1, "edit": 1, "post": 1}
+"""Interaction calls of an answered round (tests/bot/games/test_followups.py): the
+modal's callback (a deferred update), the round's message edited into its result, the
+next round (or the summary) posted with the verdict folded in. All outside the bot
+token's global limit; the edit and the post are webhook calls, each in the answer's
+channel's webhook bucket and the interaction's own."""
 ARCHIVE_WAIT_S = 1.0
 """`bot/games/_closing.py`: an archive behind a longer optional lane is left to Discord."""
 
@@ -295,6 +308,50 @@ async def simulate(calls: dict[str, Calls], games: int, minutes: float, seed: in
     return run
 
 
+def answers_per_game(mode: str) -> tuple[float, float]:
+    """(answers, seconds) of one game of `mode`: each round answered with probability
+    1 - TIMEOUT_SHARE by each person; a single-player game ends at its first timeout."""
+    c = NOW[mode]
+    _, seconds = expected(c)
+    p, alive, answers = TIMEOUT_SHARE, 1.0, 0.0
+    for _ in range(ROUNDS):
+        answers += alive * (1 - p) * PLAYERS[mode]
+        alive *= (1 - p) if c.ends_on_timeout else 1.0
+    return answers, seconds
+
+
+def followup_lines(games: int) -> list[str]:
+    """What `games` running at once ask of a process and of Discord's interaction
+    endpoints: answers per second, the followups they make, the processes they need."""
+    answers = sum(MIX[m] * answers_per_game(m)[0] for m in MIX)
+    seconds = sum(MIX[m] * answers_per_game(m)[1] for m in MIX)
+    per_s = games * answers / seconds
+    processes = math.ceil(per_s / ANSWER_KNEE_PER_S)
+    rows = [
+        f"**Followups and processes** for {games:,} games running at once (the mix above; "
+        f"{TIMEOUT_SHARE:.0%} of rounds timed out):",
+        "",
+        "| what | per game | per second at this many games |",
+        "|---|---|---|",
+        f"| answers (each an interaction) | {answers:.2f} | **{per_s:,.0f}** |",
+    ]
+    for kind, n in FOLLOWUPS_PER_ANSWER.items():
+        rows.append(f"| interaction {kind}s (outside the global limit) | {answers * n:.2f} "
+                    f"| {per_s * n:,.0f} |")  # fmt: skip
+    rows += [
+        "",
+        f"One process handles {ANSWER_KNEE_PER_S:.0f} answers/s with p99 under 50 ms "
+        f"(`bench_service`): {games:,} games need **{processes} processes** "
+        f"({per_s / processes:,.0f} answers/s each), one bot token, the bot-token calls "
+        "above shared between them. Followups spend no bot-token call: what limits them "
+        "is each interaction's own limit (an answered round makes 2 webhook calls on its "
+        "token, a duel's second answer 1 more) and the channel's webhook bucket, which "
+        "a busy channel of private games shares: a 429 there is capped (`Followups`, "
+        "10 s) and the round waits unseen with its clock not started.",
+    ]
+    return rows
+
+
 def _table(name: str, calls: dict[str, Calls]) -> list[str]:
     rate = RestBudget(lambda: 0.0).rate
     rows = [
@@ -340,7 +397,13 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--followups-only", action="store_true", help="print the followups' table and stop"
+    )
     args = parser.parse_args(argv)
+    if args.followups_only:
+        print("\n".join(followup_lines(args.games)))
+        return 0
     lines = [
         "## Discord REST at scale (`bench/bench_rest.py`)",
         "",
@@ -354,6 +417,8 @@ async def main(argv: list[str] | None = None) -> int:
         *_table("Now (the code; counted by route on simcord)", NOW),
         "",
         *_table("Now with `SOLO_GAMES=private` (solo games in private messages)", PRIVATE),
+        "",
+        *followup_lines(args.games),
         "",
         f"Players start games at the rate that would keep {args.games:,} running; each start "
         "asks `admit_start` (refused when the backlog would show the first round after "

@@ -28,7 +28,7 @@ from bot.common import fmt, mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
-from bot.games._riding import Carriers, Followups, InteractionVia, KeptVia
+from bot.games._riding import Carriers, Followups, InteractionVia, KeptVia, shows
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, locale_of, t
@@ -145,6 +145,7 @@ class Announcer:
                     carrier.post(**kwargs, **private, **chart()), f"game {record.state.id}: {what}"
                 )
             except (discord.HTTPException, RestBusy) as error:
+                self._drop_if_dead(record, carrier, error)
                 if record.meta.private:
                     raise  # no bot token can post an ephemeral message
                 log.warning(
@@ -164,13 +165,20 @@ class Announcer:
         )
         return Posted(message.id, message.created_at.timestamp())
 
+    def _drop_if_dead(self, record: GameRecord, carrier: Via, error: Exception) -> None:
+        """A dead token is dropped (`Carriers.drop_if_dead`); a private game's step then
+        waits for its player's next press, as after a restart (a thread game's goes by
+        the bot token)."""
+        if self.carriers.drop_if_dead(record.state.id, carrier, error) and record.meta.private:
+            raise Unreachable(f"game {record.state.id}: its interaction token is dead") from error
+
     def _carrier(self, record: GameRecord, via: Via | None) -> Via | None:
-        """The answer's interaction when it can post in the game's channel, else the
-        game's kept one while fresh, else None (the bot token, or nothing if private)."""
-        if via is not None and via.can_post(record.channel_id):
+        """The answer's interaction when it can show the game, else the game's kept one
+        while fresh, else None (the bot token, or nothing if private)."""
+        if via is not None and shows(record, via):
             return via
         kept = self.carriers.get(record.state.id)
-        return kept if kept is not None and kept.can_post(record.channel_id) else None
+        return kept if kept is not None and shows(record, kept) else None
 
     def saw(self, user: discord.abc.User) -> None:
         """Remember the name of a user who just interacted (the bot has no member cache:
@@ -226,8 +234,11 @@ class Announcer:
                 await self.followups.edit(
                     editor.edit(message_id, **kwargs), f"game {record.state.id}: {what}"
                 )
+                if isinstance(editor, InteractionVia):  # the freshest token carries what follows
+                    self.carriers.keep(record.state.id, editor)
                 return
             except (discord.HTTPException, RestBusy) as error:
+                self._drop_if_dead(record, editor, error)
                 if record.meta.private:
                     raise
                 log.warning(
@@ -335,9 +346,12 @@ class Announcer:
         last = record.state.rounds[-1] if record.state.rounds else None
         if last is not None and not all(a is not None for a in last.answers):
             embed = render.result_embed(record, last.number, locale)
-            await self._edit_round(
-                record, last.number, "end of the round", via, embed=embed, view=None
-            )
+            try:
+                await self._edit_round(
+                    record, last.number, "end of the round", via, embed=embed, view=None
+                )
+            except Unreachable:  # a private round no token of now can edit: the summary
+                log.info("game %s: its last round's message keeps its look", record.state.id)
         earned = await self.achievements.summary_lines(record, locale) if self.achievements else []
         pages = summary_messages(record, ratings, locale, earned)
         png = await self._chart(record, locale) if self._may_attach(record) else None

@@ -16,14 +16,19 @@ ephemeral, and only the token that made one can edit it.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
-from bot.play import Clock, Posted, RestBusy
+from bot.play import Clock, Posted, RestBusy, Via
+from bot.storage import GameRecord
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
@@ -37,6 +42,27 @@ by the token that posted it, which lives 15 minutes (less a margin, and the wait
 the last round's best answers before the post)."""
 FOLLOWUP_CAP_S = 10.0
 """A followup or interaction edit still unanswered after this is given up (`Followups`)."""
+DEAD_TOKEN = frozenset({(401, 50027), (404, 10015)})
+"""(status, code) of an interaction token Discord no longer takes: Invalid Webhook Token,
+Unknown Webhook. Every call through it would fail the same way (and count toward the
+invalid-request ban), so it is dropped at the first (`KeptVia.dead`)."""
+
+
+def dead_token(error: BaseException) -> bool:
+    """Whether `error` says the interaction's token is dead (`DEAD_TOKEN`)."""
+    return isinstance(error, discord.HTTPException) and (error.status, error.code) in DEAD_TOKEN
+
+
+def shows(record: GameRecord, carrier: Via) -> bool:
+    """Whether `carrier`'s followup shows the game: one lands in its interaction's
+    channel, so a thread game's only from its thread; a private game's anywhere its
+    player pressed (an ephemeral message is seen where it lands): an /answer from
+    another channel brings the next round there, instead of posting it unseen in the
+    game's channel with its clock running (issue 28)."""
+    if carrier.can_post(record.channel_id):
+        return True
+    channel_id = carrier.channel_id
+    return record.meta.private and channel_id is not None and carrier.can_post(channel_id)
 
 
 def plays_privately(round_s: float) -> bool:
@@ -62,12 +88,19 @@ class KeptVia:
         self.channel_id = channel_id
         self.posted: set[int] = set()
         """The messages its followups made: only this token may edit an ephemeral one."""
+        self.dead = False
+        """Discord refused the token (`dead_token`): nothing goes through it again."""
+        self.original: int | None = None
+        """The message of the component the interaction came from: its `@original`, which
+        the token may edit too (a duel's round a player answered, ended at its deadline
+        through that player's interaction instead of the bot token)."""
 
     def fresh(self) -> bool:
-        return self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
+        return not self.dead and self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
 
     def can_edit(self, message_id: int | None) -> bool:
-        return message_id in self.posted and self.fresh()
+        mine = message_id in self.posted or (message_id is not None and message_id == self.original)
+        return mine and self.fresh()
 
     def can_post(self, channel_id: int) -> bool:
         return channel_id == self.channel_id and self.fresh()
@@ -76,7 +109,19 @@ class KeptVia:
         return plays_privately(round_s)
 
     async def edit(self, message_id: int, **fields: Any) -> None:
-        await self.webhook.edit_message(message_id, **fields)
+        if message_id != self.original:
+            await self.webhook.edit_message(message_id, **fields)
+            return
+        # the route of discord.py's Interaction.edit_original_response, from the token
+        # alone (Webhook.edit_message would quote "@original" into the message id)
+        webhook = self.webhook
+        assert webhook.token is not None
+        with handle_message_parameters(**fields) as params:
+            await async_context.get().edit_original_interaction_response(
+                webhook.id, webhook.token, session=webhook.session, proxy=webhook.proxy,
+                proxy_auth=webhook.proxy_auth, payload=params.payload,
+                multipart=params.multipart, files=params.files,
+            )  # fmt: skip
 
     async def post(self, **fields: Any) -> Posted:
         message = await self.webhook.send(wait=True, **fields)
@@ -103,6 +148,7 @@ class InteractionVia:
             interaction.followup, clock, interaction.created_at.timestamp(),
             interaction.channel_id,
         )  # fmt: skip
+        self.kept.original = self.source
         self._completes = completes
         self.showed_result = False
         """Whether its response turned the round's message into its result."""
@@ -169,6 +215,20 @@ class Carriers:
 
     def drop(self, game_id: str) -> None:
         self._by_game.pop(game_id, None)
+
+    def drop_if_dead(self, game_id: str, carrier: Via, error: BaseException) -> bool:
+        """Whether `error` says `carrier`'s token is dead (`dead_token`); if so it is
+        marked dead (an answer's interaction shares its `kept`) and no longer the game's
+        carrier: nothing goes through it again."""
+        if not dead_token(error):
+            return False
+        kept = carrier.kept if isinstance(carrier, InteractionVia) else carrier
+        if isinstance(kept, KeptVia):
+            kept.dead = True
+        if self._by_game.get(game_id) is kept:
+            del self._by_game[game_id]
+        log.warning("game %s: its interaction token is dead (%r); dropped", game_id, error)
+        return True
 
 
 class Followups:

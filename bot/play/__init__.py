@@ -4,7 +4,8 @@
 `_seats`, `_challenges`, `_flow`, `_showing`, `_timers`, `_reveals`, `_practice`,
 `_sweeper`); `_best` reads a finished round's best answer and accuracy, `_backfill`
 finds and keeps those a finished game lacks (once, in the background), and `_budget`
-keeps the bot token's REST calls under Discord's limits (plain asyncio).
+keeps the bot token's REST calls under Discord's limits (plain asyncio), a 429's hold
+of one bucket apart in `_holds`, a Cloudflare ban's in `_ban`.
 
 Why a package of its own, beside `bot.games` rather than inside it: the flow is what a
 second front end (the web, the terminal) drives, so it must load without discord.py;
@@ -22,18 +23,16 @@ from bot.play._budget import (
     GLOBAL_LIMIT_PER_S,
     INVALID_LIMIT,
     SHARE_OF_GLOBAL,
-    Bucket,
-    BucketBusy,
     BudgetStats,
     Lane,
     PauseKind,
     RestBudget,
-    RestBusy,
     StartRefused,
 )
 from bot.play._faces import Faces
+from bot.play._holds import Bucket, BucketBusy, RestBusy
 from bot.play._practice import DEFAULT_LEVEL
-from bot.play._refusals import Refusal
+from bot.play._refusals import PlayingElsewhere, Refusal
 from bot.play._service import GameService
 from bot.play._timers import Timers, game_time
 from bot.play._types import (
@@ -79,6 +78,7 @@ __all__ = [
     "NoEvents",
     "OpenChannel",
     "PauseKind",
+    "PlayingElsewhere",
     "Posted",
     "Refusal",
     "RestBudget",

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar
 
 from bot.common import UserError
 from bot.play._ban import FIRST_BACKOFF_S, BanGate
+from bot.play._holds import Bucket, BucketBusy, BucketHolds, RestBusy
 from bot.play._types import Clock
 
 log = logging.getLogger(__name__)
@@ -42,8 +41,6 @@ over the last DEMAND_WINDOW_S: the running games alone would grow the backlog, a
 admitting more only makes every running game's rounds late."""
 WAITS_KEPT = 1024
 """Recent waits per lane kept for the p99 gauge."""
-HELD_KEPT = 4096
-"""Held buckets past which the expired ones are forgotten (each is a few hundred bytes)."""
 
 
 class Lane(StrEnum):
@@ -67,44 +64,6 @@ class PauseKind(StrEnum):
     """A 429 without Discord's headers: Cloudflare's."""
     BUCKET = "bucket"
     """A 429 of one bucket (user or shared scope): only that bucket waits (`hold`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Bucket:
-    """A rate limit as Discord keys it: a route and its major parameter (a channel, a
-    guild, a webhook). A 429 of user or shared scope holds this alone, never the process."""
-
-    route: str
-    """The route's template, e.g. "POST /channels/{channel_id}/messages"."""
-    major: int
-
-    def __str__(self) -> str:
-        return f"{self.route} ({self.major})"
-
-
-class RestBusy(UserError):
-    """A bot-token call the budget would not queue, or that ran past its deadline.
-
-    A UserError, so a player whose press it refused is told, in their language, to try
-    again in a minute (`errors.rest_wait`).
-    """
-
-    def __init__(self, *, reason: str) -> None:
-        super().__init__("rest_wait")
-        self.reason = reason
-
-
-class BucketBusy(RestBusy):
-    """A call whose bucket a 429 holds for longer than the caller may wait: the player is
-    told how many minutes to wait (`limits.busy_here`), nothing was used."""
-
-    prefix: ClassVar[str] = "limits."
-
-    def __init__(self, bucket: Bucket, retry_after_s: float) -> None:
-        UserError.__init__(self, "busy_here", minutes=max(1, math.ceil(retry_after_s / 60)))
-        self.bucket = bucket
-        self.retry_after_s = retry_after_s
-        self.reason = f"{bucket} is rate limited for {retry_after_s:.0f} s"
 
 
 class StartRefused(RestBusy):
@@ -166,7 +125,8 @@ class RestBudget:
         self._at: float | None = None
         self._queues: dict[Lane, deque[_Ticket]] = {lane: deque() for lane in Lane}
         self._paused_until = 0.0
-        self._held: dict[Bucket, float] = {}
+        self.holds = BucketHolds(clock)
+        """The buckets a 429 of user or shared scope holds (`hold`), apart from the rest."""
         self.ban = BanGate(clock, first_backoff_s=ban_backoff_s)
         """Every call of the process, bot token and webhooks, during a Cloudflare ban."""
         self._invalid = _Window(INVALID_WINDOW_S)
@@ -315,23 +275,14 @@ class RestBudget:
         log.warning("bot-token calls paused for %.1f s (%s 429)", seconds, kind)
 
     def hold(self, bucket: Bucket, seconds: float) -> None:
-        """Hold the calls of `bucket` alone for `seconds` (a 429 of user or shared scope
-        said so): every other bucket, and every other channel's game, goes on."""
-        now = self.clock()
-        until = now + max(0.0, seconds)
-        if until <= self._held.get(bucket, 0.0):
-            return
-        if len(self._held) >= HELD_KEPT:
-            self._held = {b: end for b, end in self._held.items() if end > now}
-        self._held[bucket] = until
-        self._pauses[PauseKind.BUCKET] += 1
-        log.warning("%s held for %.0f s (a 429 of its bucket); other calls go on", bucket, seconds)
+        """Hold the calls of `bucket` alone for `seconds` (`BucketHolds`): every other
+        bucket, and every other channel's game, goes on."""
+        if self.holds.hold(bucket, seconds):
+            self._pauses[PauseKind.BUCKET] += 1
 
     def held_s(self, bucket: Bucket | None) -> float:
         """How long calls of `bucket` still wait for its 429 (0: they may go)."""
-        if bucket is None:
-            return 0.0
-        return max(0.0, self._held.get(bucket, 0.0) - self.clock())
+        return self.holds.held_s(bucket)
 
     # ------------------------------------------------------ invalid requests
 

@@ -325,8 +325,8 @@ class RoundFlow:
             except Exception:  # the person's answer is saved: never their error
                 log.exception("practice %s: the bot's round %s failed", record.state.id, number)
                 hurried = False
-            if hurried:
-                return self.active.get(record.state.id) or record
+            if hurried:  # a game it ended is out of memory: the store has its end
+                return await self.current(record.state.id) or record
         return await self.show(record, via, answered=player)
 
     # ------------------------------------------------------- restart, sweeps

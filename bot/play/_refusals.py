@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from bot.common import UserError
+from rules import Mode
+
 
 class Refusal(StrEnum):
     # the rules' own (rules/errors.py)
@@ -24,7 +27,6 @@ class Refusal(StrEnum):
     BAD_PLAYERS = "bad_players"
     # starting a game
     BUSY = "busy"
-    PLAYING_ELSEWHERE = "playing_elsewhere"
     OPPONENT_BUSY = "opponent_busy"
     COOLDOWN = "cooldown"
     BARRED = "barred"
@@ -48,7 +50,6 @@ class Refusal(StrEnum):
     SHARE_NOT_A_PLAYER = "share_not_a_player"
     SHARE_NOT_OVER = "share_not_over"
     # what Discord refused (bot/games/_places.py)
-    DISCORD_BUSY = "discord_busy"
     MISSING_PERMISSIONS = "missing_permissions"
     MISSING_PERMISSIONS_IN = "missing_permissions_in"
     THREAD_LIMIT = "thread_limit"
@@ -58,3 +59,16 @@ class Refusal(StrEnum):
     CANNOT_UNVOID = "cannot_unvoid"
     ALREADY_BARRED = "already_barred"
     NOT_BARRED = "not_barred"
+
+
+class PlayingElsewhere(UserError):
+    """A start from another channel while the player's private game runs: only its own
+    channel can show its round again (a followup lands in the interaction's channel), so
+    the refusal names that channel and the command that shows it there, the running
+    game's own (`/qualification` for a Qualification, not `/training`)."""
+
+    prefix = "limits_seen."
+    places = ("channel",)  # a plain id here: the face writes it as its place (`<#…>`)
+
+    def __init__(self, mode: Mode, channel_id: int) -> None:
+        super().__init__(f"elsewhere_{mode.value}", channel=channel_id)

@@ -21,7 +21,7 @@ from bot.play._faces import Faces
 from bot.play._flow import RoundFlow
 from bot.play._in_flight import AnswersInFlight
 from bot.play._practice import PracticeOpponent
-from bot.play._refusals import Refusal
+from bot.play._refusals import PlayingElsewhere, Refusal
 from bot.play._reveals import Reveals
 from bot.play._seats import Seats
 from bot.play._sharing import Share, claim_share, share_key
@@ -290,11 +290,12 @@ class GameService:
         `via` (a start while it runs): whether there was one to show. One in another
         channel cannot be shown from here (a followup lands in its own channel): the
         refusal names where it is."""
+        await self.flow.shows.tell_owed(guild_id, user_id, via)
         record = await self.game_of(guild_id, user_id)
         if record is None or not record.meta.private:
             return False
         if record.channel_id != via.channel_id:
-            raise GameError(Refusal.PLAYING_ELSEWHERE, channel=record.channel_id)
+            raise PlayingElsewhere(record.state.mode, record.channel_id)
         return await self.flow.shows.again(record.state.id, via)
 
     async def resign(self, guild_id: int, user_id: int) -> GameRecord:

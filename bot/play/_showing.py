@@ -285,6 +285,31 @@ class Shows:
                 self.steps.active.remember(replace(live, meta=meta))  # rides the next save
         return True
 
+    async def tell_owed(self, guild_id: int, user_id: int, via: Via) -> bool:
+        """The player's private game over and untold (voided after a crash left its round
+        unshowable: no token can post an ephemeral message), told through `via`, their
+        next press: that it did not count and the attempt is theirs again. Whether one
+        was told."""
+        told = False
+        for owed in await self.steps.store.untold.all():
+            if owed.guild_id != guild_id:
+                continue
+            record = await self.steps.store.load_game(owed.game_id)
+            if record is None or not record.meta.private or record.state.outcome is None:
+                continue
+            if str(user_id) not in record.state.players:
+                continue
+            async with self.steps.active.voice(record.state.id):
+                if not await self._announce_over(record, via):
+                    continue
+            self.steps.timers.cancel(record.state.id)  # its next try, due later
+            try:
+                await self.steps.store.untold.told(record.state.id)
+            except Exception:  # told again at its next due at worst
+                log.warning("game %s: clearing its owed summary failed", record.state.id)
+            told = True
+        return told
+
     async def repost(self, game_id: str, number: int, via: Via | None = None) -> None:
         """Post the open round `number` again; once its deadline passed unseen it starts
         afresh (`ReplayRound`: the same Digits, a full time limit from now)."""

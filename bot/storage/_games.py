@@ -360,10 +360,15 @@ async def find(conn: AsyncConnection, guild_id: int, id_or_prefix: str) -> GameR
 
 
 async def finished_since(conn: AsyncConnection, since: float) -> list[FinishedThread]:
-    """The threads of the games that finished after `since`, to archive after a restart."""
+    """The threads of the games that finished after `since`, to archive after a restart.
+    A private game has none: its channel is the server's own, never to be archived."""
     result = await conn.execute(
-        sa.select(games.c.guild_id, games.c.channel_id, games.c.finished_at)
+        sa.select(games.c.guild_id, games.c.channel_id, games.c.finished_at, games.c.meta)
         .where(games.c.finished_at > since)
         .order_by(games.c.finished_at)
     )
-    return [FinishedThread(row.guild_id, row.channel_id, row.finished_at) for row in result]
+    return [
+        FinishedThread(row.guild_id, row.channel_id, row.finished_at)
+        for row in result
+        if not json.loads(row.meta).get("private")
+    ]

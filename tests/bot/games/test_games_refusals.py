@@ -7,7 +7,8 @@ import pytest
 import rules
 from bot.common.interactions import refusal_text
 from bot.i18n import catalog, t
-from bot.play import GameError, Refusal
+from bot.play import GameError, PlayingElsewhere, Refusal
+from rules import Mode
 from rules.room import RoomRefusal
 
 
@@ -48,5 +49,6 @@ def test_the_flow_refuses_with_plain_values_and_discord_writes_its_own_markup() 
     assert error.display_params("en") == {"opponent": 42, "expires": 1_800_000_000.0}
     said = refusal_text(error, "en")
     assert "<@42>" in said and "<t:1800000000:R>" in said
-    elsewhere = refusal_text(GameError(Refusal.PLAYING_ELSEWHERE, channel=7), "uk")
-    assert "<#7>" in elsewhere
+    elsewhere = PlayingElsewhere(Mode.QUALIFICATION, 7)
+    assert elsewhere.display_params("uk") == {"channel": 7}
+    assert "<#7>" in refusal_text(elsewhere, "uk")

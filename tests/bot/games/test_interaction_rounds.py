@@ -139,8 +139,9 @@ async def test_a_whole_duel_answered_by_the_button_costs_three_calls(world) -> N
 
 
 async def test_an_interaction_that_fails_falls_back_to_the_bot_token(world) -> None:
-    """The response's edit of the round fails (an expired token, a 5xx): the result is
-    edited with the bot token, and the next round still rides the followup."""
+    """The response's edit of the round fails with a dead token (401, 50027): the result
+    is edited with the bot token, and so is the next round posted: a dead token is not
+    tried again (issue 28; tests/bot/games/test_dead_tokens.py)."""
     world.digits.extend("3489", "2476")
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
@@ -148,7 +149,10 @@ async def test_an_interaction_that_fails_falls_back_to_the_bot_token(world) -> N
     world.env.inject_error("PATCH", "/webhooks/*", status=401, code=50027, times=1)
     since = len(world.env.http_requests)
     await answer(world.alice, first, "34+89")
-    assert bot_token_calls(world.env, since) == ["PATCH /channels/{id}/messages/{id}"]
+    assert bot_token_calls(world.env, since) == [
+        "PATCH /channels/{id}/messages/{id}",
+        "POST /channels/{id}/messages",
+    ]
     assert "Round 1 · 3489" in message(thread, first.id).embeds[0].title
     assert "round 2 of 7" in thread.last_message.embeds[0].title
 

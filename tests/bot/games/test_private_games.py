@@ -186,7 +186,8 @@ async def test_a_private_round_nobody_can_be_shown_after_a_restart_is_never_lost
     assert stored.meta.void_reason == UNPOSTED
     assert [c for c in bot_token_calls(world.env, since) if not c.startswith("GET")] == []
     again = await world.alice.slash(world.channel, "qualification")  # the attempt is back
-    assert again.response is not None and "round 1 of 7" in again.response.embeds[0].title
+    assert again.response is not None and "no attempt was used" in message_text(again.response)
+    assert "round 1 of 7" in again.followups[-1].embeds[0].title  # told first (issue 28)
 
 
 async def test_a_start_in_another_channel_says_where_the_private_game_is(world) -> None:

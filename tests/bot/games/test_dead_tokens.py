@@ -1,0 +1,79 @@
+"""A dead token is not reused (issue 28): after a 401 (50027, Invalid Webhook Token) or a
+404 (10015, Unknown Webhook) on an interaction's token, the game drops it: no call goes
+through it again; a thread game falls back to the bot token, a private one waits for
+its player's next press, as after a restart. Both failed first (every later step of
+the game tried the dead token again, a private round's reposts too)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.settings import BotSettings, SoloGames
+from rules import CLASSIC
+from tests.bot.games.test_interaction_rounds import game_id_of, live_round
+from tests.support.sim import answer, message_text
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+DEAD = [(401, 50027), (404, 10015)]
+
+
+def webhook_calls(world, since: int) -> int:
+    return sum(r.path.startswith("/webhooks/") for r in world.env.http_requests[since:])
+
+
+def kill_tokens(world, status: int, code: int) -> None:
+    world.env.inject_error("*", "/webhooks/*", status=status, code=code, times=None)
+
+
+@pytest.mark.parametrize(("status", "code"), DEAD)
+async def test_a_thread_game_drops_a_dead_token_for_the_bot_token(world, status, code) -> None:
+    world.digits.extend("3489", "2476")
+    await world.alice.slash(world.channel, "training")
+    thread = world.thread()
+    game_id = await game_id_of(world, world.alice)
+    await answer(world.alice, thread.last_message, "34+89")  # round 2 rides this answer
+    kill_tokens(world, status, code)
+    since = len(world.env.http_requests)
+    await world.env.advance_time(CLASSIC.time_limit + 1)  # its end and the summary
+    assert live_round(world.env, game_id) is None
+    assert webhook_calls(world, since) == 1  # the one that found it dead
+    assert "Time ran out in round 2" in message_text(thread.history()[-2])
+    assert "Share" in str(thread.last_message.components)  # by the bot token
+
+
+@pytest.fixture
+def settings(settings: BotSettings, request: pytest.FixtureRequest) -> BotSettings:
+    """Thread games (the suites' settings), or what a test names (`indirect`)."""
+    solo = getattr(request, "param", SoloGames.THREAD)
+    return settings.model_copy(update={"solo_games": solo})
+
+
+@pytest.mark.parametrize("settings", [SoloGames.PRIVATE], indirect=True)
+@pytest.mark.parametrize(("status", "code"), DEAD)
+async def test_a_private_game_waits_for_the_next_press_after_a_dead_token(
+    world, status, code
+) -> None:
+    """Practice goes on past a round nobody could be shown: the round's end, the next
+    round's post and each of its reposts would have tried the dead token again."""
+    await world.alice.slash(world.channel, "practice", level="beginner")
+    game_id = await game_id_of(world, world.alice)
+    rnd = live_round(world.env, game_id)
+    shown = [m for m in world.channel.history(viewer=world.alice) if m.components][-1]
+    await answer(world.alice, shown, rnd.digits)
+    await world.env.advance_time(CLASSIC.time_limit + 1)  # the bot's move (no solver here)
+    rnd = live_round(world.env, game_id)
+    assert rnd is not None and rnd.number == 2 and rnd.shown_at is not None  # alice's token
+    kill_tokens(world, status, code)
+    since = len(world.env.http_requests)
+    await world.env.advance_time(CLASSIC.time_limit + 1)  # round 2 ends unseen
+    await world.env.advance_time(120)  # round 3's reposts would go now
+    assert webhook_calls(world, since) == 1
+    rnd = live_round(world.env, game_id)
+    assert rnd is not None and rnd.number == 3 and rnd.shown_at is None  # unseen, untimed
+    world.env.backend.faults.clear()
+    again = await world.alice.slash(world.channel, "practice")  # the next press shows it
+    rnd = live_round(world.env, game_id)
+    assert rnd is not None and rnd.number == 3 and rnd.shown_at is not None
+    latest = [m for m in world.channel.history(viewer=world.alice) if m.components][-1]
+    assert "round 3 of" in (latest.embeds[0].title or ""), again
