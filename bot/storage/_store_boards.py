@@ -92,6 +92,11 @@ class BoardsPart(Connections):
         async with self._read() as conn:
             return await _boards.set_language(conn, guild_id, set_name, version, game_id)
 
+    async def set_version_numbers(self, guild_id: int, set_name: str) -> dict[str, int]:
+        """Each version of a Set played here, numbered 1, 2, ... by its first game."""
+        async with self._read() as conn:
+            return await _boards.set_version_numbers(conn, guild_id, set_name)
+
     async def set_versions(
         self, guild_id: int, set_name: str, *, since: str | None = None
     ) -> list[str]:

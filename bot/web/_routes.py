@@ -206,6 +206,7 @@ async def _board_page(
     set_name, period, page = asked.set_name, asked.period, asked.page
     sets = await store.qualification_sets(server.guild_id)
     versions = await store.set_versions(server.guild_id, set_name)
+    numbers = await store.set_version_numbers(server.guild_id, set_name)
     version = asked.version
     version = version if version in versions else (versions[0] if versions else None)
     me, words = asked.me, asked.words
@@ -254,7 +255,7 @@ async def _board_page(
                 period=period_name),
         description=_summary(described, "" if found.past_end else t("web.board.empty", lang)),
         periods=[(p.value, t(f"leaderboards.period.{p.value}", lang)) for p in BoardPeriod],
-        versions=[(v, version_label(v, False, lang)) for v in versions],
+        versions=[(v, version_label(v, False, lang, numbers)) for v in versions],
         version=version, set_name=set_name, period=period.value, sets=sets,
         numbers=[] if words else page_numbers(found.page, found.pages), query=words, note=note,
     )  # fmt: skip
