@@ -49,8 +49,9 @@ class Recent(Generic[K, V]):
             self._values.popitem(last=False)
 
 
-BoardKey = tuple[str, str, str, str, str | None, int, int | None, str]
-"""Page key, language, Set, period, version asked, page, "my place" asked, search words."""
+BoardKey = tuple[str, str, str, str, str | None, int, int | None, str, str | None]
+"""Page key, language, Set, period, version asked, page, "my place" asked, search words,
+the one day asked."""
 
 
 class BoardCache:
