@@ -345,6 +345,9 @@ class ServerConfig(SQLModel, table=True):
     solo_games: str | None = Field(default=None, sa_type=sa.String(8), nullable=True)
     """Where one player's games are played here ("private", "thread"); None: the bot's
     own `SOLO_GAMES`."""
+    guild_name: str | None = Field(default=None, sa_type=sa.String(100), nullable=True)
+    """The server's name as Discord last gave it to the bot (its pages show it); None
+    until seen (0021)."""
 
 
 class DailyPost(SQLModel, table=True):

@@ -46,12 +46,13 @@ class BoardsPart(Connections):
         limit: int = 10,
         offset: int = 0,
         version: str | None = None,
+        until: str | None = None,
     ) -> list[LeaderRow]:
         """Best ranked game per player (losses left out); `since` is the first period
         included; `version` the Set's version ranked (the bot always names one)."""
         async with self._read() as conn:
             return await _boards.qualification(
-                conn, guild_id, set_name, since, limit, offset, version
+                conn, guild_id, set_name, since, limit, offset, version, until
             )
 
     async def qualification_page(
@@ -63,12 +64,13 @@ class BoardsPart(Connections):
         limit: int = 10,
         offset: int = 0,
         version: str | None = None,
+        until: str | None = None,
     ) -> tuple[list[LeaderRow], int]:
         """`qualification_leaderboard` and `qualification_count` in one query: a page of
         the board and how many players it ranks."""
         async with self._read() as conn:
             return await _boards.qualification_page(
-                conn, guild_id, set_name, since, limit, offset, version
+                conn, guild_id, set_name, since, limit, offset, version, until
             )
 
     async def qualification_count(

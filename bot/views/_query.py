@@ -75,6 +75,9 @@ class Board:
     pages: int
     language: rules.FormulaLanguage = rules.FormulaLanguage.PHP
     """The Set's language as its latest game of the board had it: named, and its Scores."""
+    day: str | None = None
+    """One Qualification day (a period, `2026-01-01`) the board ranks instead of `period`
+    (a replay's link to its day's board)."""
 
     @property
     def past_end(self) -> bool:
@@ -123,19 +126,23 @@ class PlayerRecord:
 
 async def board(
     store: Store, guild_id: int, set_name: str, period: BoardPeriod, version: str | None,
-    page: int = 0, now: datetime | None = None,
+    page: int = 0, now: datetime | None = None, *, day: str | None = None,
 ) -> Board:  # fmt: skip
-    """A Qualification board page, with each player's current streak."""
+    """A Qualification board page, with each player's current streak; `day`: that one
+    day's board instead of `period`'s."""
     zone = (await store.servers.settings(guild_id)).zone
     moment = now or datetime.now(UTC)
-    first = since(period, moment, zone)
+    first = day if day is not None else since(period, moment, zone)
     rows, total = await store.qualification_page(
-        guild_id, set_name, first, limit=PAGE_SIZE, offset=page * PAGE_SIZE, version=version
-    )
+        guild_id, set_name, first, limit=PAGE_SIZE, offset=page * PAGE_SIZE, version=version,
+        until=day,
+    )  # fmt: skip
     users = [row.user_id for row in rows]
     streaks = await store.board_streaks(guild_id, set_name, users, rules.period_of(moment, zone))
     lang = await store.set_language(guild_id, set_name, version)
-    return Board(set_name, period, version, tuple(rows), streaks, page, page_count(total), lang)
+    return Board(
+        set_name, period, version, tuple(rows), streaks, page, page_count(total), lang, day
+    )
 
 
 FIND_MAX = 2000
@@ -144,13 +151,13 @@ FIND_MAX = 2000
 
 async def board_rows(
     store: Store, guild_id: int, set_name: str, period: BoardPeriod, version: str | None,
-    now: datetime | None = None,
+    now: datetime | None = None, *, day: str | None = None,
 ) -> list[LeaderRow]:  # fmt: skip
     """A board's first FIND_MAX rows in rank order, to find a player on it."""
     zone = (await store.servers.settings(guild_id)).zone
-    first = since(period, now or datetime.now(UTC), zone)
+    first = day if day is not None else since(period, now or datetime.now(UTC), zone)
     return await store.qualification_leaderboard(
-        guild_id, set_name, first, limit=FIND_MAX, offset=0, version=version
+        guild_id, set_name, first, limit=FIND_MAX, offset=0, version=version, until=day
     )
 
 

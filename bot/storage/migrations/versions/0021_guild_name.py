@@ -1,0 +1,32 @@
+"""A server's name: `server_config.guild_name`
+
+Revision ID: 0021
+Revises: 0017
+Create Date: 2026-12-07
+
+The web pages name the server they show (titles, OpenGraph), and `formula-darts web` runs
+without Discord: the bot keeps the name Discord gives (on join, on a rename, and when the
+server becomes available after a start). NULL until the bot has seen it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0021"
+down_revision: str | None = "0017"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("server_config") as batch:
+        batch.add_column(sa.Column("guild_name", sa.String(length=100), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("server_config") as batch:
+        batch.drop_column("guild_name")
