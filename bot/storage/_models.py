@@ -212,6 +212,10 @@ class RatingEvent(SQLModel, table=True):
     """One row per player per rated duel; its key makes a result count once."""
 
     __tablename__ = "rating_events"
+    __table_args__ = (
+        # a player's Elo over time on the web player page, newest first (0021)
+        sa.Index("ix_rating_events_player", "guild_id", "user_id", "created_at"),
+    )
 
     game_id: str = Field(
         primary_key=True, sa_type=sa.String(NAME), foreign_key="games.id", ondelete="CASCADE"

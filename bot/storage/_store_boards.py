@@ -128,6 +128,18 @@ class BoardsPart(Connections):
         async with self._read() as conn:
             return await _streaks.player_streaks(conn, guild_id, user_id, today)
 
+    async def finished_days(self, guild_id: int, user_id: int, since: str) -> list[str]:
+        """The days from `since` on the player finished a Qualification here (any Set)."""
+        async with self._read() as conn:
+            return await _streaks.finished_days(conn, guild_id, user_id, since)
+
+    async def elo_history(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[tuple[float, int, int]]:
+        """(when, before, after) of the player's last rated duels here, oldest first."""
+        async with self._read() as conn:
+            return await _ratings.elo_history(conn, guild_id, user_id, limit)
+
     async def board_streaks(
         self, guild_id: int, set_name: str, user_ids: Collection[int], today: str
     ) -> dict[int, rules.Streak]:

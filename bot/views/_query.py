@@ -15,13 +15,23 @@ from enum import StrEnum
 from typing import assert_never
 
 import rules
-from bot.charts import GAMES_MAX, StatsChartInput, stats_input
+from bot.charts import (
+    DUELS_MAX,
+    GAMES_MAX,
+    EloChartInput,
+    StatsChartInput,
+    elo_input,
+    stats_input,
+)
 from bot.play import accuracy, seal_of
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow, Store
 from bot.views._void import voided
 from rules import Mode, Streak
 
 PAGE_SIZE = 10
+CALENDAR_DAYS = 18 * 7
+"""How far back a player page's streak calendar looks: its 17 weeks and the days of an
+eighteenth before them it may start in."""
 
 
 class BoardPeriod(StrEnum):
@@ -122,6 +132,12 @@ class PlayerRecord:
     streaks: Mapping[str, Streak]
     games: tuple[GameRecord, ...] = ()
     chart: StatsChartInput | None = field(default=None)
+    elo: EloChartInput | None = None
+    """The Elo chart's data: the player's last rated duels here; None before any."""
+    today: str = ""
+    """The server's current day (a period), where the streak calendar ends."""
+    days: tuple[str, ...] = ()
+    """The days of the last CALENDAR_DAYS with a finished Qualification (any Set)."""
 
 
 async def board(
@@ -201,4 +217,9 @@ async def player(
         if r.state.mode is not Mode.PRACTICE and r.state.outcome is not None and not voided(r)
     ]
     chart = stats_input(counted, user_id) if counted else None
-    return PlayerRecord(user_id, stats, streaks, tuple(records[:PAGE_SIZE]), chart)
+    elo = elo_input(await store.elo_history(guild_id, user_id, DUELS_MAX))
+    first = (datetime.fromisoformat(today) - timedelta(days=CALENDAR_DAYS - 1)).date()
+    days = await store.finished_days(guild_id, user_id, first.isoformat())
+    return PlayerRecord(
+        user_id, stats, streaks, tuple(records[:PAGE_SIZE]), chart, elo, today, tuple(days)
+    )

@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from markupsafe import Markup
 
-from bot.charts import StatsChartInput
+from bot.charts import EloChartInput, StatsChartInput
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -69,8 +69,8 @@ class BoardCache:
         self._pages.put(key, (now, html))
 
 
-ChartKey = tuple[StatsChartInput, str]
-"""The chart's data and the reader's language."""
+ChartKey = tuple[StatsChartInput | EloChartInput, str]
+"""The chart's data (which also says which chart) and the reader's language."""
 
 
 class ChartCache:

@@ -14,11 +14,12 @@ from urllib.parse import urlencode
 from aiohttp import web
 from markupsafe import Markup
 
-from bot.charts import StatsChartInput
+from bot.charts import EloChartInput, StatsChartInput
 from bot.common import fmt, set_label
 from bot.i18n import date_text, day_of, decimal_text, t
 from bot.views import duel_board, game_result, player, replay, void_text
 from bot.web._board import board_page
+from bot.web._calendar import streak_calendar
 from bot.web._keys import CHARTS, DRAWN, STORE
 from bot.web._page import (
     base_of,
@@ -34,7 +35,7 @@ from bot.web._paging import page_numbers
 from bot.web._reach import not_found, robots, unknown
 from bot.web._reading import number
 from bot.web._replay import Neighbours, elo_lines, rounds_of, story
-from bot.web._svg import stats_svg_bytes
+from bot.web._svg import elo_svg_bytes, stats_svg_bytes
 from bot.web._text import rules_html
 from rules import GameState, Mode
 
@@ -121,10 +122,12 @@ async def _player(request: web.Request) -> web.Response:
         for r in found.games
     ]
     chart = None if found.chart is None else await _chart(request, found.chart, lang)
+    elo = None if found.elo is None else await _elo_chart(request, found.elo, lang)
+    calendar = streak_calendar(found.today, found.days, lang) if found.today else None
     streaks = sorted(found.streaks.items(), key=lambda i: (-i[1].current, -i[1].longest))
     return render(
         request, "player.html", lang, base=base_of(request), name=name, record=found, server=server,
-        games=games, chart=chart, streaks=streaks, title=name,
+        games=games, chart=chart, streaks=streaks, title=name, elo=elo, calendar=calendar,
         description=t("details.player_description", lang, games=found.stats.games,
                       wins=found.stats.wins, checkouts=found.stats.checkouts),
     )  # fmt: skip
@@ -136,6 +139,15 @@ async def _chart(request: web.Request, data: StatsChartInput, lang: str) -> Mark
     charts = request.app[CHARTS]
     return await request.app[DRAWN].svg(
         (data, lang), lambda: charts.render(stats_svg_bytes, data, lang, label)
+    )
+
+
+async def _elo_chart(request: web.Request, data: EloChartInput, lang: str) -> Markup | None:
+    """The player's Elo over their rated duels as SVG, drawn by the chart worker once."""
+    label = t("details.chart.elo", lang)
+    charts = request.app[CHARTS]
+    return await request.app[DRAWN].svg(
+        (data, lang), lambda: charts.render(elo_svg_bytes, data, lang, label)
     )
 
 
