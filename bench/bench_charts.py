@@ -2,7 +2,8 @@
 
 Run: `python -m bench.bench_charts [--samples 100] [--no-write]`. Random finished
 games (played through `rules.apply`) are drawn as PNG: a 7-round Training game,
-a 7-round duel, a 50-round game and the /stats chart of 30 games. Each kind is
+a 7-round duel, a 50-round game, the /stats chart of 30 games and the web player page's
+Elo chart of 50 rated duels (as SVG). Each kind is
 timed three ways: inline (blocking the caller: the baseline, what drawing costs),
 through `ChartRenderer` (a spawned worker process, what the bot does), and in a
 thread (`run_in_executor` with a ThreadPoolExecutor, the alternative). While the
@@ -29,8 +30,9 @@ from dataclasses import dataclass, field
 
 import rules
 from bench._report import percentile, write_section
-from bot.charts import ChartRenderer, game_chart, stats_chart, stats_input
+from bot.charts import ChartRenderer, elo_input, game_chart, stats_chart, stats_input
 from bot.storage import GameMeta, GameRecord
+from bot.web._svg import elo_svg_bytes
 
 TICK_S = 0.005
 MARATHON = rules.GameSet("marathon", 100_000, 100, 50, 50, 600, 1)
@@ -90,7 +92,15 @@ def workloads(samples: int, seed: int = 5) -> list[Workload]:
     history = [random_game(rng, rules.Mode.QUALIFICATION, rules.CLASSIC) for _ in range(60)]
     for i in range(samples):
         stats.args.append((stats_input(rng.sample(history, 30), "1"), ("en", "uk")[i % 2]))
-    return [single, duel, long, stats]
+    elo = Workload("web Elo chart, 50 duels (SVG)", elo_svg_bytes)
+    for i in range(samples):
+        rating, duels = 1000, []
+        for day in range(50):
+            change = rng.randint(-24, 24)
+            duels.append((1_764_460_800.0 + day * 86_400 * rng.random(), rating, rating + change))
+            rating += change
+        elo.args.append((elo_input(sorted(duels)), ("en", "uk")[i % 2], "Elo"))
+    return [single, duel, long, stats, elo]
 
 
 @dataclass
@@ -122,7 +132,7 @@ async def timed(
         png = await draw(load, args)
         times.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
-        assert isinstance(png, bytes) and png.startswith(b"\x89PNG")
+        assert isinstance(png, bytes) and png.startswith((b"\x89PNG", b"<svg"))
     stop.set()
     await ticker
     return Row(way, load.name, times, lags, cpu)
@@ -260,9 +270,10 @@ def main() -> None:
     load_after = os.getloadavg()[0]
     body = (
         "## Charts (`bench/bench_charts.py`)\n\n"
-        f"{args.samples} random finished games per row, drawn as PNG (800×450 for a game, "
-        "640×360 for /stats), alternating en and uk. *Inline* is the baseline: the "
-        "drawing alone, blocking the caller. *Worker process* is `ChartRenderer` with one "
+        f"{args.samples} random finished games (or Elo histories) per row, drawn as PNG "
+        "(800×450 for a game, 640×360 for /stats; the web's Elo chart 480×320 as SVG), "
+        "alternating en and uk. *Inline* is the baseline: the drawing alone, blocking the "
+        "caller. *Worker process* is `ChartRenderer` with one "
         "spawned worker (what the bot uses); *thread* is a one-thread ThreadPoolExecutor. "
         f"Loop lag: how late a {TICK_S * 1000:.0f} ms `asyncio.sleep` on the event loop "
         "wakes while the charts are drawn.\n\n"

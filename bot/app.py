@@ -301,6 +301,15 @@ class FormulaDartsBot(commands.AutoShardedBot):
         if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
             self.names.saw(interaction.guild_id, interaction.user.id, interaction.user.display_name)
 
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.names.server_named(guild.id, guild.name)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.names.server_named(guild.id, guild.name)
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        await self.names.server_named(after.id, after.name)
+
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await self.service.void_where("bot_removed", guild_id=guild.id)
         await self.daily.server_left(guild.id)

@@ -32,6 +32,13 @@ class Mode(StrEnum):
     def players(self) -> int:
         return 2 if self.is_duel else 1
 
+    @property
+    def quick_resign_is_free(self) -> bool:
+        """A game of this mode resigned in its first round with no answer given is not a
+        start for the start limit: a change of mind costs nothing where nothing is ranked.
+        A Qualification's attempt is used all the same (its rules do not change)."""
+        return self in (Mode.TRAINING, Mode.PRACTICE)
+
 
 class Termination(StrEnum):
     CHECKOUT = "checkout"

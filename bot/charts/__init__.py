@@ -5,6 +5,7 @@ matplotlib's object API on an Agg canvas, no pyplot and no global state; the bot
 runs them in a worker process through `ChartRenderer.render`, which never raises.
 """
 
+from bot.charts._elo import DUELS_MAX, EloChartInput, EloDuel, build_elo_figure, elo_input
 from bot.charts._game import build_game_figure, game_chart, score_series
 from bot.charts._renderer import ChartRenderer
 from bot.charts._stats import (
@@ -18,13 +19,18 @@ from bot.charts._stats import (
 )
 
 __all__ = [
+    "DUELS_MAX",
     "GAMES_MAX",
     "ChartRenderer",
+    "EloChartInput",
+    "EloDuel",
     "GameKind",
     "StatsChartInput",
     "StatsGame",
+    "build_elo_figure",
     "build_game_figure",
     "build_stats_figure",
+    "elo_input",
     "game_chart",
     "score_series",
     "stats_chart",

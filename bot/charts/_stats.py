@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from enum import StrEnum
+from typing import Protocol
 
 from babel.dates import format_date, format_time
 from matplotlib.axes import Axes
@@ -116,15 +117,25 @@ LABEL_CHAR_PX = 0.75 * (style.FONT_SIZE - 2) * style.DPI / 72
 """At most about how wide a tick label's character is (its font is FONT_SIZE - 2 points)."""
 
 
-def _moment(game: StatsGame) -> datetime:
+class Played(Protocol):
+    """A game or a duel on a chart's slot: when it started (seconds since the epoch)."""
+
+    @property
+    def played_at(self) -> float: ...
+
+
+def _moment(game: Played) -> datetime:
     return datetime.fromtimestamp(game.played_at, UTC)
 
 
-def date_ticks(games: Sequence[StatsGame], locale: str, left: float = MARGINS.left) -> DateTicks:
+def date_ticks(
+    games: Sequence[Played], locale: str, left: float = MARGINS.left, *,
+    width: float = WIDTH, right: float = MARGINS.right,
+) -> DateTicks:  # fmt: skip
     """Labels for the games' slots, their resolution chosen for the span of their times.
 
-    `left`: the axes' left edge (a fraction of the figure's width). Labels are kept a
-    label's width apart and inside the figure, the newest first."""
+    `left`, `right`: the axes' edges (fractions of the figure's `width`, in inches).
+    Labels are kept a label's width apart and inside the figure, the newest first."""
     if not games:
         return DateTicks((), (), "")
     language = normalize_locale(locale)
@@ -142,8 +153,8 @@ def date_ticks(games: Sequence[StatsGame], locale: str, left: float = MARGINS.le
     else:
         names = [day(_moment(g).date(), "LLL y") for g in games]
     firsts = [i for i, name in enumerate(names) if i == 0 or name != names[i - 1]]
-    figure_px = WIDTH * style.DPI
-    slot_px = (MARGINS.right - left) * figure_px / (len(games) + 0.2)
+    figure_px = width * style.DPI
+    slot_px = (right - left) * figure_px / (len(games) + 0.2)
 
     def centre_px(index: int) -> float:  # slot index + 1 on an axis from 0.4 to n + 0.6
         return left * figure_px + (index + 0.6) * slot_px

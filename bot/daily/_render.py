@@ -17,7 +17,8 @@ FIELDS_MAX = 20
 FORMULA_MAX = 300
 """Two formulas of 300 and their words stay within a field's 1,024 characters."""
 MARK = " · "
-"""Between the footer's words and the post's marker (`DailyContent.marker`)."""
+"""Between the footer's words and the marker a post made before the marker moved to its
+Play button carried (`marked` still finds such a post)."""
 
 
 def _round_value(content: DailyContent, digits: str, index: int) -> str:
@@ -70,7 +71,7 @@ def daily_embed(content: DailyContent) -> discord.Embed:
             value=_round_value(content, best.digits, index),
             inline=False,
         )
-    embed.set_footer(text=f"{t('daily.footer', locale)}{MARK}{content.marker}")
+    embed.set_footer(text=t("daily.footer", locale))
     return embed
 
 
@@ -82,8 +83,18 @@ def _no_board(summary: PeriodSummary, locale: str) -> str:
 
 
 def marked(message: discord.Message, marker: str) -> bool:
-    """Whether `message` is the daily post that carries `marker` (its footer ends so)."""
-    return any(
+    """Whether `message` is the daily post that carries `marker`: in its Play button's
+    custom_id, which no player reads (a post made before that carried it at its footer's
+    end, shown to everyone)."""
+    set_name, _, day = marker.partition("/")
+    custom_id = QualificationButton(set_name, day=day).item.custom_id
+    buttons = (
+        child
+        for row in message.components
+        if isinstance(row, discord.ActionRow)
+        for child in row.children
+    )
+    return any(getattr(button, "custom_id", None) == custom_id for button in buttons) or any(
         embed.footer.text is not None and embed.footer.text.endswith(f"{MARK}{marker}")
         for embed in message.embeds
     )
@@ -91,5 +102,7 @@ def marked(message: discord.Message, marker: str) -> bool:
 
 def daily_view(content: DailyContent) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(QualificationButton(content.set_name, t("daily.play", content.locale)))
+    view.add_item(
+        QualificationButton(content.set_name, t("daily.play", content.locale), content.period)
+    )
     return view

@@ -94,8 +94,8 @@ class DailyContent:
 
     @property
     def marker(self) -> str:
-        """What the post carries (its footer ends with it) so it is found in its channel:
-        the Set and the day, the same in every language."""
+        """What the post carries (in its Play button's custom_id, unseen) so it is found
+        in its channel: the Set and the day, the same in every language."""
         return f"{self.set_name}/{self.period}"
 
     @property

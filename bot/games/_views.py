@@ -278,16 +278,17 @@ GAMES_COG = "Games"
 
 class QualificationButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"fd:qual:(?P<set>[a-z0-9_-]{1,32})",
+    template=r"fd:qual:(?P<set>[a-z0-9_-]{1,32})(?::(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2}))?",
 ):
     """Starts the clicker's Qualification of a Set, as /qualification does (the daily post
-    carries it; its custom_id names the Set, so it works after a restart)."""
+    carries it; its custom_id names the Set, so it works after a restart). A daily post's
+    button also names the day it sums up: the bot finds its own post by it, where no player
+    reads it."""
 
-    def __init__(self, set_name: str, label: str = "Play") -> None:
+    def __init__(self, set_name: str, label: str = "Play", day: str | None = None) -> None:
+        custom_id = f"fd:qual:{set_name}" if day is None else f"fd:qual:{set_name}:{day}"
         super().__init__(
-            discord.ui.Button(
-                label=label, custom_id=f"fd:qual:{set_name}", style=discord.ButtonStyle.primary
-            )
+            discord.ui.Button(label=label, custom_id=custom_id, style=discord.ButtonStyle.primary)
         )
         self.set_name = set_name
 
@@ -296,7 +297,7 @@ class QualificationButton(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> QualificationButton:
         del interaction
-        return cls(match["set"], _label(item, "Play"))
+        return cls(match["set"], _label(item, "Play"), match["day"])
 
     async def callback(self, interaction: Interaction) -> None:
         games = loaded_cog(interaction, GAMES_COG)

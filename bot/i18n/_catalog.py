@@ -178,13 +178,17 @@ class Catalog:
             self._templates[text, language] = template
         return template.fill(language, params)
 
-    def commands_in(self, text: str, language: str, *, escape: bool = False) -> str:
+    def commands_in(
+        self, text: str, language: str, *, escape: bool = False, mentions: bool = True
+    ) -> str:
         """Every `{/name}` of `text` as the command the reader's client shows
-        (`escape`: with braces doubled, for a text that is formatted next)."""
+        (`escape`: with braces doubled, for a text that is formatted next; `mentions`
+        False: never a Discord mention, for a reader outside Discord, as the web's)."""
 
         def replace(match: re.Match[str]) -> str:
             qualified = match.group(1)
-            command_id = None if match.group(2) else self.command_ids.of(qualified)
+            plain = match.group(2) or not mentions
+            command_id = None if plain else self.command_ids.of(qualified)
             shown = command_text(qualified, self.command_name(qualified, language), command_id)
             return shown.replace("{", "{{").replace("}", "}}") if escape else shown
 

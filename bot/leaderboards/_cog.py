@@ -120,16 +120,15 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         except UnknownSet:
             return []
         played = await self.store.set_versions(guild_id, game_set.name)
+        numbers = await self.store.set_version_numbers(guild_id, game_set.name)
         listed = [game_set.version, *(v for v in played if v != game_set.version)]
         locale = locale_of(interaction)
         needle = current.strip().lower()
+        labelled = [(v, version_label(v, v == game_set.version, locale, numbers)) for v in listed]
         return [
-            app_commands.Choice(
-                name=version_label(v, v == game_set.version, locale)[:CHOICE_NAME_MAX],
-                value=v or LEGACY_CHOICE,
-            )
-            for v in listed
-            if needle in (v or LEGACY_CHOICE)
+            app_commands.Choice(name=label[:CHOICE_NAME_MAX], value=v or LEGACY_CHOICE)
+            for v, label in labelled
+            if needle in (v or LEGACY_CHOICE) or needle in label.lower()
         ][:CHOICES_MAX]
 
     async def _version(self, guild_id: int, game_set: GameSet, chosen: str | None) -> str:

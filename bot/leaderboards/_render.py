@@ -65,8 +65,10 @@ def qualification_embed(
     version: str | None = None,
     streaks: Mapping[int, Streak] | None = None,
     lang: FormulaLanguage = FormulaLanguage.PHP,
+    numbers: Mapping[str, int] | None = None,
 ) -> discord.Embed:
-    """`version` (when known) goes in the footer: a board ranks one version of the Set.
+    """`version` (when known) goes in the footer by its number in `numbers`: a board
+    ranks one version of the Set.
     The title names the Set's language `lang` (unless it is PHP), its Scores are in it."""
     period_name = t(f"leaderboards.period.{period.value}", locale)
     title = set_label(set_name, lang)
@@ -78,7 +80,7 @@ def qualification_embed(
     embed.description = "\n".join(lines) or t(
         "leaderboards.qualification.empty", locale, set=set_name
     )
-    extra = "" if version is None else version_label(version, False, locale)
+    extra = "" if version is None else version_label(version, False, locale, numbers or {})
     page_footer(embed, page, pages, locale, extra)
     return embed
 

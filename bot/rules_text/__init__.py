@@ -51,10 +51,16 @@ def _read(file: Path) -> list[tuple[str, str]]:
     return pages
 
 
-def rules_pages(locale: str, lang: FormulaLanguage = FormulaLanguage.PHP) -> list[tuple[str, str]]:
+def rules_pages(
+    locale: str, lang: FormulaLanguage = FormulaLanguage.PHP, *, mentions: bool = True
+) -> list[tuple[str, str]]:
     """(title, text) pages of the rules in the player's language, for a Set in `lang`
-    (its own formula page and surprises when it has one)."""
+    (its own formula page and surprises when it has one); `mentions` False: commands
+    named as typed, never as Discord mentions (the web)."""
     language = normalize_locale(locale)
     book = catalog()
     pages = _pages(language, formula_texts(lang).rules)
-    return [(title, book.commands_in(text, language)[:EMBED_LIMIT]) for title, text in pages]
+    return [
+        (title, book.commands_in(text, language, mentions=mentions)[:EMBED_LIMIT])
+        for title, text in pages
+    ]

@@ -165,6 +165,26 @@ async def set_versions(
     return [str(v) for v in result.scalars()]
 
 
+async def set_version_numbers(
+    conn: AsyncConnection, guild_id: int, set_name: str
+) -> dict[str, int]:
+    """Each version of a Set with Qualification games here, numbered 1, 2, ... in the
+    order it was first played: how a player reads a version (its id is a hash)."""
+    first = sa.func.min(games.c.created_at)
+    result = await conn.execute(
+        sa.select(games.c.set_version)
+        .where(
+            games.c.guild_id == guild_id,
+            games.c.mode == Mode.QUALIFICATION.value,
+            games.c.set_name == set_name,
+            games.c.set_version != "",
+        )
+        .group_by(games.c.set_version)
+        .order_by(first, games.c.set_version)
+    )
+    return {str(v): number for number, v in enumerate(result.scalars(), start=1)}
+
+
 async def qualification(
     conn: AsyncConnection,
     guild_id: int,

@@ -289,13 +289,27 @@ async def count_attempts(
 async def recent_starts(
     conn: AsyncConnection, guild_id: int, user_id: int, since: float
 ) -> list[float]:
-    """When the player's games on the server started, from `since` on, newest first."""
+    """When the player's games on the server started, from `since` on, newest first.
+
+    A game its mode lets go (`Mode.quick_resign_is_free`: resigned in its first round,
+    no answer of the player's) is left out."""
+    answered = sa.exists().where(
+        answers_t.c.game_id == games.c.id, answers_t.c.player == str(user_id)
+    )
+    quick_resign = sa.and_(
+        games.c.mode.in_([mode.value for mode in Mode if mode.quick_resign_is_free]),
+        sa.func.coalesce(games.c.termination, "") == "resign",
+        games.c.rounds_played <= 1,
+        ~answered,
+    )
     result = await conn.execute(
         sa.select(game_players.c.created_at)
+        .join(games, games.c.id == game_players.c.game_id)
         .where(
             game_players.c.guild_id == guild_id,
             game_players.c.player == str(user_id),
             game_players.c.created_at >= since,
+            ~quick_resign,
         )
         .order_by(game_players.c.created_at.desc())
     )

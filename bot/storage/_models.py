@@ -218,6 +218,10 @@ class RatingEvent(SQLModel, table=True):
     """One row per player per rated duel; its key makes a result count once."""
 
     __tablename__ = "rating_events"
+    __table_args__ = (
+        # a player's Elo over time on the web player page, newest first (0022)
+        sa.Index("ix_rating_events_player", "guild_id", "user_id", "created_at"),
+    )
 
     game_id: str = Field(
         primary_key=True, sa_type=sa.String(NAME), foreign_key="games.id", ondelete="CASCADE"
@@ -351,6 +355,9 @@ class ServerConfig(SQLModel, table=True):
     solo_games: str | None = Field(default=None, sa_type=sa.String(8), nullable=True)
     """Where one player's games are played here ("private", "thread"); None: the bot's
     own `SOLO_GAMES`."""
+    guild_name: str | None = Field(default=None, sa_type=sa.String(100), nullable=True)
+    """The server's name as Discord last gave it to the bot (its pages show it); None
+    until seen (0022)."""
 
 
 class DailyPost(SQLModel, table=True):

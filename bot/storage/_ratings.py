@@ -125,3 +125,17 @@ async def game_changes(conn: AsyncConnection, game_id: str) -> list[RatingChange
         sa.select(events_t).where(events_t.c.game_id == game_id).order_by(events_t.c.user_id)
     )
     return [RatingChange(row.user_id, row.before, row.after) for row in rows]
+
+
+async def elo_history(
+    conn: AsyncConnection, guild_id: int, user_id: int, limit: int
+) -> list[tuple[float, int, int]]:
+    """(when, Elo before, Elo after) of the player's last `limit` rated duels on the
+    server, oldest first (`ix_rating_events_player`)."""
+    rows = await conn.execute(
+        sa.select(events_t.c.created_at, events_t.c.before, events_t.c.after)
+        .where(events_t.c.guild_id == guild_id, events_t.c.user_id == user_id)
+        .order_by(events_t.c.created_at.desc(), events_t.c.game_id.desc())
+        .limit(limit)
+    )
+    return [(float(row.created_at), row.before, row.after) for row in rows][::-1]

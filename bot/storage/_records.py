@@ -294,6 +294,8 @@ class ServerSettings:
     solo_games: str | None = None
     """`/config games`: "private" or "thread" for one player's games here; None: the
     bot's own `SOLO_GAMES`."""
+    guild_name: str | None = None
+    """The server's name as the bot last saw it on Discord; None until seen."""
 
     @property
     def zone(self) -> tzinfo:

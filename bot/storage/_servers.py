@@ -22,6 +22,8 @@ from rules import GameSet
 
 config_t = table(ServerConfig)
 
+GUILD_NAME = 100
+"""Discord's longest server name."""
 WEB_KEY_BYTES = 16
 """A page key of 22 URL-safe characters: 128 random bits, not guessed to find a server."""
 
@@ -42,6 +44,7 @@ def _settings(row: Any) -> ServerSettings:
         web_key=row.web_key,
         web_on=bool(row.web_on),
         solo_games=row.solo_games,
+        guild_name=row.guild_name,
     )
 
 
@@ -97,6 +100,23 @@ async def set_web(
         .on_conflict_do_update(index_elements=["guild_id"], set_=changes)
     )
     return await get(conn, guild_id)
+
+
+async def name_server(conn: AsyncConnection, guild_id: int, name: str, now: float) -> None:
+    """Keep the server's name as Discord gives it; a name unchanged writes nothing."""
+    insert = dialect_insert(conn, config_t).values(
+        guild_id=guild_id, guild_name=name[:GUILD_NAME], updated_at=now
+    )
+    await conn.execute(
+        insert.on_conflict_do_update(
+            index_elements=["guild_id"],
+            set_={"guild_name": insert.excluded.guild_name},
+            where=sa.or_(
+                config_t.c.guild_name.is_(None),
+                config_t.c.guild_name != insert.excluded.guild_name,
+            ),
+        )
+    )
 
 
 async def by_web_key(conn: AsyncConnection, key: str) -> ServerSettings | None:
@@ -160,6 +180,16 @@ class ServerStore:
     async def set_web(self, guild_id: int, on: bool, now: float) -> ServerSettings:
         async with self._write() as conn:
             return await set_web(conn, guild_id, on, now, secrets.token_urlsafe(WEB_KEY_BYTES))
+
+    async def name_server(self, guild_id: int, name: str, now: float) -> None:
+        """The server's name as Discord gave it (its pages show it). Read first: every
+        server becomes available at each start, and few were renamed meanwhile, so the
+        write lock is taken only for a name that changed."""
+        async with self._read() as conn:
+            if (await get(conn, guild_id)).guild_name == name[:GUILD_NAME]:
+                return
+        async with self._write() as conn:
+            await name_server(conn, guild_id, name, now)
 
     async def by_web_key(self, key: str) -> ServerSettings | None:
         async with self._read() as conn:

@@ -46,12 +46,13 @@ class BoardsPart(Connections):
         limit: int = 10,
         offset: int = 0,
         version: str | None = None,
+        until: str | None = None,
     ) -> list[LeaderRow]:
         """Best ranked game per player (losses left out); `since` is the first period
         included; `version` the Set's version ranked (the bot always names one)."""
         async with self._read() as conn:
             return await _boards.qualification(
-                conn, guild_id, set_name, since, limit, offset, version
+                conn, guild_id, set_name, since, limit, offset, version, until
             )
 
     async def qualification_page(
@@ -63,12 +64,13 @@ class BoardsPart(Connections):
         limit: int = 10,
         offset: int = 0,
         version: str | None = None,
+        until: str | None = None,
     ) -> tuple[list[LeaderRow], int]:
         """`qualification_leaderboard` and `qualification_count` in one query: a page of
         the board and how many players it ranks."""
         async with self._read() as conn:
             return await _boards.qualification_page(
-                conn, guild_id, set_name, since, limit, offset, version
+                conn, guild_id, set_name, since, limit, offset, version, until
             )
 
     async def qualification_count(
@@ -91,6 +93,11 @@ class BoardsPart(Connections):
         in (PHP when unplayed)."""
         async with self._read() as conn:
             return await _boards.set_language(conn, guild_id, set_name, version, game_id)
+
+    async def set_version_numbers(self, guild_id: int, set_name: str) -> dict[str, int]:
+        """Each version of a Set played here, numbered 1, 2, ... by its first game."""
+        async with self._read() as conn:
+            return await _boards.set_version_numbers(conn, guild_id, set_name)
 
     async def set_versions(
         self, guild_id: int, set_name: str, *, since: str | None = None
@@ -120,6 +127,18 @@ class BoardsPart(Connections):
         """The player's Qualification streak per Set; `today` is the current period."""
         async with self._read() as conn:
             return await _streaks.player_streaks(conn, guild_id, user_id, today)
+
+    async def finished_days(self, guild_id: int, user_id: int, since: str) -> list[str]:
+        """The days from `since` on the player finished a Qualification here (any Set)."""
+        async with self._read() as conn:
+            return await _streaks.finished_days(conn, guild_id, user_id, since)
+
+    async def elo_history(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[tuple[float, int, int]]:
+        """(when, before, after) of the player's last rated duels here, oldest first."""
+        async with self._read() as conn:
+            return await _ratings.elo_history(conn, guild_id, user_id, limit)
 
     async def board_streaks(
         self, guild_id: int, set_name: str, user_ids: Collection[int], today: str

@@ -64,3 +64,22 @@ async def board_streaks(
         if player.isdigit():
             periods.setdefault(int(player), []).append(period)
     return {user: streak(days, today) for user, days in periods.items()}
+
+
+async def finished_days(
+    conn: AsyncConnection, guild_id: int, user_id: int, since: str
+) -> list[str]:
+    """The days (periods, from `since` on) the player finished a Qualification of any
+    Set on the server, as a streak counts them; oldest first."""
+    rows = await conn.execute(
+        sa.select(games.c.period)
+        .distinct()
+        .where(
+            games.c.guild_id == guild_id,
+            games.c.player == str(user_id),
+            games.c.period >= since,
+            *_finished(),
+        )
+        .order_by(games.c.period)
+    )
+    return [str(period) for period in rows.scalars()]

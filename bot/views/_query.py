@@ -15,7 +15,14 @@ from enum import StrEnum
 from typing import assert_never
 
 import rules
-from bot.charts import GAMES_MAX, StatsChartInput, stats_input
+from bot.charts import (
+    DUELS_MAX,
+    GAMES_MAX,
+    EloChartInput,
+    StatsChartInput,
+    elo_input,
+    stats_input,
+)
 from bot.play import accuracy, seal_of
 from bot.storage import GameRecord, LeaderRow, PlayerStats, RatingRow, Store
 from bot.views._void import voided
@@ -23,6 +30,9 @@ from rules import Streak
 from rules.modes import declared
 
 PAGE_SIZE = 10
+CALENDAR_DAYS = 18 * 7
+"""How far back a player page's streak calendar looks: its 17 weeks and the days of an
+eighteenth before them it may start in."""
 
 
 class BoardPeriod(StrEnum):
@@ -76,6 +86,9 @@ class Board:
     pages: int
     language: rules.FormulaLanguage = rules.FormulaLanguage.PHP
     """The Set's language as its latest game of the board had it: named, and its Scores."""
+    day: str | None = None
+    """One Qualification day (a period, `2026-01-01`) the board ranks instead of `period`
+    (a replay's link to its day's board)."""
 
     @property
     def past_end(self) -> bool:
@@ -120,23 +133,33 @@ class PlayerRecord:
     streaks: Mapping[str, Streak]
     games: tuple[GameRecord, ...] = ()
     chart: StatsChartInput | None = field(default=None)
+    elo: EloChartInput | None = None
+    """The Elo chart's data: the player's last rated duels here; None before any."""
+    today: str = ""
+    """The server's current day (a period), where the streak calendar ends."""
+    days: tuple[str, ...] = ()
+    """The days of the last CALENDAR_DAYS with a finished Qualification (any Set)."""
 
 
 async def board(
     store: Store, guild_id: int, set_name: str, period: BoardPeriod, version: str | None,
-    page: int = 0, now: datetime | None = None,
+    page: int = 0, now: datetime | None = None, *, day: str | None = None,
 ) -> Board:  # fmt: skip
-    """A Qualification board page, with each player's current streak."""
+    """A Qualification board page, with each player's current streak; `day`: that one
+    day's board instead of `period`'s."""
     zone = (await store.servers.settings(guild_id)).zone
     moment = now or datetime.now(UTC)
-    first = since(period, moment, zone)
+    first = day if day is not None else since(period, moment, zone)
     rows, total = await store.qualification_page(
-        guild_id, set_name, first, limit=PAGE_SIZE, offset=page * PAGE_SIZE, version=version
-    )
+        guild_id, set_name, first, limit=PAGE_SIZE, offset=page * PAGE_SIZE, version=version,
+        until=day,
+    )  # fmt: skip
     users = [row.user_id for row in rows]
     streaks = await store.board_streaks(guild_id, set_name, users, rules.period_of(moment, zone))
     lang = await store.set_language(guild_id, set_name, version)
-    return Board(set_name, period, version, tuple(rows), streaks, page, page_count(total), lang)
+    return Board(
+        set_name, period, version, tuple(rows), streaks, page, page_count(total), lang, day
+    )
 
 
 FIND_MAX = 2000
@@ -145,13 +168,13 @@ FIND_MAX = 2000
 
 async def board_rows(
     store: Store, guild_id: int, set_name: str, period: BoardPeriod, version: str | None,
-    now: datetime | None = None,
+    now: datetime | None = None, *, day: str | None = None,
 ) -> list[LeaderRow]:  # fmt: skip
     """A board's first FIND_MAX rows in rank order, to find a player on it."""
     zone = (await store.servers.settings(guild_id)).zone
-    first = since(period, now or datetime.now(UTC), zone)
+    first = day if day is not None else since(period, now or datetime.now(UTC), zone)
     return await store.qualification_leaderboard(
-        guild_id, set_name, first, limit=FIND_MAX, offset=0, version=version
+        guild_id, set_name, first, limit=FIND_MAX, offset=0, version=version, until=day
     )
 
 
@@ -195,4 +218,9 @@ async def player(
         if declared(r.state.mode).in_stats and r.state.outcome is not None and not voided(r)
     ]
     chart = stats_input(counted, user_id) if counted else None
-    return PlayerRecord(user_id, stats, streaks, tuple(records[:PAGE_SIZE]), chart)
+    elo = elo_input(await store.elo_history(guild_id, user_id, DUELS_MAX))
+    first = (datetime.fromisoformat(today) - timedelta(days=CALENDAR_DAYS - 1)).date()
+    days = await store.finished_days(guild_id, user_id, first.isoformat())
+    return PlayerRecord(
+        user_id, stats, streaks, tuple(records[:PAGE_SIZE]), chart, elo, today, tuple(days)
+    )

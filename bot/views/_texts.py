@@ -5,6 +5,8 @@ pages say the same thing; nothing here imports discord.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.common import fmt
 from bot.i18n import t
 from bot.storage import GameRecord
@@ -36,12 +38,14 @@ def ranking_result(
     return t("leaderboards.qualification.lost", locale, rounds=rounds)
 
 
-def version_label(version: str, current: bool, locale: str) -> str:
-    """How a Set version reads: its ten hex digits, or what "" stands for."""
+def version_label(version: str, current: bool, locale: str, numbers: Mapping[str, int]) -> str:
+    """How a Set version reads: its number on the server (`numbers`, from
+    `Store.set_version_numbers`; its id is ten hex digits no player reads), or what ""
+    stands for. A version not played yet comes after every played one."""
     if not version:
         return t("leaderboards_extra.qualification.version_legacy", locale)
     key = "version_current" if current else "version"
-    return t(f"leaderboards_extra.qualification.{key}", locale, version=version)
+    return t(f"details.{key}", locale, number=numbers.get(version, len(numbers) + 1))
 
 
 def game_result(record: GameRecord, player: str, locale: str) -> str:

@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from markupsafe import Markup
 
-from bot.charts import StatsChartInput
+from bot.charts import EloChartInput, StatsChartInput
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -49,8 +49,9 @@ class Recent(Generic[K, V]):
             self._values.popitem(last=False)
 
 
-BoardKey = tuple[str, str, str, str, str | None, int, int | None, str]
-"""Page key, language, Set, period, version asked, page, "my place" asked, search words."""
+BoardKey = tuple[str, str, str, str, str | None, int, int | None, str, str | None]
+"""Page key, language, Set, period, version asked, page, "my place" asked, search words,
+the one day asked."""
 
 
 class BoardCache:
@@ -68,8 +69,8 @@ class BoardCache:
         self._pages.put(key, (now, html))
 
 
-ChartKey = tuple[StatsChartInput, str]
-"""The chart's data and the reader's language."""
+ChartKey = tuple[StatsChartInput | EloChartInput, str]
+"""The chart's data (which also says which chart) and the reader's language."""
 
 
 class ChartCache:

@@ -13,8 +13,9 @@ from aiohttp import web
 from bot.i18n import t
 from bot.storage import CupPhase, CupRecord, LegRecord
 from bot.web._keys import STORE
+from bot.web._page import base_of, names_of, reader_language, render, server_of
 from bot.web._reach import not_found
-from bot.web._routes import KEY, _base, _lang, _names, _page, _server
+from bot.web._routes import KEY
 from rules.cup import Match
 
 CACHE_S = 10
@@ -53,22 +54,22 @@ def _cached(response: web.Response) -> web.Response:
 
 
 async def _hall(request: web.Request) -> web.Response:
-    server = await _server(request)
-    lang = _lang(request)
+    server = await server_of(request)
+    lang = reader_language(request)
     cups = await request.app[STORE].cups.of_server(server.guild_id, open_only=False)
     cups = sorted(cups, key=lambda c: -c.starts_at)[:HALL_MAX]
     champions = [int(c.champion) for c in cups if c.champion is not None]
-    names = await _names(request, server.guild_id, champions, lang)
-    rows = [{"cup": c, "link": f"{_base(request)}cup/{c.id}",
+    names = await names_of(request, server.guild_id, champions, lang)
+    rows = [{"cup": c, "link": f"{base_of(request)}cup/{c.id}",
              "champion": None if c.champion is None else names[int(c.champion)]}
             for c in cups]  # fmt: skip
     title = t("cup.web.hall", lang)
     return _cached(
-        _page(
+        render(
             request,
             "cups.html",
             lang,
-            base=_base(request),
+            base=base_of(request),
             rows=rows,
             ctr=ctr(lang),
             title=title,
@@ -97,8 +98,8 @@ def _match_view(
 
 
 async def _bracket(request: web.Request) -> web.Response:
-    server = await _server(request)
-    lang = _lang(request)
+    server = await server_of(request)
+    lang = reader_language(request)
     store = request.app[STORE]
     cup = await store.cups.find(server.guild_id, int(request.match_info["cup"]))
     if cup is None:
@@ -107,23 +108,23 @@ async def _bracket(request: web.Request) -> web.Response:
     if cup.bracket is not None:
         bracket = cup.bracket
         ids = [int(p) for p in bracket.entrants]
-        names = await _names(request, server.guild_id, ids, lang)
+        names = await names_of(request, server.guild_id, ids, lang)
         legs = await store.cups.legs(cup.id)
         for number in range(1, bracket.rounds + 1):
-            matches = [_match_view(cup, m, names, legs, _base(request))
+            matches = [_match_view(cup, m, names, legs, base_of(request))
                        for m in bracket.matches if m.round == number]  # fmt: skip
             rounds.append((_round_name(number, bracket.rounds, lang), matches))
     champion = None
     if cup.champion is not None:
-        champion = (await _names(request, server.guild_id, [int(cup.champion)], lang))[
+        champion = (await names_of(request, server.guild_id, [int(cup.champion)], lang))[
             int(cup.champion)
         ]
     return _cached(
-        _page(
+        render(
             request,
             "cup.html",
             lang,
-            base=_base(request),
+            base=base_of(request),
             cup=cup,
             rounds=rounds,
             champion=champion,

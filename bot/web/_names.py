@@ -33,6 +33,7 @@ class NameBook:
         self._known: dict[tuple[int, int], str] = {}
         self._pending: dict[int, dict[int, str]] = {}
         self._flushing: asyncio.Task[None] | None = None
+        self._servers: dict[int, str] = {}
 
     def saw(self, guild_id: int, user_id: int, name: str) -> None:
         """A player's interaction on a server: keep the name if it is new or changed."""
@@ -70,9 +71,22 @@ class NameBook:
             found.update(await self.store.names.of(guild_id, missing))
         return found
 
+    async def server_named(self, guild_id: int, name: str) -> None:
+        """Discord gave the server's name (the bot joined, it became available, or it was
+        renamed): kept for its pages; a failed write is tried again at the next sight."""
+        if not name or self._servers.get(guild_id) == name:
+            return
+        try:
+            await self.store.servers.name_server(guild_id, name, self.clock())
+        except Exception:
+            log.warning("keeping the name of server %s failed", guild_id)
+            return
+        self._servers[guild_id] = name
+
     async def server_left(self, guild_id: int) -> None:
         """The bot left a server: its players' names go, here and in the store."""
         self._pending.pop(guild_id, None)
+        self._servers.pop(guild_id, None)
         for key in [k for k in self._known if k[0] == guild_id]:
             del self._known[key]
         await self.store.names.forget_server(guild_id)

@@ -13,8 +13,9 @@ from aiohttp import web
 from bot.common import fmt, set_label
 from bot.i18n import t
 from bot.web._keys import STORE
+from bot.web._page import base_of, names_of, reader_language, render, server_of
 from bot.web._reach import not_found
-from bot.web._routes import KEY, _base, _lang, _names, _page, _server
+from bot.web._routes import KEY
 from rules.room_state import RoomState
 
 ROOM = f"/s/{KEY}/r/{{room:[A-Za-z0-9_-]{{4,64}}}}"
@@ -59,14 +60,14 @@ def rounds_of(state: RoomState) -> list[RoomRound]:
 
 
 async def _room(request: web.Request) -> web.Response:
-    server = await _server(request)
-    lang = _lang(request)
+    server = await server_of(request)
+    lang = reader_language(request)
     record = await request.app[STORE].rooms.load(request.match_info["room"])
     if record is None or record.guild_id != server.guild_id:
-        raise not_found(request, _base(request))
+        raise not_found(request, base_of(request))
     state = record.state
     seated = [int(p) if p.isdigit() else 0 for p in state.players]
-    known = await _names(request, server.guild_id, seated, lang)
+    known = await names_of(request, server.guild_id, seated, lang)
     names = [known[p] for p in seated]
     place = {s.player: s.place for s in state.standings}
     order = sorted(range(len(names)), key=lambda i: (place.get(i, len(names) + 1), i))
@@ -77,7 +78,7 @@ async def _room(request: web.Request) -> web.Response:
     ]  # fmt: skip
     title = t("web.room.title", lang, set=set_label(state.game_set.name,
               state.game_set.language), id=state.id[:8])  # fmt: skip
-    return _page(
-        request, "room.html", lang, base=_base(request), title=title, table=table,
+    return render(
+        request, "room.html", lang, base=base_of(request), title=title, table=table,
         names=names, rounds=rounds_of(state), description=title,
     )  # fmt: skip

@@ -1,4 +1,5 @@
-"""The player's chart as inline SVG: the same figure and data as `/stats`' PNG."""
+"""The player page's charts as inline SVG: the `/stats` figure (the same data as its PNG)
+and the Elo in Online Duels over time, each drawn by the chart worker."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import io
 import re
 
 from markupsafe import Markup
+from matplotlib.figure import Figure
 
-from bot.charts import StatsChartInput, build_stats_figure
+from bot.charts import EloChartInput, StatsChartInput, build_elo_figure, build_stats_figure
 
 _PROLOGUE = re.compile(r"^.*?(?=<svg)", re.S)
 
@@ -19,8 +21,16 @@ def stats_svg_bytes(data: StatsChartInput, locale: str, label: str) -> bytes:
 
 
 def stats_svg(data: StatsChartInput, locale: str, label: str) -> Markup:
+    return _svg(build_stats_figure(data, locale), label)
+
+
+def elo_svg_bytes(data: EloChartInput, locale: str, label: str) -> bytes:
+    """The Elo chart as UTF-8 SVG, for the chart worker (as `stats_svg_bytes`)."""
+    return str(_svg(build_elo_figure(data, locale), label)).encode()
+
+
+def _svg(figure: Figure, label: str) -> Markup:
     """matplotlib's own SVG (text as paths, no script), labelled for a screen reader."""
-    figure = build_stats_figure(data, locale)
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", transparent=True, metadata={"Date": None})
     svg = _PROLOGUE.sub("", buffer.getvalue(), count=1)

@@ -66,9 +66,12 @@ def rules_html(lang: str) -> list[tuple[str, Markup]]:
     rules (PHP's), every other language's own formula page and its surprises (its
     pages titled as the base's are the base's, said of that language)."""
     book = catalog()
-    base = rules_pages(lang)
+    base = rules_pages(lang, mentions=False)  # a mention is no link on the web
     sections = list(base)
     titles = {title for title, _ in base}
     for formula in FormulaLanguage:
-        sections += [page for page in rules_pages(lang, formula) if page[0] not in titles]
-    return [(title, markdown(book.commands_in(body, lang))) for title, body in sections]
+        pages = rules_pages(lang, formula, mentions=False)
+        sections += [page for page in pages if page[0] not in titles]
+    return [
+        (title, markdown(book.commands_in(body, lang, mentions=False))) for title, body in sections
+    ]

@@ -25,6 +25,7 @@ async def qualification(
     period: str = TODAY,
     seconds: float = 10.0,
     game_set: rules.GameSet = DARTS,
+    created_at: float = 1_767_225_600.0,
 ) -> GameRecord:
     state = rules.new_game(game_id, rules.Mode.QUALIFICATION, game_set, [str(player)])
     for number, result in enumerate(results):
@@ -38,7 +39,7 @@ async def qualification(
         channel_id=1,
         period=period,
         seed="s",
-        created_at=1_767_225_600.0,
+        created_at=created_at,
     )
     await store.save_game(record)
     return record

@@ -72,16 +72,16 @@ async def test_a_board_ranks_one_version_the_current_one_unless_chosen(board) ->
     guild, a, b = board.guild.id, board.alice, board.bob
     before = dataclasses.replace(DARTS, time_limit=90)
     await qualification(board.store, guild, "old-v", a.id, CHECKOUT_4, game_set=before)
-    await qualification(board.store, guild, "new-v", b.id, CHECKOUT_5)
+    await qualification(board.store, guild, "new-v", b.id, CHECKOUT_5, created_at=1_767_229_200.0)
     current = text(await a.slash(board.channel, "leaderboard qualification"))
     assert b.mention in current and a.mention not in current
-    assert f"version {DARTS.version}" in current
+    assert "version 2" in current and DARTS.version not in current  # a number, not a hash
     offered = await a.autocomplete(board.channel, "leaderboard qualification", "version", "")
     assert [c["value"] for c in offered] == [DARTS.version, before.version]
-    assert offered[0]["name"] == f"version {DARTS.version} (current)"
+    assert [c["name"] for c in offered] == ["version 2 (current)", "version 1"]
     chosen = text(await a.slash(board.channel, "leaderboard qualification", version=before.version))
     assert a.mention in chosen and b.mention not in chosen
-    assert f"version {before.version}" in chosen
+    assert "version 1" in chosen and before.version not in chosen
     wrong = await a.slash(board.channel, "leaderboard qualification", version="abc")
     assert wrong.ephemeral
     assert "`darts` has no Qualification games of version `abc` here" in text(wrong)

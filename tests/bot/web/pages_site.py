@@ -8,13 +8,16 @@ reach a page.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 from aiohttp.test_utils import TestClient
 
 import rules
+from bot.i18n import catalog, use_synced_commands
 from bot.storage import GameMeta, GameRecord, Reveal, Store
 
 GUILD = 1
@@ -79,3 +82,39 @@ async def populate(store: Store) -> str:
     settings = await store.servers.set_web(GUILD, True, 1.0)
     assert settings.web_key is not None
     return settings.web_key
+
+
+SYNCED_ID = 1456074444194709510
+"""A command id as Discord gives one (19 digits)."""
+
+
+@contextmanager
+def synced_commands() -> Iterator[None]:
+    """The process as after the bot synced its commands (any bot test before, or the bot
+    serving the pages): the catalog knows their ids, so a Discord text mentions them.
+    The ids known before come back after."""
+    ids = catalog().command_ids
+    kept = dict(ids._ids)
+    names = ("training", "qualification", "duel", "practice", "answer", "resign", "rules",
+             "leaderboard", "stats", "history", "game", "room", "sets", "config")  # fmt: skip
+    use_synced_commands([SimpleNamespace(name=n, id=SYNCED_ID) for n in names])
+    try:
+        yield
+    finally:
+        use_synced_commands([SimpleNamespace(name=n, id=i) for n, i in kept.items()])
+
+
+async def rated_duel(store: Store, game_id: str, at: float) -> GameRecord:
+    """Alice beats Bob in a rated Online Duel started at `at` (Score 0 in round 4)."""
+    state = rules.new_game(game_id, rules.Mode.DUEL, rules.CLASSIC, [str(ALICE), str(BOB)])
+    for number, (a, b) in enumerate([(100, 90), (100, 100), (100, 95), (51, 99)]):
+        start = at + 200 * number
+        state = rules.apply(state, rules.StartRound("1234", start))
+        state = rules.apply(state, rules.Submit(str(ALICE), "12*3+4", a, start + 12.5))
+        state = rules.apply(state, rules.Submit(str(BOB), "1+2+34", b, start + 30))
+    record = GameRecord(
+        state=state, guild_id=GUILD, channel_id=1, seed="s", created_at=at, meta=GameMeta()
+    )
+    await store.save_game(record)
+    await store.record_duel_result(record)
+    return record

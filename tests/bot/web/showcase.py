@@ -103,5 +103,6 @@ async def populate(store: Store) -> tuple[str, str]:
     await store.record_duel_result(record)
     await store.names.remember(GUILD, PLAYERS, 1.0)
     settings = await store.servers.set_web(GUILD, True, 1.0)
+    await store.servers.name_server(GUILD, "Львівський клуб дартсу 🎯", 1.0)
     assert settings.web_key is not None
     return settings.web_key, duel_id

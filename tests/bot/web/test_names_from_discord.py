@@ -58,3 +58,19 @@ async def test_a_players_discord_name_reaches_the_standalone_pages(store: Store)
         env.backend.remove_guild(guild.id)
         await env.settle()
         assert await store.names.of(guild.id, [olena.id]) == {}
+
+
+async def test_the_servers_name_is_kept_when_it_joins_and_when_it_is_renamed(
+    store: Store,
+) -> None:
+    settings = BotSettings(
+        discord_token=None, database_url="sqlite+aiosqlite:///unused", solo_games=SoloGames.THREAD
+    )
+    bot = create_bot(settings, store=store, evaluator=UnusedEvaluator())
+    async with simulated(bot) as env:
+        guild = env.create_guild("Darts Club")
+        await env.settle()
+        assert (await store.servers.settings(guild.id)).guild_name == "Darts Club"
+        env.backend.edit_guild(guild.id, {"name": "Дартс <клуб>"})
+        await env.settle()
+        assert (await store.servers.settings(guild.id)).guild_name == "Дартс <клуб>"

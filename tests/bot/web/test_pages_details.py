@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.bot.web.pages_site import ALICE, Site
+from tests.bot.web.pages_site import ALICE, SYNCED_ID, Site, synced_commands
 
 
 async def _text(site: Site, path: str) -> str:
@@ -41,3 +41,15 @@ async def test_dates_read_as_the_pages_language_writes_them(site: Site) -> None:
     sealed = await _text(site, f"{site.base}g/{'d' * 32}?lang=uk")
     assert "\u202fр., 00:00 UTC)" in sealed
     assert not re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", sealed)
+
+
+async def test_the_rules_page_names_commands_without_discords_mentions(site: Site) -> None:
+    """Once the bot synced its commands in the process (any bot test before, or the bot
+    serving the pages), a Discord mention `</training:1456074444194709510>` is no link on
+    the web: it was one long word, 337 px wide on a 320 px phone (the phone check's
+    missing page). The page names each command as a reader types it."""
+    with synced_commands():
+        for lang, name in (("en", "/training"), ("uk", "/тренування")):
+            page = await _text(site, f"/rules?lang={lang}")
+            assert str(SYNCED_ID) not in page and "&lt;/" not in page, lang
+            assert f". {name}<br>" in page, lang
