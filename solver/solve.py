@@ -25,9 +25,11 @@ from solver.semantics import Semantics, semantics
 from solver.textforms import (
     min_text_form_length,
     short_text_found,
+    text_form_cost,
     text_found,
     text_reaches,
     text_table,
+    top_level_costs,
 )
 from solver.toplevel import list_blocks, worth_listing
 
@@ -182,7 +184,7 @@ class Solver:
     def _candidate(self, entry: _Entry, r: _Texted, score: Number, game_set: GameSet) -> Candidate:
         value = r.value
         points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
-        return Candidate(r.text, value, points, new_score, r.ranked.length)
+        return Candidate(r.text, value, points, new_score, len(canonical(r.text)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,15 +241,20 @@ def _cap(prep: Prepared, found: Found, top: int, score_before: Number) -> int:
 def _add_short_text_forms(
     prep: Prepared, objective: Objective, found: Found, top: int, bound: float
 ) -> Found:
-    """Text forms can only shorten answers here: look at ever longer x while they can."""
-    funcs = [f for f in prep.grammar.funcs if f.reads_text]
-    form = min(len(f.value) for f in funcs) + 2
-    done = 0  # x lengths up to `done` are in; bands are fixed so their reads are cached
+    """Text forms can only make answers cheaper here: look at ever costlier x while they
+    can, in bands of 3 from one cost an x can have to the next (`top_level_costs`)."""
+    form = text_form_cost(prep)
+    costs = top_level_costs(prep)
+    done = 0  # x costs up to `done` are in; bands are fixed so their reads are cached
     upto = len(prep.digits) + 2
     before = objective.score_before if isinstance(objective, NewScore) else 0
     while done + 1 + form <= _cap(prep, found, top, before):
         found = Found.concat([found, short_text_found(prep, objective, bound, done + 1, upto)])
-        done, upto = upto, upto + 3
+        after = int(np.searchsorted(costs, upto, "right"))
+        if after == len(costs):
+            break
+        done = max(upto, int(costs[after]) - 1)
+        upto = max(upto + 3, int(costs[after]) + 2)
     return found
 
 
