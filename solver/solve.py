@@ -276,9 +276,20 @@ def _text_forms_needed(prep: Prepared, objective: Objective, found: Found, top: 
     last = head[-1].score
     if not text_reaches(objective, last):  # a huge Score: no text form comes near it
         return _Need.NONE
+    if not _int_reaches(objective, last):  # near a tiny Score no whole number scores as well
+        return _Need.NONE
     if _better_int_missing(objective, found, last):
         return _Need.ALL
     return _Need.SHORT if max(g.length for g in head) >= shortest else _Need.NONE
+
+
+def _int_reaches(objective: Objective, bound: float) -> bool:
+    """Whether some whole number could score at most `bound` (a text form gives only
+    those): some interval of the objective's sublevel holds one. At Score 0.001 the best
+    answer leaves ~1e-15 and no whole number comes within it, while the text forms' bands
+    would read every x as readable as the answer (every x with one call fewer)."""
+    lo, hi = objective.sublevel(bound)
+    return bool(np.any(np.ceil(lo) <= np.floor(hi)))
 
 
 def _better_int_missing(objective: Objective, found: Found, last: float) -> bool:
