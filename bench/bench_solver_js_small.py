@@ -115,7 +115,7 @@ def main() -> None:
             print(rows[-1], flush=True)
     load_end = os.getloadavg()[0]
     before_head = " | PHP before | JavaScript before" if "before" in trees else ""
-    before_rule = "|---|---" if "before" in trees else ""
+    before_rule = "---|---|" if "before" in trees else ""
     body = "\n".join(
         [
             "## Solver, JavaScript at Scores below 1 and 1-3 (`bench/bench_solver_js_small.py`)",
@@ -135,7 +135,7 @@ def main() -> None:
             ),
             "",
             f"| Digits | Score | PHP | JavaScript | JS/PHP{before_head} |",
-            f"|---|---:|---|---|---:{'|' + before_rule if before_rule else ''}|",
+            f"|---|---:|---|---|---:|{before_rule}",
             *rows,
             "",
             f"- JavaScript answers that failed: {failed} of {len(rows)}",

@@ -1,5 +1,6 @@
-"""The pages' port under a flood while PHP works: 800 slow-loris connections and 16
-clients asking player pages, beside honest readers and a busy PHP pool.
+"""The pages' port under a flood while games are played: 800 slow-loris connections and
+16 clients asking replays and player pages, beside honest readers, a busy PHP pool and
+players waiting for their rounds' reveals.
 
 One process set up like the bot with `WEB_PORT` (its file-descriptor limit lowered to a
 container's usual 1,024): a store with one server's games, a bubblewrap PHP pool of two
@@ -11,8 +12,12 @@ clients are processes of their own: an honest reader asking a board and a player
 one after another; then, for the flood half, a slow-loris holding `--loris` connections
 (half-sent headers, a byte a second, reconnecting when closed) and `--clients` clients
 asking player pages (of other players than the reader's, in two languages: charts to
-draw) as fast as they are answered. The same run is done quiet first, as
-the baseline. Prints and writes the `web-flood` section of docs/BENCHMARKS.md.
+draw) and replays, half each, as fast as they are answered. Meanwhile `--reveals` players
+in the bot's process ask, one after another (1 s apart, new Digits each time), a round's
+confirmed best answer as the game flow does (`ConfirmedSolver.best`: the solver's
+process, then PHP through the same pool): issue 29 asks their p99 under the flood to stay
+within 1.5x of the quiet run's. The same run is done quiet first, as the baseline. Prints
+and writes the `web-flood` section of docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -21,27 +26,34 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import resource
 import socket
 import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
+import sqlalchemy as sa
 
+import rules
 from bench._report import latency_cells, percentile, write_section
+from bench._solver_inputs import round_score
 from bench._storage_data import Dataset, bulk_load
 from bot.charts import ChartRenderer
 from bot.common.serving import Gate
+from bot.solving import ConfirmedSolver
 from bot.storage import Store, open_store
 from bot.web import NoNames, create_app, serve
 from evaluator.result import Evaluation
 from evaluator.sandbox.local import LocalWorkerFactory
 from evaluator.sandbox.pool import WorkerPool
-from evaluator.service import make_pool
+from evaluator.service import Evaluator, make_pool
 from evaluator.settings import EvaluatorSettings
+from solver.process import SolverProcess
 
 FORMULAS = ("34+89", "7/2", "(1+2)*3-4", "2**10", "99%7")
 HANG = "while (true) {}"
@@ -77,7 +89,10 @@ async def _honest(base: str, players: list[str], seconds: float) -> dict[str, An
     return {"statuses": dict(statuses), "times": times}
 
 
-async def _flood(base: str, players: list[str], seconds: float, clients: int) -> dict[str, Any]:
+async def _flood(
+    base: str, players: list[str], games: list[str], seconds: float, clients: int
+) -> dict[str, Any]:
+    """`clients` readers as fast as answered: odd ones player pages, even ones replays."""
     statuses: Counter[str] = Counter()
     deadline = time.perf_counter() + seconds
     timeout = aiohttp.ClientTimeout(total=15)
@@ -88,8 +103,13 @@ async def _flood(base: str, players: list[str], seconds: float, clients: int) ->
         while time.perf_counter() < deadline:
             n += clients
             lang = "uk" if (n // len(players)) % 2 else "en"
+            path = (
+                f"p/{players[n % len(players)]}"
+                if first % 2 or not games
+                else (f"g/{games[n % len(games)]}")
+            )
             try:
-                async with http.get(f"{base}p/{players[n % len(players)]}?lang={lang}") as a:
+                async with http.get(f"{base}{path}?lang={lang}") as a:
                     await a.read()
                     statuses[str(a.status)] += 1
             except (aiohttp.ClientError, TimeoutError) as exc:
@@ -139,7 +159,8 @@ async def _client(role: str, args: argparse.Namespace) -> None:
     if role == "honest":
         out = await _honest(args.base, players, args.seconds)
     elif role == "flood":
-        out = await _flood(args.base, players, args.seconds, args.clients)
+        games = args.games_flooded.split(",") if args.games_flooded else []
+        out = await _flood(args.base, players, games, args.seconds, args.clients)
     else:
         out = await _loris(args.port, args.loris, args.seconds)
     print(json.dumps(out), flush=True)
@@ -186,10 +207,49 @@ async def _php(pool: WorkerPool, seconds: float) -> dict[str, Any]:
     return {"times": times, "wrong": wrong, "hung": hung}
 
 
+async def _reveals(revealer: ConfirmedSolver, players: int, seconds: float) -> dict[str, Any]:
+    """Players each asking a round's confirmed best answer, waiting for it, 1 s apart."""
+    times: list[float] = []
+    empty = 0
+    deadline = time.perf_counter() + seconds
+
+    async def player(seed: int) -> None:
+        nonlocal empty
+        rng = random.Random(seed)
+        while time.perf_counter() < deadline:
+            began = time.perf_counter()
+            found = await revealer.best(rules.random_digits(rng), round_score(rng), rules.CLASSIC)
+            times.append(time.perf_counter() - began)
+            empty += found is None
+            await asyncio.sleep(1.0)
+
+    await asyncio.gather(*(player(29 + n) for n in range(players)))
+    return {"times": times, "empty": empty}
+
+
+@dataclass(frozen=True)
+class _Bot:
+    """The bot's parts the phases use: its PHP pool and its reveals (solver, then PHP)."""
+
+    pool: WorkerPool
+    revealer: ConfirmedSolver
+
+
+@dataclass(frozen=True)
+class _Targets:
+    """Whose pages the honest reader asks, and what the flood asks (pages, replays)."""
+
+    players: list[str]
+    flooded: list[str]
+    games: list[str]
+
+
 async def _phase(
-    pool: WorkerPool, gate: Gate | None, base: str, port: int, players: list[str],
-    flooded: list[str], args: argparse.Namespace, flood: bool,
+    bot: _Bot, gate: Gate | None, base: str, port: int, targets: _Targets,
+    args: argparse.Namespace, flood: bool,
 ) -> dict[str, Any]:  # fmt: skip
+    pool = bot.pool
+    players, flooded = targets.players, targets.flooded
     failures = pool.stats().spawn_failures
     refused = gate.refused if gate is not None else 0
     seconds = str(args.seconds)
@@ -201,6 +261,7 @@ async def _phase(
         await asyncio.sleep(3)  # the loris connections open
         others = ",".join(flooded)
         clients.append(await _spawn("flood", "--base", base, "--players", others,
+                                    "--games-flooded", ",".join(targets.games),
                                     "--clients", str(args.clients),
                                     "--seconds", seconds))  # fmt: skip
     honest = await _spawn("honest", "--base", base, "--players", listed, "--seconds", seconds)
@@ -213,12 +274,15 @@ async def _phase(
             await asyncio.sleep(0.1)
 
     watching = asyncio.create_task(watch())
-    php = await _php(pool, args.seconds)
+    php, reveals = await asyncio.gather(
+        _php(pool, args.seconds), _reveals(bot.revealer, args.reveals, args.seconds)
+    )
     results = [await _result(p) for p in (honest, *clients)]
     watching.cancel()
     await pool.settled()
     return {
         "php": php,
+        "reveals": reveals,
         "honest": results[0],
         "flood": results[2] if flood else None,
         "loris": results[1] if flood else None,
@@ -244,14 +308,17 @@ def report(out: dict[str, dict[str, Any]], args: argparse.Namespace, load: str) 
         "every 2 s (a worker replaced each time). The pages on loopback, served either by "
         "that process (`together`, WEB_PORT) or by `formula-darts web` beside it (`apart`). "
         f"Quiet, then with {args.loris} slow-loris connections and {args.clients} clients "
-        f"asking other players' pages, {args.seconds:.0f} s each; an honest reader asks a "
-        "board and a player page one after another throughout. Load average before the run: "
+        f"asking other players' pages and replays, {args.seconds:.0f} s each; an honest reader "
+        "asks a board and a player page one after another throughout, and "
+        f"{args.reveals} players each ask a round's confirmed best answer (solver, then PHP), "
+        "1 s apart. Load average before the run: "
         f"{load}.",
         "",
-        "| layout | run | honest answers | honest p50 | p90 | p99 | max ms | PHP p50 | p90 "
+        "| layout | run | reveals | reveal p50 | p90 | p99 | max ms | empty "
+        "| honest answers | honest p50 | p90 | p99 | max ms | PHP p50 | p90 "
         "| p99 | max ms | workers replaced | replacements failed | most connections open "
         "| refused (503) | flood answers |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     notes = []
     for layout, runs in out.items():
@@ -263,17 +330,24 @@ def report(out: dict[str, dict[str, Any]], args: argparse.Namespace, load: str) 
                 if run["flood"]
                 else "-"
             )
+            reveals = run["reveals"]
             lines.append(
-                f"| {layout} | {name} | {answered} | {latency_cells(honest['times'])} "
+                f"| {layout} | {name} | {len(reveals['times'])} "
+                f"| {latency_cells(reveals['times'])} | {reveals['empty']} "
+                f"| {answered} | {latency_cells(honest['times'])} "
                 f"| {latency_cells(run['php']['times'])} | {run['php']['hung']} "
                 f"| {run['spawn_failures']} | {run['most_open']} | {run['refused']} "
                 f"| {flooded} |"
             )
         quiet, flood = runs["quiet"], runs["flood"]
         ratio = percentile(flood["php"]["times"], 99) / percentile(quiet["php"]["times"], 99)
+        reveals = percentile(flood["reveals"]["times"], 99) / percentile(
+            quiet["reveals"]["times"], 99
+        )
         loris = flood["loris"] or {}
         notes.append(
-            f"{layout}: PHP p99 flood / quiet {ratio:.2f}x; the slow-loris opened "
+            f"{layout}: **reveals p99 flood / quiet {reveals:.2f}x** (target <= 1.5x); "
+            f"PHP p99 flood / quiet {ratio:.2f}x; the slow-loris opened "
             f"{loris.get('opened', 0):,} connections (each closed by the 5 s header timeout "
             f"or refused, then reopened); workers alive at the end: {flood['workers']}."
         )
@@ -281,9 +355,8 @@ def report(out: dict[str, dict[str, Any]], args: argparse.Namespace, load: str) 
 
 
 async def _together(
-    pool: WorkerPool, store: Store, key: str, players: list[str], flooded: list[str],
-    args: argparse.Namespace,
-) -> dict[str, Any]:  # fmt: skip
+    bot: _Bot, store: Store, key: str, targets: _Targets, args: argparse.Namespace
+) -> dict[str, Any]:
     async with (
         ChartRenderer() as charts,  # started, as the bot's
         serve(create_app(store, NoNames(), charts=charts), "127.0.0.1", 0) as runner,
@@ -292,15 +365,14 @@ async def _together(
         gate = next(iter(runner.sites)).gate  # type: ignore[attr-defined]
         base = f"http://127.0.0.1:{port}/s/{key}/"
         return {
-            name: await _phase(pool, gate, base, port, players, flooded, args, name == "flood")
+            name: await _phase(bot, gate, base, port, targets, args, name == "flood")
             for name in ("quiet", "flood")
         }
 
 
 async def _apart(
-    pool: WorkerPool, url: str, key: str, players: list[str], flooded: list[str],
-    args: argparse.Namespace,
-) -> dict[str, Any]:  # fmt: skip
+    bot: _Bot, url: str, key: str, targets: _Targets, args: argparse.Namespace
+) -> dict[str, Any]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = int(probe.getsockname()[1])
@@ -313,13 +385,13 @@ async def _apart(
         async with aiohttp.ClientSession() as http:
             for _ in range(600):
                 try:
-                    async with http.get(f"{base}p/{players[0]}") as answer:
+                    async with http.get(f"{base}p/{targets.players[0]}") as answer:
                         if answer.status == 200:
                             break
                 except aiohttp.ClientError:
                     await asyncio.sleep(0.1)
         return {
-            name: await _phase(pool, None, base, port, players, flooded, args, name == "flood")
+            name: await _phase(bot, None, base, port, targets, args, name == "flood")
             for name in ("quiet", "flood")
         }
     finally:
@@ -346,12 +418,21 @@ async def main_async(args: argparse.Namespace) -> int:
             guild = next(iter(data.players))
             key = (await store.servers.set_web(guild, True, 0.0)).web_key
             assert key is not None
-            players, flooded = data.players[guild][:100], data.players[guild][100:]
-            for layout in args.layouts.split(","):
-                print(f"  {layout} ...", file=sys.stderr)
-                run = _together(pool, store, key, players, flooded, args) if layout == "together" \
-                    else _apart(pool, url, key, players, flooded, args)  # fmt: skip
-                out[layout] = await run
+            async with store.engine.connect() as conn:
+                found = await conn.execute(
+                    sa.text("SELECT id FROM games WHERE guild_id = :g ORDER BY id LIMIT 64"),
+                    {"g": guild},
+                )
+                games = [str(row[0]) for row in found]
+            targets = _Targets(data.players[guild][:100], data.players[guild][100:], games)
+            async with SolverProcess() as solver:
+                bot = _Bot(pool, ConfirmedSolver(solver, Evaluator(pool)))
+                await _reveals(bot.revealer, args.reveals, 5.0)  # warm
+                for layout in args.layouts.split(","):
+                    print(f"  {layout} ...", file=sys.stderr)
+                    run = _together(bot, store, key, targets, args) if layout == "together" \
+                        else _apart(bot, url, key, targets, args)  # fmt: skip
+                    out[layout] = await run
         finally:
             await store.close()
     await pool.close()
@@ -368,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--loris", type=int, default=800)
     parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--reveals", type=int, default=2, help="players asking reveals")
     parser.add_argument("--nofile", type=int, default=1024)
     parser.add_argument("--layouts", default="together,apart", help="together, apart or both")
     parser.add_argument("--no-write", action="store_true", help="do not update docs/BENCHMARKS.md")
@@ -375,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--players", help=argparse.SUPPRESS)
+    parser.add_argument("--games-flooded", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.role:
         asyncio.run(_client(args.role, args))

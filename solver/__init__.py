@@ -2,8 +2,9 @@
 
 Pure (numpy and `rules` only): nothing of discord, the database, Docker or
 the evaluator; the bot confirms every shown formula with real PHP or node
-(`bot/solving.py`). A JavaScript Set's `**` and `Math.cbrt` come from a node helper
-process (`node_math.py`: V8's are not C's); everything else is numpy.
+(`bot/solving.py`). A JavaScript Set's `**` comes from a node helper process
+(`node_math.py`: V8's is not C's) and its `Math.cbrt` is V8's algorithm redone in numpy
+(`js_cbrt.py`); everything else is numpy.
 
 The grammar it is optimal over (PHP's; a JavaScript Set's is the same with its
 operators `+ - * / % ** & | ^ << >> >>>` and `Math.*` functions, `solver.grammar.SYNTAX`):
@@ -18,8 +19,11 @@ operators `+ - * / % ** & | ^ << >> >>>` and `Math.*` functions, `solver.grammar
   around any literal or any subexpression, the whole formula included, but
   functions do not nest directly (`f(g(x))` is not in the grammar, while
   `f(g(x)+y)` is); `- -x` is never useful and left out.
-Length counts characters without spaces, with the fewest parentheses PHP
-needs; ties go to the first formula in plain string order (without spaces).
+Among formulas of the same new Score the most readable wins (RULES.md, "The best
+answer"): fewest function calls, then fewest unary minuses, then fewest characters
+without spaces, written with the fewest parentheses the language needs
+(`grammar.formula_cost`); ties go to the first formula in plain string order
+(without spaces).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""The text of a found value: the shortest formula, then the first in plain string order.
+"""The text of a found value: the cheapest formula (grammar.formula_cost: fewest calls,
+then unary minuses, then characters), then the first in plain string order.
 
-Tables keep only lengths; the text is rebuilt on demand, top-down, for the
-few values a search returns. A length is composed exactly (children at their
-shortest in the context the parent needs), and with the lengths fixed the
-string order of a composite is the order of its children from left to
-right, so the smallest text of every child gives the smallest composite.
+Tables keep only costs ("lengths" in their names); the text is rebuilt on demand,
+top-down, for the few values a search returns. A cost is composed exactly (children at
+their cheapest in the context the parent needs), and with the costs fixed the string
+order of a composite is the order of its children from left to right, so the smallest
+text of every child gives the smallest composite.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver import values as V
-from solver.grammar import Level, Operation
+from solver.grammar import Level, Operation, formula_cost
 from solver.prepared import Block, Inverted, Prepared
 from solver.search import (
     Form,
@@ -33,7 +34,7 @@ def canonical(text: str) -> str:
 def smallest(texts: list[str]) -> str:
     if not texts:
         raise LookupError("no formula has this value: the tables disagree with the search")
-    return min(texts, key=lambda t: (len(canonical(t)), canonical(t)))
+    return min(texts, key=lambda t: (formula_cost(t), canonical(t)))
 
 
 def _key(v: V.Values) -> tuple[bool, int]:

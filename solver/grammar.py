@@ -3,8 +3,14 @@
 Every node of a formula is a literal or a binary operation (an operator or a
 two-argument function), optionally wrapped once by one of six forms: `x`,
 `-x`, `f(x)`, `-f(x)`, `f(-x)`, `-f(-x)` with `f` a one-argument function of
-the Set. A length counts characters without spaces; a formula is written with
-the fewest parentheses its language needs to parse it as the tree it is.
+the Set. A formula is written with the fewest parentheses its language needs to
+parse it as the tree it is.
+
+What the solver minimises after the Score is a formula's *cost* (RULES.md, "The best
+answer": the most readable wins): fewest function calls, then fewest unary minuses, then
+the fewest characters without spaces. The three add up over a formula's parts, so one
+weighted sum orders them exactly (`CALL_COST`, `MINUS_COST`) and every table keeps it as
+it kept the length before: an operation's and a wrap's `length` below are their costs.
 
 Each language spells its own operations (`SYNTAX`, keyed by the Set's language):
 PHP's `pow(` and JavaScript's `**` and `Math.pow(` are different `Op`s, so an
@@ -16,6 +22,7 @@ both: `-2**2` is not JavaScript, `(-2)**2` is).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -35,6 +42,30 @@ class Level(IntEnum):
     MUL = 5
     POW = 6
     ATOM = 7
+
+
+MINUS_COST = 192
+"""A unary minus outweighs every character a formula can have: 4 Digits, 3 binary
+operations of at most 13 characters (`Math.hypot(,)`), 7 wraps of at most 14
+(`-Math.round(-x)`) and two parentheses around and inside each: at most 169."""
+CALL_COST = 15 * MINUS_COST
+"""A function call outweighs every unary minus (at most 2 per node, 14) with every
+character. At most 10 calls (7 wraps and 3 binary calls): every cost is below
+10 * 2880 + 14 * 192 + 169 = 31,657, so the tables' int16 holds it."""
+
+
+def formula_cost(text: str) -> int:
+    """A written formula's cost, read from its text (what the tables' numbers count):
+    each call (`sqrt(`, `Math.max(`), each unary minus (a `-` at the start or after
+    anything but an operand's end), each character without spaces."""
+    bare = text.replace(" ", "")
+    calls = len(_CALL.findall(bare))
+    minuses = len(_UNARY_MINUS.findall(bare))
+    return calls * CALL_COST + minuses * MINUS_COST + len(bare)
+
+
+_CALL = re.compile(r"[A-Za-z][A-Za-z.]*\(")
+_UNARY_MINUS = re.compile(r"(?:^|(?<=[^0-9A-Za-z)]))-")
 
 
 CONTEXTS = len(Level)
@@ -70,7 +101,7 @@ class Op(Enum):
 
     @property
     def length(self) -> int:
-        """Characters the operation adds around its operands: `+`, or `pow(` `,` `)`."""
+        """Cost the operation adds to its operands': `+`, or a call's `pow(` `,` `)`."""
         return _length(self.value, self.is_call)
 
     def contexts(self) -> tuple[int, int]:
@@ -118,7 +149,7 @@ Operation = Op | JsOp
 
 
 def _length(value: str, is_call: bool) -> int:
-    return len(value) + 3 if is_call else len(value)
+    return len(value) + 3 + CALL_COST if is_call else len(value)
 
 
 def _contexts(level: Level, is_call: bool) -> tuple[int, int]:
@@ -230,9 +261,11 @@ class Wrap:
 
     @property
     def length(self) -> int:
+        """Cost the form adds to its node's: the minuses, the call and their characters."""
         if self.func is None:
-            return 1
-        return len(self.func.value) + 2 + self.shape.outer + self.shape.inner
+            return 1 + MINUS_COST
+        minuses = self.shape.outer + self.shape.inner
+        return len(self.func.value) + 2 + CALL_COST + minuses * (1 + MINUS_COST)
 
     def render(self, inner: str) -> str:
         if self.func is None:

@@ -7,7 +7,8 @@ operand on ToUint32, the count masked to 5 bits); `%` is C's fmod (exact, the
 dividend's sign); `Math.round` rounds half toward +Infinity and keeps -0; `Math.max`
 and `Math.min` give NaN for any NaN and tell -0 from +0; `Math.hypot` is V8's
 (normalised to the larger magnitude, summed, square-rooted, scaled back); `**`,
-`Math.pow` and `Math.cbrt` come from node itself (node_math.py). A formula's literal
+`Math.pow` come from node itself (node_math.py), `Math.cbrt` is V8's algorithm in
+numpy (js_cbrt.py). A formula's literal
 with a leading 0 is legacy octal when all its digits are octal (`023` is 19), else
 decimal (`08` is 8). tests/solver/test_solver_js.py checks each against node.
 """
@@ -20,6 +21,7 @@ import numpy as np
 
 from solver.column import Bools, Floats, Ints, Values, float_keys, identity_codes, of_floats, quiet
 from solver.grammar import Function, JsFunc, JsOp, Op, Operation, Wrap
+from solver.js_cbrt import cbrt
 from solver.node_math import NODE_MATH
 
 _TWO_32 = float(2**32)
@@ -179,7 +181,7 @@ def sign(f: Floats) -> Floats:
 
 UNARY: dict[Function, Callable[[Floats], Floats]] = {
     JsFunc.SQRT: quiet(np.sqrt),
-    JsFunc.CBRT: NODE_MATH.cbrt,
+    JsFunc.CBRT: cbrt,
     JsFunc.ABS: np.abs,
     JsFunc.FLOOR: np.floor,
     JsFunc.CEIL: np.ceil,

@@ -1,4 +1,6 @@
-"""`**` (and `Math.pow`) and `Math.cbrt` as node computes them, from node itself.
+"""`**` (and `Math.pow`) and `Math.cbrt` as node computes them, from node itself (the
+solver takes `Math.cbrt` from js_cbrt.py, which matches this bit for bit without a round
+trip; this one stays its reference).
 
 ECMAScript leaves both "implementation-approximated", and V8's are its own ports of
 fdlibm, not the C library's: numpy's `power` and `cbrt` differ from node's in the last

@@ -56,6 +56,7 @@ class Prepared:
     text_table: TextTable | None = None
     by_length: dict[tuple[int, int], tuple[Index, V.Ints]] = field(default_factory=dict)
     text_bands: dict[tuple[int, int], TextBand] = field(default_factory=dict)
+    x_costs: V.Ints | None = None  # textforms.top_level_costs
 
     def left(self, split: int) -> Table:
         return self.tables[(0, split)].w

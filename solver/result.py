@@ -10,7 +10,8 @@ from rules.scoring import Number
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One formula: its text, PHP's Result (int or float), the points and the new Score."""
+    """One formula: its text, PHP's Result (int or float), the points, the new Score and
+    its length (characters without spaces)."""
 
     formula: str
     value: Number
@@ -26,7 +27,8 @@ class Candidate:
 @dataclass(frozen=True, slots=True)
 class Solution:
     """Distinct Results, best first: the new Score nearest `aim` (0: the smallest), then
-    the shortest formula (spaces and redundant parentheses not counted), then plain
+    the most readable formula (fewest calls, then unary minuses, then characters: spaces
+    and redundant parentheses not counted; solver.grammar.formula_cost), then plain
     string order."""
 
     digits: str

@@ -211,7 +211,12 @@ def _sign_preimage(lo: V.Floats, hi: V.Floats, literal: float) -> Intervals:
     the shortest of those is the literal of all the Digits (every other formula of them
     is longer, and it is positive: 1000-9999), and its -1 is best written `-Math.sign(L)`
     (as long as `Math.sign(x)` with the shortest x < 0, and `-` sorts before `M`): only
-    the literal can be the argument of a shortest formula giving ±1."""
+    the literal can be the argument of a shortest formula giving ±1. Under the readability
+    order (grammar.formula_cost) `Math.sign(3-489)` reads better than `-Math.sign(3489)`
+    (no unary minus) and is not searched here, around the whole formula (inside it every
+    value's Math.sign is in the tables): a best answer that is a whole `-Math.sign(...)`
+    (Result -1) may carry one unary minus more than the most readable; its Score is still
+    the best."""
     zero = (lo <= 0) & (hi >= 0)
     one = (lo <= 1) & (hi >= 1)
     return (

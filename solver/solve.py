@@ -15,7 +15,7 @@ from rules.sets import GameSet
 from solver import values as V
 from solver.candidates import Found, collect_pruned, distinct_count, seed_bound
 from solver.formula import Writer, canonical
-from solver.grammar import Grammar
+from solver.grammar import MINUS_COST, Grammar
 from solver.objective import Distance, NewScore, Objective
 from solver.php import Number
 from solver.prepared import Prepared
@@ -25,9 +25,11 @@ from solver.semantics import Semantics, semantics
 from solver.textforms import (
     min_text_form_length,
     short_text_found,
+    text_form_cost,
     text_found,
     text_reaches,
     text_table,
+    top_level_costs,
 )
 from solver.toplevel import list_blocks, worth_listing
 
@@ -182,7 +184,7 @@ class Solver:
     def _candidate(self, entry: _Entry, r: _Texted, score: Number, game_set: GameSet) -> Candidate:
         value = r.value
         points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
-        return Candidate(r.text, value, points, new_score, r.ranked.length)
+        return Candidate(r.text, value, points, new_score, len(canonical(r.text)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,15 +241,25 @@ def _cap(prep: Prepared, found: Found, top: int, score_before: Number) -> int:
 def _add_short_text_forms(
     prep: Prepared, objective: Objective, found: Found, top: int, bound: float
 ) -> Found:
-    """Text forms can only shorten answers here: look at ever longer x while they can."""
-    funcs = [f for f in prep.grammar.funcs if f.reads_text]
-    form = min(len(f.value) for f in funcs) + 2
-    done = 0  # x lengths up to `done` are in; bands are fixed so their reads are cached
+    """Text forms can only make answers cheaper here: look at ever costlier x while they
+    can, from one cost an x can have to the next (`top_level_costs`): in bands of 3
+    characters among x without calls or minuses, then the rest of each tier of x with the
+    same calls and minuses at once (a band's reading has a fixed cost of some 20 ms: bands
+    of 3 over every tier took 15 of them a query)."""
+    form = text_form_cost(prep)
+    costs = top_level_costs(prep)
+    done = 0  # x costs up to `done` are in; bands are fixed so their reads are cached
     upto = len(prep.digits) + 2
     before = objective.score_before if isinstance(objective, NewScore) else 0
     while done + 1 + form <= _cap(prep, found, top, before):
         found = Found.concat([found, short_text_found(prep, objective, bound, done + 1, upto)])
-        done, upto = upto, upto + 3
+        after = int(np.searchsorted(costs, upto, "right"))
+        if after == len(costs):
+            break
+        cost = int(costs[after])
+        done = max(upto, cost - 1)
+        tier_end = (cost // MINUS_COST + 1) * MINUS_COST - 1
+        upto = max(upto + 3, cost + 2) if cost < MINUS_COST else tier_end
     return found
 
 
@@ -269,9 +281,20 @@ def _text_forms_needed(prep: Prepared, objective: Objective, found: Found, top: 
     last = head[-1].score
     if not text_reaches(objective, last):  # a huge Score: no text form comes near it
         return _Need.NONE
+    if not _int_reaches(objective, last):  # near a tiny Score no whole number scores as well
+        return _Need.NONE
     if _better_int_missing(objective, found, last):
         return _Need.ALL
     return _Need.SHORT if max(g.length for g in head) >= shortest else _Need.NONE
+
+
+def _int_reaches(objective: Objective, bound: float) -> bool:
+    """Whether some whole number could score at most `bound` (a text form gives only
+    those): some interval of the objective's sublevel holds one. At Score 0.001 the best
+    answer leaves ~1e-15 and no whole number comes within it, while the text forms' bands
+    would read every x as readable as the answer (every x with one call fewer)."""
+    lo, hi = objective.sublevel(bound)
+    return bool(np.any(np.ceil(lo) <= np.floor(hi)))
 
 
 def _better_int_missing(objective: Objective, found: Found, last: float) -> bool:

@@ -139,8 +139,32 @@ def min_text_form_length(prep: Prepared) -> int:
     funcs = [f for f in prep.grammar.funcs if isinstance(f, Func) and f.reads_text]
     if not funcs:
         return 1 << 30
-    # the literal of all four digits is the shortest formula (a binary operation adds a sign)
-    return min(len(f.value) for f in funcs) + 2 + len(prep.digits)
+    # the literal of all four digits is the cheapest formula (a binary operation adds a sign)
+    return text_form_cost(prep) + len(prep.digits)
+
+
+def text_form_cost(prep: Prepared) -> int:
+    """What the cheapest text form (`hexdec(x)`) adds to its x's cost (a call's weight)."""
+    funcs = [f for f in prep.grammar.funcs if isinstance(f, Func) and f.reads_text]
+    return min(Wrap(f).length for f in funcs) if funcs else 1 << 30
+
+
+def top_level_costs(prep: Prepared) -> V.Ints:
+    """Every cost a top-level x's formula can have, sorted (the literal's, and op + left's
+    + right's over the sides' distinct costs): costs are sparse (a call weighs 2,880
+    characters), so the text forms' bands step from one present cost to the next."""
+    if prep.x_costs is None:
+        n = len(prep.digits)
+        sums = [np.array([n], np.int64)]
+        for split in range(1, n):
+            a, c = prep.left(split), prep.right(split)
+            for op in prep.grammar.ops:
+                cl, cr = op.contexts()
+                a_len = np.unique(a.lens[:, cl].astype(np.int64))
+                c_len = np.unique(c.lens[:, cr].astype(np.int64))
+                sums.append((op.length + a_len[:, None] + c_len[None, :]).ravel())
+        prep.x_costs = np.unique(np.concatenate(sums))
+    return prep.x_costs
 
 
 def _by_length(prep: Prepared, table: Table, ctx: int) -> tuple[Index, V.Ints]:

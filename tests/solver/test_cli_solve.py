@@ -33,7 +33,7 @@ def test_best_formulas_for_digits_and_a_score() -> None:
     lines = proc.stdout.splitlines()
     assert lines[0] == "3489, Score 501, Set darts:"
     assert len(lines) == 4
-    assert lines[1] == "1. 3^-sqrt(4)<<8|9 = -501 (int), points 501, new Score 0"
+    assert lines[1] == "1. 3-(sqrt(4)<<8)|9 = -501 (int), points 501, new Score 0"
     for line in lines[1:]:
         formula = line.split(". ", 1)[1].split(" = ", 1)[0]
         assert check(formula, "3489", CLASSIC.functions) == formula
@@ -81,7 +81,7 @@ def test_jsonl_answers_one_line_per_line_in_order() -> None:
         False,
         True,
     ]
-    assert out[0] == {"ok": True, "formula": "3^-sqrt(4)<<8|9", "type": "int", "value": -501,
+    assert out[0] == {"ok": True, "formula": "3-(sqrt(4)<<8)|9", "type": "int", "value": -501,
                       "points": 501, "score": 0}  # fmt: skip
     assert out[-1] == out[0]
     for o in out:

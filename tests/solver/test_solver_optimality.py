@@ -8,7 +8,8 @@ formulas per Digits, 150,000 in all: tens of seconds through a pool of 2). The
 `slow` variant (CI runs it too) adds, for 2 of the Digits, one one-argument
 function around one literal or around the whole formula: sqrt for the first,
 hexdec for the second (about 44,000 formulas each). "Beats" compares
-(new Score, length without spaces, text): the solver must be at least as good.
+(new Score, readability cost: calls, unary minuses, then length without spaces, text):
+the solver must be at least as good.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import pytest
 from evaluator import Evaluation, Evaluator
 from rules.scoring import apply_points
 from rules.sets import CLASSIC, GameSet
+from solver.grammar import formula_cost
 from solver.php import same
 from solver.solve import Solver
 from tests.support.fixtures import evaluator  # noqa: F401 (fixture)
@@ -87,8 +89,9 @@ def slice_formulas(digits: str, functions: tuple[str, ...]) -> set[str]:
 
 
 def key(score: float, text: str) -> tuple[float, int, str]:
+    """The best answer's order (RULES.md): Score, then readability, then plain text."""
     bare = text.replace(" ", "")
-    return (score, len(bare), bare)
+    return (score, formula_cost(bare), bare)
 
 
 async def brute_force_best(

@@ -31,6 +31,13 @@ FACTS = [
         "Її показують після кожного раунду, а в Кваліфікації — коли скінчиться день",
     ),
     ("tense", "try again until the round ends", "пробуєте знову, доки не скінчиться час раунду"),
+    (
+        "the best answer's tie-break (issue 33)",
+        "the most readable: the fewest function calls, then the fewest unary minuses, then the"
+        " shortest",
+        "найзрозуміліша: з найменшою кількістю викликів функцій, далі — унарних мінусів, далі —"
+        " найкоротша",
+    ),
 ]
 CODE = re.compile(r"`[^`\n]+`")
 
