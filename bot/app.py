@@ -58,7 +58,7 @@ from bot.play import (
     backfilling,
 )
 from bot.play.rooms import RoomFlow, room_digits
-from bot.puzzles import PoolFiller, PuzzleRuns, filling
+from bot.puzzles import PoolFiller, PuzzleDayLines, PuzzleRuns, filling
 from bot.puzzles.discord_face import PuzzlesCog
 from bot.roles import RoleKeeper, roles_command
 from bot.rooms import RoomsCog
@@ -164,6 +164,10 @@ class FormulaDartsBot(commands.AutoShardedBot):
         self.service = service
         service.faces.attach(Face.DISCORD, self.announcer, self.announcer)
         self.sets: SetsDirectory = self.service.sets
+        self.puzzles = PuzzleRuns(
+            service.store, evaluator, self.sets, discord_clock, events=self.rewards
+        )
+        """Storm, Streak and the daily puzzle, from the pool `run_discord` keeps filled."""
         self.daily = DailyPosts(
             service.store,
             self.sets,
@@ -174,11 +178,8 @@ class FormulaDartsBot(commands.AutoShardedBot):
             web_base=settings.web_base_url,
             may_post=budget.optional_allowed,
             winners=self.rewards,
+            extras=PuzzleDayLines(self.puzzles),
         )
-        self.puzzles = PuzzleRuns(
-            service.store, evaluator, self.sets, discord_clock, events=self.rewards
-        )
-        """Storm, Streak and the daily puzzle, from the pool `run_discord` keeps filled."""
         self.names = NameBook(service.store, discord_clock)
         """Players' display names from their interactions, kept for the web pages."""
         self._recovery: asyncio.Task[None] | None = None

@@ -7,6 +7,16 @@ button; `_discord` sends it through the REST budget's daily lane.
 
 from bot.daily._ahead import Closest, DayAhead
 from bot.daily._discord import DiscordChannel
-from bot.daily._service import DailyContent, DailyPosts, PostChannel
+from bot.daily._render import daily_embed
+from bot.daily._service import DailyContent, DailyPosts, DayExtras, PostChannel
 
-__all__ = ["Closest", "DailyContent", "DailyPosts", "DayAhead", "DiscordChannel", "PostChannel"]
+__all__ = [
+    "Closest",
+    "DailyContent",
+    "DailyPosts",
+    "DayAhead",
+    "DayExtras",
+    "DiscordChannel",
+    "PostChannel",
+    "daily_embed",
+]

@@ -65,6 +65,10 @@ def daily_embed(content: DailyContent) -> discord.Embed:
     else:
         lines = [_no_board(summary, locale)]
     embed.description = "\n".join(lines)
+    if content.extra:  # the day's puzzle: a field of its own, above the rounds
+        embed.add_field(
+            name=t("daily.puzzle", locale), value="\n".join(content.extra)[:1024], inline=False
+        )
     for index, best in enumerate(summary.rounds[:FIELDS_MAX]):
         embed.add_field(
             name=t("daily.round", locale, number=best.number, digits=best.digits),

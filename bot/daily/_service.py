@@ -76,6 +76,15 @@ class DayWinners(Protocol):
     ) -> None: ...
 
 
+class DayExtras(Protocol):
+    """More of a closed day for its post: lines under the board (the day's puzzle, once
+    its seal is off), in the post's language; none to leave the post as it is."""
+
+    async def day_lines(
+        self, guild_id: int, set_name: str, period: str, locale: str
+    ) -> list[str]: ...
+
+
 @dataclass(frozen=True)
 class DailyContent:
     """One post: `closest` maps Digits to the solver's formula; None when there is no
@@ -91,6 +100,8 @@ class DailyContent:
     """The server's board on the web, when its pages are on (`/config web`)."""
     language: FormulaLanguage = FormulaLanguage.PHP
     """The language of the Set as the day's games had it: named, and its numbers."""
+    extra: tuple[str, ...] = ()
+    """`DayExtras`' lines (the day's puzzle), shown under the board."""
 
     @property
     def marker(self) -> str:
@@ -185,12 +196,14 @@ class DailyPosts:
         may_post: Callable[[], bool] = lambda: True,
         concurrency: int = CONCURRENCY,
         winners: DayWinners | None = None,
+        extras: DayExtras | None = None,
     ) -> None:
         """`web_base`: the web pages' public address; the post links its board there.
         `may_post`: whether the REST budget lets optional traffic go now
         (`RestBudget.optional_allowed`). `winners` is told each closed day's first
         (`bot.achievements.Rewards`)."""
         self.winners = winners
+        self.extras = extras
         self.web_base = web_base
         self.store = store
         self.sets = sets
@@ -305,6 +318,7 @@ class DailyPosts:
             settings.language or "en",
             board_link(self.web_base, settings, set_name),
             played.language if played is not None else await self._language(guild_id, set_name),
+            await self._extra(guild_id, set_name, period, settings.language or "en"),
         )
         assert settings.channel_id is not None
         sent: int | ChannelGone | None = None
@@ -322,6 +336,20 @@ class DailyPosts:
             return Outcome.CHANNEL_GONE
         await servers.finish_post(key, self.owner, sent, self.clock())
         return Outcome.MADE
+
+    async def _extra(
+        self, guild_id: int, set_name: str, period: str, locale: str
+    ) -> tuple[str, ...]:
+        """The extras' lines; a failure leaves them out (the post matters more)."""
+        if self.extras is None:
+            return ()
+        try:
+            return tuple(await self.extras.day_lines(guild_id, set_name, period, locale))
+        except Exception:
+            log.exception(
+                "the day's extra lines for %s/%s failed; posting without", guild_id, period
+            )
+            return ()
 
     async def _tell_winners(
         self, guild_id: int, set_name: str, period: str, summary: PeriodSummary

@@ -28,6 +28,7 @@ from bot.i18n import t
 from bot.play._reveals import score_before
 from bot.storage import GameRecord, Reveal
 from rules import FormulaLanguage, GameState, compute_min_rounds, is_zero
+from rules.grade import grade
 
 FOUND = "🎯"
 
@@ -78,14 +79,9 @@ def round_accuracy(state: GameState, reveal: Reveal) -> float | None:
     answer = state.rounds[reveal.round - 1].answers[reveal.seat]
     if answer is None:
         return None
-    before = float(score_before(state, reveal.round, reveal.seat))
-    best, got = float(reveal.score), float(answer.score)
-    if got <= best or perfect_in_reach(state, got, reveal.round):
-        return 1.0
-    reach = before - best
-    if reach <= 0:
-        return 0.0
-    return min(1.0, max(0.0, (before - got) / reach))
+    if perfect_in_reach(state, answer.score, reveal.round):
+        return 1.0  # RULES.md: a round grades 1 while a Perfect is still in reach
+    return grade(score_before(state, reveal.round, reveal.seat), reveal.score, answer.score)
 
 
 def accuracy(record: GameRecord, seat: int) -> float | None:

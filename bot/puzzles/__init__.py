@@ -7,7 +7,7 @@ The flow (`PuzzleRuns`, `PoolFiller`) imports no discord; the Discord face is
 
 from __future__ import annotations
 
-from bot.puzzles._daily import daily_post_lines
+from bot.puzzles._daily import PuzzleDayLines, daily_post_lines
 from bot.puzzles._pool import POOL_SIZE, PoolFiller, draw_score, filling
 from bot.puzzles._runs import (
     Graded,
@@ -28,6 +28,7 @@ __all__ = [
     "Invalid",
     "NoEvents",
     "PoolFiller",
+    "PuzzleDayLines",
     "PuzzleError",
     "PuzzleEvents",
     "PuzzleRuns",

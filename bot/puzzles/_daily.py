@@ -21,3 +21,17 @@ async def daily_post_lines(runs: PuzzleRuns, guild_id: int, period: str, locale:
     board = await runs.store.puzzles.board(guild_id, PuzzleKind.DAILY, 0.0, period=period)
     game_set = await runs.sets.resolve(guild_id, None)
     return daily_lines(board, puzzle, game_set.language, locale)
+
+
+class PuzzleDayLines:
+    """`bot.daily.DayExtras` for the daily post: the day's puzzle under the board of the
+    server's own Set (the one the daily puzzle is drawn from), nothing under the others'."""
+
+    def __init__(self, runs: PuzzleRuns) -> None:
+        self.runs = runs
+
+    async def day_lines(self, guild_id: int, set_name: str, period: str, locale: str) -> list[str]:
+        puzzle_set = await self.runs.sets.resolve(guild_id, None)
+        if puzzle_set.name != set_name:
+            return []
+        return await daily_post_lines(self.runs, guild_id, period, locale)

@@ -11,9 +11,11 @@ import pytest
 
 import rules
 from bot.common import SetsDirectory
+from bot.daily import DailyContent, DailyPosts, daily_embed
 from bot.puzzles import (
     Graded,
     Invalid,
+    PuzzleDayLines,
     PuzzleError,
     PuzzleRuns,
     daily_post_lines,
@@ -58,6 +60,20 @@ def the_rules_grade(before: float, best: float, got: float) -> float:
     if before > best:
         return min(1.0, max(0.0, (before - got) / (before - best)))
     return 0.0
+
+
+class Recorded:
+    """The daily post's channel: what it was asked to post."""
+
+    def __init__(self) -> None:
+        self.contents: list[DailyContent] = []
+
+    async def post(self, channel_id: int, content: DailyContent) -> int:
+        self.contents.append(content)
+        return 1
+
+    async def find(self, channel_id: int, marker: str, since: float) -> None:
+        return None
 
 
 def runs(
@@ -252,6 +268,19 @@ async def test_the_daily_post_shows_the_puzzle_only_once_the_day_is_over(
     assert shown.puzzle.best_formula in en[1] and shown.puzzle.digits in en[1]
     assert uk[0] == "📅 Задача дня: гравців 1 · найкраща оцінка 1,00"
     assert "найкраща відповідь" in uk[1]
+
+    # the server's daily post carries them, under the board of the Set the puzzle is of
+    await store.servers.update(1, datetime(2026, 12, 7, 1, tzinfo=UTC).timestamp(), channel_id=9)
+    channel = Recorded()
+    posts = DailyPosts(
+        store, flow.sets, channel, clock=lambda: clock.now, extras=PuzzleDayLines(flow)
+    )
+    assert (await posts.run_due()).made == 1
+    [content] = channel.contents
+    assert content.extra == tuple(en)
+    field = daily_embed(content).fields[0]
+    assert (field.name, field.value) == ("Daily puzzle", "\n".join(en))
+    assert await PuzzleDayLines(flow).day_lines(1, "another-set", "2026-12-07", "en") == []
 
 
 async def test_the_filler_tops_up_each_wanted_pool_to_its_size(
