@@ -1,5 +1,5 @@
-"""The bot: `create_bot(settings, store=..., evaluator=...)` returns a configured `commands.Bot`,
-and `run_discord(settings, token)` opens what the bot needs and runs it.
+"""The bot: `create_bot(settings, store=..., evaluator=...)` returns a configured `commands.Bot`;
+`bot.process.run_discord(settings, token)` opens what the bot needs and runs it.
 
 Resources (the store, the PHP evaluator, the solver, the chart worker) are opened by
 `run_discord` with `async with` and passed in, as discord.py's `advanced_startup`
@@ -17,7 +17,6 @@ import hashlib
 import json
 import logging
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager, nullcontext
 from enum import StrEnum
 from typing import Any, assert_never
 
@@ -25,7 +24,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import rules
 from bot._tree import MAX_RATELIMIT_WAIT_S, GameTree, intents
 from bot.achievements import Rewards
 from bot.charts import ChartRenderer
@@ -48,31 +46,23 @@ from bot.i18n import use_synced_commands
 from bot.i18n.translator import CatalogTranslator
 from bot.leaderboards import LeaderboardsCog, PageButton
 from bot.moderation import AdminCog, Moderation
-from bot.observability import Metrics, readiness_checks, serve_observability
+from bot.observability import Metrics
 from bot.play import (
-    BestBackfill,
     DigitsSource,
     Evaluating,
     GameService,
     Revealer,
-    backfilling,
 )
 from bot.play.rooms import RoomFlow, room_digits
-from bot.puzzles import PoolFiller, PuzzleDayLines, PuzzleRuns, filling
+from bot.puzzles import PuzzleDayLines, PuzzleRuns
 from bot.puzzles.discord_face import PuzzlesCog
 from bot.roles import RoleKeeper, roles_command
 from bot.rooms import RoomsCog
 from bot.sets_admin import SetsAdminCog, SetsManager
 from bot.settings import BotSettings
 from bot.sharding import IdentifyGate
-from bot.solving import ConfirmedSolver
-from bot.storage import Face, Store, open_store
-from bot.web import NameBook, Names, create_app, serve
-from bot.web.engine import hand_service
-from evaluator import Evaluator, open_evaluator
-from evaluator.sandbox.stats import RestartReason
-from solver.process import Lane as SolverLane
-from solver.process import SolverProcess
+from bot.storage import Face, Store
+from bot.web import NameBook
 
 log = logging.getLogger(__name__)
 
@@ -370,118 +360,3 @@ def create_bot(
         closest=closest,
         identify_gate=identify_gate,
     )
-
-
-class PhpObserver:
-    """The evaluator's per-request PHP time, into the metrics (restarts are read from the
-    pool's stats at scrape time)."""
-
-    def __init__(self, metrics: Metrics) -> None:
-        self.metrics = metrics
-
-    def php_latency(self, seconds: float) -> None:
-        self.metrics.php(seconds)
-
-    def worker_restarted(self, reason: RestartReason) -> None:
-        del reason
-
-
-def active_games_by_mode(service: GameService) -> dict[str, int]:
-    counts = dict.fromkeys((mode.value for mode in rules.Mode), 0)
-    for record in service.active:
-        counts[record.state.mode.value] += 1
-    return counts
-
-
-async def run_discord(settings: BotSettings, token: str) -> None:
-    """Open the store, the sandboxes (PHP's, node's for the JavaScript Sets), the solver's
-    process and the chart worker, run the bot (with its metrics and /healthz on
-    METRICS_PORT) until it stops, close them."""
-    metrics = Metrics()
-    # the global Sets' languages are warmed now (a broken node fails here); a server's
-    # own Set in another language opens its pool on its first formula
-    languages = {s.language for s in rules.load_sets(settings.sets_file).values()}
-    async with (
-        await open_store(settings.database_url) as store,
-        await open_evaluator(
-            settings.evaluator_settings, observer=PhpObserver(metrics), languages=languages
-        ) as evaluator,
-        SolverProcess() as solver,
-        ChartRenderer() as charts,
-    ):
-        revealer = ConfirmedSolver(solver, evaluator)
-        service = game_service(
-            settings, store, evaluator, clock=discord_clock, revealer=revealer
-        )  # the one engine; each face is handed it
-        await _run_faces(settings, token, metrics, service, revealer, solver, charts)
-
-
-async def _run_faces(
-    settings: BotSettings, token: str, metrics: Metrics, service: GameService,
-    revealer: ConfirmedSolver, solver: SolverProcess, charts: ChartRenderer,
-) -> None:  # fmt: skip
-    """The faces on the one `service`: the Discord bot (which closes the service when it
-    stops), its metrics, the web pages (given the service too), the best answers'
-    backfill; until the bot stops. `revealer` is the service's, shared with the rooms."""
-    store, evaluator = service.store, revealer.evaluator
-    async with (
-        create_bot(
-            settings,
-            store=store,
-            evaluator=evaluator,
-            service=service,
-            metrics=metrics,
-            revealer=revealer,
-            charts=charts,
-            closest=ConfirmedSolver(solver, evaluator),
-            identify_gate=IdentifyGate(store),
-        ) as bot,
-        serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
-        serve_pages(settings, store, bot.names, charts, service),
-        backfilling(  # one process finds finished games' best answers: the one that syncs
-            BestBackfill(
-                store,
-                ConfirmedSolver(solver, evaluator, lane=SolverLane.BACKFILL),
-                clock=discord_clock,
-            )
-            if settings.shards.syncs_commands
-            else None
-        ),
-        filling(  # the puzzles' pool, prepared ahead in the solver's lowest lane: one process
-            PoolFiller(
-                store,
-                ConfirmedSolver(solver, evaluator, lane=SolverLane.BACKFILL),
-                list(rules.load_sets(settings.sets_file).values()),
-                clock=discord_clock,
-                after_pass=bot.puzzles.sweep,
-            )
-            if settings.shards.syncs_commands
-            else None
-        ),
-    ):
-        observe(metrics, bot, evaluator)
-        await bot.start(token)
-
-
-def serve_pages(
-    settings: BotSettings,
-    store: Store,
-    names: Names,
-    charts: ChartRenderer | None = None,
-    service: GameService | None = None,
-) -> AbstractAsyncContextManager[object]:
-    """The servers' web pages on WEB_PORT, beside the bot (drawing with its chart worker,
-    given the one game engine); nothing when it is not set."""
-    if settings.web_port is None:
-        return nullcontext()
-    app = create_app(store, names, charts=charts)
-    if service is not None:
-        hand_service(app, service)
-    return serve(app, settings.web_host, settings.web_port)
-
-
-def observe(metrics: Metrics, bot: FormulaDartsBot, evaluator: Evaluator) -> None:
-    """What a scrape reads live: the shards' latencies, the games, the PHP pool."""
-    metrics.bind_shards(lambda: dict(bot.latencies))
-    metrics.bind_games(lambda: active_games_by_mode(bot.service))
-    metrics.bind_pool(evaluator.stats)

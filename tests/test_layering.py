@@ -234,7 +234,7 @@ def test_the_web_face_loads_no_discord() -> None:
 CORE = ("bot.play", "bot.views", "bot.storage", "bot.i18n", "bot.cli.engine")
 """The core of the house (docs/ARCHITECTURE.md): the game flow, the query layer, storage,
 i18n and the engine's assembly. Loads no discord, aiohttp or Jinja."""
-FACES = ("bot.games", "bot.rooms", "bot.web", "bot.terminal", "bot.app", "discord")
+FACES = ("bot.games", "bot.rooms", "bot.web", "bot.terminal", "bot.app", "bot.process", "discord")
 """What the core never imports: the faces (Discord's, the web, the terminal) and discord."""
 DISCORDS_OWN = {"bot/i18n/translator.py"}
 """Modules of Discord's face that live in a core package: the catalog's translator for

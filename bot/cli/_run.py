@@ -137,8 +137,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"formula-darts: {problem}", file=sys.stderr)
         return 2
 
-    from bot.app import run_discord
     from bot.observability import configure_logging
+    from bot.process import run_discord
 
     level = logging.getLevelNamesMapping().get(str(args.log_level).upper(), logging.INFO)
     configure_logging(settings, level)

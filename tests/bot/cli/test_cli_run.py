@@ -69,7 +69,7 @@ def test_shards_the_database_cannot_serve_are_refused_before_the_bot_starts(
 ) -> None:
     """Shard processes share one database and one SQLite file has one writer (and lives on
     one host): `run` says so in one line and never opens Discord (seen starting it before)."""
-    import bot.app
+    import bot.process
     from bot.cli import main
 
     started: list[object] = []
@@ -78,7 +78,7 @@ def test_shards_the_database_cannot_serve_are_refused_before_the_bot_starts(
         started.append(args)
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(bot.app, "run_discord", run_discord)
+    monkeypatch.setattr(bot.process, "run_discord", run_discord)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
     monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path}/x.sqlite3")
     for name, value in env.items():
@@ -90,7 +90,7 @@ def test_shards_the_database_cannot_serve_are_refused_before_the_bot_starts(
 
 
 def test_shards_on_postgresql_start(monkeypatch, tmp_path) -> None:
-    import bot.app
+    import bot.process
     from bot.cli import main
 
     started: list[object] = []
@@ -99,7 +99,7 @@ def test_shards_on_postgresql_start(monkeypatch, tmp_path) -> None:
         started.append(args)
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(bot.app, "run_discord", run_discord)
+    monkeypatch.setattr(bot.process, "run_discord", run_discord)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://formula@localhost/formula")
     monkeypatch.setenv("SHARD_COUNT", "2")

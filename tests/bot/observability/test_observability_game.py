@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.app import create_bot, observe
+from bot.app import create_bot
 from bot.observability import Metrics, readiness_checks, serve_observability
+from bot.process import observe
 from bot.settings import BotSettings, SoloGames
 from tests.support.fixtures import ForcedDigits, simulated
 from tests.support.observability import healthz, scrape

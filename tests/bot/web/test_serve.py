@@ -9,9 +9,9 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.app import serve_pages
 from bot.cli import build_parser
 from bot.cli._web import _serve
+from bot.process import serve_pages
 from bot.settings import BotSettings
 from bot.storage import open_store
 from bot.web import NameBook
