@@ -34,8 +34,9 @@ class Mode(StrEnum):
 
     @property
     def quick_resign_is_free(self) -> bool:
-        """A game of this mode resigned in its first round with no answer given is not a
-        start for the start limit: a change of mind costs nothing where nothing is ranked.
+        """One game of this mode resigned in its first round with no answer given is not a
+        start for the start limit (one in its window): a change of mind costs nothing where
+        nothing is ranked.
         A Qualification's attempt is used all the same (its rules do not change)."""
         return self in (Mode.TRAINING, Mode.PRACTICE)
 

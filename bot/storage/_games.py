@@ -291,8 +291,10 @@ async def recent_starts(
 ) -> list[float]:
     """When the player's games on the server started, from `since` on, newest first.
 
-    A game its mode lets go (`Mode.quick_resign_is_free`: resigned in its first round,
-    no answer of the player's) is left out."""
+    One game its mode lets go (`Mode.quick_resign_is_free`: resigned in its first round,
+    no answer of the player's) is left out: a change of mind costs nothing. Only one:
+    a loop of starts and quick resigns still makes a thread (or a message) a start,
+    and the limit is what keeps such a loop from the server's channel."""
     answered = sa.exists().where(
         answers_t.c.game_id == games.c.id, answers_t.c.player == str(user_id)
     )
@@ -303,17 +305,22 @@ async def recent_starts(
         ~answered,
     )
     result = await conn.execute(
-        sa.select(game_players.c.created_at)
+        sa.select(game_players.c.created_at, quick_resign.label("quick"))
         .join(games, games.c.id == game_players.c.game_id)
         .where(
             game_players.c.guild_id == guild_id,
             game_players.c.player == str(user_id),
             game_players.c.created_at >= since,
-            ~quick_resign,
         )
         .order_by(game_players.c.created_at.desc())
     )
-    return [float(row.created_at) for row in result]
+    starts, forgiven = [], False
+    for row in result:
+        if row.quick and not forgiven:
+            forgiven = True
+            continue
+        starts.append(float(row.created_at))
+    return starts
 
 
 async def overdue(conn: AsyncConnection, before: float) -> list[GameRecord]:

@@ -145,13 +145,15 @@ async def test_the_challenger_can_cancel_and_is_free_again(world) -> None:
 
 
 async def test_starting_and_resigning_in_a_loop_is_slowed(world) -> None:
-    for _ in range(5):
+    """One quick resign in the window is no start (a change of mind): the sixth game
+    starts, the seventh waits."""
+    for _ in range(6):
         started = await world.alice.slash(world.channel, "training")
         assert "Your game is in" in reply_text(started)
         await world.alice.slash(world.channel, "resign")
     refused = await world.alice.slash(world.channel, "training")
     assert "next one can start <t:" in reply_text(refused)
-    assert len(world.channel.threads) == 5
+    assert len(world.channel.threads) == 6
     await world.env.advance_time(600)
     assert "Your game is in" in reply_text(await world.alice.slash(world.channel, "training"))
 

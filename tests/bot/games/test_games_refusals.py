@@ -13,11 +13,13 @@ from rules.room import RoomRefusal
 
 
 def _rules_errors() -> list[type[rules.RulesError]]:
-    """Every rules error a game can raise (a room's own are tests/bot/rooms')."""
+    """Every rules error a game can raise (a room's own are tests/bot/rooms'; a Cup's own,
+    `rules.cup`, are its matches', never a game's)."""
     found, pending = [], [rules.RulesError]
     while pending:
         error = pending.pop()
-        found.append(error)
+        if error.__module__ != "rules.cup":
+            found.append(error)
         pending += [e for e in error.__subclasses__() if not issubclass(e, RoomRefusal)]
     return found
 

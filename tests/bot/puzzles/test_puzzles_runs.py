@@ -264,7 +264,7 @@ async def test_the_daily_post_shows_the_puzzle_only_once_the_day_is_over(
     clock.now = datetime(2026, 12, 8, 0, 0, 1, tzinfo=UTC).timestamp()
     en = await daily_post_lines(flow, 1, "2026-12-07", "en")
     uk = await daily_post_lines(flow, 1, "2026-12-07", "uk")
-    assert en[0] == "📅 Daily puzzle: 1 player(s) · best grade 1.00"
+    assert en[0] == "📅 Daily puzzle: 1 player · best grade 1.00"
     assert shown.puzzle.best_formula in en[1] and shown.puzzle.digits in en[1]
     assert uk[0] == "📅 Задача дня: гравців 1 · найкраща оцінка 1,00"
     assert "найкраща відповідь" in uk[1]
