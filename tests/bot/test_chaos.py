@@ -36,7 +36,11 @@ async def test_the_chaos_run_keeps_every_promise(postgres_url, evaluator, solver
     )
     print(chaos.report)
     assert set(chaos.report["modes"]) == {"training", "qualification", "duel", "practice"}
-    assert {"timeout", "checkout"} <= set(chaos.report["endings"])  # the walk played for real
+    # the walk played for real: a game ran out of time and one was played to its end by
+    # answers (a checkout needs the solver's formula in time, which a loaded machine may
+    # not give: one run at load ~15 ended 3 on time, 2 resigned, 1 after its last round)
+    endings = set(chaos.report["endings"])
+    assert "timeout" in endings and endings & {"checkout", "max_rounds"}, endings
     assert chaos.report["faults"]["database statements failed"] > 0
     for fault in ("rest_fault", "restart", "crash", "kill_php", "kill_solver", "jump", "peek"):
         assert chaos.report["actions"][fault] > 0, fault
