@@ -124,13 +124,13 @@ class AdminCog(commands.Cog, name="Admin"):
         await reply(interaction, text[:2000], allowed_mentions=discord.AllowedMentions.none())
 
     @admin.command(
-        name=cmd("fairplay.name", "fairplay"),
+        name=cmd("admin.fairplay.name", "fairplay"),
         description=cmd(
-            "fairplay.description", "Fair-play signals of a player, for a person to weigh"
+            "admin.fairplay.description", "Fair-play signals of a player, for a person to weigh"
         ),
     )
-    @app_commands.rename(user=cmd("fairplay.option.user.name", "user"))
-    @app_commands.describe(user=cmd("fairplay.option.user.description", "the player"))
+    @app_commands.rename(user=cmd("admin.option.user.name", "user"))
+    @app_commands.describe(user=USER_OPTION)
     async def fairplay(self, interaction: Interaction, user: discord.Member | discord.User) -> None:
         """Signals from stored games, shown to the admin only; nothing is acted on."""
         await interaction.response.defer(ephemeral=True, thinking=True)
