@@ -158,9 +158,11 @@ def report(own: Sequence[GameRecord], server: Sequence[GameRecord], player: str)
     """The player's signals (from `own`, their games) against every other player of the
     `server` games with at least `MIN_ROUNDS` rounds checked (shares) or answered (time)."""
     mine = profile(own, player)
-    others = [
-        profile(server, p) for p in sorted({p for r in server for p in r.state.players} - {player})
-    ]
+    played: dict[str, list[GameRecord]] = {}
+    for record in server:
+        for each in set(record.state.players) - {player}:
+            played.setdefault(each, []).append(record)
+    others = [profile(games, each) for each, games in played.items()]
     shares = [o for o in others if o.checked >= MIN_ROUNDS]
     timed = [o for o in others if o.answered >= MIN_ROUNDS and o.median_time is not None]
     return FairPlayReport(

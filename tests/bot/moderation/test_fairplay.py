@@ -40,12 +40,12 @@ def played(
         now += 200.0
     if state.outcome is None:
         state = rules.apply(state, rules.Resign(player))
-    best = tuple(
-        Reveal(number, 0, "best", 2, 2, float(state.rounds[number - 1].answers[0].score)
-               - (0 if hit else 1))
-        for number, (_, hit) in enumerate(rounds, start=1)
-    ) if best_known else ()  # fmt: skip
-    return replace(record(state, guild=guild), meta=GameMeta(best=best))
+    best: list[Reveal] = []
+    for number, (_, hit) in enumerate(rounds if best_known else [], start=1):
+        answer = state.rounds[number - 1].answers[0]
+        assert answer is not None
+        best.append(Reveal(number, 0, "best", 2, 2, float(answer.score) - (0 if hit else 1)))
+    return replace(record(state, guild=guild), meta=GameMeta(best=tuple(best)))
 
 
 def test_a_formula_s_functions_and_operators() -> None:
