@@ -32,6 +32,7 @@ from typing import Protocol
 from bot.play import matched
 from bot.storage import GameRecord
 from rules import Termination
+from rules.modes import declared
 
 PLAYER_GAMES = 100
 SERVER_GAMES = 500
@@ -85,6 +86,12 @@ def _void(record: GameRecord) -> bool:
     )
 
 
+def _people(record: GameRecord) -> list[str]:
+    """The game's players but the bot's own seat (Practice): it plays the solver's way."""
+    bot_seat = declared(record.state.mode).bot_seat
+    return [p for seat, p in enumerate(record.state.players) if seat != bot_seat]
+
+
 def profile(records: Iterable[GameRecord], player: str) -> Profile:
     """The player's rounds in the finished, not voided `records` they played."""
     times: list[float] = []
@@ -93,7 +100,7 @@ def profile(records: Iterable[GameRecord], player: str) -> Profile:
     games = checked = 0
     for record in records:
         state = record.state
-        if record.active or _void(record) or player not in state.players:
+        if record.active or _void(record) or player not in _people(record):
             continue
         games += 1
         seat = state.players.index(player)
@@ -160,7 +167,7 @@ def report(own: Sequence[GameRecord], server: Sequence[GameRecord], player: str)
     mine = profile(own, player)
     played: dict[str, list[GameRecord]] = {}
     for record in server:
-        for each in set(record.state.players) - {player}:
+        for each in set(_people(record)) - {player}:
             played.setdefault(each, []).append(record)
     others = [profile(games, each) for each, games in played.items()]
     shares = [o for o in others if o.checked >= MIN_ROUNDS]

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 import rules
-from bot.moderation._fairplay import features, profile, report
+from bot.moderation._fairplay import MIN_ROUNDS, features, profile, report
 from bot.storage import GameMeta, GameRecord, Reveal, Store
 from tests.bot.storage.builders import DARTS, GUILD, START, record
 
@@ -136,3 +136,21 @@ async def test_the_reads_are_bounded_finished_and_carry_the_best_found_later(
     assert {r.state.id for r in server} == {g.state.id for g in games}
     assert len(await store.fairplay.server_finished(GUILD, 1)) == 1
     assert await store.fairplay.player_finished(GUILD, 3, 10) == []
+
+
+def test_the_bots_own_seat_in_practice_is_not_one_of_the_servers_players() -> None:
+    state = rules.new_game(uuid.uuid4().hex, rules.Mode.PRACTICE, DARTS, ["2", "practice"])
+    for number in range(MIN_ROUNDS):
+        state = rules.apply(state, rules.StartRound("1234", 200.0 * number))
+        state = rules.apply(state, rules.Submit("2", PLAIN, 1, 200.0 * number + 10))
+        state = rules.apply(state, rules.Submit("practice", SOLVED, 2, 200.0 * number + 1))
+    state = rules.apply(state, rules.Resign("2"))
+    best = []
+    for played_round in state.rounds:
+        answer = played_round.answers[1]
+        assert answer is not None
+        best.append(Reveal(played_round.number, 1, "best", 2, 2, float(answer.score)))
+    practice = replace(record(state), meta=GameMeta(best=tuple(best)))
+    signals = report([practice], [practice], "2")
+    assert signals.player.answered == MIN_ROUNDS and signals.matched.of == 0
+    assert profile([practice], "practice").games == 0
