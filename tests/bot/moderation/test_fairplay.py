@@ -5,15 +5,16 @@ times, and where a player stands against the server's players; and the bounded r
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 
 import pytest
 
 import rules
 from bot.moderation._fairplay import MIN_ROUNDS, features, profile, report
-from bot.storage import GameMeta, GameRecord, Reveal, Store
+from bot.storage import GameMeta, GameRecord, Reveal, Store, open_store
 from tests.bot.storage.builders import DARTS, GUILD, START, record
+from tests.support.postgres import fresh_database
 
 PLAIN = "12+34"
 """A player's usual sort of answer: it never matches the best here."""
@@ -110,10 +111,24 @@ def test_an_ordinary_player_does_not_stand_out() -> None:
     assert signals.matched.beyond == 0 and signals.time.beyond == 0
 
 
-@pytest.mark.asyncio(loop_scope="session")
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def both_stores(request: pytest.FixtureRequest, store: Store) -> AsyncIterator[Store]:
+    """The SQLite store, or one on a fresh real PostgreSQL (as tests/bot/storage runs)."""
+    if request.param == "sqlite":
+        yield store
+        return
+    async with fresh_database(request.getfixturevalue("postgres_server")) as url:
+        opened = await open_store(url)
+        try:
+            yield opened
+        finally:
+            await opened.close()
+
+
 async def test_the_reads_are_bounded_finished_and_carry_the_best_found_later(
-    store: Store,
+    both_stores: Store,
 ) -> None:
+    store = both_stores
     games = [played("1", [(PLAIN, False)] * 2) for _ in range(3)]
     for index, game in enumerate(games):
         await store.save_game(replace(game, created_at=START + index), now=START + index)
