@@ -156,6 +156,8 @@ def standing(
 @dataclass(frozen=True, slots=True)
 class FairPlayReport:
     player: Profile
+    server_games: int
+    """How many of the server's games the comparison read (at most `SERVER_GAMES`)."""
     matched: Standing
     unlike: Standing
     time: Standing
@@ -174,6 +176,7 @@ def report(own: Sequence[GameRecord], server: Sequence[GameRecord], player: str)
     timed = [o for o in others if o.answered >= MIN_ROUNDS and o.median_time is not None]
     return FairPlayReport(
         player=mine,
+        server_games=len(server),
         matched=standing(mine.matched_share, [o.matched_share or 0.0 for o in shares], operator.gt),
         unlike=standing(mine.unlike_share, [o.unlike_share or 0.0 for o in shares], operator.gt),
         time=standing(mine.median_time, [o.median_time or 0.0 for o in timed], operator.lt),

@@ -5,7 +5,7 @@ a person to weigh, not a verdict (a strong player stands out as well)."""
 from __future__ import annotations
 
 from bot.i18n import t
-from bot.moderation._fairplay import MIN_ROUNDS, SERVER_GAMES, FairPlayReport, Standing
+from bot.moderation._fairplay import MIN_ROUNDS, FairPlayReport, Standing
 
 
 def _number(value: float, locale: str, digits: int) -> str:
@@ -50,5 +50,6 @@ def report_text(report: FairPlayReport, player: str, locale: str) -> str:
     else:
         lines.append(t("fairplay.time", locale, seconds=_number(report.time.value, locale, 1)))
         lines.append(_against(report.time, "fairplay.time_against", locale, report.time.median))
-    lines.append(t("fairplay.unlike_means", locale, usual=mine.usual, server=SERVER_GAMES))
+    means = "fairplay.unlike_means" if mine.usual else "fairplay.unlike_means_none"
+    lines.append(t(means, locale, usual=mine.usual, server=report.server_games))
     return "\n".join(lines)

@@ -52,6 +52,8 @@ async def test_a_player_matching_every_round_with_unusual_formulas_stands_out(wo
     assert "server median 0\u00a0% · higher than 3 of 3 players" in shown
     assert "Median answer time: **4.0\u00a0s**" in shown
     assert "server median 30.0\u00a0s · quicker than 3 of 3 players" in shown
+    assert "they have no answer of their own that did not match" in shown
+    assert "From the server's last 5 finished games." in shown
 
     ordinary = reply_text(await admin.slash(world.channel, "admin fairplay", user=world.bob))
     assert "higher than 0 of 3 players" in ordinary and "quicker than 0 of 3" in ordinary
