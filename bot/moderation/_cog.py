@@ -14,6 +14,8 @@ from bot.common import UserError, code, mention, timestamp
 from bot.common.interactions import refuse, reply
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
+from bot.moderation._fairplay import signals
+from bot.moderation._fairplay_text import report_text
 from bot.moderation._service import Moderation
 
 Interaction = discord.Interaction[Any]
@@ -120,6 +122,28 @@ class AdminCog(commands.Cog, name="Admin"):
         ]
         text = "\n".join(lines) or t("moderation.log.empty", locale)
         await reply(interaction, text[:2000], allowed_mentions=discord.AllowedMentions.none())
+
+    @admin.command(
+        name=cmd("admin.fairplay.name", "fairplay"),
+        description=cmd(
+            "admin.fairplay.description", "Fair-play signals of a player, for a person to weigh"
+        ),
+    )
+    @app_commands.rename(user=cmd("admin.option.user.name", "user"))
+    @app_commands.describe(user=USER_OPTION)
+    async def fairplay(self, interaction: Interaction, user: discord.Member | discord.User) -> None:
+        """Signals from stored games, shown to the admin only; nothing is acted on."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            await refuse(interaction, FairPlayRefused("not_allowed"))
+            return
+        report = await signals(self.moderation.store.fairplay, interaction.guild_id, user.id)
+        text = report_text(report, user.mention, locale_of(interaction))
+        await reply(interaction, text[:2000], allowed_mentions=discord.AllowedMentions.none())
+
+
+class FairPlayRefused(UserError):
+    prefix = "fairplay."
 
 
 Action = Callable[[int, int], Awaitable[dict[str, str]]]

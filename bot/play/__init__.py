@@ -18,7 +18,7 @@ by the face and passed in where the bot is assembled (`bot.app`).
 from __future__ import annotations
 
 from bot.play._backfill import BestBackfill, backfilling, seal_of
-from bot.play._best import accuracy, best_field, summary_best
+from bot.play._best import accuracy, best_field, matched, summary_best
 from bot.play._budget import (
     GLOBAL_LIMIT_PER_S,
     INVALID_LIMIT,
@@ -93,6 +93,7 @@ __all__ = [
     "backfilling",
     "best_field",
     "game_time",
+    "matched",
     "seal_of",
     "summary_best",
 ]

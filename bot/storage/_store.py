@@ -22,6 +22,7 @@ from bot.storage._best import BestStore
 from bot.storage._cup_matches import CupMatchStore
 from bot.storage._cups import CupStore
 from bot.storage._engine import enable_wal, make_engine, upgrade
+from bot.storage._fairplay import FairPlayStore
 from bot.storage._lane import SqliteLane
 from bot.storage._names import NameStore
 from bot.storage._puzzles import PuzzleStore
@@ -68,6 +69,7 @@ class Store(BoardsPart, OffersPart, ModerationPart):
         self._known = Known()
         self._lane = SqliteLane.of(engine, self._write_lock)
         self.puzzles = PuzzleStore(self._write, self._read, self._lane)
+        self.fairplay = FairPlayStore(self._read)
 
     async def close(self) -> None:
         lane, self._lane = self._lane, None
