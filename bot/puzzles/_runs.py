@@ -48,6 +48,10 @@ class PuzzleEvents(Protocol):
         self, guild_id: int, user_id: int, kind: PuzzleKind, result: float, run_id: str
     ) -> object: ...
 
+    async def run_lines(self, run_id: str, locale: str) -> list[str]:
+        """What the ended run earned, as its summary's lines (the same on every call)."""
+        ...
+
 
 class NoEvents:
     """The default `PuzzleEvents`: nothing listens."""
@@ -56,6 +60,9 @@ class NoEvents:
         self, guild_id: int, user_id: int, kind: PuzzleKind, result: float, run_id: str
     ) -> None:
         return None
+
+    async def run_lines(self, run_id: str, locale: str) -> list[str]:
+        return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +330,11 @@ class PuzzleRuns:
         if run is None:
             raise PuzzleError("over")
         return run, await self.store.puzzles.answers(run_id)
+
+    async def earned_lines(self, run_id: str, locale: str) -> list[str]:
+        """What the run earned (the events' listener stored it as the run ended), as lines
+        for its summary."""
+        return await self.events.run_lines(run_id, locale)
 
     async def daily_seal(self, guild_id: int, period: str) -> rules.Seal | None:
         """The seal on a day's puzzle (`rules.seal`): its best answer and the players'

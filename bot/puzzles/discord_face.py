@@ -318,7 +318,8 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         view = None
         if run.kind is PuzzleKind.DAILY and answers:
             view = buttons(run, 0, locale, [PuzzleAct.SHARE])
-        text = summary_text(run, answers, locale, sealed=sealed)
+        earned = await self.runs.earned_lines(run.id, locale)
+        text = summary_text(run, answers, locale, sealed=sealed, earned=earned)
         if view is None:
             await reply(interaction, text)
         else:
