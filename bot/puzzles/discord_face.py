@@ -243,6 +243,7 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         guild_id = interaction.guild_id
         if guild_id is None:
             return
+        await self._tell_owed(interaction, guild_id, locale)
         try:
             if kind is PuzzleKind.DAILY:
                 shown = await self.runs.daily(guild_id, interaction.user.id, locale)
@@ -261,14 +262,19 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
     ) -> None:
         user = interaction.user.id
         locale = locale_of(interaction)
-        if act is PuzzleAct.ANSWER:
-            shown = await self.runs.current(run_id, user, seq)
-            await interaction.response.send_modal(PuzzleModal(shown, locale))
-            return
         if act is PuzzleAct.SHARE:
             await self._share(interaction, run_id)
             return
+        guild_id = interaction.guild_id or 0
+        if act is PuzzleAct.ANSWER:
+            if await self._tell_owed(interaction, guild_id, locale):
+                return  # the press showed what was owed; the next one opens the form
+            shown = await self.runs.current(run_id, user, seq)
+            await interaction.response.send_modal(PuzzleModal(shown, locale))
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if run_id in await self._tell_owed(interaction, guild_id, locale):
+            return  # a press on the run the sweep ended: its summary was the answer
         if act is PuzzleAct.STOP:
             run = await self.runs.stop(run_id, user)
             await self._summary(interaction, run.id, locale)
@@ -291,6 +297,8 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         locale = locale_of(interaction)
         received = interaction.created_at.timestamp()
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if run_id in await self._tell_owed(interaction, interaction.guild_id or 0, locale):
+            return  # answered after the sweep ended the run: its summary is the answer
         outcome = await self.runs.submit(run_id, interaction.user.id, seq, formula, received)
         if isinstance(outcome, Invalid):
             lang = outcome.shown.run.game_set.language
@@ -324,6 +332,14 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
             await reply(interaction, text)
         else:
             await reply(interaction, text, view=view)
+
+    async def _tell_owed(self, interaction: Interaction, guild_id: int, locale: str) -> list[str]:
+        """The summaries of the player's runs the sweep ended (nobody was there to be
+        told), shown first, each once; the runs told."""
+        told = await self.runs.take_owed(guild_id, interaction.user.id)
+        for run_id in told:
+            await self._summary(interaction, run_id, locale)
+        return told
 
     async def _sealed(self, run: PuzzleRun) -> bool:
         if run.kind is not PuzzleKind.DAILY or run.period is None:
