@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -20,11 +19,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import rules
 from bot.common import UserError
 from bot.common.interactions import echo_formula, loaded_cog, refuse, reply, report_unexpected
 from bot.i18n import describe_eval_error, locale_of, t
 from bot.i18n.translator import cmd
+from bot.puzzles._boards import WINDOWS, server_day, window_since
 from bot.puzzles._runs import Graded, Invalid, PuzzleError, PuzzleRuns, Shown
 from bot.puzzles._texts import (
     board_text,
@@ -39,8 +38,6 @@ from bot.storage import PuzzleKind, PuzzleRun
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 COG_NAME = "Puzzles"
-WINDOWS = {"day": timedelta(days=1), "week": timedelta(days=7), "all": None}
-"""A board's windows, in the server's days: today, today and the 6 days before, all time."""
 CHOICES = {
     "storm": "storm",
     "streak": "streak",
@@ -221,10 +218,9 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
             return
         chosen = PuzzleKind(kind)
         zone = (await self.runs.store.servers.settings(guild_id)).zone
-        period = rules.period_of(datetime.fromtimestamp(self.runs.clock(), UTC), zone)
-        today = rules.period_end(period, zone) - timedelta(days=1)
-        span = WINDOWS.get(window)
-        since = 0.0 if span is None else (today - span + timedelta(days=1)).timestamp()
+        now = self.runs.clock()
+        period = server_day(now, zone)
+        since = window_since(window, now, zone)
         daily = chosen is PuzzleKind.DAILY  # one puzzle a day: its board is the day's
         if daily:
             window, since = "day", 0.0
