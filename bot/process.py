@@ -104,6 +104,7 @@ async def _run_faces(
                 store,
                 ConfirmedSolver(solver, evaluator, lane=SolverLane.BACKFILL),
                 clock=discord_clock,
+                kept=bot.rewards.game_finished,  # earned once the best is known, not told
             )
             if settings.shards.syncs_commands
             else None

@@ -195,6 +195,17 @@ class Rewards:
         new = earned_by_run(run_kind, result, await self._held(guild_id, user_id))
         return await self._grant(guild_id, user_id, new, Source.RUN, run_id)
 
+    async def run_lines(self, run_id: str, locale: str) -> list[str]:
+        """The puzzles' summary hook: what the run earned (`run_finished` stored it), as
+        its summary's lines, the same on every call; none when reading failed (the
+        summary goes out without them)."""
+        try:
+            earned = await self.store.achievements.of_source(Source.RUN, run_id)
+        except Exception:
+            log.exception("run %s: reading its achievements failed", run_id)
+            return []
+        return summary_lines(earned, locale, players=1)
+
     async def game_voided(self, game_id: str) -> list[Earned]:
         """An admin voided the game: what it earned is taken back (and its roles)."""
         taken = await self.store.achievements.void_source(Source.GAME, game_id)

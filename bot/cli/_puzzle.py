@@ -31,6 +31,7 @@ async def _run(args: argparse.Namespace) -> int:
     import time
 
     import rules
+    from bot.achievements import Rewards
     from bot.common import SetsDirectory
     from bot.puzzles import PoolFiller, PuzzleRuns, play_puzzles, stdin_lines
     from bot.settings import BotSettings
@@ -57,7 +58,10 @@ async def _run(args: argparse.Namespace) -> int:
                 filler = PoolFiller(store, ConfirmedSolver(solver, evaluator, lane=Lane.AHEAD))
                 while await store.puzzles.count(game_set) < READY:
                     await filler.add_one(game_set)
-        runs = PuzzleRuns(store, evaluator, SetsDirectory(store, sets), time.time)
+        runs = PuzzleRuns(
+            store, evaluator, SetsDirectory(store, sets), time.time,
+            events=Rewards(store, time.time),  # the summary lists what the run earned
+        )  # fmt: skip
         kind = PuzzleKind.STREAK if args.streak else PuzzleKind.STORM
         await play_puzzles(runs, kind, name, stdin_lines(), sys.stdout)
     return 0

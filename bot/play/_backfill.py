@@ -74,6 +74,13 @@ def owed(record: GameRecord) -> list[tuple[int, int]]:
     ]
 
 
+BestKept = Callable[[GameRecord], Awaitable[object]]
+"""Told a game after each pass that looked for its best answers, with all kept so far
+(`Rewards.game_finished`: a Qualification's "as good as the solver's best" is earned
+once its best answers are known, after its day ends). Told again after a crash before
+the game settled, so it must be idempotent; its failure is the game's try."""
+
+
 class BestBackfill:
     """Finds and keeps the best answers finished games lack, paced to `per_minute`."""
 
@@ -85,8 +92,10 @@ class BestBackfill:
         clock: Callable[[], float] = time.time,
         per_minute: int = PER_MINUTE,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        kept: BestKept | None = None,
     ) -> None:
         self.store = store
+        self.kept = kept
         self.revealer = revealer
         self.clock = clock
         self.pause_s = 60.0 / per_minute
@@ -142,6 +151,8 @@ class BestBackfill:
             else:
                 await self.store.best.keep(game_id, found)
             await self.sleep(self.pause_s)
+        if self.kept is not None:  # before it settles: a crash tells it again
+            await self.kept(await self.store.best.with_found(record))
         await self._tried(pending, missed)
         return len(wanted)
 

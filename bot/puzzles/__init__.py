@@ -7,6 +7,14 @@ The flow (`PuzzleRuns`, `PoolFiller`) imports no discord; the Discord face is
 
 from __future__ import annotations
 
+from bot.puzzles._boards import (
+    WINDOWS,
+    day_board,
+    previous_day,
+    server_day,
+    window_board,
+    window_since,
+)
 from bot.puzzles._daily import PuzzleDayLines, daily_post_lines
 from bot.puzzles._pool import POOL_SIZE, PoolFiller, draw_score, filling
 from bot.puzzles._runs import (
@@ -21,9 +29,11 @@ from bot.puzzles._runs import (
     result_of,
 )
 from bot.puzzles._terminal import play_puzzles, stdin_lines
+from bot.puzzles._texts import grade_text
 
 __all__ = [
     "POOL_SIZE",
+    "WINDOWS",
     "Graded",
     "Invalid",
     "NoEvents",
@@ -35,9 +45,15 @@ __all__ = [
     "Shown",
     "daily_post_lines",
     "daily_run_id",
+    "day_board",
     "draw_score",
     "filling",
+    "grade_text",
     "play_puzzles",
+    "previous_day",
     "result_of",
+    "server_day",
     "stdin_lines",
+    "window_board",
+    "window_since",
 ]

@@ -22,6 +22,7 @@ from typing import Protocol
 import rules
 from bot.common import SetsDirectory, UserError
 from bot.play import Evaluating
+from bot.puzzles._owed import OwedSummaries
 from bot.puzzles._served import PoolCache
 from bot.storage import Puzzle, PuzzleAnswer, PuzzleKind, PuzzleRun, Store
 from evaluator import EvalError
@@ -48,6 +49,10 @@ class PuzzleEvents(Protocol):
         self, guild_id: int, user_id: int, kind: PuzzleKind, result: float, run_id: str
     ) -> object: ...
 
+    async def run_lines(self, run_id: str, locale: str) -> list[str]:
+        """What the ended run earned, as its summary's lines (the same on every call)."""
+        ...
+
 
 class NoEvents:
     """The default `PuzzleEvents`: nothing listens."""
@@ -56,6 +61,9 @@ class NoEvents:
         self, guild_id: int, user_id: int, kind: PuzzleKind, result: float, run_id: str
     ) -> None:
         return None
+
+    async def run_lines(self, run_id: str, locale: str) -> list[str]:
+        return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +119,7 @@ class PuzzleRuns:
         self.clock = clock
         self.events: PuzzleEvents = events or NoEvents()
         self.pool = PoolCache(store, clock)
+        self.owed = OwedSummaries(store)
         self._live: OrderedDict[str, PuzzleRun] = OrderedDict()
         """Runs this process wrote last, as stored (a write-through copy: an answer reads
         no row; a restart or a miss reads the store). A run's answers come through its
@@ -315,14 +324,25 @@ class PuzzleRuns:
                         await self._count(self._shown(run, puzzle), late, now)
                     except PuzzleError:  # answered meanwhile
                         continue
+            await self.owed.owe(run)  # nobody was told: its player is, at their next press
             ended += 1
         return ended
+
+    async def take_owed(self, guild_id: int, user_id: int) -> list[str]:
+        """The runs the sweep ended whose summaries the player is now to be shown, each
+        once (`OwedSummaries`)."""
+        return await self.owed.take(guild_id, user_id)
 
     async def summary(self, run_id: str) -> tuple[PuzzleRun, list[PuzzleAnswer]]:
         run = await self.store.puzzles.run(run_id)
         if run is None:
             raise PuzzleError("over")
         return run, await self.store.puzzles.answers(run_id)
+
+    async def earned_lines(self, run_id: str, locale: str) -> list[str]:
+        """What the run earned (the events' listener stored it as the run ended), as lines
+        for its summary."""
+        return await self.events.run_lines(run_id, locale)
 
     async def daily_seal(self, guild_id: int, period: str) -> rules.Seal | None:
         """The seal on a day's puzzle (`rules.seal`): its best answer and the players'

@@ -63,7 +63,9 @@ async def play_puzzles(
         print(plain(graded_text(outcome, locale, sealed=False), runs.clock()), file=out)
         shown = outcome.next
     run, answers = await runs.summary(run_id)
-    print("\n" + plain(summary_text(run, answers, locale, sealed=False), runs.clock()), file=out)
+    earned = await runs.earned_lines(run_id, locale)
+    text = summary_text(run, answers, locale, sealed=False, earned=earned)
+    print("\n" + plain(text, runs.clock()), file=out)
     return run
 
 

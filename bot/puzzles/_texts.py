@@ -5,6 +5,8 @@ spoiler-free card and its lines for the daily post. No discord: any face renders
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.common import fmt, mention, timestamp
 from bot.i18n import t
 from bot.puzzles._runs import Graded, Invalid, Shown
@@ -76,9 +78,13 @@ def invalid_text(invalid: Invalid, formula: str, error: str, locale: str) -> str
     )  # fmt: skip
 
 
-def summary_text(run: PuzzleRun, answers: list[PuzzleAnswer], locale: str, *, sealed: bool) -> str:
+def summary_text(
+    run: PuzzleRun, answers: list[PuzzleAnswer], locale: str, *, sealed: bool,
+    earned: Sequence[str] = (),
+) -> str:  # fmt: skip
     """The run's result and every puzzle of it: Digits, Score, the answer, the grade and
-    the best answer (a sealed daily puzzle: the answer's grade only)."""
+    the best answer (a sealed daily puzzle: the answer's grade only); then what the run
+    earned (`earned`: achievements' lines)."""
     lang = run.game_set.language
     total = grade_text(run.total, locale)
     name = run.game_set.name
@@ -109,6 +115,7 @@ def summary_text(run: PuzzleRun, answers: list[PuzzleAnswer], locale: str, *, se
               score=fmt(puzzle.score, lang), answer=given, grade=grade_text(answer.grade, locale),
               best=puzzle.best_formula, best_score=fmt(puzzle.best_score, lang))
         )  # fmt: skip
+    lines.extend(earned)
     lines.append(t("puzzles.summary.unranked", locale))
     return "\n".join(lines)
 

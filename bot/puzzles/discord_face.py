@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -20,11 +19,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import rules
 from bot.common import UserError
 from bot.common.interactions import echo_formula, loaded_cog, refuse, reply, report_unexpected
 from bot.i18n import describe_eval_error, locale_of, t
 from bot.i18n.translator import cmd
+from bot.puzzles._boards import WINDOWS, server_day, window_since
 from bot.puzzles._runs import Graded, Invalid, PuzzleError, PuzzleRuns, Shown
 from bot.puzzles._texts import (
     board_text,
@@ -39,8 +38,6 @@ from bot.storage import PuzzleKind, PuzzleRun
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 COG_NAME = "Puzzles"
-WINDOWS = {"day": timedelta(days=1), "week": timedelta(days=7), "all": None}
-"""A board's windows, in the server's days: today, today and the 6 days before, all time."""
 CHOICES = {
     "storm": "storm",
     "streak": "streak",
@@ -221,10 +218,9 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
             return
         chosen = PuzzleKind(kind)
         zone = (await self.runs.store.servers.settings(guild_id)).zone
-        period = rules.period_of(datetime.fromtimestamp(self.runs.clock(), UTC), zone)
-        today = rules.period_end(period, zone) - timedelta(days=1)
-        span = WINDOWS.get(window)
-        since = 0.0 if span is None else (today - span + timedelta(days=1)).timestamp()
+        now = self.runs.clock()
+        period = server_day(now, zone)
+        since = window_since(window, now, zone)
         daily = chosen is PuzzleKind.DAILY  # one puzzle a day: its board is the day's
         if daily:
             window, since = "day", 0.0
@@ -243,6 +239,7 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         guild_id = interaction.guild_id
         if guild_id is None:
             return
+        await self._tell_owed(interaction, guild_id, locale)
         try:
             if kind is PuzzleKind.DAILY:
                 shown = await self.runs.daily(guild_id, interaction.user.id, locale)
@@ -261,14 +258,19 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
     ) -> None:
         user = interaction.user.id
         locale = locale_of(interaction)
-        if act is PuzzleAct.ANSWER:
-            shown = await self.runs.current(run_id, user, seq)
-            await interaction.response.send_modal(PuzzleModal(shown, locale))
-            return
         if act is PuzzleAct.SHARE:
             await self._share(interaction, run_id)
             return
+        guild_id = interaction.guild_id or 0
+        if act is PuzzleAct.ANSWER:
+            if await self._tell_owed(interaction, guild_id, locale):
+                return  # the press showed what was owed; the next one opens the form
+            shown = await self.runs.current(run_id, user, seq)
+            await interaction.response.send_modal(PuzzleModal(shown, locale))
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if run_id in await self._tell_owed(interaction, guild_id, locale):
+            return  # a press on the run the sweep ended: its summary was the answer
         if act is PuzzleAct.STOP:
             run = await self.runs.stop(run_id, user)
             await self._summary(interaction, run.id, locale)
@@ -291,6 +293,8 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         locale = locale_of(interaction)
         received = interaction.created_at.timestamp()
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if run_id in await self._tell_owed(interaction, interaction.guild_id or 0, locale):
+            return  # answered after the sweep ended the run: its summary is the answer
         outcome = await self.runs.submit(run_id, interaction.user.id, seq, formula, received)
         if isinstance(outcome, Invalid):
             lang = outcome.shown.run.game_set.language
@@ -318,11 +322,20 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         view = None
         if run.kind is PuzzleKind.DAILY and answers:
             view = buttons(run, 0, locale, [PuzzleAct.SHARE])
-        text = summary_text(run, answers, locale, sealed=sealed)
+        earned = await self.runs.earned_lines(run.id, locale)
+        text = summary_text(run, answers, locale, sealed=sealed, earned=earned)
         if view is None:
             await reply(interaction, text)
         else:
             await reply(interaction, text, view=view)
+
+    async def _tell_owed(self, interaction: Interaction, guild_id: int, locale: str) -> list[str]:
+        """The summaries of the player's runs the sweep ended (nobody was there to be
+        told), shown first, each once; the runs told."""
+        told = await self.runs.take_owed(guild_id, interaction.user.id)
+        for run_id in told:
+            await self._summary(interaction, run_id, locale)
+        return told
 
     async def _sealed(self, run: PuzzleRun) -> bool:
         if run.kind is not PuzzleKind.DAILY or run.period is None:

@@ -19,7 +19,7 @@ from aiohttp import web
 
 from bot.charts import ChartRenderer
 from bot.storage import Store
-from bot.web import _cup_routes, _room, _routes
+from bot.web import _cup_routes, _puzzles, _room, _routes
 from bot.web._cache import BoardCache, ChartCache
 from bot.web._keys import (
     BOARDS,
@@ -96,6 +96,7 @@ def create_app(
     )
     _cup_routes.add_routes(app)
     _room.add_routes(app)  # before the pages' catch-all
+    _puzzles.add_routes(app)
     _routes.add_routes(app)
     return app
 

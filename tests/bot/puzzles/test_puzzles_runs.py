@@ -52,6 +52,9 @@ class Heard:
     ) -> None:
         self.finished.append((guild_id, user_id, kind, result, run_id))
 
+    async def run_lines(self, run_id: str, locale: str) -> list[str]:
+        return []
+
 
 def the_rules_grade(before: float, best: float, got: float) -> float:
     """RULES.md "Accuracy and the puzzle grade", written out here on its own."""

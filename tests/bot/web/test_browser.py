@@ -224,6 +224,7 @@ async def test_every_page_fits_a_phone_with_long_names_and_ids(site: Site, brows
         "not-found": f"{site.base}nowhere",
         "board-long-set": site.base + f"?period=all&set={long_set}",
         "rules": site.base + "rules", "day-board": site.base + "?day=2026-01-01",
+        "puzzles": site.base + "puzzles",
     }  # fmt: skip
     await site.store.servers.name_server(GUILD, "Київський клуб дартсу «Формула»", 2.0)
     await rated_duel(site.store, "f" * 32, 1_767_229_200.0)  # the player page's Elo chart
