@@ -63,7 +63,7 @@ async def measure(store: Store, samples: int) -> dict[str, list[float]]:
         store,
         SetsDirectory(store, load_sets()),
         Recording(),
-        lambda: T0 + 60,  # type: ignore[arg-type]
+        lambda: T0 + 60,
     )
     schedule = CupSchedule(service)
     times: dict[str, list[float]] = {"open_cups (baseline)": [], "run_due (a look)": []}

@@ -3,6 +3,8 @@ each, titled with the Elo now in the reader's language, dated under its slots.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
@@ -22,8 +24,10 @@ def test_the_line_runs_from_the_elo_before_the_first_duel_through_each_after() -
     assert data is not None
     figure = build_elo_figure(data, "en")
     [line] = [a for a in figure.findobj(Line2D) if a.get_gid() == "elo"]
-    assert list(line.get_ydata()) == [1000, 1016, 1001, 1019]
-    assert list(line.get_xdata()) == [0, 1, 2, 3]
+    ys: Any = line.get_ydata()  # a sequence of numbers: matplotlib types it loosely
+    xs: Any = line.get_xdata()
+    assert list(ys) == [1000, 1016, 1001, 1019]
+    assert list(xs) == [0, 1, 2, 3]
     texts = _texts(figure)
     assert "Elo now: 1019" in texts
     assert any(text in texts for text in ("1 Jan", "Jan 1")), texts

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from bot.common import SetsDirectory
-from bot.cup import CupSchedule, CupService
+from bot.cup import CupFace, CupSchedule, CupService
 from bot.storage import CupPhase, CupRecord, Store
 from rules import load_sets
 from rules.cup import Decision, Leg, LegResult, NoShow, draw
@@ -61,7 +61,8 @@ class Events:
 
 def process(store: Store, seen: Seen, now: list[float]) -> CupSchedule:
     sets = SetsDirectory(store, load_sets())
-    service = CupService(store, sets, Face(seen), lambda: now[0], Events(seen))
+    face = cast(CupFace, Face(seen))  # announcing and drawing only: no match is played here
+    service = CupService(store, sets, face, lambda: now[0], Events(seen))
     return CupSchedule(service)
 
 

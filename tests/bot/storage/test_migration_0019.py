@@ -93,9 +93,9 @@ async def test_a_match_starts_each_leg_once_and_counts_it_once(db_url: str) -> N
         matches = store.cup_matches
         assert await matches.open(202, 1, 0, T0) and not await matches.open(202, 1, 0, T0)
         await matches.set_thread(202, 1, 0, 99)
-        assert await matches.press_ready(202, 1, 0, 1, 1) == {1}
+        assert await matches.press_ready(202, 1, 0, 1, 1) == frozenset({1})
         assert not await matches.take_start(202, 1, 0, 1)  # one side only
-        assert await matches.press_ready(202, 1, 0, 1, 0) == {0, 1}
+        assert await matches.press_ready(202, 1, 0, 1, 0) == frozenset({0, 1})
         assert await matches.take_start(202, 1, 0, 1) and not await matches.take_start(202, 1, 0, 1)
         assert await matches.press_ready(202, 1, 0, 1, 0) is None  # the leg is starting
         await matches.started(202, 1, 0, 1, "g1", T0 + 5)
@@ -107,7 +107,11 @@ async def test_a_match_starts_each_leg_once_and_counts_it_once(db_url: str) -> N
         assert saved is not None and saved.version == cup.version + 1
         assert await matches.finish_leg(won, 1, 0, 1, "first", False, T0 + 61) is None  # once
         match = await matches.load(202, 1, 0)
-        assert match is not None and (match.leg, match.game_id, match.ready) == (2, None, set())
+        assert match is not None and (match.leg, match.game_id, match.ready) == (
+            2,
+            None,
+            frozenset(),
+        )
         assert [(leg.game_id, leg.result) for leg in await store.cups.legs(202)] == [
             ("g1", "first")
         ]
