@@ -101,7 +101,7 @@ async def test_the_boards_by_window_and_the_daily_puzzle_sealed_until_its_day_en
     assert "Bob &lt;b&gt;" in _section(main, "streak")
     daily = _section(main, "daily")
     assert "Alice" in daily and "1.00" in daily  # yesterday's day ended: shown
-    assert "Carol" not in daily and "sealed until" in daily and "1 player(s)" in daily
+    assert "Carol" not in daily and "sealed until" in daily and "1 player so far" in daily
     assert f'href="/s/{base.split("/")[2]}/puzzles?lang=en"' in html  # in the server's menu
 
     everything = await (await client.get(f"{base}?window=all&lang=en")).text()
