@@ -18,9 +18,10 @@ import pytest
 import pytest_asyncio
 import simcord
 
-from bot.storage import Store, open_store
+from bot.storage import Store
 from evaluator import Evaluator, EvaluatorSettings, open_evaluator
 from rules import GameState
+from tests.support.head_template import open_head_store
 from tests.support.sim import RealWorkEnv
 
 
@@ -48,7 +49,7 @@ async def evaluator() -> AsyncIterator[Evaluator]:
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await open_store(f"sqlite+aiosqlite:///{tmp_path}/games.sqlite3")
+    opened = await open_head_store(f"sqlite+aiosqlite:///{tmp_path}/games.sqlite3")
     yield opened
     await opened.close()
 

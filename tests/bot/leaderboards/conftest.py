@@ -16,8 +16,9 @@ import simcord
 
 from bot.app import FEATURES, Feature, FormulaDartsBot, create_bot
 from bot.settings import BotSettings, SoloGames
-from bot.storage import Store, open_store
+from bot.storage import Store
 from tests.support.fixtures import simulated
+from tests.support.head_template import open_head_store
 
 assert Feature.LEADERBOARDS in FEATURES, "the bot must load the leaderboards cog"
 
@@ -33,7 +34,7 @@ class UnusedEvaluator:
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await open_store(f"sqlite+aiosqlite:///{tmp_path}/boards.sqlite3")
+    opened = await open_head_store(f"sqlite+aiosqlite:///{tmp_path}/boards.sqlite3")
     yield opened
     await opened.close()
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Store, open_store
+from bot.storage import Store
+from tests.support.head_template import open_head_store
 from tests.support.postgres import fresh_database
 
 
@@ -25,7 +26,7 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
 
 @pytest.fixture
 async def store(db_url: str) -> AsyncIterator[Store]:
-    opened = await open_store(db_url)
+    opened = await open_head_store(db_url)
     try:
         yield opened
     finally:
