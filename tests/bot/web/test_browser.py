@@ -209,11 +209,15 @@ def _synced() -> Iterator[None]:
         yield
 
 
-async def test_every_page_fits_a_phone_with_long_names_and_ids(site: Site, browser: Any) -> None:
+@pytest.mark.parametrize("width", [320, 390, 1366])
+async def test_every_page_fits_a_phone_with_long_names_and_ids(
+    site: Site, browser: Any, width: int
+) -> None:
     """At 320, 390 and 1366 CSS pixels, with long Ukrainian names and a long Set name: no
     page scrolls sideways, no cell is off-screen, nothing is hidden in a scrolled box
     (a phone reads each row as a card). Screenshots of every page, uk and en, phone and
-    desktop, are saved for a person to look at."""
+    desktop, are saved for a person to look at. One test a width, so the suite's
+    workers share the 66 pages."""
     await site.store.names.remember(GUILD, LONG_NAMES, 2.0)
     long_set = "кваліфікація-для-найдовших-назв-сетів"
     await qualification(site.store, GUILD, "7" * 32, 105, [100.0] * 6 + [0.009787928221854258])
@@ -229,22 +233,21 @@ async def test_every_page_fits_a_phone_with_long_names_and_ids(site: Site, brows
     await site.store.servers.name_server(GUILD, "Київський клуб дартсу «Формула»", 2.0)
     await rated_duel(site.store, "f" * 32, 1_767_229_200.0)  # the player page's Elo chart
     await qualification(site.store, GUILD, "9" * 32, ALICE, [100, 100, 100, 51], period=today())
-    for width in (320, 390, 1366):
-        for lang in ("uk", "en"):
-            for name, path in paths.items():
-                page = await (
-                    await browser.new_context(viewport={"width": width, "height": 800})
-                ).new_page()
-                sep = "&" if "?" in path else "?"
-                await page.goto(str(site.client.make_url(f"{path}{sep}lang={lang}")))
-                await page.evaluate("document.fonts.ready")  # measured as it is read
-                fits = await page.evaluate(FITS)
-                where = (width, lang, name)
-                assert fits["page"] <= fits["view"], (where, fits)
-                assert fits["outside"] == [] and fits["hidden"] == [], (where, fits)
-                shot = SHOTS / f"{name}-{lang}-{width}px.png"
-                await page.screenshot(path=str(shot), full_page=True)
-                await page.context.close()
+    for lang in ("uk", "en"):
+        for name, path in paths.items():
+            page = await (
+                await browser.new_context(viewport={"width": width, "height": 800})
+            ).new_page()
+            sep = "&" if "?" in path else "?"
+            await page.goto(str(site.client.make_url(f"{path}{sep}lang={lang}")))
+            await page.evaluate("document.fonts.ready")  # measured as it is read
+            fits = await page.evaluate(FITS)
+            where = (width, lang, name)
+            assert fits["page"] <= fits["view"], (where, fits)
+            assert fits["outside"] == [] and fits["hidden"] == [], (where, fits)
+            shot = SHOTS / f"{name}-{lang}-{width}px.png"
+            await page.screenshot(path=str(shot), full_page=True)
+            await page.context.close()
 
 
 async def test_the_readmes_screenshots(tmp_path: Path, browser: Any) -> None:
