@@ -44,3 +44,14 @@ def recording() -> Iterator[Recording]:
     started(renderer)
     yield renderer
     renderer._discard(renderer._pool())
+
+
+@pytest.fixture(scope="session")
+def page_charts() -> Iterator[ChartRenderer]:
+    """One warm chart worker for every web test of the session. Each application made its
+    own before (`create_app` without `charts`): a spawned process importing matplotlib,
+    about 1 s on a quiet machine and 20 s at load 15, for each of ~100 tests. The tests of
+    the application's own worker (`formula-darts web`) still start one."""
+    renderer = started(ChartRenderer(timeout_s=120))
+    yield renderer
+    renderer._discard(renderer._pool())

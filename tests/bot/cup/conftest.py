@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.charts import ChartRenderer
 from bot.storage import CupPhase, CupRecord, LegRecord, open_store
 from bot.web import create_app
 from rules.cup import Leg, LegResult, NoShow, apply, draw
@@ -28,7 +29,9 @@ def a_cup(cup_id: int, guild_id: int = GUILD, **changes: object) -> CupRecord:
 
 
 @pytest.fixture
-async def cup_site(tmp_path: Path) -> AsyncIterator[tuple[TestClient, str]]:
+async def cup_site(
+    tmp_path: Path, page_charts: ChartRenderer
+) -> AsyncIterator[tuple[TestClient, str]]:
     store = await open_store(f"sqlite+aiosqlite:///{tmp_path}/web.sqlite3")
     key = await populate(store)
     bracket = draw([str(p) for p in (ALICE, BOB, CAROL, DAVE)], 3)
@@ -43,7 +46,7 @@ async def cup_site(tmp_path: Path) -> AsyncIterator[tuple[TestClient, str]]:
         await store.cups.add_leg(11, LegRecord(1, 1, leg, game), T0)
     await store.cups.save(replace(a_cup(12), starts_at=T0 + 86400), T0)
     await store.cups.save(a_cup(13, guild_id=OTHER_GUILD), T0)
-    served = TestClient(TestServer(create_app(store)))
+    served = TestClient(TestServer(create_app(store, charts=page_charts)))
     await served.start_server()
     try:
         yield served, f"/s/{key}/"

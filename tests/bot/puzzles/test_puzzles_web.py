@@ -12,6 +12,7 @@ import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
 import rules
+from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.puzzles import Graded, PuzzleRuns
 from bot.storage import PuzzleKind, Store
@@ -35,9 +36,9 @@ class Clock:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def client(store: Store) -> AsyncIterator[TestClient]:
+async def client(store: Store, page_charts: ChartRenderer) -> AsyncIterator[TestClient]:
     await store.names.remember(GUILD, {ALICE: "Alice", BOB: "Bob <b>", CAROL: "Carol"}, 1.0)
-    client = TestClient(TestServer(create_app(store)))
+    client = TestClient(TestServer(create_app(store, charts=page_charts)))
     await client.start_server()
     try:
         yield client

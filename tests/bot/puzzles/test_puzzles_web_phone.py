@@ -11,6 +11,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 import rules
+from bot.charts import ChartRenderer
 from bot.common import SetsDirectory
 from bot.puzzles import PuzzleRuns
 from bot.storage import Store
@@ -28,7 +29,7 @@ GLOBAL = rules.load_sets()
 
 
 async def test_the_puzzles_page_fits_a_phone_with_long_names(
-    store: Store, evaluator: Evaluator, fill: Fill
+    store: Store, evaluator: Evaluator, fill: Fill, page_charts: ChartRenderer
 ) -> None:
     await fill(GLOBAL["darts"], 3)
     now, sets = time.time(), SetsDirectory(store, GLOBAL)
@@ -40,7 +41,7 @@ async def test_the_puzzles_page_fits_a_phone_with_long_names(
         await _daily(PuzzleRuns(store, evaluator, sets, Clock(now - DAY)), user)
     settings = await store.servers.set_web(GUILD, True, 1.0)
     await store.servers.name_server(GUILD, "Київський клуб дартсу «Формула»", 2.0)
-    client = TestClient(TestServer(create_app(store)))
+    client = TestClient(TestServer(create_app(store, charts=page_charts)))
     await client.start_server()
     try:
         async with playwright_api.async_playwright() as pw:
