@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rules.game_set import LANGUAGE_FUNCTIONS, FormulaLanguage
+from rules.game_set import FormulaLanguage
+from rules.languages import language_rules
 from rules.scoring import Number, is_zero
 from rules.sets import GameSet
 from solver.grammar import Grammar
@@ -85,7 +86,7 @@ def whole_magnitudes(digits: str, grammar: Grammar, reach: int) -> np.ndarray:
 
 
 def _default_grammar(language: FormulaLanguage) -> Grammar:
-    return Grammar.for_functions(LANGUAGE_FUNCTIONS[language].defaults, language)
+    return Grammar.for_functions(language_rules(language).functions.defaults, language)
 
 
 def _shipped(

@@ -161,7 +161,7 @@ def test_a_void_game_says_void_not_won_or_lost() -> None:
     ],
 )
 def test_the_legend_thresholds_come_from_the_goal(result: rules.Number, mark: Mark) -> None:
-    points, score = rules.apply_points(501, result, 100, 50)
+    points, score = rules.apply_points(501, result, 100, 50, numbers=CLASSIC.language_rules)
     answer = rules.Answer("x", result, points, score, 1.0)
     assert round_mark(answer, CLASSIC) is mark
 
