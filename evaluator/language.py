@@ -18,7 +18,7 @@ from evaluator.check import check as check_php
 from evaluator.js_check import check as check_javascript
 from evaluator.sandbox.program import NODE, PHP, WorkerProgram
 from rules.game_set import FormulaLanguage
-from rules.languages import LANGUAGE_RULES, LanguageRules
+from rules.languages import LANGUAGE_RULES, LanguageRules, each_language
 from rules.scoring import Number
 
 
@@ -101,10 +101,7 @@ class JavaScript(_Bundle):
         return check_javascript(formula, digits, functions)
 
 
-LANGUAGES: Final[Mapping[FormulaLanguage, Language]] = {
-    FormulaLanguage.PHP: Php(),
-    FormulaLanguage.JAVASCRIPT: JavaScript(),
-}
+LANGUAGES: Final[Mapping[FormulaLanguage, Language]] = each_language(Php(), JavaScript())
 """The registration of every language's bundle (its rules from `rules.languages`)."""
 
 

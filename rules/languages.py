@@ -15,7 +15,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, Protocol
+from types import MappingProxyType
+from typing import Final, Protocol, TypeVar
 
 from rules.scoring import Number, js_text, php_abs, php_add, php_equal, php_sub, php_text
 
@@ -159,6 +160,29 @@ LANGUAGE_RULES: Final[Mapping[FormulaLanguage, LanguageRules]] = {
 }
 """The registration of every language's pure part; `evaluator.language.LANGUAGES` builds
 on it, and tests/rules/test_language_registry.py refuses any other registry beside it."""
+
+
+class Part(Protocol):
+    """One layer's part of a language (its solver semantics, its texts): it names its key."""
+
+    @property
+    def key(self) -> FormulaLanguage: ...
+
+
+P = TypeVar("P", bound=Part)
+
+
+def each_language(*parts: P) -> Mapping[FormulaLanguage, P]:
+    """A layer's parts keyed by the language each names, one for every registered language.
+
+    The layers above `rules` (the solver, the bot's texts) cannot be imported from here, so
+    each keys its part through this, never a dict of its own: a language left out, or
+    given twice, fails at import, not as PHP's text printed for it later."""
+    table = {part.key: part for part in parts}
+    if len(table) != len(parts) or set(table) != set(LANGUAGE_RULES):
+        given = sorted(str(part.key) for part in parts)
+        raise ValueError(f"one part per language {sorted(LANGUAGE_RULES)}, got {given}")
+    return MappingProxyType(table)
 
 
 def language_rules(key: FormulaLanguage) -> LanguageRules:

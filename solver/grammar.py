@@ -23,11 +23,12 @@ both: `-2**2` is not JavaScript, `(-2)**2` is).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
 from rules.game_set import FormulaLanguage
+from rules.languages import each_language
 
 
 class Level(IntEnum):
@@ -286,6 +287,7 @@ class Syntax:
     shorter text (JavaScript's `Math.pow(x,y)` is `x**y` with 11 characters more, and
     `(x)**(y)` at most 6), so leaving them out changes no answer."""
 
+    key: FormulaLanguage  # its language's registration (rules.languages)
     operators: tuple[Operation, ...]
     calls: tuple[Operation, ...]
     funcs: tuple[Function, ...]
@@ -303,14 +305,16 @@ class Syntax:
         return name.lower() if self.case_insensitive else name
 
 
-SYNTAX: dict[FormulaLanguage, Syntax] = {
-    FormulaLanguage.PHP: Syntax(
+SYNTAX: Mapping[FormulaLanguage, Syntax] = each_language(
+    Syntax(
+        FormulaLanguage.PHP,
         OPERATORS,
         (Op.POW, Op.INTDIV, Op.FMOD, Op.MAX, Op.MIN),
         tuple(Func),
         case_insensitive=True,
     ),
-    FormulaLanguage.JAVASCRIPT: Syntax(
+    Syntax(
+        FormulaLanguage.JAVASCRIPT,
         (*OPERATORS, JsOp.EXP, JsOp.USHR),
         (JsOp.POW, JsOp.HYPOT, JsOp.MAX, JsOp.MIN),
         tuple(JsFunc),
@@ -322,8 +326,8 @@ SYNTAX: dict[FormulaLanguage, Syntax] = {
             *((JsFunc.TRUNC, JsFunc.TRUNC), (JsFunc.SIGN, JsFunc.SIGN), (JsFunc.ABS, JsFunc.ABS)),
         ),
     ),
-}
-"""Each language's operations, as its Sets name them (rules.game_set.LANGUAGE_FUNCTIONS)."""
+)
+"""Each language's operations, as its Sets name them (`LanguageRules.functions`)."""
 
 
 @dataclass(frozen=True, slots=True)

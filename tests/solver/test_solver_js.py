@@ -288,7 +288,7 @@ def test_the_shipped_javascript_sample_is_what_the_solver_lists() -> None:
         whole_magnitudes,
     )
 
-    data = json.loads(SHIPPED_FILES[FormulaLanguage.JAVASCRIPT].read_text())
+    data = json.loads(SHIPPED_FILES[FormulaLanguage.JAVASCRIPT].path.read_text())
     assert data["digits"] == sample_digits() and data["reach"] == SHIPPED_REACH
     grammar = Grammar.for_functions(JS_SET.functions, FormulaLanguage.JAVASCRIPT)
     listed = whole_magnitudes(data["digits"][0], grammar, SHIPPED_REACH).tolist()
