@@ -156,7 +156,7 @@ def clipped(values: Sequence[float], top: float) -> list[float]:
     return [min(v, top * OVERSHOOT) for v in values]
 
 
-def short_number(value: float, lang: rules.FormulaLanguage = rules.FormulaLanguage.PHP) -> str:
+def short_number(value: float, lang: rules.FormulaLanguage) -> str:
     """A Score as the game's language prints it, in 3 significant digits when that is long
     (still as the language prints that number: PHP's 3.84E+15, JavaScript's 38400000000)."""
     echo = language(lang).echo
@@ -166,7 +166,7 @@ def short_number(value: float, lang: rules.FormulaLanguage = rules.FormulaLangua
 
 def mark_off_chart(
     ax: Axes, xs: Sequence[float], values: Sequence[float], top: float,
-    lang: rules.FormulaLanguage = rules.FormulaLanguage.PHP,
+    lang: rules.FormulaLanguage,
 ) -> None:  # fmt: skip
     """A triangle on the top edge for each value above `top`, each with its value (as
     `lang` prints it); neighbours' labels take turns at two heights, so they stay apart."""

@@ -11,7 +11,7 @@ ECHO_MAX = 60
 """A refused formula is echoed back this short: the player knows what they typed."""
 
 
-def fmt(value: rules.Number, lang: FormulaLanguage = FormulaLanguage.PHP) -> str:
+def fmt(value: rules.Number, lang: FormulaLanguage) -> str:
     """A Result, Points or a Score exactly as the Set's language prints it (`Language.echo`).
 
     PHP: as PHP 8 echoes it with precision=-1, without var_export's ".0" on whole
