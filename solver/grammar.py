@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 
 from rules.game_set import FormulaLanguage
-from rules.languages import each_language
+from rules.languages import each_language, language_rules
 
 
 class Level(IntEnum):
@@ -291,7 +291,6 @@ class Syntax:
     operators: tuple[Operation, ...]
     calls: tuple[Operation, ...]
     funcs: tuple[Function, ...]
-    case_insensitive: bool
     unary_level: Level = Level.ATOM
     """Where a unary minus sits: JavaScript's below `**` (`-2**2` is an error); PHP's
     grammar has no `**`, so its minus is an atom (as it always was here)."""
@@ -302,7 +301,9 @@ class Syntax:
     sort first (`-` before a letter)."""
 
     def fold(self, name: str) -> str:
-        return name.lower() if self.case_insensitive else name
+        """A function's name as the language compares it (its `FunctionRules`: PHP's `POW`
+        is `pow`), asked of the registration rather than told again here."""
+        return language_rules(self.key).functions.fold(name)
 
 
 SYNTAX: Mapping[FormulaLanguage, Syntax] = each_language(
@@ -311,14 +312,12 @@ SYNTAX: Mapping[FormulaLanguage, Syntax] = each_language(
         OPERATORS,
         (Op.POW, Op.INTDIV, Op.FMOD, Op.MAX, Op.MIN),
         tuple(Func),
-        case_insensitive=True,
     ),
     Syntax(
         FormulaLanguage.JAVASCRIPT,
         (*OPERATORS, JsOp.EXP, JsOp.USHR),
         (JsOp.POW, JsOp.HYPOT, JsOp.MAX, JsOp.MIN),
         tuple(JsFunc),
-        case_insensitive=False,
         unary_level=Level.POW,
         dominated=frozenset({JsOp.POW}),
         mirrored=(
