@@ -76,7 +76,9 @@ def _synthetic_state(
         answers: list[rules.Answer | None] = []
         for seat in range(len(players)):
             result: rules.Number = rng.randint(1, 400) if rng.random() < 0.9 else rng.random() * 300
-            points, score = rules.apply_points(scores[seat], result, game_set.goal, game_set.bonus)
+            points, score = rules.apply_points(
+                scores[seat], result, game_set.goal, game_set.bonus, numbers=game_set.language_rules
+            )
             scores[seat] = score
             answers.append(
                 rules.Answer(

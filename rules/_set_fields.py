@@ -12,12 +12,12 @@ from typing import Any
 
 from rules._set_problems import Collector, excerpt
 from rules.game_set import (
-    LANGUAGE_FUNCTIONS,
     STORM_SECONDS,
     FormulaLanguage,
     GameSet,
     compute_min_rounds,
 )
+from rules.languages import language_rules
 
 LIMITS: dict[str, tuple[int, int]] = {
     "start_score": (1, 100_000),
@@ -105,9 +105,9 @@ def _functions_field(
     data: Mapping[str, Any],
     name: str,
     errors: Collector,
-    language: FormulaLanguage = FormulaLanguage.PHP,
+    language: FormulaLanguage,
 ) -> tuple[str, ...]:
-    rules = LANGUAGE_FUNCTIONS[language]
+    rules = language_rules(language).functions
     defaults, allowed_names = rules.defaults, rules.allowed
     raw = data.get("functions")
     if raw is None:

@@ -246,7 +246,9 @@ def _record(
     auto: bool = False,
 ) -> None:
     game_set = state.game_set
-    points, score = apply_points(state.scores[index], result, game_set.goal, game_set.bonus)
+    points, score = apply_points(
+        state.scores[index], result, game_set.goal, game_set.bonus, numbers=game_set.language_rules
+    )
     elapsed = min(max(0.0, now - rnd.opened_at), float(game_set.time_limit))
     rnd.answers[index] = Answer(formula, result, points, score, elapsed, auto)
 

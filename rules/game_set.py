@@ -7,53 +7,32 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from enum import StrEnum
 from typing import Any
 
-
-class FormulaLanguage(StrEnum):
-    """The language a Set's formulas are written in and judged by (RULES.md)."""
-
-    PHP = "php"
-    JAVASCRIPT = "javascript"
-
-
-DEFAULT_FUNCTIONS: tuple[str, ...] = ("pow", "sqrt", "hexdec", "octdec", "bindec")
-"""PHP functions the original rules allow."""
-
-ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
-    (*DEFAULT_FUNCTIONS, "abs", "intdiv", "floor", "ceil", "round", "fmod", "max", "min")
+from rules.languages import (
+    ALLOWED_FUNCTIONS,
+    DEFAULT_FUNCTIONS,
+    JS_ALLOWED_FUNCTIONS,
+    JS_DEFAULT_FUNCTIONS,
+    FormulaLanguage,
+    FunctionRules,
+    LanguageRules,
+    language_rules,
 )
-"""Vetted PHP math functions that take and return numbers only; a Set may use no others."""
 
-JS_DEFAULT_FUNCTIONS: tuple[str, ...] = (
-    *("Math.pow", "Math.sqrt", "Math.cbrt", "Math.abs", "Math.floor", "Math.ceil"),
-    *("Math.round", "Math.trunc", "Math.sign", "Math.hypot", "Math.max", "Math.min"),
-)
-"""A JavaScript Set's functions when it names none: every vetted one."""
-
-JS_ALLOWED_FUNCTIONS: frozenset[str] = frozenset(JS_DEFAULT_FUNCTIONS)
-"""Vetted JavaScript Math functions (numbers in, a number out), written as JavaScript does."""
-
-
-@dataclass(frozen=True, slots=True)
-class FunctionRules:
-    """A language's functions for Sets: the default list, the vetted list, and whether
-    a name is case-insensitive (PHP's `POW` is `pow`; JavaScript's `Math.SQRT` is nothing)."""
-
-    defaults: tuple[str, ...]
-    allowed: frozenset[str]
-    case_insensitive: bool
-
-    def fold(self, name: str) -> str:
-        return name.lower() if self.case_insensitive else name
-
-
-LANGUAGE_FUNCTIONS: dict[FormulaLanguage, FunctionRules] = {
-    FormulaLanguage.PHP: FunctionRules(DEFAULT_FUNCTIONS, ALLOWED_FUNCTIONS, True),
-    FormulaLanguage.JAVASCRIPT: FunctionRules(JS_DEFAULT_FUNCTIONS, JS_ALLOWED_FUNCTIONS, False),
-}
-"""Each language's functions for Sets."""
+__all__ = [  # the language's names live in rules.languages, importable from here as before
+    "ALLOWED_FUNCTIONS",
+    "CLASSIC",
+    "DEFAULT_FUNCTIONS",
+    "JS_ALLOWED_FUNCTIONS",
+    "JS_DEFAULT_FUNCTIONS",
+    "STORM_SECONDS",
+    "VERSION_LENGTH",
+    "FormulaLanguage",
+    "FunctionRules",
+    "GameSet",
+    "compute_min_rounds",
+]
 
 VERSION_LENGTH = 10
 
@@ -99,12 +78,17 @@ class GameSet:
     """How long a puzzle Storm of this Set runs (RULES.md "Puzzles"); not part of the
     version: it changes no game."""
 
+    @property
+    def language_rules(self) -> LanguageRules:
+        """The Set's language's numbers and functions: what its scoring and texts ask."""
+        return language_rules(self.language)
+
     def to_dict(self) -> dict[str, Any]:
         # not dataclasses.asdict: it deep-copies every value, and these are all immutable
         # (the Set is dumped with every save of a game)
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["functions"] = list(self.functions)
-        if self.language is FormulaLanguage.PHP:
+        if self.language_rules.implied:
             del data["language"]  # PHP Sets export and snapshot exactly as before
         else:
             data["language"] = self.language.value
@@ -132,7 +116,7 @@ class GameSet:
             "min_rounds": self.min_rounds,
             "functions": sorted(f.lower() for f in self.functions),
         }
-        if self.language is not FormulaLanguage.PHP:
+        if not self.language_rules.implied:
             fields["language"] = self.language.value
         text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:VERSION_LENGTH]
@@ -141,9 +125,11 @@ class GameSet:
     def from_dict(cls, data: Mapping[str, Any]) -> GameSet:
         """Rebuild a snapshot already validated (e.g. stored with a game)."""
         values = dict(data)
+        # a snapshot without a language is the implied one's (PHP's): the one true default
         language = FormulaLanguage(values.get("language", FormulaLanguage.PHP))
         values["language"] = language
-        values["functions"] = tuple(values.get("functions", LANGUAGE_FUNCTIONS[language].defaults))
+        defaults = language_rules(language).functions.defaults
+        values["functions"] = tuple(values.get("functions", defaults))
         return cls(**values)
 
 

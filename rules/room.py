@@ -258,7 +258,9 @@ def _replay(state: RoomState, action: ReplayRound) -> None:
 def _record(state: RoomState, rnd: Round, index: int, formula: str, result: Number,
             now: float, *, auto: bool = False) -> None:  # fmt: skip
     game_set = state.game_set
-    points, score = apply_points(state.scores[index], result, game_set.goal, game_set.bonus)
+    points, score = apply_points(
+        state.scores[index], result, game_set.goal, game_set.bonus, numbers=game_set.language_rules
+    )
     elapsed = min(max(0.0, now - rnd.opened_at), float(game_set.time_limit))
     rnd.answers[index] = Answer(formula, result, points, score, elapsed, auto)
 

@@ -1,8 +1,10 @@
-"""Points and Score with PHP's number rules, so a game replays identically in PHP.
+"""Points and Score in the Set's language's arithmetic, so a game replays identically in it.
 
-PHP ints are 64-bit and turn into doubles when an operation overflows; Python
-ints never overflow, so every step here checks the range and falls back to
-float arithmetic exactly where PHP would.
+`apply_points` asks the language (`rules.languages.LanguageRules`, here only its four
+steps: `Arithmetic`) for every step. PHP's steps are the php_* functions below: PHP
+ints are 64-bit and turn into doubles when an operation overflows; Python ints never
+overflow, so every step checks the range and falls back to float arithmetic exactly
+where PHP would. JavaScript's are IEEE doubles throughout.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import Decimal
+from typing import Protocol
 
 Number = int | float
 """A PHP number: Python int for PHP int (always in 64-bit range), float for PHP float."""
@@ -52,22 +55,38 @@ def php_equal(a: Number, b: Number) -> bool:
     return float(a) == float(b)
 
 
-def round_points(result: Number, goal: int, bonus: int) -> Number:
+class Arithmetic(Protocol):
+    """The steps of scoring as a language computes them (its `LanguageRules`)."""
+
+    def sub(self, a: Number, b: Number) -> Number: ...
+
+    def add(self, a: Number, b: Number) -> Number: ...
+
+    def abs(self, a: Number) -> Number: ...
+
+    def equal(self, a: Number, b: Number) -> bool: ...
+
+
+def round_points(result: Number, goal: int, bonus: int, *, numbers: Arithmetic) -> Number:
     """points = |goal - |result - goal||, plus the bonus when points == goal."""
-    points = php_abs(php_sub(goal, php_abs(php_sub(result, goal))))
-    if php_equal(points, goal):
-        points = php_add(points, bonus)
+    points = numbers.abs(numbers.sub(goal, numbers.abs(numbers.sub(result, goal))))
+    if numbers.equal(points, goal):
+        points = numbers.add(points, bonus)
     return points
 
 
-def apply_points(score: Number, result: Number, goal: int, bonus: int) -> tuple[Number, Number]:
-    """The round's points and the new score = |score - points|."""
-    points = round_points(result, goal, bonus)
-    return points, php_abs(php_sub(score, points))
+def apply_points(
+    score: Number, result: Number, goal: int, bonus: int, *, numbers: Arithmetic
+) -> tuple[Number, Number]:
+    """The round's points and the new score = |score - points|, in `numbers`' arithmetic
+    (the Set's language: required, so no caller scores a JavaScript Set as PHP)."""
+    points = round_points(result, goal, bonus, numbers=numbers)
+    return points, numbers.abs(numbers.sub(score, points))
 
 
 def is_zero(score: Number) -> bool:
-    """Checkout test: PHP's `$score == 0` (0 and 0.0 alike)."""
+    """Checkout test: PHP's `$score == 0` and JavaScript's `score === 0` alike (0, 0.0
+    and -0.0), so it needs no language."""
     return php_equal(score, 0)
 
 

@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from rules.digits import valid_digits
-from rules.game_set import FormulaLanguage
-from rules.scoring import Number, js_text, php_equal, php_text
+from rules.scoring import Number, php_equal
 from rules.sets import CLASSIC, GameSet, SetsError, load_sets
 from solver.result import SolveFailure
 
@@ -107,26 +106,23 @@ async def _solve_once(solver: SolverProcess, args: argparse.Namespace, game_set:
 
 
 class _Shown:
-    """Numbers as the Set's language prints them (the evaluator's `Language` does the same
-    for `eval`; the solver may not load the evaluator): PHP tells int from float,
-    JavaScript has one number type and prints `-402`, not `-402.0`."""
+    """Numbers as the Set's language prints them: its `rules.languages.LanguageRules`, the
+    part of the registration the solver may load (not the evaluator's bundle)."""
 
     def __init__(self, game_set: GameSet) -> None:
-        self.js = game_set.language is FormulaLanguage.JAVASCRIPT
+        self.rules = game_set.language_rules
 
     def value(self, value: Number) -> str:
-        return js_text(float(value)) if self.js else php_text(value)
+        return self.rules.show(value)
 
     def echo(self, value: Number) -> str:
-        return js_text(float(value)) if self.js else php_text(value, zero_fraction=False)
+        return self.rules.echo(value)
 
     def type_name(self, value: Number) -> str:
-        if self.js:
-            return "number"
-        return "float" if isinstance(value, float) else "int"
+        return self.rules.type_name(value)
 
     def json(self, value: Number) -> str:
-        return js_text(float(value)) if self.js else json.dumps(value)
+        return self.rules.json_number(value)
 
 
 _SHARES = 3

@@ -19,12 +19,14 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from rules.game_set import LANGUAGE_FUNCTIONS, FormulaLanguage
+from rules.game_set import FormulaLanguage
+from rules.languages import each_language, language_rules
 from rules.scoring import Number, is_zero
 from rules.sets import GameSet
 from solver.grammar import Grammar
@@ -36,11 +38,20 @@ SAMPLE = 12
 """Digits in the sample (seeded, the same in every process)."""
 SAMPLE_SEED = 20261201
 SHIPPED = Path(__file__).with_name("checkout_sample.json")
-SHIPPED_FILES: dict[FormulaLanguage, Path] = {
-    FormulaLanguage.PHP: SHIPPED,
-    FormulaLanguage.JAVASCRIPT: Path(__file__).with_name("checkout_sample_js.json"),
-}
-"""Each language's shipped sample, for its default functions."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShippedSample:
+    """A language's shipped sample, for its default functions."""
+
+    key: FormulaLanguage
+    path: Path
+
+
+SHIPPED_FILES: Mapping[FormulaLanguage, ShippedSample] = each_language(
+    ShippedSample(FormulaLanguage.PHP, SHIPPED),
+    ShippedSample(FormulaLanguage.JAVASCRIPT, Path(__file__).with_name("checkout_sample_js.json")),
+)
 SHIPPED_REACH = 4096
 """The shipped whole values go this far from 0 (REACH + 2 Goal for a Goal up to 1,536)."""
 REACH = 1024
@@ -85,13 +96,11 @@ def whole_magnitudes(digits: str, grammar: Grammar, reach: int) -> np.ndarray:
 
 
 def _default_grammar(language: FormulaLanguage) -> Grammar:
-    return Grammar.for_functions(LANGUAGE_FUNCTIONS[language].defaults, language)
+    return Grammar.for_functions(language_rules(language).functions.defaults, language)
 
 
-def _shipped(
-    reach: int, language: FormulaLanguage = FormulaLanguage.PHP
-) -> list[np.ndarray] | None:
-    path = SHIPPED_FILES[language]
+def _shipped(reach: int, language: FormulaLanguage) -> list[np.ndarray] | None:
+    path = SHIPPED_FILES[language].path
     if not path.exists():
         return None
     data = json.loads(path.read_text(encoding="ascii"))
@@ -147,7 +156,7 @@ def write_shipped(language: FormulaLanguage = FormulaLanguage.PHP) -> None:
     magnitudes = [whole_magnitudes(d, grammar, SHIPPED_REACH).tolist() for d in digits]
     data = {"reach": SHIPPED_REACH, "digits": digits, "magnitudes": magnitudes}
     text = json.dumps(data, separators=(",", ":")) + "\n"
-    SHIPPED_FILES[language].write_text(text, encoding="ascii")
+    SHIPPED_FILES[language].path.write_text(text, encoding="ascii")
 
 
 if __name__ == "__main__":

@@ -23,11 +23,12 @@ both: `-2**2` is not JavaScript, `(-2)**2` is).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
 from rules.game_set import FormulaLanguage
+from rules.languages import each_language, language_rules
 
 
 class Level(IntEnum):
@@ -286,10 +287,10 @@ class Syntax:
     shorter text (JavaScript's `Math.pow(x,y)` is `x**y` with 11 characters more, and
     `(x)**(y)` at most 6), so leaving them out changes no answer."""
 
+    key: FormulaLanguage  # its language's registration (rules.languages)
     operators: tuple[Operation, ...]
     calls: tuple[Operation, ...]
     funcs: tuple[Function, ...]
-    case_insensitive: bool
     unary_level: Level = Level.ATOM
     """Where a unary minus sits: JavaScript's below `**` (`-2**2` is an error); PHP's
     grammar has no `**`, so its minus is an atom (as it always was here)."""
@@ -300,21 +301,23 @@ class Syntax:
     sort first (`-` before a letter)."""
 
     def fold(self, name: str) -> str:
-        return name.lower() if self.case_insensitive else name
+        """A function's name as the language compares it (its `FunctionRules`: PHP's `POW`
+        is `pow`), asked of the registration rather than told again here."""
+        return language_rules(self.key).functions.fold(name)
 
 
-SYNTAX: dict[FormulaLanguage, Syntax] = {
-    FormulaLanguage.PHP: Syntax(
+SYNTAX: Mapping[FormulaLanguage, Syntax] = each_language(
+    Syntax(
+        FormulaLanguage.PHP,
         OPERATORS,
         (Op.POW, Op.INTDIV, Op.FMOD, Op.MAX, Op.MIN),
         tuple(Func),
-        case_insensitive=True,
     ),
-    FormulaLanguage.JAVASCRIPT: Syntax(
+    Syntax(
+        FormulaLanguage.JAVASCRIPT,
         (*OPERATORS, JsOp.EXP, JsOp.USHR),
         (JsOp.POW, JsOp.HYPOT, JsOp.MAX, JsOp.MIN),
         tuple(JsFunc),
-        case_insensitive=False,
         unary_level=Level.POW,
         dominated=frozenset({JsOp.POW}),
         mirrored=(
@@ -322,8 +325,8 @@ SYNTAX: dict[FormulaLanguage, Syntax] = {
             *((JsFunc.TRUNC, JsFunc.TRUNC), (JsFunc.SIGN, JsFunc.SIGN), (JsFunc.ABS, JsFunc.ABS)),
         ),
     ),
-}
-"""Each language's operations, as its Sets name them (rules.game_set.LANGUAGE_FUNCTIONS)."""
+)
+"""Each language's operations, as its Sets name them (`LanguageRules.functions`)."""
 
 
 @dataclass(frozen=True, slots=True)

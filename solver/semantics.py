@@ -4,17 +4,19 @@ The tables, the top-level search and the text writer are the same for every lang
 what a value is differs: PHP's ints and floats with its overflow and errors (values.py),
 or JavaScript's doubles (js_values.py). The search asks the `Semantics` of its grammar
 for every value it computes and never which language it is. A third language adds its
-value module and one entry here (and its spelling in grammar.SYNTAX).
+value module and its class here (and its spelling in grammar.SYNTAX), keyed through
+`rules.languages.each_language`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Protocol
 
 import numpy as np
 
 from rules.game_set import FormulaLanguage
+from rules.languages import each_language
 from solver import inverse, js_inverse, js_values
 from solver import values as V
 from solver.grammar import Func, Function, Grammar, JsOp, Op, Operation, Wrap, literal_text_ok
@@ -26,6 +28,8 @@ KeyOf = Callable[[V.Floats], V.Ints]
 
 
 class Semantics(Protocol):
+    key: FormulaLanguage  # its language's registration (rules.languages)
+
     def binary(self, op: Operation) -> Binary:
         """op over two columns: the results and where the language has one (no error)."""
         ...
@@ -81,6 +85,8 @@ class Semantics(Protocol):
 class PhpNumbers:
     """PHP 8: ints that overflow to floats, errors where PHP throws (solver.values)."""
 
+    key = FormulaLanguage.PHP
+
     def binary(self, op: Operation) -> Binary:
         assert isinstance(op, Op), "a PHP grammar holds PHP's operations only"
         return V.BINARY[op]
@@ -135,6 +141,8 @@ class JsNumbers:
     """JavaScript: doubles only (solver.js_values); every operation inverted along a
     single digit's side (solver.js_inverse)."""
 
+    key = FormulaLanguage.JAVASCRIPT
+
     def binary(self, op: Operation) -> Binary:
         return js_values.BINARY[op]
 
@@ -177,10 +185,7 @@ class JsNumbers:
         return js_inverse.class_keys(op)
 
 
-SEMANTICS: Final[dict[FormulaLanguage, Semantics]] = {
-    FormulaLanguage.PHP: PhpNumbers(),
-    FormulaLanguage.JAVASCRIPT: JsNumbers(),
-}
+SEMANTICS: Final[Mapping[FormulaLanguage, Semantics]] = each_language(PhpNumbers(), JsNumbers())
 
 
 def semantics(grammar: Grammar) -> Semantics:

@@ -183,7 +183,9 @@ class Solver:
 
     def _candidate(self, entry: _Entry, r: _Texted, score: Number, game_set: GameSet) -> Candidate:
         value = r.value
-        points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
+        points, new_score = apply_points(
+            score, value, game_set.goal, game_set.bonus, numbers=game_set.language_rules
+        )
         return Candidate(r.text, value, points, new_score, len(canonical(r.text)))
 
 

@@ -202,6 +202,7 @@ GLOSSARY = ROOT / "docs" / "GLOSSARY.md"
 NAMED_ELSEWHERE = (
     "Faces", "Face", "Presence", "Via", "Posted", "Reveals", "PracticeOpponent", "Carriers",
     "Lane", "Bucket", "RestBudget", "Announcer", "TerminalFace", "ModeRules", "ServerDay", "Event",
+    "LanguageRules", "Language", "FormulaTexts",
 )  # fmt: skip
 """Collaborators the code below does not find by itself: the faces' parts, the windows."""
 

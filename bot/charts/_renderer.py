@@ -20,6 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVarTuple, Unpack
 
+from rules import FormulaLanguage
+
 log = logging.getLogger(__name__)
 Args = TypeVarTuple("Args")
 
@@ -37,7 +39,9 @@ def _warm() -> None:
 
     state = rules.new_game("warm-up", rules.Mode.TRAINING, rules.CLASSIC, ["0"])
     game_chart(GameRecord(state=state, guild_id=0, channel_id=0), "uk", {})
-    stats_chart(StatsChartInput((StatsGame(0.0, GameKind.LOST, 1, 1.0, 1),)), "en")
+    stats_chart(
+        StatsChartInput((StatsGame(0.0, GameKind.LOST, 1, 1.0, 1, FormulaLanguage.PHP),)), "en"
+    )
 
 
 class ChartRenderer:

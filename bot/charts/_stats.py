@@ -31,7 +31,7 @@ from matplotlib.ticker import FixedFormatter, FixedLocator, MaxNLocator
 from bot.charts import _style as style
 from bot.i18n import normalize_locale, t
 from bot.storage import GameRecord
-from rules import GameState, Termination, is_zero
+from rules import FormulaLanguage, GameState, Termination, is_zero
 
 GAMES_MAX = 30
 SLOTS_MIN = 10
@@ -63,6 +63,8 @@ class StatsGame:
     score: float
     """The player's Score at the end: 0 for a checkout."""
     start_score: int
+    language: FormulaLanguage
+    """The game's Set's language: an off-chart Score is written as it prints it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,7 @@ def stats_input(
                 rounds=state.outcome.rounds,
                 score=float(state.scores[index]),
                 start_score=state.game_set.start_score,
+                language=state.game_set.language,
             )
         )
     return StatsChartInput(tuple(games[-limit:]) if limit > 0 else ())
@@ -213,7 +216,9 @@ def _score_panel(ax: Axes, games: Sequence[StatsGame], locale: str) -> None:
             label=t(label, locale),
             gid=f"score:{kind.value}",
         )
-    style.mark_off_chart(ax, [i for i, _ in left], [g.score for _, g in left], top)
+    for lang in dict.fromkeys(g.language for _, g in left):  # each Score in its own language
+        mine = [(i, g.score) for i, g in left if g.language is lang]
+        style.mark_off_chart(ax, [i for i, _ in mine], [s for _, s in mine], top, lang)
     ax.set_ylim(0, top)
     ax.yaxis.set_major_locator(MaxNLocator(nbins=3))
     style.title(ax, t("charts.stats.score", locale), small=True)

@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
 
 import rules
-from evaluator.language import language
+from rules.languages import language_rules
 
 DISCORD_DARK = "#313338"
 DISCORD_LIGHT = "#ffffff"
@@ -156,17 +156,17 @@ def clipped(values: Sequence[float], top: float) -> list[float]:
     return [min(v, top * OVERSHOOT) for v in values]
 
 
-def short_number(value: float, lang: rules.FormulaLanguage = rules.FormulaLanguage.PHP) -> str:
+def short_number(value: float, lang: rules.FormulaLanguage) -> str:
     """A Score as the game's language prints it, in 3 significant digits when that is long
     (still as the language prints that number: PHP's 3.84E+15, JavaScript's 38400000000)."""
-    echo = language(lang).echo
+    echo = language_rules(lang).echo
     text = echo(value)
     return text if len(text) <= SHORT else echo(float(f"{value:.3g}"))
 
 
 def mark_off_chart(
     ax: Axes, xs: Sequence[float], values: Sequence[float], top: float,
-    lang: rules.FormulaLanguage = rules.FormulaLanguage.PHP,
+    lang: rules.FormulaLanguage,
 ) -> None:  # fmt: skip
     """A triangle on the top edge for each value above `top`, each with its value (as
     `lang` prints it); neighbours' labels take turns at two heights, so they stay apart."""

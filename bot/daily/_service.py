@@ -96,10 +96,10 @@ class DailyContent:
     summary: PeriodSummary
     closest: dict[str, Candidate | None] | None
     locale: str
+    language: FormulaLanguage
+    """The language of the Set as the day's games had it: named, and its numbers."""
     link: str | None = None
     """The server's board on the web, when its pages are on (`/config web`)."""
-    language: FormulaLanguage = FormulaLanguage.PHP
-    """The language of the Set as the day's games had it: named, and its numbers."""
     extra: tuple[str, ...] = ()
     """`DayExtras`' lines (the day's puzzle), shown under the board."""
 
@@ -316,8 +316,8 @@ class DailyPosts:
             summary,
             await self._closest(played, summary),
             settings.language or "en",
-            board_link(self.web_base, settings, set_name),
             played.language if played is not None else await self._language(guild_id, set_name),
+            board_link(self.web_base, settings, set_name),
             await self._extra(guild_id, set_name, period, settings.language or "en"),
         )
         assert settings.channel_id is not None

@@ -139,7 +139,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         if result.error is not None:
             echo = echo_formula(formula)
             lang = result.record.state.game_set.language
-            error_text = describe_eval_error(result.error, locale, formula, lang)
+            error_text = describe_eval_error(result.error, locale, formula, lang=lang)
             await reply(interaction, t("games.invalid", locale, formula=echo, error=error_text))
             return
         assert result.evaluation is not None

@@ -41,7 +41,7 @@ def _part(answer: Answer | None, formula: str, locale: str, lang: FormulaLanguag
 
 def round_line(
     rnd: Round, players: int, locale: str, limit: int = FIELD_MAX, suffixes: Sequence[str] = (),
-    lang: FormulaLanguage = FormulaLanguage.PHP,
+    *, lang: FormulaLanguage,
 ) -> str:  # fmt: skip
     """One round on one line of at most `limit` characters; long formulas get an ellipsis.
 

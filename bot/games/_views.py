@@ -14,8 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.common.interactions import loaded_cog, report_unexpected
-from bot.i18n import FormulaTexts, formula_texts, t
-from rules import FormulaLanguage
+from bot.i18n import FormulaTexts, t
 
 COG_NAME = "GameControls"
 """The cog whose handlers the buttons and the modal call (it provides GameControls)."""
@@ -122,9 +121,9 @@ class AnswerModal(discord.ui.Modal):
 
     def __init__(
         self, game_id: str, round_number: int, digits: str, locale: str, timeout: float,
-        texts: FormulaTexts | None = None,
+        texts: FormulaTexts,
     ) -> None:  # fmt: skip
-        example = (texts or formula_texts(FormulaLanguage.PHP)).example  # the Set's language
+        example = texts.example  # the Set's language's
         super().__init__(
             title=t("games.modal.title", locale, number=round_number, digits=digits)[:45],
             timeout=timeout,

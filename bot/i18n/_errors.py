@@ -121,7 +121,8 @@ def describe_eval_error(
     error: EvalError,
     locale: str,
     formula: str | None = None,
-    lang: FormulaLanguage = FormulaLanguage.PHP,
+    *,
+    lang: FormulaLanguage,
 ) -> str:
     """Catalog text for the error's code (and `reason`, when the checker gives one).
 

@@ -1,4 +1,5 @@
-"""What a formula's error texts need to know of its Set's language: one entry per language.
+"""What a formula's error texts need to know of its Set's language: the bot's part of each
+registered language (`rules.languages.each_language`).
 
 The catalog keys of `eval.*` are PHP's (the first language, unchanged); another
 language names a namespace whose keys replace the shared ones where its words
@@ -17,6 +18,7 @@ from typing import Final
 from bot.i18n._node import read_node_message
 from bot.i18n._php import read_php_message
 from rules.game_set import FormulaLanguage
+from rules.languages import each_language
 
 Reader = Callable[[str], tuple[str, dict[str, str]] | None]
 
@@ -36,6 +38,7 @@ class FormulaTexts:
     `example`: a call of one of its functions, for the answer form's placeholder;
     `rules`: the name of its `/rules` section of surprises (`rules_text/<locale>.<rules>.md`)."""
 
+    key: FormulaLanguage  # its language's registration (rules.languages)
     overrides: str
     engine: str
     read: Reader
@@ -86,16 +89,18 @@ JS_OPERATORS: Final = {
 }  # fmt: skip
 """A JavaScript Set's refused tokens with their own text (`eval.js.forbidden.<kind>`)."""
 
-TEXTS: Final[Mapping[FormulaLanguage, FormulaTexts]] = {
-    FormulaLanguage.PHP: FormulaTexts(
-        "", "eval.php", read_php_message, "eval.forbidden.", PHP_OPERATORS, PHP_OPENERS,
-        "operator.cast", ("-INF", "INF", "NAN"), "pow()", "php",
+TEXTS: Final[Mapping[FormulaLanguage, FormulaTexts]] = each_language(
+    FormulaTexts(
+        FormulaLanguage.PHP, "", "eval.php", read_php_message, "eval.forbidden.", PHP_OPERATORS,
+        PHP_OPENERS, "operator.cast", ("-INF", "INF", "NAN"), "pow()", "php",
     ),
-    FormulaLanguage.JAVASCRIPT: FormulaTexts(
-        "eval.js.", "eval.js.error", read_node_message, "eval.js.forbidden.", JS_OPERATORS,
-        (), None, ("-Infinity", "Infinity", "NaN"), "Math.sqrt()", "javascript",
+    FormulaTexts(
+        FormulaLanguage.JAVASCRIPT, "eval.js.", "eval.js.error", read_node_message,
+        "eval.js.forbidden.", JS_OPERATORS, (), None, ("-Infinity", "Infinity", "NaN"),
+        "Math.sqrt()", "javascript",
     ),
-}  # fmt: skip
+)  # fmt: skip
+"""Each language's texts, keyed through its registration (`rules.languages`)."""
 
 
 def texts(lang: FormulaLanguage) -> FormulaTexts:

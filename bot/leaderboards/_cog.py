@@ -269,7 +269,9 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
             if best is not None
             else rules.FormulaLanguage.PHP
         )
-        embed = _render_player.stats_embed(stats, who.display_name, locale, streaks, lang)
+        embed = _render_player.stats_embed(
+            stats, who.display_name, locale, streaks, best_language=lang
+        )
         held = await self.store.achievements.held(guild_id, who.id)
         if held:
             name, value = stats_field(held, locale)

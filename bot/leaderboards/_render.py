@@ -36,7 +36,7 @@ def _with_streak(user: str, streaks: Mapping[int, Streak], user_id: int, locale:
 
 def board_lines(
     rows: list[LeaderRow], locale: str, streaks: Mapping[int, Streak] | None = None,
-    lang: FormulaLanguage = FormulaLanguage.PHP,
+    *, lang: FormulaLanguage,
 ) -> list[str]:  # fmt: skip
     """A Qualification board's lines, as /leaderboard and the daily post show them, its
     Scores in the Set's language `lang`."""
@@ -47,7 +47,13 @@ def board_lines(
             rank=row.rank,
             user=_with_streak(mention(row.user_id), streaks or {}, row.user_id, locale),
             result=ranking_result(
-                row.rank_class, row.rounds, row.score, row.perfect, locale, row.termination, lang
+                row.rank_class,
+                row.rounds,
+                row.score,
+                row.perfect,
+                locale,
+                row.termination,
+                lang=lang,
             ),
             time=decimal_text(row.answer_time, normalize_locale(locale)),
         )
@@ -64,7 +70,8 @@ def qualification_embed(
     pages: int = 1,
     version: str | None = None,
     streaks: Mapping[int, Streak] | None = None,
-    lang: FormulaLanguage = FormulaLanguage.PHP,
+    *,
+    lang: FormulaLanguage,
     numbers: Mapping[str, int] | None = None,
 ) -> discord.Embed:
     """`version` (when known) goes in the footer by its number in `numbers`: a board
@@ -76,7 +83,7 @@ def qualification_embed(
         title=t("leaderboards.qualification.title", locale, set=title, period=period_name),
         colour=COLOUR,
     )
-    lines = board_lines(rows, locale, streaks, lang)
+    lines = board_lines(rows, locale, streaks, lang=lang)
     embed.description = "\n".join(lines) or t(
         "leaderboards.qualification.empty", locale, set=set_name
     )

@@ -53,7 +53,7 @@ def _streaks_field(embed: discord.Embed, streaks: Mapping[str, Streak], locale: 
 
 def stats_embed(
     stats: PlayerStats, name: str, locale: str, streaks: Mapping[str, Streak] | None = None,
-    best_language: FormulaLanguage = FormulaLanguage.PHP,
+    *, best_language: FormulaLanguage,
 ) -> discord.Embed:  # fmt: skip
     """`best_language`: the language of the best game's Set, named and written in."""
     user = mention(stats.user_id)
@@ -103,7 +103,7 @@ def stats_embed(
                 best.perfect,
                 locale,
                 best.termination,
-                best_language,
+                lang=best_language,
             ),
             set=set_label(best.set_name, best_language),
             period=best.period or "",

@@ -49,7 +49,9 @@ def draw_score(game_set: GameSet, met: Sequence[Number], rng: random.Random) -> 
     score: Number = game_set.start_score
     for _ in range(rng.randint(1, 3)):
         _formula, value = rules.auto_move(rules.random_digits(rng))
-        _points, after = rules.apply_points(score, value, game_set.goal, game_set.bonus)
+        _points, after = rules.apply_points(
+            score, value, game_set.goal, game_set.bonus, numbers=game_set.language_rules
+        )
         if rules.is_zero(after):
             break
         score = after

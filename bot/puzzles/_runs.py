@@ -226,7 +226,11 @@ class PuzzleRuns:
             return Invalid(verdict, shown)
         puzzle = shown.puzzle
         _points, after = rules.apply_points(
-            puzzle.score, verdict.value, game_set.goal, game_set.bonus
+            puzzle.score,
+            verdict.value,
+            game_set.goal,
+            game_set.bonus,
+            numbers=game_set.language_rules,
         )
         mark = grade(puzzle.score, puzzle.best_score, after)
         answer = PuzzleAnswer(seq, puzzle, verdict.formula, after, mark, now - _since(shown))

@@ -57,7 +57,9 @@ async def play_puzzles(
         if isinstance(outcome, Invalid):
             from bot.i18n import describe_eval_error
 
-            error = describe_eval_error(outcome.error, locale, formula, shown.run.game_set.language)
+            error = describe_eval_error(
+                outcome.error, locale, formula, lang=shown.run.game_set.language
+            )
             print(plain(invalid_text(outcome, formula, error, locale), runs.clock()), file=out)
             continue
         print(plain(graded_text(outcome, locale, sealed=False), runs.clock()), file=out)

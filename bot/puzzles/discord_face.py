@@ -298,7 +298,7 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         outcome = await self.runs.submit(run_id, interaction.user.id, seq, formula, received)
         if isinstance(outcome, Invalid):
             lang = outcome.shown.run.game_set.language
-            error = describe_eval_error(outcome.error, locale, formula, lang)
+            error = describe_eval_error(outcome.error, locale, formula, lang=lang)
             run = outcome.shown.run
             text = invalid_text(outcome, echo_formula(formula), error, locale)
             await reply(interaction, text, view=buttons(run, seq, locale, puzzle_acts(run)))

@@ -223,7 +223,7 @@ class RoomsCog(commands.Cog, name=COG_NAME):
         )
         lang = answered.record.state.game_set.language
         if answered.error is not None:
-            text = describe_eval_error(answered.error, locale, formula, lang)
+            text = describe_eval_error(answered.error, locale, formula, lang=lang)
             await reply(interaction, t("games.invalid", locale, formula=echo_formula(formula),
                                        error=text))  # fmt: skip
             return

@@ -52,7 +52,7 @@ def _read(file: Path) -> list[tuple[str, str]]:
 
 
 def rules_pages(
-    locale: str, lang: FormulaLanguage = FormulaLanguage.PHP, *, mentions: bool = True
+    locale: str, lang: FormulaLanguage, *, mentions: bool = True
 ) -> list[tuple[str, str]]:
     """(title, text) pages of the rules in the player's language, for a Set in `lang`
     (its own formula page and surprises when it has one); `mentions` False: commands

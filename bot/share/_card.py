@@ -31,7 +31,6 @@ from bot.common import fmt, set_label
 from bot.i18n import normalize_locale, t
 from bot.storage import GameRecord
 from rules import Answer, GameSet, GameState, Termination, is_zero, round_points
-from rules.scoring import php_equal
 
 
 class Mark(StrEnum):
@@ -71,8 +70,9 @@ def round_mark(answer: Answer | None, game_set: GameSet) -> Mark:
     if is_zero(answer.score):
         return Mark.CHECKOUT
     goal = game_set.goal
-    before_bonus = round_points(answer.result, goal, 0)
-    if php_equal(before_bonus, goal):
+    numbers = game_set.language_rules
+    before_bonus = round_points(answer.result, goal, 0, numbers=numbers)
+    if numbers.equal(before_bonus, goal):
         return Mark.BONUS
     miss = abs(float(before_bonus) - goal)
     if miss <= goal * NEAR_MISS:

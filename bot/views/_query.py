@@ -84,7 +84,7 @@ class Board:
     streaks: Mapping[int, Streak]
     page: int
     pages: int
-    language: rules.FormulaLanguage = rules.FormulaLanguage.PHP
+    language: rules.FormulaLanguage
     """The Set's language as its latest game of the board had it: named, and its Scores."""
     day: str | None = None
     """One Qualification day (a period, `2026-01-01`) the board ranks instead of `period`

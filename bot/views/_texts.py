@@ -21,7 +21,8 @@ def ranking_result(
     perfect: bool,
     locale: str,
     termination: str = "",
-    lang: FormulaLanguage = FormulaLanguage.PHP,
+    *,
+    lang: FormulaLanguage,
 ) -> str:
     """A Qualification result the way RULES.md ranks it; a loss says how it was lost.
     The Score left is written as the Set's language `lang` prints it."""
@@ -74,5 +75,5 @@ def game_result(record: GameRecord, player: str, locale: str) -> str:
         result.perfect,
         locale,
         result.termination.value,
-        state.game_set.language,
+        lang=state.game_set.language,
     )

@@ -177,6 +177,6 @@ def _ranking(row: LeaderRow, lang: str, numbers: FormulaLanguage) -> Markup:
     left = row.rank_class == 1
     shown = rounded(row.score, numbers) if left else row.score
     text = ranking_result(
-        row.rank_class, row.rounds, shown, row.perfect, lang, row.termination, numbers
+        row.rank_class, row.rounds, shown, row.perfect, lang, row.termination, lang=numbers
     )
     return exact_on_hover(text, row.score, numbers) if left else escape(text)

@@ -66,7 +66,8 @@ def rules_html(lang: str) -> list[tuple[str, Markup]]:
     rules (PHP's), every other language's own formula page and its surprises (its
     pages titled as the base's are the base's, said of that language)."""
     book = catalog()
-    base = rules_pages(lang, mentions=False)  # a mention is no link on the web
+    # the original rules (PHP's); a mention is no link on the web
+    base = rules_pages(lang, FormulaLanguage.PHP, mentions=False)
     sections = list(base)
     titles = {title for title, _ in base}
     for formula in FormulaLanguage:

@@ -201,7 +201,9 @@ async def _one(
     lang = language(game_set.language)
     print(f"{verdict.formula} = {lang.show(verdict.value)} ({lang.type_name(verdict.value)})")
     if score is not None:
-        points, new_score = apply_points(score, verdict.value, game_set.goal, game_set.bonus)
+        points, new_score = apply_points(
+            score, verdict.value, game_set.goal, game_set.bonus, numbers=game_set.language_rules
+        )
         shown = lang.show
         print(f"points {shown(points)}, score {shown(score)} → {shown(new_score)}")
     return 0

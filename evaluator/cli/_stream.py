@@ -114,7 +114,9 @@ async def _answer(evaluator: Evaluator, line: Line, sets: dict[str, GameSet]) ->
     value, lang = verdict.value, language(game_set.language)
     out = f'{{"ok": true, "type": "{lang.type_name(value)}", "value": {lang.json_number(value)}'
     if score is not None:
-        points, new_score = apply_points(score, value, game_set.goal, game_set.bonus)
+        points, new_score = apply_points(
+            score, value, game_set.goal, game_set.bonus, numbers=game_set.language_rules
+        )
         out += f', "points": {lang.json_number(points)}, "score": {lang.json_number(new_score)}'
     return out + "}"
 

@@ -8,7 +8,11 @@ import subprocess
 
 import pytest
 
+from rules.game_set import FormulaLanguage
+from rules.languages import language_rules
 from rules.scoring import INT_MAX, INT_MIN, apply_points, is_zero, php_abs, php_sub, round_points
+
+PHP = language_rules(FormulaLanguage.PHP)
 
 RULES_TABLE = [
     # score, result, points, new score (goal 100, bonus 50)
@@ -22,25 +26,25 @@ RULES_TABLE = [
 
 @pytest.mark.parametrize(("score", "result", "points", "new_score"), RULES_TABLE)
 def test_rules_table(score: int, result: int, points: int, new_score: int) -> None:
-    assert apply_points(score, result, 100, 50) == (points, new_score)
+    assert apply_points(score, result, 100, 50, numbers=PHP) == (points, new_score)
 
 
 def test_seed_examples_from_the_original_rules() -> None:
-    points, score = apply_points(501, 34 + 89, 100, 50)
+    points, score = apply_points(501, 34 + 89, 100, 50, numbers=PHP)
     assert (points, score) == (77, 424)
-    points, score = apply_points(score, 2 * 47 + 6, 100, 50)
+    points, score = apply_points(score, 2 * 47 + 6, 100, 50, numbers=PHP)
     assert (points, score) == (150, 274)
 
 
 def test_float_result_keeps_float_score() -> None:
-    points, score = apply_points(501, 3.5, 100, 50)
+    points, score = apply_points(501, 3.5, 100, 50, numbers=PHP)
     assert points == 3.5
     assert isinstance(score, float)
     assert score == 497.5
 
 
 def test_float_equal_to_goal_gets_bonus() -> None:
-    assert round_points(100.0, 100, 50) == 150.0
+    assert round_points(100.0, 100, 50, numbers=PHP) == 150.0
 
 
 def test_int_overflow_turns_into_double_like_php() -> None:
@@ -112,7 +116,7 @@ def test_random_rounds_replay_bit_for_bit_in_php() -> None:
     php = json.loads(proc.stdout)
     mismatches = []
     for case, (points_type, php_points, score_type, php_score) in zip(cases, php, strict=True):
-        points, score = apply_points(case["s"], case["r"], case["g"], case["b"])  # type: ignore[arg-type]
+        points, score = apply_points(case["s"], case["r"], case["g"], case["b"], numbers=PHP)  # type: ignore[arg-type]
         ours = (_php_type(points), points, _php_type(score), score)
         theirs = (points_type, _as(points_type, php_points), score_type, _as(score_type, php_score))
         if ours != theirs:

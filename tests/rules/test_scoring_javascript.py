@@ -18,8 +18,12 @@ import subprocess
 import pytest
 
 import rules
+from rules.game_set import FormulaLanguage
+from rules.languages import language_rules
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+JAVASCRIPT = language_rules(FormulaLanguage.JAVASCRIPT)
 
 NODE = """
 const lines = require('fs').readFileSync(0, 'utf8').trim().split('\\n');
@@ -84,7 +88,7 @@ def test_points_and_scores_of_float_results_are_javascripts_bit_for_bit() -> Non
         score: rules.Number = start
         ours = []
         for result in results:
-            points, score = rules.apply_points(score, result, goal, bonus)
+            points, score = rules.apply_points(score, result, goal, bonus, numbers=JAVASCRIPT)
             assert isinstance(points, float) and isinstance(score, float)
             ours.append(_hex(points) + _hex(score))
         assert ours == json.loads(line), (goal, bonus, start, results)

@@ -45,7 +45,9 @@ def test_every_candidate_is_a_formula_the_game_accepts_with_its_stated_result(
     for c in solution.candidates:
         assert check(c.formula, digits, CLASSIC.functions) == c.formula
         assert len(c.formula.replace(" ", "")) == c.length
-        assert apply_points(score, c.value, CLASSIC.goal, CLASSIC.bonus) == (c.points, c.score)
+        assert apply_points(
+            score, c.value, CLASSIC.goal, CLASSIC.bonus, numbers=CLASSIC.language_rules
+        ) == (c.points, c.score)
         assert not any(same(c.value, other) for other in seen)  # distinct Results
         seen.append(c.value)
     keys = [
@@ -75,7 +77,11 @@ def test_an_aim_asks_for_a_new_score_near_it(solver: Solver) -> None:
 def test_float_and_zero_scores(solver: Solver) -> None:
     assert solver.solve("3489", 0, CLASSIC).best.score == 0
     best = solver.solve("3489", 123.5, CLASSIC).best
-    assert apply_points(123.5, best.value, 100, 50)[1] == best.score < 0.5
+    assert (
+        apply_points(123.5, best.value, 100, 50, numbers=CLASSIC.language_rules)[1]
+        == best.score
+        < 0.5
+    )
 
 
 def test_the_formula_closest_to_the_goal(solver: Solver) -> None:

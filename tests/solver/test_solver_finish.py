@@ -45,7 +45,12 @@ def test_a_whole_score_is_left_where_the_best_answer_leaves_a_float(digits: str)
     move = finishing(solver, digits, 501, CLASSIC, last=False)
     assert float(move.score).is_integer() and CHANCES.of(move.score) >= 0.9, move
     assert check(move.formula, digits, CLASSIC.functions) == move.formula
-    assert apply_points(501, move.value, CLASSIC.goal, CLASSIC.bonus)[1] == move.score
+    assert (
+        apply_points(501, move.value, CLASSIC.goal, CLASSIC.bonus, numbers=CLASSIC.language_rules)[
+            1
+        ]
+        == move.score
+    )
     assert solver.solve(digits, 501, CLASSIC).best == best  # the revealed answer stays
 
 

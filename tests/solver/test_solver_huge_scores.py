@@ -56,7 +56,9 @@ async def test_no_formula_of_the_operator_slice_beats_the_solver_at_huge_scores(
     solver = Solver(cache_size=1)
     for score in HUGE:
         best = solver.solve(digits, score, CLASSIC).best
-        _, new_score = apply_points(score, best.value, CLASSIC.goal, CLASSIC.bonus)
+        _, new_score = apply_points(
+            score, best.value, CLASSIC.goal, CLASSIC.bonus, numbers=CLASSIC.language_rules
+        )
         assert same(new_score, best.score), (digits, score, best)
         theirs = await brute_force_best(evaluator, digits, CLASSIC, score, ())  # type: ignore[arg-type]
         assert key(float(best.score), best.formula) <= theirs, (digits, score, best, theirs)

@@ -222,7 +222,9 @@ def test_every_candidate_is_valid_javascript_whose_node_value_is_the_claimed_one
         assert not answer.startswith(("error", "not")), (candidate.formula, answer)
         assert _hex(candidate.value) == answer, (candidate.formula, candidate.value, _num(answer))
         assert math.isfinite(candidate.value)
-        points, new_score = apply_points(score, candidate.value, JS_SET.goal, JS_SET.bonus)
+        points, new_score = apply_points(
+            score, candidate.value, JS_SET.goal, JS_SET.bonus, numbers=JS_SET.language_rules
+        )
         assert (candidate.points, candidate.score) == (points, new_score)
         assert candidate.length == len(candidate.formula.replace(" ", ""))
 
@@ -244,7 +246,9 @@ def test_the_best_answer_is_no_worse_than_any_formula_of_a_random_sample(
     for text, answer in zip(formulas, answers, strict=True):
         if answer.startswith(("error", "not")) or not math.isfinite(_num(answer)):
             continue
-        _, new_score = apply_points(score, _num(answer), JS_SET.goal, JS_SET.bonus)
+        _, new_score = apply_points(
+            score, _num(answer), JS_SET.goal, JS_SET.bonus, numbers=JS_SET.language_rules
+        )
         key = (float(new_score), formula_cost(text))
         assert key >= (float(best.score), formula_cost(best.formula)), (text, best)
 
@@ -284,7 +288,7 @@ def test_the_shipped_javascript_sample_is_what_the_solver_lists() -> None:
         whole_magnitudes,
     )
 
-    data = json.loads(SHIPPED_FILES[FormulaLanguage.JAVASCRIPT].read_text())
+    data = json.loads(SHIPPED_FILES[FormulaLanguage.JAVASCRIPT].path.read_text())
     assert data["digits"] == sample_digits() and data["reach"] == SHIPPED_REACH
     grammar = Grammar.for_functions(JS_SET.functions, FormulaLanguage.JAVASCRIPT)
     listed = whole_magnitudes(data["digits"][0], grammar, SHIPPED_REACH).tolist()

@@ -36,7 +36,9 @@ def _node_agrees(score: float, solution: Solution) -> None:
     answers = node({"formulas": [c.formula for c in solution.candidates]})["formulas"]
     for candidate, answer in zip(solution.candidates, answers, strict=True):
         assert _hex(float(candidate.value)) == answer, (score, candidate, _num(answer))
-        points, new_score = apply_points(score, candidate.value, JS_SET.goal, JS_SET.bonus)
+        points, new_score = apply_points(
+            score, candidate.value, JS_SET.goal, JS_SET.bonus, numbers=JS_SET.language_rules
+        )
         assert (candidate.points, candidate.score) == (points, new_score)
 
 

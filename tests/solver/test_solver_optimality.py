@@ -106,7 +106,9 @@ async def brute_force_best(
     best = (float("inf"), 0, "")
     for formula, verdict in zip(formulas, verdicts, strict=True):
         if isinstance(verdict, Evaluation):
-            _, new_score = apply_points(score, verdict.value, game_set.goal, game_set.bonus)
+            _, new_score = apply_points(
+                score, verdict.value, game_set.goal, game_set.bonus, numbers=game_set.language_rules
+            )
             best = min(best, key(float(new_score), formula))
     return best
 

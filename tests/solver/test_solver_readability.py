@@ -104,7 +104,10 @@ def test_php_a_more_readable_answer_wins_at_the_same_score(
 ) -> None:
     best = solver.solve(digits, score, CLASSIC).best
     mine, theirs = _php_values([best.formula, less_readable], tmp_path)
-    new_scores = [apply_points(score, v, CLASSIC.goal, CLASSIC.bonus)[1] for v in (mine, theirs)]
+    new_scores = [
+        apply_points(score, v, CLASSIC.goal, CLASSIC.bonus, numbers=CLASSIC.language_rules)[1]
+        for v in (mine, theirs)
+    ]
     assert new_scores[0] == new_scores[1] == best.score
     assert readability(best.formula) < readability(less_readable), best.formula
     assert readability(best.formula)[:2] < readability(less_readable)[:2], best.formula
@@ -117,7 +120,10 @@ def test_javascript_a_more_readable_answer_wins_at_the_same_score(
 ) -> None:
     best = solver.solve(digits, score, JS_SET).best
     mine, theirs = _node_values([best.formula, less_readable])
-    new_scores = [apply_points(score, v, JS_SET.goal, JS_SET.bonus)[1] for v in (mine, theirs)]
+    new_scores = [
+        apply_points(score, v, JS_SET.goal, JS_SET.bonus, numbers=JS_SET.language_rules)[1]
+        for v in (mine, theirs)
+    ]
     assert new_scores[0] == new_scores[1] == best.score
     assert readability(best.formula)[:2] < readability(less_readable)[:2], best.formula
 

@@ -20,6 +20,7 @@ from bot.charts import (
 from bot.storage import GameRecord
 from tests.support.played import BOUNCING, PERFECT, START, play
 
+PHP = rules.FormulaLanguage.PHP
 DAY = 86_400.0
 SIX_ROUND_CHECKOUT = [
     ("3489", [("34+89", 123)]),  # 424
@@ -108,8 +109,8 @@ def test_checkouts_are_points_and_the_others_are_bars_of_their_score() -> None:
 
 def test_a_huge_score_left_is_clipped_and_its_value_written() -> None:
     games = (
-        StatsGame(START, GameKind.FINISHED, 7, 38354627601.0, 501),
-        StatsGame(START + DAY, GameKind.FINISHED, 7, 335.0, 501),
+        StatsGame(START, GameKind.FINISHED, 7, 38354627601.0, 501, PHP),
+        StatsGame(START + DAY, GameKind.FINISHED, 7, 335.0, 501, PHP),
     )
     (scores,) = panels(build_stats_figure(StatsChartInput(games), "en"))
     top = scores.get_ylim()[1]

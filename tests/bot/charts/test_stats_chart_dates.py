@@ -12,6 +12,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from bot.charts import GameKind, StatsChartInput, StatsGame, build_stats_figure
+from rules import FormulaLanguage
 from tests.support.played import START
 
 DAY = 86_400.0
@@ -22,7 +23,14 @@ def games(count: int, every: float, start: float = START + 14 * 3600) -> StatsCh
     """`count` games `every` seconds apart from 30 Nov 2025 14:00 UTC, of every kind."""
     return StatsChartInput(
         tuple(
-            StatsGame(start + i * every, KINDS[i % 4], 4 + i % 3, 0 if i % 4 < 2 else 120, 501)
+            StatsGame(
+                start + i * every,
+                KINDS[i % 4],
+                4 + i % 3,
+                0 if i % 4 < 2 else 120,
+                501,
+                FormulaLanguage.PHP,
+            )
             for i in range(count)
         )
     )

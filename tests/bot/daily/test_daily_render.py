@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.daily import DailyContent
 from bot.daily._render import daily_embed, daily_view
 from bot.storage import LeaderRow, PeriodSummary, RoundBest
+from rules import FormulaLanguage
 from solver.result import Candidate
 
 
@@ -16,7 +17,7 @@ def content(closest: dict[str, Candidate | None] | None) -> DailyContent:
     )  # fmt: skip
     best = RoundBest(1, "3489", 5, "34+89", "123", 123.0)
     summary = PeriodSummary([row], players=22, perfects=1, rounds=[best])
-    return DailyContent(7, "darts", "2026-01-01", summary, closest, "uk")
+    return DailyContent(7, "darts", "2026-01-01", summary, closest, "uk", FormulaLanguage.PHP)
 
 
 def test_the_ukrainian_post_reads_as_written_in_ukrainian() -> None:
@@ -43,5 +44,7 @@ def test_without_a_solver_there_is_no_closest_line() -> None:
 def test_an_empty_board_says_so_once() -> None:
     """Nobody on the board: no «У таблиці 0 гравців», no «Супер-ігор: 0» after it."""
     summary = PeriodSummary([], players=0, perfects=0, rounds=[])
-    embed = daily_embed(DailyContent(7, "darts", "2026-01-01", summary, None, "uk"))
+    embed = daily_embed(
+        DailyContent(7, "darts", "2026-01-01", summary, None, "uk", FormulaLanguage.PHP)
+    )
     assert embed.description == "Цього дня в цю Кваліфікацію ніхто не грав."

@@ -8,6 +8,7 @@ import struct
 import subprocess
 
 from bot.games._render import fmt  # type: ignore[attr-defined]
+from rules import FormulaLanguage
 
 CASES = [
     1e25,
@@ -60,11 +61,15 @@ def php_echo(values: list[float | int]) -> list[str]:
 
 
 def test_fmt_matches_php_echo_on_edge_cases() -> None:
-    assert [fmt(v) for v in CASES] == php_echo(CASES)
-    assert fmt(1e25) == "1.0E+25"
-    assert fmt(8.197210849721839e67) == "8.197210849721839E+67"
-    assert fmt(0.38202247191011907) == "0.38202247191011907"
-    assert (fmt(3.0), fmt(3.5), fmt(-0.0)) == ("3", "3.5", "-0")
+    assert [fmt(v, FormulaLanguage.PHP) for v in CASES] == php_echo(CASES)
+    assert fmt(1e25, FormulaLanguage.PHP) == "1.0E+25"
+    assert fmt(8.197210849721839e67, FormulaLanguage.PHP) == "8.197210849721839E+67"
+    assert fmt(0.38202247191011907, FormulaLanguage.PHP) == "0.38202247191011907"
+    assert (
+        fmt(3.0, FormulaLanguage.PHP),
+        fmt(3.5, FormulaLanguage.PHP),
+        fmt(-0.0, FormulaLanguage.PHP),
+    ) == ("3", "3.5", "-0")
 
 
 def test_fmt_matches_php_echo_on_random_floats() -> None:
@@ -77,4 +82,4 @@ def test_fmt_matches_php_echo_on_random_floats() -> None:
             values.append(value)
     values += [rng.uniform(-1e6, 1e6) for _ in range(200)]
     values += [float(rng.randint(-(10**18), 10**18)) for _ in range(100)]
-    assert [fmt(v) for v in values] == php_echo(values)
+    assert [fmt(v, FormulaLanguage.PHP) for v in values] == php_echo(values)

@@ -47,9 +47,9 @@ async def test_the_next_round_shows_the_best_answer_real_php_confirms(revealing,
         formula, "3489", ("pow", "sqrt", "hexdec", "octdec", "bindec")
     )
     assert isinstance(verdict, Evaluation)
-    from rules import apply_points, php_text
+    from rules import CLASSIC, apply_points, php_text
 
-    _points, new_score = apply_points(501, verdict.value, 100, 50)
+    _points, new_score = apply_points(501, verdict.value, 100, 50, numbers=CLASSIC.language_rules)
     assert php_text(verdict.value, zero_fraction=False) == result
     assert php_text(new_score, zero_fraction=False) == score
     assert float(new_score) <= 424  # at least as good as what alice played

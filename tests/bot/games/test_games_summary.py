@@ -8,6 +8,7 @@ import pytest
 
 import rules
 from bot.games._summary import round_line
+from rules import FormulaLanguage
 from tests.support.sim import answer, button_id, message_text, public_message, round_messages
 
 session_loop = pytest.mark.asyncio(loop_scope="session")
@@ -92,11 +93,11 @@ def test_a_line_too_long_for_a_field_shortens_its_formulas_with_an_ellipsis() ->
             rules.Answer("12+34", 46, 46, 455, 1.0, auto=True),
         ),
     )
-    line = round_line(rnd, 2, "en", limit=300)
+    line = round_line(rnd, 2, "en", limit=300, lang=FormulaLanguage.PHP)
     assert len(line) <= 300
     assert line.startswith("`7` **1234** · `1111") and "…` = 1 → −2 → **3**" in line
     assert "`12+34` (auto-move) = 46" in line
-    assert "(автохід)" in round_line(rnd, 2, "uk")
+    assert "(автохід)" in round_line(rnd, 2, "uk", lang=FormulaLanguage.PHP)
 
 
 @session_loop

@@ -7,6 +7,7 @@ import pytest
 from bot.i18n import catalog, describe_eval_error, plural_categories, plural_category, t
 from bot.i18n._catalog import PLURAL_KEY
 from evaluator.result import ErrorCode, EvalError
+from rules import FormulaLanguage
 from tests.support.sim import answer, message_text, public_message, reply_text, speak
 
 session_loop = pytest.mark.asyncio(loop_scope="session")
@@ -74,14 +75,20 @@ def test_other_features_counts_agree() -> None:
 
 def test_not_finite_and_too_long_errors_are_localized() -> None:
     nan = EvalError(ErrorCode.NOT_FINITE, "the result is NAN")
-    assert describe_eval_error(nan, "uk") == "результат PHP — NAN, а не скінченне число."
-    assert "the result is" not in describe_eval_error(nan, "uk")
+    assert (
+        describe_eval_error(nan, "uk", lang=FormulaLanguage.PHP)
+        == "результат PHP — NAN, а не скінченне число."
+    )
+    assert "the result is" not in describe_eval_error(nan, "uk", lang=FormulaLanguage.PHP)
     inf = EvalError(ErrorCode.NOT_FINITE, "the result is -INF")
-    assert describe_eval_error(inf, "en") == "PHP's result is -INF, not a finite number."
+    assert (
+        describe_eval_error(inf, "en", lang=FormulaLanguage.PHP)
+        == "PHP's result is -INF, not a finite number."
+    )
     long = EvalError(ErrorCode.TOO_LONG, "at most 256 characters", params=(("limit", "256"),))
-    text = describe_eval_error(long, "en", "1" * 300)
+    text = describe_eval_error(long, "en", "1" * 300, lang=FormulaLanguage.PHP)
     assert text == "the formula is too long: 300 characters; at most 256."
-    uk = describe_eval_error(long, "uk", "1" * 300)
+    uk = describe_eval_error(long, "uk", "1" * 300, lang=FormulaLanguage.PHP)
     assert "300\u00a0символів, а можна щонайбільше 256" in uk
 
 

@@ -11,6 +11,7 @@ from bot.i18n import catalog, describe_eval_error, t
 from bot.i18n.translator import CatalogTranslator, cmd
 from bot.rules_text import rules_pages
 from evaluator.result import ErrorCode, EvalError
+from rules import FormulaLanguage
 from tests.support.paths import ROOT
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -86,17 +87,17 @@ async def test_translator_gives_valid_ukrainian_command_names() -> None:
     ],
 )
 def test_formula_errors_are_translated(error: EvalError, uk_part: str) -> None:
-    assert uk_part in describe_eval_error(error, "uk")
-    assert describe_eval_error(error, "en")
+    assert uk_part in describe_eval_error(error, "uk", lang=FormulaLanguage.PHP)
+    assert describe_eval_error(error, "en", lang=FormulaLanguage.PHP)
 
 
 def test_rules_text_in_both_languages_fits_discord() -> None:
     for locale in ("en", "uk"):
-        pages = rules_pages(locale)
+        pages = rules_pages(locale, FormulaLanguage.PHP)
         assert len(pages) >= 4
         assert sum(len(title) + len(text) for title, text in pages) < 6000
-    assert "Perfect" in rules_pages("en")[1][1]
-    assert "Супер-гра" in rules_pages("uk")[1][1]
+    assert "Perfect" in rules_pages("en", FormulaLanguage.PHP)[1][1]
+    assert "Супер-гра" in rules_pages("uk", FormulaLanguage.PHP)[1][1]
 
 
 def test_keys_built_at_runtime_exist() -> None:

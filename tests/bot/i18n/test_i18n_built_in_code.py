@@ -11,7 +11,7 @@ from bot.leaderboards._render_player import stats_embed
 from bot.storage import LeaderRow, PlayerStats
 from bot.views import BoardPeriod
 from evaluator.result import ErrorCode, EvalError
-from rules import Mode
+from rules import FormulaLanguage, Mode
 
 
 def digits_error(read: str) -> EvalError:
@@ -29,10 +29,10 @@ def digits_error(read: str) -> EvalError:
     ],
 )
 def test_the_digits_read_are_a_list_never_a_decimal_or_english(read: str, uk: str, en: str) -> None:
-    ukrainian = describe_eval_error(digits_error(read), "uk")
+    ukrainian = describe_eval_error(digits_error(read), "uk", lang=FormulaLanguage.PHP)
     assert uk in ukrainian
     assert "4,3" not in ukrainian and "none" not in ukrainian
-    assert en in describe_eval_error(digits_error(read), "en")
+    assert en in describe_eval_error(digits_error(read), "en", lang=FormulaLanguage.PHP)
 
 
 def test_a_duel_thread_is_named_in_the_readers_language() -> None:
@@ -48,9 +48,16 @@ def test_a_duel_thread_is_named_in_the_readers_language() -> None:
 def test_measured_numbers_use_the_readers_decimal_mark() -> None:
     assert decimal_text(12.34, "uk") == "12,3" and decimal_text(12.34, "en") == "12.3"
     row = LeaderRow(1, 5, "g", "darts", "2026-01-01", 0, 4, 0.0, 12.34, True, "checkout")
-    board = qualification_embed([row], "darts", BoardPeriod.TODAY, 0, "uk").description or ""
+    board = (
+        qualification_embed(
+            [row], "darts", BoardPeriod.TODAY, 0, "uk", lang=FormulaLanguage.PHP
+        ).description
+        or ""
+    )
     assert board.endswith("· 12,3\u00a0с")
-    stats = stats_embed(PlayerStats(5, 1, rounds=12, avg_points=52.25), "a", "uk")
+    stats = stats_embed(
+        PlayerStats(5, 1, rounds=12, avg_points=52.25), "a", "uk", best_language=FormulaLanguage.PHP
+    )
     average = next(f.value for f in stats.fields if f.name == "Середня кількість Балів за раунд")
     assert average == "52,3 (зіграно 12\u00a0раундів)"
 
@@ -68,4 +75,4 @@ def test_a_refused_operator_says_what_to_write_instead(text: str, uk: str) -> No
     error = EvalError(
         ErrorCode.FORBIDDEN, "x", 2, text, params=(("reason", "operator"), ("column", "2"))
     )
-    assert uk in describe_eval_error(error, "uk")
+    assert uk in describe_eval_error(error, "uk", lang=FormulaLanguage.PHP)

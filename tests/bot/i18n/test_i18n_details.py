@@ -86,10 +86,10 @@ def test_javascripts_rules_page_reads_well() -> None:
 def test_a_javascript_sets_first_page_says_javascript() -> None:
     for locale in ("en", "uk"):
         pages = rules_pages(locale, FormulaLanguage.JAVASCRIPT)
-        assert len(pages) == len(rules_pages(locale)), locale
+        assert len(pages) == len(rules_pages(locale, FormulaLanguage.PHP)), locale
         first = pages[0][1]
         assert "PHP" not in first and "JavaScript" in first and "Math.pow(3,4)" in first, locale
-        assert "PHP" in rules_pages(locale)[0][1], locale
+        assert "PHP" in rules_pages(locale, FormulaLanguage.PHP)[0][1], locale
 
 
 def test_a_translated_engine_error_names_no_class_of_the_engine() -> None:
@@ -99,7 +99,16 @@ def test_a_translated_engine_error_names_no_class_of_the_engine() -> None:
     from evaluator.result import ErrorCode, EvalError
 
     zero = EvalError(ErrorCode.PHP, "Division by zero", error_class="DivisionByZeroError")
-    assert describe_eval_error(zero, "uk") == "PHP повідомляє про ділення на нуль."
-    assert describe_eval_error(zero, "en") == "PHP DivisionByZeroError: Division by zero"
+    assert (
+        describe_eval_error(zero, "uk", lang=FormulaLanguage.PHP)
+        == "PHP повідомляє про ділення на нуль."
+    )
+    assert (
+        describe_eval_error(zero, "en", lang=FormulaLanguage.PHP)
+        == "PHP DivisionByZeroError: Division by zero"
+    )
     odd = EvalError(ErrorCode.PHP, "something new", error_class="TypeError")
-    assert describe_eval_error(odd, "uk") == "PHP повідомляє англійською (TypeError): something new"
+    assert (
+        describe_eval_error(odd, "uk", lang=FormulaLanguage.PHP)
+        == "PHP повідомляє англійською (TypeError): something new"
+    )

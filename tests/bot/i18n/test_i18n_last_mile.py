@@ -13,6 +13,7 @@ from bot.common.interactions import echo_formula
 from bot.i18n import Catalog, catalog, describe_eval_error, t
 from evaluator.check import check
 from evaluator.result import ErrorCode, EvalError, FormulaError
+from rules import FormulaLanguage
 from tests.support.sim import reply_text, speak
 
 session_loop = pytest.mark.asyncio(loop_scope="session")
@@ -28,7 +29,7 @@ def refusal(formula: str, digits: str = "3489") -> EvalError:
 
 def invalid_reply(formula: str, language: str) -> str:
     """What the player reads after sending `formula`, built as bot/games does it."""
-    error = describe_eval_error(refusal(formula), language, formula)
+    error = describe_eval_error(refusal(formula), language, formula, lang=FormulaLanguage.PHP)
     return t("games.invalid", language, formula=echo_formula(formula), error=error)
 
 
@@ -71,8 +72,8 @@ def test_a_backtick_in_an_error_detail_keeps_the_markdown_balanced(
 
 
 def test_a_backtick_is_a_shell_command() -> None:
-    assert "shell command" in describe_eval_error(refusal("3`4`89"), "en")
-    uk = describe_eval_error(refusal("3`4`89"), "uk")
+    assert "shell command" in describe_eval_error(refusal("3`4`89"), "en", lang=FormulaLanguage.PHP)
+    uk = describe_eval_error(refusal("3`4`89"), "uk", lang=FormulaLanguage.PHP)
     assert "команду оболонки" in uk and "оператор" not in uk
 
 
@@ -87,7 +88,7 @@ def test_a_backtick_is_a_shell_command() -> None:
     ],
 )
 def test_php_openers_and_operators_are_named_for_what_they_are(formula: str, uk: str) -> None:
-    assert uk in describe_eval_error(refusal(formula), "uk")
+    assert uk in describe_eval_error(refusal(formula), "uk", lang=FormulaLanguage.PHP)
 
 
 @pytest.mark.parametrize(
@@ -96,13 +97,13 @@ def test_php_openers_and_operators_are_named_for_what_they_are(formula: str, uk:
 )
 def test_the_twice_hint_shows_the_players_own_formula(formula: str, fixed: str) -> None:
     for language in LANGUAGES:
-        text = describe_eval_error(refusal(formula), language, formula)
+        text = describe_eval_error(refusal(formula), language, formula, lang=FormulaLanguage.PHP)
         assert fixed in code_spans(text), (language, text)
         assert "3- -4" not in text
 
 
 def test_the_twice_hint_without_the_formula_keeps_its_example() -> None:
-    assert "3- -4" in describe_eval_error(refusal("5--2"), "uk")
+    assert "3- -4" in describe_eval_error(refusal("5--2"), "uk", lang=FormulaLanguage.PHP)
 
 
 def test_an_echoed_formula_is_one_line() -> None:
@@ -133,11 +134,11 @@ def test_phps_common_errors_are_translated_and_framed(
     php_class: str, message: str, uk: str
 ) -> None:
     error = EvalError(ErrorCode.PHP, message, error_class=php_class)
-    ukrainian = describe_eval_error(error, "uk")
+    ukrainian = describe_eval_error(error, "uk", lang=FormulaLanguage.PHP)
     assert ukrainian.startswith("PHP повідомляє"), ukrainian
     assert uk in ukrainian and php_class not in ukrainian  # translated: no code name
     assert message not in ukrainian
-    english = describe_eval_error(error, "en")
+    english = describe_eval_error(error, "en", lang=FormulaLanguage.PHP)
     assert english.startswith(f"PHP {php_class}: {message}"), "English keeps PHP's own words"
     code_spans(ukrainian)
 
@@ -145,9 +146,9 @@ def test_phps_common_errors_are_translated_and_framed(
 def test_an_unknown_php_message_is_quoted_as_phps_own() -> None:
     message = "max(): Argument #1 ($value) must be of type array, int given"
     error = EvalError(ErrorCode.PHP, message, error_class="TypeError")
-    ukrainian = describe_eval_error(error, "uk")
+    ukrainian = describe_eval_error(error, "uk", lang=FormulaLanguage.PHP)
     assert ukrainian == f"PHP повідомляє англійською (TypeError): {message}"
-    assert describe_eval_error(error, "en") == f"PHP TypeError: {message}"
+    assert describe_eval_error(error, "en", lang=FormulaLanguage.PHP) == f"PHP TypeError: {message}"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -261,7 +262,9 @@ async def test_a_used_qualification_names_the_servers_zone_and_the_next_day(worl
 def rules(language: str) -> str:
     from bot.rules_text import rules_pages
 
-    return "\n".join(f"{title}\n{body}" for title, body in rules_pages(language))
+    return "\n".join(
+        f"{title}\n{body}" for title, body in rules_pages(language, FormulaLanguage.PHP)
+    )
 
 
 @pytest.mark.parametrize(
@@ -281,13 +284,21 @@ def test_rules_explain_practice_the_operators_and_octal(language: str, words: li
 def test_phps_fatal_timeout_reads_as_a_timeout() -> None:
     message = "Maximum execution time of 1 second exceeded"
     error = EvalError(ErrorCode.TIMEOUT, message, error_class="FatalError")
-    assert describe_eval_error(error, "uk") == "PHP рахував цю формулу надто довго."
-    assert describe_eval_error(error, "en") == "PHP took too long to compute it."
+    assert (
+        describe_eval_error(error, "uk", lang=FormulaLanguage.PHP)
+        == "PHP рахував цю формулу надто довго."
+    )
+    assert (
+        describe_eval_error(error, "en", lang=FormulaLanguage.PHP)
+        == "PHP took too long to compute it."
+    )
 
 
 def test_the_twice_hint_of_a_long_formula_shows_the_fix_and_its_surroundings() -> None:
     formula = "pow(3,4)+" * 3 + "5--2" + "+pow(3,4)" * 3
-    text = describe_eval_error(refusal(formula, "34343452" + "343434"), "uk", formula)
+    text = describe_eval_error(
+        refusal(formula, "34343452" + "343434"), "uk", formula, lang=FormulaLanguage.PHP
+    )
     fixed = [span for span in code_spans(text) if "- -" in span]
     assert len(fixed) == 1 and fixed[0].startswith("…") and fixed[0].endswith("…")
     assert "5- -2" in fixed[0] and len(fixed[0]) <= 42

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from bot.rules_text import rules_pages
+from rules import FormulaLanguage
 
 FACTS = [
     ("5&2 is 0", "`5&2` = 0", "`5&2` = 0"),
@@ -43,7 +44,7 @@ CODE = re.compile(r"`[^`\n]+`")
 
 
 def text(locale: str) -> str:
-    return "\n".join(f"{title}\n{body}" for title, body in rules_pages(locale))
+    return "\n".join(f"{title}\n{body}" for title, body in rules_pages(locale, FormulaLanguage.PHP))
 
 
 @pytest.mark.parametrize(("fact", "en", "uk"), FACTS)
@@ -54,7 +55,7 @@ def test_both_languages_say_it(fact: str, en: str, uk: str) -> None:
 
 def test_same_pages_same_formulas() -> None:
     """Both languages have the same pages and quote the same formulas."""
-    en, uk = rules_pages("en"), rules_pages("uk")
+    en, uk = rules_pages("en", FormulaLanguage.PHP), rules_pages("uk", FormulaLanguage.PHP)
     assert len(en) == len(uk)
     for (_, en_body), (_, uk_body) in zip(en, uk, strict=True):
         en_code = CODE.findall(re.sub(r"```.*?```", "", en_body, flags=re.DOTALL))

@@ -90,7 +90,11 @@ class NodeStandIn:
         for formula, verdict in zip(formulas, verdicts, strict=True):
             if isinstance(verdict, Evaluation):
                 points, new = rules.apply_points(
-                    score, verdict.value, game_set.goal, game_set.bonus
+                    score,
+                    verdict.value,
+                    game_set.goal,
+                    game_set.bonus,
+                    numbers=game_set.language_rules,
                 )
                 found.append(Candidate(verdict.formula, verdict.value, points, new, len(formula)))
         return found

@@ -14,6 +14,7 @@ from bot.daily._render import daily_embed
 from bot.daily._service import DailyContent
 from bot.storage import LeaderRow, PeriodSummary, RoundBest, Store
 from evaluator import Evaluator
+from rules import FormulaLanguage
 from solver.result import Candidate
 from tests.bot.terminal.test_terminal import cli_env, played
 from tests.support.paths import ROOT
@@ -89,5 +90,9 @@ def test_the_daily_post_of_a_javascript_set_names_it_and_prints_its_numbers() ->
     text = embed_text(daily_embed(content))
     assert "js-darts · JavaScript" in text
     assert "1e+21 left after 7 rounds" in text and "= 1e+83" in text and "= 99" in text
-    php = embed_text(daily_embed(DailyContent(1, "darts", "2026-01-01", summary, closest, "en")))
+    php = embed_text(
+        daily_embed(
+            DailyContent(1, "darts", "2026-01-01", summary, closest, "en", FormulaLanguage.PHP)
+        )
+    )
     assert "1.0E+21 left" in php and "= 1.0E+83" in php and "JavaScript" not in php

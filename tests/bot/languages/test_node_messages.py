@@ -9,6 +9,7 @@ import rules
 from bot.i18n import describe_eval_error
 from bot.i18n._node import READINGS, read_node_message
 from evaluator import ErrorCode, EvalError, Evaluator
+from rules import FormulaLanguage
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 JS = rules.load_sets()["js-darts"]
@@ -30,9 +31,11 @@ async def test_every_message_node_gives_is_read_and_told_in_both_languages(
         assert isinstance(verdict, EvalError) and verdict.error_class == "SyntaxError", formula
         reading = read_node_message(verdict.message)
         assert reading is not None and reading[0] == f"eval.js.error.{kind}", verdict.message
-        english = describe_eval_error(verdict, "en", formula, rules.FormulaLanguage.JAVASCRIPT)
+        english = describe_eval_error(verdict, "en", formula, lang=rules.FormulaLanguage.JAVASCRIPT)
         assert english == f"JavaScript SyntaxError: {verdict.message}"
-        ukrainian = describe_eval_error(verdict, "uk", formula, rules.FormulaLanguage.JAVASCRIPT)
+        ukrainian = describe_eval_error(
+            verdict, "uk", formula, lang=rules.FormulaLanguage.JAVASCRIPT
+        )
         assert "JavaScript повідомляє" in ukrainian and "SyntaxError" not in ukrainian
         assert verdict.message not in ukrainian, "told in Ukrainian, not quoted"
     assert set(MET.values()) <= set(READINGS)
@@ -41,9 +44,11 @@ async def test_every_message_node_gives_is_read_and_told_in_both_languages(
 async def test_a_message_not_read_is_quoted_and_php_stays_php(evaluator: Evaluator) -> None:
     odd = EvalError(ErrorCode.RUNTIME, "something new", error_class="RangeError")
     lang = rules.FormulaLanguage.JAVASCRIPT
-    assert describe_eval_error(odd, "en", None, lang) == "JavaScript RangeError: something new"
-    uk = describe_eval_error(odd, "uk", None, lang)
+    assert describe_eval_error(odd, "en", None, lang=lang) == "JavaScript RangeError: something new"
+    uk = describe_eval_error(odd, "uk", None, lang=lang)
     assert uk == "JavaScript повідомляє англійською (RangeError): something new"
     php = await evaluator.evaluate("11/(0*0)", "1100", rules.CLASSIC)
     assert isinstance(php, EvalError)
-    assert describe_eval_error(php, "en").startswith("PHP DivisionByZeroError: Division by zero")
+    assert describe_eval_error(php, "en", lang=FormulaLanguage.PHP).startswith(
+        "PHP DivisionByZeroError: Division by zero"
+    )

@@ -1,8 +1,8 @@
 """Every number the bot shows is written as its Set's language prints it.
 
-`bot.common.fmt` takes the language with a PHP default (old callers and tests), so
-this reads the bot's own code: every call names the language, and no module
-writes a number through PHP's text directly.
+`bot.common.fmt` requires the language (a forgotten one is a type error), and this
+reads the bot's own code: every call names it, and no module writes a number through
+PHP's text directly.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from bot.leaderboards._pages import (
 )
 from bot.storage import GameRecord, PlayerStats
 from bot.views import BoardPeriod, game_result, ranking_result, since
+from rules import FormulaLanguage
 
 LONG = dataclasses.replace(rules.CLASSIC, name="long", max_rounds=20, min_rounds=4)
 
@@ -33,11 +34,22 @@ def _played(mode: rules.Mode, players: list[str], results: list[rules.Number]) -
 
 
 def test_ranking_results_in_both_languages() -> None:
-    assert ranking_result(0, 4, 0.0, True, "en") == "⭐ Perfect in 4 rounds"
-    assert ranking_result(0, 5, 0.0, False, "uk").startswith("🎯 Рахунок 0 за 5\u00a0раунд")
-    assert ranking_result(1, 7, 47.5, False, "en") == "🏁 47.5 left after 7 rounds"
-    assert ranking_result(2, 3, 0.0, False, "uk") == "⌛ програно в раунді 3"
-    assert ranking_result(0, 1, 0.0, True, "en") == "⭐ Perfect in 1 round"
+    assert (
+        ranking_result(0, 4, 0.0, True, "en", lang=FormulaLanguage.PHP) == "⭐ Perfect in 4 rounds"
+    )
+    assert ranking_result(0, 5, 0.0, False, "uk", lang=FormulaLanguage.PHP).startswith(
+        "🎯 Рахунок 0 за 5\u00a0раунд"
+    )
+    assert (
+        ranking_result(1, 7, 47.5, False, "en", lang=FormulaLanguage.PHP)
+        == "🏁 47.5 left after 7 rounds"
+    )
+    assert (
+        ranking_result(2, 3, 0.0, False, "uk", lang=FormulaLanguage.PHP) == "⌛ програно в раунді 3"
+    )
+    assert (
+        ranking_result(0, 1, 0.0, True, "en", lang=FormulaLanguage.PHP) == "⭐ Perfect in 1 round"
+    )
 
 
 def test_history_result_from_each_side_of_a_duel() -> None:
@@ -77,12 +89,19 @@ def test_a_loss_says_whether_it_was_a_resignation_or_a_timeout() -> None:
         timeout, state=rules.apply(timeout.state, rules.Expire(10.0 + LONG.time_limit))
     )
     assert game_result(timeout, "1", "en") == "⌛ time ran out in round 2"
-    assert ranking_result(2, 1, 501.0, False, "en", "resign").startswith("🏳️")
+    assert ranking_result(2, 1, 501.0, False, "en", "resign", lang=FormulaLanguage.PHP).startswith(
+        "🏳️"
+    )
 
 
 def test_a_huge_average_is_shown_in_e_notation() -> None:
     def shown(avg: float) -> str:
-        embed = _render_player.stats_embed(PlayerStats(1, 1, rounds=1, avg_points=avg), "a", "en")
+        embed = _render_player.stats_embed(
+            PlayerStats(1, 1, rounds=1, avg_points=avg),
+            "a",
+            "en",
+            best_language=FormulaLanguage.PHP,
+        )
         return next(f.value for f in embed.fields if "points per round" in f.name.lower())  # type: ignore[return-value, union-attr]
 
     assert shown(float(34**89)).startswith("2.002735595342647E+136 ")
@@ -193,7 +212,12 @@ def test_a_game_before_its_first_round_is_in_round_1_not_0() -> None:
 
 def test_stats_round_an_average_half_up_as_players_expect() -> None:
     def shown(avg: float, locale: str) -> str:
-        embed = _render_player.stats_embed(PlayerStats(1, 1, rounds=1, avg_points=avg), "a", locale)
+        embed = _render_player.stats_embed(
+            PlayerStats(1, 1, rounds=1, avg_points=avg),
+            "a",
+            locale,
+            best_language=FormulaLanguage.PHP,
+        )
         return str(embed.fields[3].value)
 
     assert shown(125.25, "en").startswith("125.3 "), shown(125.25, "en")

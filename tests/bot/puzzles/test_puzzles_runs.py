@@ -97,13 +97,25 @@ async def test_stored_best_answers_are_the_judges_and_grades_are_the_rules(
         puzzle = shown.puzzle
         verdict = await evaluator.evaluate(puzzle.best_formula, puzzle.digits, game_set)
         assert isinstance(verdict, Evaluation) and verdict.value == puzzle.best_result
-        _, best = rules.apply_points(puzzle.score, verdict.value, game_set.goal, game_set.bonus)
+        _, best = rules.apply_points(
+            puzzle.score,
+            verdict.value,
+            game_set.goal,
+            game_set.bonus,
+            numbers=game_set.language_rules,
+        )
         assert best == puzzle.best_score and float(best) < float(puzzle.score)
         # the best itself, then the digits added in two halves: each graded by the rules
         formula = puzzle.best_formula if n % 2 else half_and_half(puzzle.digits)
         judged = await evaluator.evaluate(formula, puzzle.digits, game_set)
         assert isinstance(judged, Evaluation), formula
-        _, got = rules.apply_points(puzzle.score, judged.value, game_set.goal, game_set.bonus)
+        _, got = rules.apply_points(
+            puzzle.score,
+            judged.value,
+            game_set.goal,
+            game_set.bonus,
+            numbers=game_set.language_rules,
+        )
         graded = await flow.submit(shown.run.id, 10, shown.seq, formula)
         assert isinstance(graded, Graded) and graded.answer.score == got
         expected = the_rules_grade(float(puzzle.score), float(best), float(got))

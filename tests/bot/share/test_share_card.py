@@ -17,6 +17,7 @@ from bot.common import fmt
 from bot.i18n import catalog
 from bot.share import EMOJI, Mark, round_mark, share_card
 from bot.storage import GameRecord
+from rules import FormulaLanguage
 from tests.support.played import BOUNCING, PERFECT, START, play
 
 CLASSIC = rules.CLASSIC
@@ -46,7 +47,9 @@ def spoilers(record: GameRecord) -> set[str]:
         found.add(rnd.digits)
         for answer in rnd.answers:
             if answer is not None:
-                found.update({answer.formula, fmt(answer.result), str(answer.result)})
+                found.update(
+                    {answer.formula, fmt(answer.result, FormulaLanguage.PHP), str(answer.result)}
+                )
     return found
 
 
@@ -161,7 +164,7 @@ def test_a_void_game_says_void_not_won_or_lost() -> None:
     ],
 )
 def test_the_legend_thresholds_come_from_the_goal(result: rules.Number, mark: Mark) -> None:
-    points, score = rules.apply_points(501, result, 100, 50)
+    points, score = rules.apply_points(501, result, 100, 50, numbers=CLASSIC.language_rules)
     answer = rules.Answer("x", result, points, score, 1.0)
     assert round_mark(answer, CLASSIC) is mark
 
@@ -261,7 +264,11 @@ def test_the_only_numbers_on_any_card_are_its_date_rounds_and_final_score(
         card = share_card(record, player, locale)
         assert emoji_count("".join(card.rows)) == len(record.state.rounds)
         text = card.text().replace(day, "")
-        allowed = {str(len(record.state.rounds)), fmt(record.state.scores[index]), "0"}
+        allowed = {
+            str(len(record.state.rounds)),
+            fmt(record.state.scores[index], FormulaLanguage.PHP),
+            "0",
+        }
         assert set(PHP_NUMBER.findall(text)) <= allowed, text
 
 

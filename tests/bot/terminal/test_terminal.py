@@ -206,7 +206,9 @@ async def test_each_round_shows_the_best_possible_answer(
     formula, _, rest = shown.partition(" = ")
     verdict = await evaluator.evaluate(formula, "3489", CLASSIC.functions)
     assert isinstance(verdict, Evaluation)  # real PHP computes what is shown
-    _points, score = rules.apply_points(501, verdict.value, CLASSIC.goal, CLASSIC.bonus)
+    _points, score = rules.apply_points(
+        501, verdict.value, CLASSIC.goal, CLASSIC.bonus, numbers=CLASSIC.language_rules
+    )
     assert rest.endswith(f"score {rules.php_text(score, zero_fraction=False)}")
     assert float(score) <= 424  # no worse than what the player found
 
