@@ -3,8 +3,10 @@
 `python bench/_pool_python.py --code DIR --path evaluate|pool` imports `evaluator` from
 DIR and prints `{"cpu_us": ...}`: this process's CPU time per formula with 8 callers.
 The fake worker answers each request line of a batch with the protocol's plain-number
-answer carrying that request's nonce, after one turn of the event loop (as a pipe
-read would), so the pool decodes and checks every answer as it does php's.
+answer carrying that request's nonce, so the pool decodes and checks every answer as it
+does php's. It writes as the tree's own worker.php does: each answer after its own turn
+of the event loop (as a pipe read would), or, where the tree's PHP program says its
+worker writes a batch's answers together (`answers_together`), the whole batch after one.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ _NONCE = re.compile(rb'"i":"([0-9a-f]{16})"')
 class InstantWorker:
     """Answers every request at once; only what `WorkerPool` asks of a worker."""
 
-    def __init__(self) -> None:
+    def __init__(self, together: bool) -> None:
         self._lines: list[bytes] = []
+        self._together = together
+        self._ready: list[bytes] = []
 
     @property
     def alive(self) -> bool:
@@ -38,10 +42,14 @@ class InstantWorker:
     async def receive(self, deadline: float) -> bytes:
         del deadline
         await asyncio.sleep(0)
-        return self._lines.pop(0)
+        line = self._lines.pop(0)
+        if self._together:  # the rest of the batch came in the same read
+            self._ready.extend(self._lines)
+            self._lines.clear()
+        return line
 
     def ready_line(self) -> bytes | None:
-        return None  # every answer after a turn of the loop, in both trees alike
+        return self._ready.pop(0) if self._ready else None
 
     def settle(self) -> None:
         pass
@@ -53,8 +61,11 @@ class InstantWorker:
 class InstantFactory:
     name = "instant"
 
+    def __init__(self, together: bool) -> None:
+        self.together = together
+
     async def spawn(self) -> InstantWorker:
-        return InstantWorker()
+        return InstantWorker(self.together)
 
     async def cleanup(self) -> None:
         pass
@@ -62,10 +73,12 @@ class InstantFactory:
 
 async def run(path: str, formulas: int) -> float:
     from bench._pool_load import FUNCTIONS, workload
+    from evaluator.sandbox import program
     from evaluator.sandbox.pool import WorkerPool
     from evaluator.service import Evaluator
 
-    pool = WorkerPool(InstantFactory(), size=2, timeout_s=2.0, queue_limit=256)  # type: ignore[arg-type]
+    together = bool(getattr(program.PHP, "answers_together", False))  # this tree's worker.php
+    pool = WorkerPool(InstantFactory(together), size=2, timeout_s=2.0, queue_limit=256)  # type: ignore[arg-type]
     evaluator = Evaluator(pool, "instant")
     work = workload(4000)
     done = 0

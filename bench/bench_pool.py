@@ -7,7 +7,8 @@ measured by `bench/_pool_load.py` in its own process, alternating baseline and
 current `--rounds` times on the same machine; the median round counts. Both
 evaluate the same fixed workload first, and their verdicts must be identical.
 The bot's path (`Evaluator.evaluate`: checker + pool) is measured in both trees
-too, and a cold `php -r` per formula. Writes the "pool" section of
+too, a cold `php -r` per formula, and `worker.php` alone fed from a file (no Python:
+the floor the bot's path is held against). Writes the "pool" section of
 docs/BENCHMARKS.md.
 
 Targets: the bot's path >= 2x the baseline's with 8 callers (issue 20, against
@@ -29,6 +30,7 @@ from typing import Any
 
 from bench._pool_load import workload
 from bench._report import percentile, write_section
+from bench._worker_alone import worker_alone
 
 ROOT = Path(__file__).resolve().parent.parent
 LOAD = ROOT / "bench" / "_pool_load.py"
@@ -102,6 +104,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="alternating baseline/current")
     parser.add_argument("--baseline", default="8829cc8", help="the commit to compare with")
     parser.add_argument("--cold-runs", type=int, default=300)
+    parser.add_argument("--alone-formulas", type=int, default=50_000)
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
 
@@ -121,12 +124,18 @@ def main() -> None:
         for o, b in zip(ours_runs, base_runs, strict=True)
     ]
     baseline = cold(args.cold_runs)
+    alone = worker_alone(args.alone_formulas, int(ours_runs[0]["size"]))
     one, eight = ours[0], ours[-1]
     verdicts = [
         f"bot's path (checker + pool) with 8 callers: {bot_path[-1]['rate']:,.0f}/s, "
         f"{path_ratio:.2f}x the baseline's {base_path[-1]['rate']:,.0f}/s (each round: "
         f"{', '.join(f'{r:.2f}x' for r in per_round)}; target >= 2x): "
         + ("met" if path_ratio >= 2 else "MISSED"),
+        f"`worker.php` alone (no Python: {ours_runs[0]['size']} workers side by side, "
+        f"each fed {args.alone_formulas:,} requests from a file, `bench/_worker_alone.py`): "
+        f"{alone:,.0f}/s; the bot's path with 8 callers is "
+        f"{alone / bot_path[-1]['rate']:.2f}x slower (target <= 1.5x): "
+        + ("met" if alone / bot_path[-1]["rate"] <= 1.5 else "MISSED"),
         f"Python CPU per formula on the bot's path with 8 callers: "
         f"{bot_path[-1]['cpu_us']:.1f} µs (baseline {base_path[-1]['cpu_us']:.1f} µs); "
         f"the pool alone: {eight['cpu_us']:.1f} µs (baseline {base[-1]['cpu_us']:.1f} µs)",

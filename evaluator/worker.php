@@ -10,6 +10,12 @@
  *   {"ok":false,"e":"syntax"|"php"|"not_finite"|"sandbox","c":"<class>","m":"<message>"}
  *   "bye":true is added when this worker retires after that answer.
  *   Every answer echoes its request's nonce as "i".
+ * A batch's answers are written together, in one write at its end (one wake-up
+ * of the pool per batch, not one per answer); a batch that runs long writes
+ * what it has before its next request once FD_FLUSH_NS passed since its last
+ * write, and a retiring worker writes everything before it exits. A request
+ * that ends the worker therefore takes the unwritten answers before it along:
+ * the pool sends every unanswered request of such a batch again, each alone.
  * Mode "e" evaluates an expression as `return (EXPR\n);`; mode "r" (tests
  * only) runs statements as they are.
  *
@@ -40,6 +46,8 @@
 
 const FD_JSON = JSON_PRESERVE_ZERO_FRACTION | JSON_INVALID_UTF8_SUBSTITUTE | JSON_UNESCAPED_SLASHES;
 const FD_MAX_BATCH = 256;
+const FD_FLUSH_NS = 1000000; // 1 ms: how long answers may wait for the end of their batch
+const FD_FLUSH_BYTES = 16384; // and how many bytes of them, well under the pipe's 64 KiB
 const FD_MAX_LINE = 65600; // fgets reads length - 1 bytes: a 64 KiB request and its newline fit
 // What code must contain to declare a function, class (named, anonymous or an
 // alias: class_alias needs a user class), interface, trait, enum or constant:
@@ -140,7 +148,14 @@ function fd_main(): void
             $batch[] = json_decode($line, true);
         }
         unset($line, $first);
+        $answers = '';
+        $written = hrtime(true);
         foreach ($batch as $request) {
+            if ($answers !== '' && (hrtime(true) - $written > FD_FLUSH_NS || strlen($answers) > FD_FLUSH_BYTES)) {
+                fprintf(STDERR, '%s', $answers);
+                $answers = '';
+                $written = hrtime(true);
+            }
             $nonce = is_array($request) && is_string($request['i'] ?? null) ? $request['i'] : null;
             $declares = false;
             if (!is_array($request) || !is_string($request['c'] ?? null)) {
@@ -174,13 +189,15 @@ function fd_main(): void
             if ($out === false) {
                 $out = json_encode(['ok' => false, 'e' => 'php', 'c' => null, 'm' => 'unencodable result', 'i' => $nonce], FD_JSON);
             }
-            fprintf(STDERR, "%s\n", $out);
+            $answers .= $out . "\n";
             unset($response, $out, $nonce, $declares);
             if (!$clean) {
+                fprintf(STDERR, '%s', $answers);
                 exit(0);
             }
         }
-        unset($batch);
+        fprintf(STDERR, '%s', $answers);
+        unset($batch, $answers, $written);
     }
 }
 

@@ -166,6 +166,14 @@ class ServerStore:
     def __init__(self, write: Connect, read: Connect) -> None:
         self._write = write
         self._read = read
+        self._changes = 0
+
+    @property
+    def changes(self) -> int:
+        """How many times this process changed a server's settings: what remembers a
+        server's settings (the pages' `PageKeys`) asks again when it moved, so a change
+        made here (`/config web off`) takes effect at once without a query per page."""
+        return self._changes
 
     async def settings(self, guild_id: int) -> ServerSettings:
         async with self._read() as conn:
@@ -175,11 +183,15 @@ class ServerStore:
         """Set the `/config` fields given (channel_id, language, timezone, solo_games);
         None unsets."""
         async with self._write() as conn:
-            return await update(conn, guild_id, now, **changes)
+            settings = await update(conn, guild_id, now, **changes)
+        self._changes += 1
+        return settings
 
     async def set_web(self, guild_id: int, on: bool, now: float) -> ServerSettings:
         async with self._write() as conn:
-            return await set_web(conn, guild_id, on, now, secrets.token_urlsafe(WEB_KEY_BYTES))
+            settings = await set_web(conn, guild_id, on, now, secrets.token_urlsafe(WEB_KEY_BYTES))
+        self._changes += 1
+        return settings
 
     async def name_server(self, guild_id: int, name: str, now: float) -> None:
         """The server's name as Discord gave it (its pages show it). Read first: every
@@ -190,6 +202,7 @@ class ServerStore:
                 return
         async with self._write() as conn:
             await name_server(conn, guild_id, name, now)
+        self._changes += 1
 
     async def by_web_key(self, key: str) -> ServerSettings | None:
         async with self._read() as conn:

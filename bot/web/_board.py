@@ -83,9 +83,10 @@ class BoardAsked:
 
 
 async def board_page(request: web.Request) -> web.Response:
-    """A board kept a few seconds is served from memory, asking the database only whether
-    its server's pages are still on (one indexed read: `/config web off` takes effect at
-    once, cached or not)."""
+    """A board kept a few seconds is served from memory, and so is whether its server's
+    pages are still on (`PageKeys`): a cached board asks the database nothing, and
+    `/config web off` still takes effect at once in this process (within `PAGE_KEYS_S`
+    when another process sharing the database made it)."""
     lang = reader_language(request)
     asked = BoardAsked.of(request)
     cache = request.app[BOARDS]

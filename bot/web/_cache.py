@@ -1,5 +1,6 @@
-"""What the pages keep in memory, bounded: rendered boards for a few seconds, and the
-players' charts for as long as their games are the same.
+"""What the pages keep in memory, bounded: which servers have their pages on (a few
+seconds), rendered boards for a few seconds, and the players' charts for as long as
+their games are the same.
 
 A board is asked far more often than it changes, and a cached one is served without a
 database query: its key is what the page shows (the server's page key, the language, the
@@ -12,11 +13,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from markupsafe import Markup
 
 from bot.charts import EloChartInput, StatsChartInput
+from bot.storage import ServerSettings
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -25,6 +28,12 @@ BOARDS_MAX = 512
 """Board pages kept (about 30 KB each)."""
 CHARTS_MAX = 256
 """Player charts kept (about 20 KB of SVG each)."""
+PAGE_KEYS_S = 5.0
+"""How long a server found by its page key is trusted without asking the database again.
+A change made in this process (`/config web off`) takes effect at once (`PageKeys`); one
+made by another process sharing the database (a PostgreSQL shard) within this time."""
+PAGE_KEYS_MAX = 4096
+"""Servers remembered by page key (a few hundred bytes each)."""
 CHARTS_DRAWING = 2
 """Charts asked of the worker at once (one worker: one drawn, one waiting)."""
 
@@ -47,6 +56,36 @@ class Recent(Generic[K, V]):
         self._values.move_to_end(key)
         while len(self._values) > self.size:
             self._values.popitem(last=False)
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    settings: ServerSettings
+    at: float
+    changes: int
+
+
+class PageKeys:
+    """The servers whose pages are on, by page key, each trusted `ttl_s` seconds and only
+    while this process changed no server's settings (`changes`, the store's count of its
+    own changes): a page served from memory then asks the database nothing. A key that
+    names no server with its pages on is not remembered (it is asked each time, as
+    before), so strangers' guesses cannot fill the memory."""
+
+    def __init__(self, ttl_s: float = PAGE_KEYS_S, size: int = PAGE_KEYS_MAX) -> None:
+        self.ttl_s = ttl_s
+        self._found: Recent[str, _Found] = Recent(size)
+
+    def get(self, key: str, now: float, changes: int) -> ServerSettings | None:
+        found = self._found.get(key)
+        if found is None or found.changes != changes or now - found.at >= self.ttl_s:
+            return None
+        return found.settings
+
+    def put(self, key: str, settings: ServerSettings, now: float, changes: int) -> None:
+        """`changes` as read before the database was asked: a change made meanwhile
+        makes this entry stale at once."""
+        self._found.put(key, _Found(settings, now, changes))
 
 
 BoardKey = tuple[str, str, str, str, str | None, int, int | None, str, str | None]

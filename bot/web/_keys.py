@@ -10,7 +10,7 @@ import jinja2
 from aiohttp import web
 
 from bot.storage import Store
-from bot.web._cache import BoardCache, ChartCache
+from bot.web._cache import BoardCache, ChartCache, PageKeys
 
 Args = TypeVarTuple("Args")
 
@@ -48,3 +48,4 @@ JINJA = web.AppKey("jinja", jinja2.Environment)
 CHARTS: web.AppKey[Charts] = web.AppKey("charts")
 BOARDS = web.AppKey("boards", BoardCache)
 DRAWN = web.AppKey("drawn", ChartCache)
+PAGES_ON = web.AppKey("pages_on", PageKeys)

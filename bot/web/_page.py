@@ -11,8 +11,8 @@ from aiohttp import web
 
 from bot.i18n import t
 from bot.storage import ServerSettings
-from bot.web._keys import JINJA, NAMES, STORE
-from bot.web._reach import not_found
+from bot.web._keys import JINJA, NAMES
+from bot.web._reach import not_found, pages_on
 from bot.web._text import LANGUAGES, language
 
 PAGE_MAX = 100_000
@@ -51,7 +51,7 @@ def render(request: web.Request, template: str, lang: str, **values: Any) -> web
 
 async def server_of(request: web.Request) -> ServerSettings:
     """The server whose page key the address carries, while its pages are on; else 404."""
-    found = await request.app[STORE].servers.by_web_key(request.match_info["key"])
+    found = await pages_on(request, request.match_info["key"])
     if found is None:
         raise not_found(request)
     return found

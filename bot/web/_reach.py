@@ -1,16 +1,19 @@
-"""What keeps a reader on the pages and crawlers off a server's: a styled 404 with a way
-back (to the server's board when the address names a server with its pages on, else to
-the rules), the redirect of a board's address typed without its slash, and robots.txt.
+"""What keeps a reader on the pages and crawlers off a server's: which servers have their
+pages on (`pages_on`), a styled 404 with a way back (to the server's board when the
+address names a server with its pages on, else to the rules), the redirect of a board's
+address typed without its slash, and robots.txt.
 """
 
 from __future__ import annotations
 
 import re
+import time
 
 from aiohttp import web
 
 from bot.i18n import t
-from bot.web._keys import JINJA, STORE
+from bot.storage import ServerSettings
+from bot.web._keys import JINJA, PAGES_ON, STORE
 from bot.web._text import language
 
 KEY = re.compile(r"[A-Za-z0-9_-]{16,40}")
@@ -35,9 +38,23 @@ def not_found(request: web.Request, base: str | None = None) -> web.HTTPNotFound
     return web.HTTPNotFound(text=html, content_type="text/html")
 
 
+async def pages_on(request: web.Request, key: str) -> ServerSettings | None:
+    """The server whose page key `key` is, while its pages are on: from memory when it was
+    asked a moment ago (`PageKeys`: a cached page then asks the database nothing), else
+    one indexed read."""
+    servers, memo = request.app[STORE].servers, request.app[PAGES_ON]
+    now, changes = time.monotonic(), servers.changes
+    found = memo.get(key, now, changes)
+    if found is None:
+        found = await servers.by_web_key(key)
+        if found is not None:
+            memo.put(key, found, now, changes)
+    return found
+
+
 async def server_base(request: web.Request, key: str) -> str | None:
     """`/s/<key>/` when `key` is a server's whose pages are on, else None."""
-    found = await request.app[STORE].servers.by_web_key(key)
+    found = await pages_on(request, key)
     return None if found is None else f"/s/{key}/"
 
 

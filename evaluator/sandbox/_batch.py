@@ -3,10 +3,13 @@
 The pool (`pool.py`) decides when a worker takes a batch; this is what happens
 then: one write of the batch's request lines, then each answer read, checked
 against its own request's nonce and delivered to its caller the moment it
-arrives. Every failure folds into the verdict of the request it happened on
-(a timeout, a dead or babbling worker, a backend error), so callers never see
-an exception; the `Outcome` says whether the worker must go, and why, and
-the requests behind a failure go back to the queue (`requeue`).
+arrives (PHP's worker writes a batch's answers together: one wake-up a batch).
+Every failure folds into the verdict of the request it happened on (a timeout,
+a dead or babbling worker, a backend error), so callers never see an
+exception; the `Outcome` says whether the worker must go, and why, and the
+requests behind a failure go back to the queue (`requeue`). When the worker
+wrote its answers together and several are missing, nobody knows which request
+ended it: they all go back, each to be judged alone.
 
 A request whose caller was cancelled stays in the queue as a cancelled future
 until a batch would take it: it is dropped then, never sent.
@@ -152,6 +155,7 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
         now = asyncio.get_running_loop().time
         decode, ready, receive = owner.program.decode, worker.ready_line, worker.receive
         observer, timeout_s = owner.observer, owner.timeout_s
+        together = owner.program.answers_together
         answered = 0
         reason: RestartReason | None
         first = started = now()
@@ -168,6 +172,11 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
                 reason = RestartReason.DIRTY if bye else None
             except Exception as exc:
                 verdict, reason = _failure(owner, exc)
+                if together and answered + 1 < len(batch) and not owner.closed:
+                    # Answers written together: any unanswered one may have ended the
+                    # worker and taken the others' along. Nobody is blamed or charged;
+                    # each is sent again alone, where the one that did it is judged.
+                    return answered, now() - first, reason, None
                 bye = True
             finished = now()
             answered += 1

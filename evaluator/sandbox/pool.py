@@ -11,7 +11,10 @@ of several request lines, answers read back one by one, each delivered the
 moment it arrives. Timeouts are per request, counted from the moment its
 worker could start it. When a request ends its worker, the requests behind it
 in the batch never ran: they go back to the head of the queue and are sent
-again, each alone, so nobody is charged for a neighbour's timeout.
+again, each alone, so nobody is charged for a neighbour's timeout. PHP's worker
+writes a batch's answers together, so a request that ends it takes its
+neighbours' unwritten answers along: then every unanswered request of the
+batch is sent again alone, and only the one that did it is judged and charged.
 
 What happens to one batch on its worker is `_batch.py`; this module queues
 requests, hands them to workers and replaces workers. A caller's request is

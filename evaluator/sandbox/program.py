@@ -48,6 +48,10 @@ class WorkerProgram(Protocol):
     image_binary: str  # the runtime's command inside its Docker image
     docker_pids: int | None  # the container's pids_limit (None: the settings' docker_pids)
     build_command: str  # `formula-darts sandbox …` that builds its image
+    answers_together: bool
+    """Whether the worker holds a batch's answers back to write them together: then a
+    request that ends it takes the unwritten answers before it along, and the pool cannot
+    tell which of the unanswered requests did it (`_batch.drive` sends each again alone)."""
 
     def binary(self, settings: EvaluatorSettings) -> str: ...
 
@@ -86,6 +90,7 @@ class PhpProgram:
     image_binary = "php"
     docker_pids: int | None = None
     build_command = "build"
+    answers_together = True  # worker.php: one write per batch
 
     def binary(self, settings: EvaluatorSettings) -> str:
         return settings.php_path
@@ -153,6 +158,7 @@ class NodeProgram:
     image_binary = "node"
     docker_pids: int | None = 4  # node and its threads: a child process has no pid left
     build_command = "build --language javascript"
+    answers_together = False  # worker.js writes each answer as it is ready
 
     def binary(self, settings: EvaluatorSettings) -> str:
         return settings.node_path

@@ -11,7 +11,9 @@ everything PHP prints by itself (echo, fatal errors) on stdout, which the pool
 keeps only as a dead worker's last words. A batch is several request lines
 written at once, the first saying how many ("n"); the worker reads them all
 before it runs any, and the pool writes nothing more until every one is
-answered (see `DEFENCES` for why).
+answered (see `DEFENCES` for why). PHP's worker writes a batch's answers
+together at its end (or every millisecond of a long batch): one wake-up of the
+pool per batch.
 """
 
 from __future__ import annotations
@@ -116,8 +118,9 @@ DEFENCES: Final = (
     ),
     Defence(
         "debug_backtrace or an exception's trace reaches the request loop's locals.",
-        "Requests and nonces are locals of the loop, never arguments of a call made while "
-        "evaluated code runs; a trace shows arguments only.",
+        "Requests, nonces and the batch's answers not yet written are locals of the loop, "
+        "never arguments of a call made while evaluated code runs; a trace shows arguments "
+        "only.",
     ),
     Defence(
         "Beyond the sandbox: processes, files, sockets and the environment.",
