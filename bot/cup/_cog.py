@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -72,20 +73,18 @@ class CupCog(commands.Cog, name=COG_NAME):
         await self.bot.wait_until_ready()
         self.schedule.start()
 
-    async def _admin(self, interaction: Interaction) -> bool:
+    async def _as_admin(self, interaction: Interaction, work: Callable[[], Awaitable[str]]) -> None:
+        """Every admin command's one shape: acknowledged privately before any database
+        work, Manage Server checked, then `work` (giving the answer) run; settings that
+        fail are told with every problem at once, any other refusal as the refusal."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        if interaction.guild_id is not None and interaction.permissions.manage_guild:
-            return True
-        await refuse(interaction, CupRefused("not_allowed"))
-        return False
-
-    async def _answer(self, interaction: Interaction, work: Any) -> None:
-        """Run the admin's `work` (a coroutine giving the text); a refusal is told."""
-        locale = locale_of(interaction)
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            await refuse(interaction, CupRefused("not_allowed"))
+            return
         try:
-            text = await work
+            text = await work()
         except CupInvalid as invalid:
-            text = problems_text(invalid, locale)
+            text = problems_text(invalid, locale_of(interaction))
         except UserError as error:
             await refuse(interaction, error)
             return
@@ -126,8 +125,6 @@ class CupCog(commands.Cog, name=COG_NAME):
         repeat: str = Repeat.ONCE.value, size: int = 8, legs: int = 3,
         seeding: str = Seeding.WEEK.value,
     ) -> None:  # fmt: skip
-        if not await self._admin(interaction):
-            return
         options = {"name": name, "set_name": set_name, "start": start, "repeat": repeat,
                    "size": size, "legs": legs, "seeding": seeding}  # fmt: skip
 
@@ -138,7 +135,7 @@ class CupCog(commands.Cog, name=COG_NAME):
             )  # fmt: skip
             return created_text(cup, locale_of(interaction))
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.edit.name", "edit"),
@@ -159,8 +156,6 @@ class CupCog(commands.Cog, name=COG_NAME):
         set_name: str | None = None, start: str | None = None, repeat: str | None = None,
         size: int | None = None, legs: int | None = None, seeding: str | None = None,
     ) -> None:  # fmt: skip
-        if not await self._admin(interaction):
-            return
         options = {"name": name, "set_name": set_name, "start": start, "repeat": repeat,
                    "size": size, "legs": legs, "seeding": seeding}  # fmt: skip
 
@@ -168,7 +163,7 @@ class CupCog(commands.Cog, name=COG_NAME):
             cup = await self.cups.edit(interaction.guild_id or 0, cup_id, options)
             return created_text(cup, locale_of(interaction), edited=True)
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.show.name", "show"),
@@ -178,14 +173,11 @@ class CupCog(commands.Cog, name=COG_NAME):
     @app_commands.describe(cup_id=CUP_HELP)
     @app_commands.autocomplete(cup_id=autocomplete_cup)
     async def show(self, interaction: Interaction, cup_id: int) -> None:
-        if not await self._admin(interaction):
-            return
-
         async def work() -> str:
             cup, entries = await self.cups.show(interaction.guild_id or 0, cup_id)
             return show_text(cup, entries, locale_of(interaction))
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.cancel.name", "cancel"),
@@ -195,28 +187,22 @@ class CupCog(commands.Cog, name=COG_NAME):
     @app_commands.describe(cup_id=CUP_HELP)
     @app_commands.autocomplete(cup_id=autocomplete_cup)
     async def cancel(self, interaction: Interaction, cup_id: int) -> None:
-        if not await self._admin(interaction):
-            return
-
         async def work() -> str:
             cup = await self.cups.cancel(interaction.guild_id or 0, cup_id)
             return t("cup.cancel.done", locale_of(interaction), name=cup.name)
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.list.name", "list"),
         description=cmd("cup.list.description", "The Cups scheduled or in play here"),
     )
     async def list_(self, interaction: Interaction) -> None:
-        if not await self._admin(interaction):
-            return
-
         async def work() -> str:
             cups = await self.cups.listed(interaction.guild_id or 0)
             return list_text(cups, locale_of(interaction))
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.history.name", "history"),
