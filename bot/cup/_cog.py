@@ -24,7 +24,7 @@ from bot.cup._matches import MatchRunner, Ready
 from bot.cup._render import created_text, history_text, list_text, problems_text, show_text
 from bot.cup._schedule import CupSchedule
 from bot.cup._service import CheckIn, CupRefused, CupService
-from bot.cup._spec import CupInvalid, Repeat, Seeding
+from bot.cup._spec import LEAD_MINUTES, CupInvalid, Repeat, Seeding
 from bot.cup._views import COG_NAME, CheckInButton, ReadyButton
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
@@ -40,6 +40,10 @@ SEEDINGS = [app_commands.Choice(name=cmd(f"cup.seeding.{s.value}", s.value), val
 LEGS = [app_commands.Choice(name=str(n), value=n) for n in LEG_COUNTS]
 CUP_OPTION = cmd("cup.option.cup.name", "cup")
 CUP_HELP = cmd("cup.option.cup", "the Cup (its name or id)")
+LEAD_OPTION = cmd("cup_more.option.lead.name", "lead")
+LEAD_HELP = cmd(
+    "cup_more.option.lead", "minutes before the start it is announced, 10 to 1440 (default 60)"
+)
 
 
 class CupCog(commands.Cog, name=COG_NAME):
@@ -107,10 +111,11 @@ class CupCog(commands.Cog, name=COG_NAME):
         name=cmd("cup.option.name.name", "name"), set_name=cmd("cup.option.set.name", "set"),
         start=cmd("cup.option.start.name", "start"), repeat=cmd("cup.option.repeat.name", "repeat"),
         size=cmd("cup.option.size.name", "size"), legs=cmd("cup.option.legs.name", "legs"),
-        seeding=cmd("cup.option.seeding.name", "seeding"),
+        seeding=cmd("cup.option.seeding.name", "seeding"), lead=LEAD_OPTION,
     )  # fmt: skip
     @app_commands.describe(
         name=cmd("cup.option.name", "the Cup's name"),
+        lead=LEAD_HELP,
         set_name=cmd("cup.option.set", "the Set its duels are played in"),
         start=cmd("cup.option.start", "YYYY-MM-DD HH:MM in the server's time zone"),
         repeat=cmd("cup.option.repeat", "once (default) or weekly"),
@@ -123,10 +128,10 @@ class CupCog(commands.Cog, name=COG_NAME):
     async def create(
         self, interaction: Interaction, name: str, set_name: str, start: str,
         repeat: str = Repeat.ONCE.value, size: int = 8, legs: int = 3,
-        seeding: str = Seeding.WEEK.value,
+        seeding: str = Seeding.WEEK.value, lead: int = LEAD_MINUTES,
     ) -> None:  # fmt: skip
         options = {"name": name, "set_name": set_name, "start": start, "repeat": repeat,
-                   "size": size, "legs": legs, "seeding": seeding}  # fmt: skip
+                   "size": size, "legs": legs, "seeding": seeding, "lead": lead}  # fmt: skip
 
         async def work() -> str:
             cup = await self.cups.create(
@@ -146,8 +151,9 @@ class CupCog(commands.Cog, name=COG_NAME):
         set_name=cmd("cup.option.set.name", "set"), start=cmd("cup.option.start.name", "start"),
         repeat=cmd("cup.option.repeat.name", "repeat"), size=cmd("cup.option.size.name", "size"),
         legs=cmd("cup.option.legs.name", "legs"), seeding=cmd("cup.option.seeding.name", "seeding"),
+        lead=LEAD_OPTION,
     )  # fmt: skip
-    @app_commands.describe(cup_id=CUP_HELP)
+    @app_commands.describe(cup_id=CUP_HELP, lead=LEAD_HELP)
     @app_commands.choices(repeat=REPEATS, seeding=SEEDINGS)
     @app_commands.choices(legs=LEGS)
     @app_commands.autocomplete(cup_id=autocomplete_cup)
@@ -155,9 +161,10 @@ class CupCog(commands.Cog, name=COG_NAME):
         self, interaction: Interaction, cup_id: int, name: str | None = None,
         set_name: str | None = None, start: str | None = None, repeat: str | None = None,
         size: int | None = None, legs: int | None = None, seeding: str | None = None,
+        lead: int | None = None,
     ) -> None:  # fmt: skip
         options = {"name": name, "set_name": set_name, "start": start, "repeat": repeat,
-                   "size": size, "legs": legs, "seeding": seeding}  # fmt: skip
+                   "size": size, "legs": legs, "seeding": seeding, "lead": lead}  # fmt: skip
 
         async def work() -> str:
             cup = await self.cups.edit(interaction.guild_id or 0, cup_id, options)

@@ -88,7 +88,7 @@ class CupService:
                 id=secrets.randbelow((1 << CUP_ID_BITS) - 1) + 1, guild_id=guild_id,
                 channel_id=channel_id, name=spec.name, set_name=set_name,
                 starts_at=spec.starts_at, zone=settings.timezone, repeat=spec.repeat.value,
-                size=spec.size, legs=spec.legs, seeding=spec.seeding.value,
+                size=spec.size, legs=spec.legs, seeding=spec.seeding.value, lead_s=spec.lead_s,
                 locale=settings.language or locale, created_by=str(admin), created_at=now,
             )  # fmt: skip
             try:
@@ -112,12 +112,13 @@ class CupService:
             raise CupRefused("started", name=cup.name)
         current = {"name": cup.name, "set_name": cup.set_name, "repeat": cup.repeat,
                    "size": cup.size, "legs": cup.legs, "seeding": cup.seeding,
-                   "start": _local_start(cup)}  # fmt: skip
+                   "start": _local_start(cup), "lead": round(cup.lead_s / 60)}  # fmt: skip
         current |= {key: value for key, value in options.items() if value is not None}
         spec, set_name = await self._spec(guild_id, current)
         changed = replace(
             cup, name=spec.name, set_name=set_name, starts_at=spec.starts_at,
             repeat=spec.repeat.value, size=spec.size, legs=spec.legs, seeding=spec.seeding.value,
+            lead_s=spec.lead_s,
         )  # fmt: skip
         try:
             saved = await self.store.cups.save(changed, self.clock())
