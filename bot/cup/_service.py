@@ -21,8 +21,8 @@ from typing import Any
 
 from bot.common import SetsDirectory, UnknownSet, UserError
 from bot.cup._events import CupEvents, CupFace, NoCupEvents
-from bot.cup._seeding import zone_of
-from bot.cup._spec import START_FORMAT, CupProblem, CupSpec, parse_spec
+from bot.cup._seeding import board, zone_of
+from bot.cup._spec import START_FORMAT, CupProblem, CupSpec, Seeding, parse_spec
 from bot.storage import CUP_ID_BITS, CupPhase, CupRecord, StaleGame, Store
 from rules.cup import CupAction, CupError
 from rules.cup import apply as apply_action
@@ -35,6 +35,12 @@ LEASE_S = 300.0
 
 class CupRefused(UserError):
     prefix = "cup.error."
+
+
+class NotDrawable(UserError):
+    """A Check in from a player the draw could not take (not on the Cup's board)."""
+
+    prefix = "cup_more.error."
 
 
 class CheckIn(StrEnum):
@@ -163,8 +169,19 @@ class CupService:
             raise CupRefused("closed", name=cup.name)
         if await self.store.barred_reason(guild_id, user_id) is not None:
             raise CupRefused("barred")
+        await self._ensure_drawable(cup, user_id)
         joined = await self.store.cups.check_in(cup.id, str(user_id), self.clock())
         return CheckIn.IN if joined else CheckIn.ALREADY
+
+    async def _ensure_drawable(self, cup: CupRecord, user_id: int) -> None:
+        """A Qualification-seeded Cup draws only its board's players (`entrants`): one not
+        on it is told so, and what gets them on it, rather than checked in for nothing."""
+        seeding = Seeding(cup.seeding)
+        if not seeding.qualified:
+            return
+        game_set = await self.sets.resolve(cup.guild_id, cup.set_name)
+        if str(user_id) not in await board(self.store, cup, game_set.version, self.clock()):
+            raise NotDrawable(f"not_on_board.{seeding.value}", set=cup.set_name, name=cup.name)
 
     # results
 
