@@ -38,7 +38,7 @@ async def test_the_lead_time_is_checked_with_the_rest_in_the_admins_language(wor
             lead=1441,
         )
     )  # fmt: skip
-    assert "Знайдено проблем: 1" in answer and "від 10 до 1440 хв до початку" in answer
+    assert "Знайдено проблем: 1" in answer and "від 10 до 1440\u00a0хв до початку" in answer
     assert await world.store.cups.of_server(world.guild.id) == []
 
 
