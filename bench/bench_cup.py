@@ -56,6 +56,7 @@ async def load(store: Store, cups: int) -> None:
         await store.cups.finish_post(number, "bracket", "bench", 1, T0)
         for slot in range(PLAYERS // 2):
             await store.cup_matches.open(number, 1, slot, T0)
+            await store.cup_matches.set_thread(number, 1, slot, 10_000 + slot)  # its thread
 
 
 async def measure(store: Store, samples: int) -> dict[str, list[float]]:

@@ -21,6 +21,10 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--player", type=int, default=0, help="your Discord user id: the game is in your /history"
     )
+    parser.add_argument(
+        "--lang", default=None, choices=("en", "uk"),
+        help="the language it speaks (default: from LC_ALL / LC_MESSAGES / LANG, else en)",
+    )  # fmt: skip
     parser.set_defaults(func=_play)
 
 
@@ -33,4 +37,5 @@ def _play(args: argparse.Namespace) -> int:
         database_url=args.url,
         guild_id=args.guild,
         player=args.player,
+        lang=args.lang,
     )

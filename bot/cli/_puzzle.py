@@ -17,6 +17,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--set", dest="set_name", default=None, help="Set name (default: darts)")
     parser.add_argument("--streak", action="store_true", help="a Streak instead of a Storm")
     parser.add_argument("--url", default=None, help="database URL (default: DATABASE_URL)")
+    parser.add_argument(
+        "--lang", default=None, choices=("en", "uk"),
+        help="the language it speaks (default: from LC_ALL / LC_MESSAGES / LANG, else en)",
+    )  # fmt: skip
     parser.set_defaults(func=_puzzle)
 
 
@@ -27,23 +31,28 @@ def _puzzle(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace) -> int:
+    import os
     import sys
     import time
 
     import rules
     from bot.achievements import Rewards
     from bot.common import SetsDirectory
+    from bot.i18n import t
     from bot.puzzles import PoolFiller, PuzzleRuns, play_puzzles, stdin_lines
     from bot.settings import BotSettings
     from bot.solving import ConfirmedSolver
     from bot.storage import PuzzleKind, normalize_url, open_store
+    from bot.terminal import reader_locale
     from evaluator import open_evaluator
     from solver.process import Lane, SolverProcess
 
+    locale = reader_locale(args.lang, os.environ)
     sets = rules.load_sets()
     name = args.set_name or "darts"
     if name not in sets:
-        print(f"No Set named {name!r}; choose one of: {', '.join(sets)}", file=sys.stderr)
+        available = ", ".join(sets)
+        print(t("terminal.no_set", locale, name=repr(name), available=available), file=sys.stderr)
         return 2
     game_set = sets[name]
     url = normalize_url(args.url or BotSettings().database_url)
@@ -53,7 +62,7 @@ async def _run(args: argparse.Namespace) -> int:
     ):
         missing = READY - await store.puzzles.count(game_set)
         if missing > 0:
-            print(f"preparing {missing} puzzle(s) of {name}…", file=sys.stderr)
+            print(t("terminal.preparing", locale, count=missing, set=name), file=sys.stderr)
             async with SolverProcess() as solver:
                 filler = PoolFiller(store, ConfirmedSolver(solver, evaluator, lane=Lane.AHEAD))
                 while await store.puzzles.count(game_set) < READY:
@@ -63,5 +72,5 @@ async def _run(args: argparse.Namespace) -> int:
             events=Rewards(store, time.time),  # the summary lists what the run earned
         )  # fmt: skip
         kind = PuzzleKind.STREAK if args.streak else PuzzleKind.STORM
-        await play_puzzles(runs, kind, name, stdin_lines(), sys.stdout)
+        await play_puzzles(runs, kind, name, stdin_lines(), sys.stdout, locale=locale)
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -23,7 +24,7 @@ from bot.cup._matches import MatchRunner, Ready
 from bot.cup._render import created_text, history_text, list_text, problems_text, show_text
 from bot.cup._schedule import CupSchedule
 from bot.cup._service import CheckIn, CupRefused, CupService
-from bot.cup._spec import CupInvalid, Repeat, Seeding
+from bot.cup._spec import LEAD_MINUTES, CupInvalid, Repeat, Seeding
 from bot.cup._views import COG_NAME, CheckInButton, ReadyButton
 from bot.i18n import locale_of, t
 from bot.i18n.translator import cmd
@@ -39,6 +40,10 @@ SEEDINGS = [app_commands.Choice(name=cmd(f"cup.seeding.{s.value}", s.value), val
 LEGS = [app_commands.Choice(name=str(n), value=n) for n in LEG_COUNTS]
 CUP_OPTION = cmd("cup.option.cup.name", "cup")
 CUP_HELP = cmd("cup.option.cup", "the Cup (its name or id)")
+LEAD_OPTION = cmd("cup_more.option.lead.name", "lead")
+LEAD_HELP = cmd(
+    "cup_more.option.lead", "minutes before the start it is announced, 10 to 1440 (default 60)"
+)
 
 
 class CupCog(commands.Cog, name=COG_NAME):
@@ -72,20 +77,18 @@ class CupCog(commands.Cog, name=COG_NAME):
         await self.bot.wait_until_ready()
         self.schedule.start()
 
-    async def _admin(self, interaction: Interaction) -> bool:
+    async def _as_admin(self, interaction: Interaction, work: Callable[[], Awaitable[str]]) -> None:
+        """Every admin command's one shape: acknowledged privately before any database
+        work, Manage Server checked, then `work` (giving the answer) run; settings that
+        fail are told with every problem at once, any other refusal as the refusal."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        if interaction.guild_id is not None and interaction.permissions.manage_guild:
-            return True
-        await refuse(interaction, CupRefused("not_allowed"))
-        return False
-
-    async def _answer(self, interaction: Interaction, work: Any) -> None:
-        """Run the admin's `work` (a coroutine giving the text); a refusal is told."""
-        locale = locale_of(interaction)
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            await refuse(interaction, CupRefused("not_allowed"))
+            return
         try:
-            text = await work
+            text = await work()
         except CupInvalid as invalid:
-            text = problems_text(invalid, locale)
+            text = problems_text(invalid, locale_of(interaction))
         except UserError as error:
             await refuse(interaction, error)
             return
@@ -108,10 +111,11 @@ class CupCog(commands.Cog, name=COG_NAME):
         name=cmd("cup.option.name.name", "name"), set_name=cmd("cup.option.set.name", "set"),
         start=cmd("cup.option.start.name", "start"), repeat=cmd("cup.option.repeat.name", "repeat"),
         size=cmd("cup.option.size.name", "size"), legs=cmd("cup.option.legs.name", "legs"),
-        seeding=cmd("cup.option.seeding.name", "seeding"),
+        seeding=cmd("cup.option.seeding.name", "seeding"), lead=LEAD_OPTION,
     )  # fmt: skip
     @app_commands.describe(
         name=cmd("cup.option.name", "the Cup's name"),
+        lead=LEAD_HELP,
         set_name=cmd("cup.option.set", "the Set its duels are played in"),
         start=cmd("cup.option.start", "YYYY-MM-DD HH:MM in the server's time zone"),
         repeat=cmd("cup.option.repeat", "once (default) or weekly"),
@@ -124,12 +128,10 @@ class CupCog(commands.Cog, name=COG_NAME):
     async def create(
         self, interaction: Interaction, name: str, set_name: str, start: str,
         repeat: str = Repeat.ONCE.value, size: int = 8, legs: int = 3,
-        seeding: str = Seeding.WEEK.value,
+        seeding: str = Seeding.WEEK.value, lead: int = LEAD_MINUTES,
     ) -> None:  # fmt: skip
-        if not await self._admin(interaction):
-            return
         options = {"name": name, "set_name": set_name, "start": start, "repeat": repeat,
-                   "size": size, "legs": legs, "seeding": seeding}  # fmt: skip
+                   "size": size, "legs": legs, "seeding": seeding, "lead": lead}  # fmt: skip
 
         async def work() -> str:
             cup = await self.cups.create(
@@ -138,7 +140,7 @@ class CupCog(commands.Cog, name=COG_NAME):
             )  # fmt: skip
             return created_text(cup, locale_of(interaction))
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.edit.name", "edit"),
@@ -149,8 +151,9 @@ class CupCog(commands.Cog, name=COG_NAME):
         set_name=cmd("cup.option.set.name", "set"), start=cmd("cup.option.start.name", "start"),
         repeat=cmd("cup.option.repeat.name", "repeat"), size=cmd("cup.option.size.name", "size"),
         legs=cmd("cup.option.legs.name", "legs"), seeding=cmd("cup.option.seeding.name", "seeding"),
+        lead=LEAD_OPTION,
     )  # fmt: skip
-    @app_commands.describe(cup_id=CUP_HELP)
+    @app_commands.describe(cup_id=CUP_HELP, lead=LEAD_HELP)
     @app_commands.choices(repeat=REPEATS, seeding=SEEDINGS)
     @app_commands.choices(legs=LEGS)
     @app_commands.autocomplete(cup_id=autocomplete_cup)
@@ -158,17 +161,16 @@ class CupCog(commands.Cog, name=COG_NAME):
         self, interaction: Interaction, cup_id: int, name: str | None = None,
         set_name: str | None = None, start: str | None = None, repeat: str | None = None,
         size: int | None = None, legs: int | None = None, seeding: str | None = None,
+        lead: int | None = None,
     ) -> None:  # fmt: skip
-        if not await self._admin(interaction):
-            return
         options = {"name": name, "set_name": set_name, "start": start, "repeat": repeat,
-                   "size": size, "legs": legs, "seeding": seeding}  # fmt: skip
+                   "size": size, "legs": legs, "seeding": seeding, "lead": lead}  # fmt: skip
 
         async def work() -> str:
             cup = await self.cups.edit(interaction.guild_id or 0, cup_id, options)
             return created_text(cup, locale_of(interaction), edited=True)
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.show.name", "show"),
@@ -178,14 +180,11 @@ class CupCog(commands.Cog, name=COG_NAME):
     @app_commands.describe(cup_id=CUP_HELP)
     @app_commands.autocomplete(cup_id=autocomplete_cup)
     async def show(self, interaction: Interaction, cup_id: int) -> None:
-        if not await self._admin(interaction):
-            return
-
         async def work() -> str:
             cup, entries = await self.cups.show(interaction.guild_id or 0, cup_id)
             return show_text(cup, entries, locale_of(interaction))
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.cancel.name", "cancel"),
@@ -195,28 +194,22 @@ class CupCog(commands.Cog, name=COG_NAME):
     @app_commands.describe(cup_id=CUP_HELP)
     @app_commands.autocomplete(cup_id=autocomplete_cup)
     async def cancel(self, interaction: Interaction, cup_id: int) -> None:
-        if not await self._admin(interaction):
-            return
-
         async def work() -> str:
             cup = await self.cups.cancel(interaction.guild_id or 0, cup_id)
             return t("cup.cancel.done", locale_of(interaction), name=cup.name)
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.list.name", "list"),
         description=cmd("cup.list.description", "The Cups scheduled or in play here"),
     )
     async def list_(self, interaction: Interaction) -> None:
-        if not await self._admin(interaction):
-            return
-
         async def work() -> str:
             cups = await self.cups.listed(interaction.guild_id or 0)
             return list_text(cups, locale_of(interaction))
 
-        await self._answer(interaction, work())
+        await self._as_admin(interaction, work)
 
     @cup.command(
         name=cmd("cup.history.name", "history"),

@@ -7,6 +7,12 @@ seed goes through). The next round's matches open as soon as theirs are known.
 A leg's end is seen by looking at its duel (`Store.load_game`) each time the schedule
 looks at the Cup (`POLL_S`): the duel machinery stays as it is and tells the Cup nothing,
 and a restart loses nothing, since the look reads only what is stored.
+
+The same look finishes a step a dead process left half done: a match opened without its
+thread gets one and its first leg called (`STEP_LEASE_S` after it was opened); a leg
+whose start was taken but whose duel was never kept gets that duel: the one its players
+are in already (the dead process opened it; kept at once), or, past the lease, a new
+one. One process takes each over.
 """
 
 from __future__ import annotations
@@ -16,7 +22,15 @@ from dataclasses import replace
 from enum import StrEnum
 
 from bot.cup._service import CupRefused, CupService
-from bot.storage import CupMatchRecord, CupPhase, CupRecord, GameRecord, StaleGame
+from bot.storage import (
+    NO_THREAD,
+    STARTING,
+    CupMatchRecord,
+    CupPhase,
+    CupRecord,
+    GameRecord,
+    StaleGame,
+)
 from rules.cup import CupError, Leg, LegResult, Match, NoShow
 from rules.cup import apply as apply_action
 from rules.game import Termination
@@ -27,6 +41,9 @@ START_WINDOW_S = 600.0
 """A leg not started this long after it was called is a no-show (RULES.md: 10 minutes)."""
 POLL_S = 15.0
 """How often a Cup in play is looked at: its legs' duels, its start windows."""
+STEP_LEASE_S = 300.0
+"""A match's thread or a leg's duel still not kept this long after the step was taken:
+the process taking it died (making a thread or a duel is a few REST calls, retried)."""
 
 
 class Ready(StrEnum):
@@ -77,20 +94,49 @@ class MatchRunner:
         return int(first or 0), int(second or 0)
 
     async def _open(self, cup: CupRecord, match: Match) -> None:
-        if not await self.store.cup_matches.open(
-            cup.id, match.round, match.slot, self.cups.clock()
-        ):
-            return
-        thread_id = await self.face.match_opened(cup, match, self.players(cup, match))
+        if await self.store.cup_matches.open(cup.id, match.round, match.slot, self.cups.clock()):
+            await self._make_thread(cup, match)
+
+    async def _make_thread(self, cup: CupRecord, match: Match) -> None:
+        """The match's thread, kept (or `NO_THREAD`: its players cannot be called, and
+        the start window decides it), then its first leg called."""
+        players = self.players(cup, match)
+        thread_id = await self.face.match_opened(cup, match, players)
+        kept = NO_THREAD if thread_id is None else thread_id
+        await self.store.cup_matches.set_thread(cup.id, match.round, match.slot, kept)
         if thread_id is not None:
-            await self.store.cup_matches.set_thread(cup.id, match.round, match.slot, thread_id)
-            await self.face.leg_called(cup, thread_id, match, 1, self.players(cup, match))
+            await self.face.leg_called(cup, thread_id, match, 1, players)
+
+    async def _resume(self, cup: CupRecord, match: Match, row: CupMatchRecord) -> bool:
+        """A step a dead process left half done, finished once past its lease; True when
+        this row was such a step (done here, by another process, or not due yet)."""
+        now = self.cups.clock()
+        due = now >= row.opened_at + STEP_LEASE_S
+        matches, where = self.store.cup_matches, (cup.id, match.round, match.slot)
+        if row.thread_id is None:
+            if due and await matches.retake_open(*where, row.opened_at, now):
+                log.warning("Cup %s: match %s.%s had no thread; made", *where)
+                await self._make_thread(cup, match)
+            return True
+        if row.game_id == STARTING:
+            players = self.players(cup, match)
+            key = (*where, row.leg)
+            opened = await self._duel_in_thread(cup, row, players)
+            if opened is not None:  # kept as the process opening it would keep it
+                await matches.started(*key, opened, now)
+            elif due and await matches.retake_start(*key, row.opened_at, now):
+                log.warning("Cup %s: match %s.%s leg %s was left starting; started", *key)
+                await self._start_duel(cup, row, players)
+            return True
+        return False
 
     async def _step(self, cup: CupRecord, match: Match, row: CupMatchRecord) -> bool:
         """One match's due step; True when the bracket changed."""
+        if await self._resume(cup, match, row):
+            return False
         now = self.cups.clock()
         if row.game_id is not None:
-            game = None if row.game_id == "starting" else await self.store.load_game(row.game_id)
+            game = await self.store.load_game(row.game_id)
             result = None if game is None else leg_result(game)
             return result is not None and await self._count(cup, match, row, result)
         if now < row.opened_at + START_WINDOW_S:
@@ -98,7 +144,7 @@ class MatchRunner:
         absent = frozenset({0, 1}) - row.ready
         decided = await self.cups.record(cup.id, NoShow(match.round, match.slot, absent))
         await self.store.cup_matches.close(cup.id, match.round, match.slot)
-        if decided is not None and decided.bracket is not None and row.thread_id is not None:
+        if decided is not None and decided.bracket is not None and row.thread_id:
             done = decided.bracket.match(match.round, match.slot)
             await self.face.match_decided(decided, row.thread_id, done)
         return decided is not None
@@ -137,7 +183,7 @@ class MatchRunner:
 
     async def _after_leg(self, cup: CupRecord, match: Match, row: CupMatchRecord) -> None:
         await self.cups.show_bracket(cup)
-        if row.thread_id is not None:
+        if row.thread_id:
             if match.winner is None:
                 players = self.players(cup, match)
                 await self.face.leg_called(cup, row.thread_id, match, row.leg + 1, players)
@@ -163,16 +209,36 @@ class MatchRunner:
         if sides is None:
             raise CupRefused("leg_gone")
         if sides != {0, 1} or not await self.store.cup_matches.take_start(
-            cup_id, round_, slot, leg
+            cup_id, round_, slot, leg, self.cups.clock()
         ):
             return Ready.WAITING
         row = await self.store.cup_matches.load(cup_id, round_, slot)
-        try:
-            if row is None or row.thread_id is None:
-                raise RuntimeError("a match without its thread")
-            game_id = await self.face.start_leg(cup, row.thread_id, players)
-        except BaseException:
-            await self.store.cup_matches.release(cup_id, round_, slot, leg)
-            raise
-        await self.store.cup_matches.started(cup_id, round_, slot, leg, game_id, self.cups.clock())
+        if row is None or not row.thread_id:
+            await self.store.cup_matches.release(cup_id, round_, slot, leg, self.cups.clock())
+            raise RuntimeError("a match without its thread")
+        await self._start_duel(cup, row, players)
         return Ready.STARTED
+
+    async def _start_duel(
+        self, cup: CupRecord, row: CupMatchRecord, players: tuple[int, int]
+    ) -> None:
+        """The leg's duel opened and kept, its start taken by this process; a duel that
+        could not be opened gives the start back (the players press Ready again)."""
+        matches, key = self.store.cup_matches, (cup.id, row.round, row.slot, row.leg)
+        try:
+            game_id = await self.face.start_leg(cup, row.thread_id or NO_THREAD, players)
+        except BaseException:
+            await matches.release(*key, self.cups.clock())
+            raise
+        await matches.started(*key, game_id, self.cups.clock())
+
+    async def _duel_in_thread(
+        self, cup: CupRecord, row: CupMatchRecord, players: tuple[int, int]
+    ) -> str | None:
+        """The duel the match's players are in, in its thread: the starting leg's (an
+        earlier leg's duel ended before that leg counted), opened by a process that may
+        have died before keeping it. Kept at once: the same id it would have kept."""
+        game = await self.store.active_game_of(cup.guild_id, players[0])
+        if game is None or game.channel_id != row.thread_id:
+            return None
+        return game.state.id if game.state.players == [str(p) for p in players] else None

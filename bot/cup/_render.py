@@ -9,7 +9,7 @@ from datetime import datetime
 from bot.common import mention, timestamp
 from bot.cup._seeding import zone_of
 from bot.cup._spec import START_FORMAT, CupInvalid
-from bot.i18n import t
+from bot.i18n import catalog, t
 from bot.storage import CupPhase, CupRecord
 from rules.cup import CupState, Decision, Match
 
@@ -26,14 +26,25 @@ def problems_text(error: CupInvalid, locale: str) -> str:
         params = dict(problem.params)
         if "when" in params:
             params["when"] = timestamp(float(params["when"]), "f")
-        text = t(f"cup.problem.{problem.code}", locale, **params)
-        lines.append(f"- **{t(f'cup.field.{problem.field}', locale)}**: {text}")
+        text = t(_cup_key(f"problem.{problem.code}"), locale, **params)
+        lines.append(f"- **{t(_cup_key(f'field.{problem.field}'), locale)}**: {text}")
     return "\n".join(lines)
+
+
+def _cup_key(key: str) -> str:
+    """A Cup text's catalog key: in `cup_more.yaml` (added later) or `cup.yaml`."""
+    more = f"cup_more.{key}"
+    return more if more in catalog().messages else f"cup.{key}"
+
+
+def lead_minutes(cup: CupRecord) -> int:
+    """How long before its start the Cup is announced, as admins set it (minutes)."""
+    return round(cup.lead_s / 60)
 
 
 def settings_line(cup: CupRecord, locale: str) -> str:
     local = datetime.fromtimestamp(cup.starts_at, zone_of(cup)).strftime(START_FORMAT)
-    return t(
+    text = t(
         "cup.settings",
         locale,
         name=cup.name,
@@ -47,10 +58,14 @@ def settings_line(cup: CupRecord, locale: str) -> str:
         seeding=t(f"cup.seeding.{cup.seeding}", locale),
         phase=t(f"cup.phase.{cup.phase.value}", locale),
     )
+    return f"{text} · {t('cup_more.settings.lead', locale, minutes=lead_minutes(cup))}"
 
 
 def created_text(cup: CupRecord, locale: str, edited: bool = False) -> str:
-    head = t("cup.edited" if edited else "cup.created", locale, name=cup.name)
+    if edited:
+        head = t("cup.edited", locale, name=cup.name)
+    else:
+        head = t("cup_more.created", locale, name=cup.name, minutes=lead_minutes(cup))
     return f"{head}\n{settings_line(cup, locale)}"
 
 

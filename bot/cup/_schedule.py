@@ -1,6 +1,7 @@
 """When a Cup's steps are due, and making each once (RULES.md "Cup"); no discord here.
 
-`ANNOUNCE_S` before its start a Cup is announced (who qualified, a Check in button);
+Its lead time (`CupRecord.lead_s`, an hour unless its admins chose) before its start a
+Cup is announced (who qualified, a Check in button);
 at the start it is drawn: the entrants (`_seeding`) seeded into the bracket, or, with
 fewer than 2, the Cup cancelled and said so. A weekly Cup's next one is made at its
 start, a week later at the same local hour. Each step is a move of the Cup's phase
@@ -27,8 +28,6 @@ from rules.cup import draw
 
 log = logging.getLogger(__name__)
 
-ANNOUNCE_S = 3600.0
-"""How long before its start a Cup is announced and check-ins open."""
 IDLE_S = 3600.0
 """The longest sleep with nothing due (a Cup set up in this process wakes the loop)."""
 RETRY_S = 60.0
@@ -65,7 +64,7 @@ class CupSchedule:
     async def _step(self, cup: CupRecord) -> CupRecord:
         """The Cup's due steps; the Cup as they left it."""
         now = self.clock()
-        if cup.phase is CupPhase.SCHEDULED and now >= cup.starts_at - ANNOUNCE_S:
+        if cup.phase is CupPhase.SCHEDULED and now >= cup.starts_at - cup.lead_s:
             cup = await self._announce(cup)
         if cup.phase is CupPhase.ANNOUNCED and now >= cup.starts_at:
             cup = await self._draw(cup)
@@ -166,7 +165,7 @@ class CupSchedule:
 def due_at(cup: CupRecord, now: float) -> float:
     """When the Cup's next step is due (a drawn Cup's matches: every `POLL_S`)."""
     if cup.phase is CupPhase.SCHEDULED:
-        return cup.starts_at - ANNOUNCE_S
+        return cup.starts_at - cup.lead_s
     if cup.phase is CupPhase.ANNOUNCED:
         return cup.starts_at
     if cup.phase is CupPhase.DRAWN:

@@ -21,8 +21,8 @@ from typing import Any
 
 from bot.common import SetsDirectory, UnknownSet, UserError
 from bot.cup._events import CupEvents, CupFace, NoCupEvents
-from bot.cup._seeding import zone_of
-from bot.cup._spec import START_FORMAT, CupProblem, CupSpec, parse_spec
+from bot.cup._seeding import board, zone_of
+from bot.cup._spec import START_FORMAT, CupProblem, CupSpec, Seeding, parse_spec
 from bot.storage import CUP_ID_BITS, CupPhase, CupRecord, StaleGame, Store
 from rules.cup import CupAction, CupError
 from rules.cup import apply as apply_action
@@ -35,6 +35,12 @@ LEASE_S = 300.0
 
 class CupRefused(UserError):
     prefix = "cup.error."
+
+
+class NotDrawable(UserError):
+    """A Check in from a player the draw could not take (not on the Cup's board)."""
+
+    prefix = "cup_more.error."
 
 
 class CheckIn(StrEnum):
@@ -88,7 +94,7 @@ class CupService:
                 id=secrets.randbelow((1 << CUP_ID_BITS) - 1) + 1, guild_id=guild_id,
                 channel_id=channel_id, name=spec.name, set_name=set_name,
                 starts_at=spec.starts_at, zone=settings.timezone, repeat=spec.repeat.value,
-                size=spec.size, legs=spec.legs, seeding=spec.seeding.value,
+                size=spec.size, legs=spec.legs, seeding=spec.seeding.value, lead_s=spec.lead_s,
                 locale=settings.language or locale, created_by=str(admin), created_at=now,
             )  # fmt: skip
             try:
@@ -112,12 +118,13 @@ class CupService:
             raise CupRefused("started", name=cup.name)
         current = {"name": cup.name, "set_name": cup.set_name, "repeat": cup.repeat,
                    "size": cup.size, "legs": cup.legs, "seeding": cup.seeding,
-                   "start": _local_start(cup)}  # fmt: skip
+                   "start": _local_start(cup), "lead": round(cup.lead_s / 60)}  # fmt: skip
         current |= {key: value for key, value in options.items() if value is not None}
         spec, set_name = await self._spec(guild_id, current)
         changed = replace(
             cup, name=spec.name, set_name=set_name, starts_at=spec.starts_at,
             repeat=spec.repeat.value, size=spec.size, legs=spec.legs, seeding=spec.seeding.value,
+            lead_s=spec.lead_s,
         )  # fmt: skip
         try:
             saved = await self.store.cups.save(changed, self.clock())
@@ -162,8 +169,19 @@ class CupService:
             raise CupRefused("closed", name=cup.name)
         if await self.store.barred_reason(guild_id, user_id) is not None:
             raise CupRefused("barred")
+        await self._ensure_drawable(cup, user_id)
         joined = await self.store.cups.check_in(cup.id, str(user_id), self.clock())
         return CheckIn.IN if joined else CheckIn.ALREADY
+
+    async def _ensure_drawable(self, cup: CupRecord, user_id: int) -> None:
+        """A Qualification-seeded Cup draws only its board's players (`entrants`): one not
+        on it is told so, and what gets them on it, rather than checked in for nothing."""
+        seeding = Seeding(cup.seeding)
+        if not seeding.qualified:
+            return
+        game_set = await self.sets.resolve(cup.guild_id, cup.set_name)
+        if str(user_id) not in await board(self.store, cup, game_set.version, self.clock()):
+            raise NotDrawable(f"not_on_board.{seeding.value}", set=cup.set_name, name=cup.name)
 
     # results
 

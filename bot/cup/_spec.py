@@ -22,6 +22,11 @@ START_FORMAT = "%Y-%m-%d %H:%M"
 MIN_LEAD_S = 60.0
 """A Cup starts at least this long after it is set up (one minute: its check-ins)."""
 MAX_AHEAD_DAYS = 366
+LEAD_MINUTES = 60
+"""How long before its start a Cup is announced unless its admins say (RULES.md)."""
+LEAD_LOW, LEAD_HIGH = 10, 24 * 60
+"""The announcement lead time's range in minutes: long enough for players to see the
+announcement and check in, short enough that the Qualification it names is recent."""
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -72,6 +77,7 @@ class CupSpec:
     size: int
     legs: int
     seeding: Seeding
+    lead_s: float = LEAD_MINUTES * 60.0
 
 
 def parse_start(text: str, zone: tzinfo) -> datetime | None:
@@ -92,7 +98,8 @@ def next_week(starts_at: float, zone: tzinfo) -> float:
 def parse_spec(
     options: dict[str, Any], zone: tzinfo, now: float, problems: list[CupProblem] | None = None
 ) -> CupSpec:
-    """The Cup `options` describe (name, start, repeat, size, legs, seeding), or
+    """The Cup `options` describe (name, start, repeat, size, legs, seeding, lead in
+    minutes), or
     `CupInvalid` with every problem, those in `problems` (the caller's) first."""
     found = list(problems or [])
     name = " ".join(str(options.get("name") or "").split())
@@ -115,11 +122,14 @@ def parse_spec(
     legs = _whole(options.get("legs", 3))
     if legs not in LEG_COUNTS:
         found.append(CupProblem("legs", "legs"))
+    lead = _whole(options.get("lead", LEAD_MINUTES))
+    if lead is None or not LEAD_LOW <= lead <= LEAD_HIGH:
+        found.append(CupProblem("lead", "lead", (("low", LEAD_LOW), ("high", LEAD_HIGH))))
     if found:
         raise CupInvalid(found)
     assert start is not None and repeat is not None and seeding is not None
-    assert size is not None and legs is not None
-    return CupSpec(name, start.timestamp(), repeat, size, legs, seeding)
+    assert size is not None and legs is not None and lead is not None
+    return CupSpec(name, start.timestamp(), repeat, size, legs, seeding, lead * 60.0)
 
 
 def _whole(value: Any) -> int | None:

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
+from bot.i18n import DEFAULT_LOCALE, t
 from bot.puzzles._runs import Graded, Invalid, PuzzleError, PuzzleRuns, Shown
 from bot.puzzles._texts import graded_text, invalid_text, puzzle_text, summary_text
 from bot.storage import PuzzleKind, PuzzleRun
@@ -25,20 +26,24 @@ STOP = ":q"
 _STAMP = re.compile(r"<t:(\d+):R>")
 
 
-def plain(text: str, now: float) -> str:
+def plain(text: str, now: float, locale: str = DEFAULT_LOCALE) -> str:
     """A Discord text for a terminal: no bold, a timestamp as the seconds left."""
     text = text.replace("**", "")
-    return _STAMP.sub(lambda m: f"in {max(0, round(int(m[1]) - now))} s", text)
+
+    def left(stamp: re.Match[str]) -> str:
+        return t("terminal.in_seconds", locale, seconds=max(0, round(int(stamp[1]) - now)))
+
+    return _STAMP.sub(left, text)
 
 
 async def play_puzzles(
     runs: PuzzleRuns, kind: PuzzleKind, set_name: str | None, read_line: ReadLine,
-    out: TextIO, *, user_id: int = 0, locale: str = "en",
+    out: TextIO, *, user_id: int = 0, locale: str = DEFAULT_LOCALE,
 ) -> PuzzleRun:  # fmt: skip
     """Play one Storm or Streak to its end; the run as it ended."""
     shown: Shown | None = await runs.start(TERMINAL_GUILD, user_id, kind, set_name, locale)
     assert shown is not None
-    print(plain(puzzle_text(shown, locale, first=True), runs.clock()), file=out)
+    print(plain(puzzle_text(shown, locale, first=True), runs.clock(), locale), file=out)
     run_id = shown.run.id
     while shown is not None:
         line = await read_line()
@@ -60,14 +65,15 @@ async def play_puzzles(
             error = describe_eval_error(
                 outcome.error, locale, formula, lang=shown.run.game_set.language
             )
-            print(plain(invalid_text(outcome, formula, error, locale), runs.clock()), file=out)
+            text = invalid_text(outcome, formula, error, locale)
+            print(plain(text, runs.clock(), locale), file=out)
             continue
-        print(plain(graded_text(outcome, locale, sealed=False), runs.clock()), file=out)
+        print(plain(graded_text(outcome, locale, sealed=False), runs.clock(), locale), file=out)
         shown = outcome.next
     run, answers = await runs.summary(run_id)
     earned = await runs.earned_lines(run_id, locale)
     text = summary_text(run, answers, locale, sealed=False, earned=earned)
-    print("\n" + plain(text, runs.clock()), file=out)
+    print("\n" + plain(text, runs.clock(), locale), file=out)
     return run
 
 

@@ -30,7 +30,7 @@ One bot process per SQLite file; PostgreSQL may be shared by several.
 
 from bot.storage._achievements import Earned, Source
 from bot.storage._best import PendingBest
-from bot.storage._cup_matches import CupMatchRecord
+from bot.storage._cup_matches import NO_THREAD, STARTING, CupMatchRecord
 from bot.storage._cups import ID_BITS as CUP_ID_BITS
 from bot.storage._cups import CupPhase, CupRecord, LegRecord, next_cup_id
 from bot.storage._engine import (
@@ -81,6 +81,8 @@ from bot.storage._untold import Untold
 __all__ = [
     "CUP_ID_BITS",
     "DEFAULT_URL",
+    "NO_THREAD",
+    "STARTING",
     "AttemptsUsed",
     "BoardLine",
     "Challenge",

@@ -5,6 +5,12 @@ Every step is one guarded UPDATE, so two processes (or two clicks) never take it
 a leg starts once (`take_start`: from no game to "starting"), and a leg counts once
 (`finish_leg`: its `cup_legs.result` set where it was empty, the match moved to its next
 leg and the Cup's new bracket saved under its version, in one transaction).
+
+A process can die inside a step: after opening a match and before its thread is kept,
+or after taking a leg's start and before its duel is kept. Both leave a mark with the
+time it was taken (`opened_at`): a thread still NULL, a game still "starting". Past a
+lease, `retake_open` and `retake_start` hand that step to one caller (the mark's time
+moved on under a guard), which finishes it.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from bot.storage._models import NAME, table
 
 STARTING = "starting"
 """`game_id` while a leg's duel is being opened (its thread message, its first round)."""
+NO_THREAD = 0
+"""`thread_id` of a match whose thread could not be made (the channel gone or closed to
+the bot): unlike NULL, not a step left half done."""
 
 
 class CupMatchRow(SQLModel, table=True):
@@ -34,7 +43,8 @@ class CupMatchRow(SQLModel, table=True):
     thread_id: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)
     leg: int = Field(sa_type=sa.Integer)
     opened_at: float = Field(sa_type=sa.Float)
-    """When the current leg was called: its start window runs from here."""
+    """When the current leg was called: its start window runs from here. While the
+    match's thread is NULL or its game "starting", when that step was taken."""
     ready: str = Field(sa_type=sa.String(16))
     """The sides (0, 1) that pressed Ready for the current leg, as "0", "1" or "0,1"."""
     game_id: str | None = Field(default=None, sa_type=sa.String(NAME), nullable=True)
@@ -147,7 +157,7 @@ class CupMatchStore:
                 return sides
         return None
 
-    async def take_start(self, cup_id: int, round_: int, slot: int, leg: int) -> bool:
+    async def take_start(self, cup_id: int, round_: int, slot: int, leg: int, now: float) -> bool:
         """Both sides are Ready: True for the one caller that starts the leg's duel."""
         async with self._write() as conn:
             taken = await conn.execute(
@@ -158,7 +168,42 @@ class CupMatchStore:
                     matches_t.c.ready == "0,1",
                     matches_t.c.game_id.is_(None),
                 )
-                .values(game_id=STARTING)
+                .values(game_id=STARTING, opened_at=now)
+            )
+            return bool(taken.rowcount)
+
+    async def retake_start(
+        self, cup_id: int, round_: int, slot: int, leg: int, taken_at: float, now: float
+    ) -> bool:
+        """Leg `leg`'s start, taken at `taken_at` by a process that never kept its duel:
+        True for the one caller that takes it over (and finishes it)."""
+        async with self._write() as conn:
+            taken = await conn.execute(
+                matches_t.update()
+                .where(
+                    *self._key(cup_id, round_, slot),
+                    matches_t.c.leg == leg,
+                    matches_t.c.game_id == STARTING,
+                    matches_t.c.opened_at == taken_at,
+                )
+                .values(opened_at=now)
+            )
+            return bool(taken.rowcount)
+
+    async def retake_open(
+        self, cup_id: int, round_: int, slot: int, taken_at: float, now: float
+    ) -> bool:
+        """A match opened at `taken_at` by a process that never kept its thread: True for
+        the one caller that takes it over (makes the thread, calls the first leg)."""
+        async with self._write() as conn:
+            taken = await conn.execute(
+                matches_t.update()
+                .where(
+                    *self._key(cup_id, round_, slot),
+                    matches_t.c.thread_id.is_(None),
+                    matches_t.c.opened_at == taken_at,
+                )
+                .values(opened_at=now)
             )
             return bool(taken.rowcount)
 
@@ -169,7 +214,11 @@ class CupMatchStore:
         async with self._write() as conn:
             await conn.execute(
                 matches_t.update()
-                .where(*self._key(cup_id, round_, slot), matches_t.c.leg == leg)
+                .where(
+                    *self._key(cup_id, round_, slot),
+                    matches_t.c.leg == leg,
+                    matches_t.c.game_id == STARTING,
+                )
                 .values(game_id=game_id)
             )
             await conn.execute(
@@ -180,8 +229,9 @@ class CupMatchStore:
                 .on_conflict_do_nothing(index_elements=["cup_id", "round", "slot", "leg"])
             )
 
-    async def release(self, cup_id: int, round_: int, slot: int, leg: int) -> None:
-        """The duel could not be opened: the leg waits for Ready again."""
+    async def release(self, cup_id: int, round_: int, slot: int, leg: int, now: float) -> None:
+        """The duel could not be opened: the leg waits for Ready again (its start window
+        from `now`)."""
         async with self._write() as conn:
             await conn.execute(
                 matches_t.update()
@@ -190,7 +240,7 @@ class CupMatchStore:
                     matches_t.c.leg == leg,
                     matches_t.c.game_id == STARTING,
                 )
-                .values(game_id=None, ready="")
+                .values(game_id=None, ready="", opened_at=now)
             )
 
     async def finish_leg(

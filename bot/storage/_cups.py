@@ -67,6 +67,10 @@ class CupRow(SQLModel, table=True):
     size: int = Field(sa_type=sa.Integer)
     legs: int = Field(sa_type=sa.Integer)
     seeding: str = Field(sa_type=sa.String(16))
+    lead_s: float = Field(
+        default=3600.0, sa_type=sa.Float, sa_column_kwargs={"server_default": "3600"}
+    )
+    """How long before its start the Cup is announced and check-ins open (0023)."""
     locale: str = Field(sa_type=sa.String(16))
     phase: str = Field(sa_type=sa.String(16))
     version: int = Field(sa_type=sa.Integer)
@@ -153,6 +157,8 @@ class CupRecord:
     bracket: CupState | None = None
     champion: str | None = None
     version: int = 0
+    lead_s: float = 3600.0
+    """How long before `starts_at` the Cup is announced (its check-ins' time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +171,7 @@ class LegRecord:
 
 
 _FIELDS = ("guild_id", "channel_id", "name", "set_name", "starts_at", "zone", "repeat", "size",
-           "legs", "seeding", "locale", "created_by", "created_at")  # fmt: skip
+           "legs", "seeding", "locale", "created_by", "created_at", "lead_s")  # fmt: skip
 
 
 def _record(row: Any) -> CupRecord:

@@ -13,7 +13,7 @@ from bot.terminal._face import TerminalFace
 from bot.terminal._game import LOCAL_GUILD, LOCAL_PLAYER, play, terminal_faces
 from bot.terminal._main import play_terminal, run_terminal
 from bot.terminal._read import PROMPT, RESIGN, ReadLine, stdin_reader
-from bot.terminal._text import describe_error, summary
+from bot.terminal._text import describe_error, reader_locale, summary
 
 __all__ = [
     "LOCAL_GUILD",
@@ -25,6 +25,7 @@ __all__ = [
     "describe_error",
     "play",
     "play_terminal",
+    "reader_locale",
     "run_terminal",
     "stdin_reader",
     "summary",

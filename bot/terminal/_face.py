@@ -12,6 +12,7 @@ import asyncio
 from typing import TextIO
 
 import rules
+from bot.i18n import DEFAULT_LOCALE, t
 from bot.play import Clock, Posted, Via
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange, Reveal
 from bot.terminal._text import fmt, summary
@@ -22,11 +23,13 @@ NO_MESSAGE = 0
 
 
 class TerminalFace:
-    """Prints its games' steps to `out`; `over` is set when the game it shows ends."""
+    """Prints its games' steps to `out` in `locale`; `over` is set when the game it shows
+    ends."""
 
-    def __init__(self, out: TextIO, clock: Clock) -> None:
+    def __init__(self, out: TextIO, clock: Clock, locale: str = DEFAULT_LOCALE) -> None:
         self.out = out
         self.clock = clock
+        self.locale = locale
         self.over = asyncio.Event()
 
     def _print(self, text: str) -> None:
@@ -37,10 +40,9 @@ class TerminalFace:
         lang = record.state.game_set.language
         found: list[Reveal] = record.meta.best_of(number)
         for best in found[:1]:
-            self._print(
-                f"  best possible: {best.formula} = {fmt(best.result, lang)} → "
-                f"score {fmt(best.score, lang)}"
-            )
+            result, score = fmt(best.result, lang), fmt(best.score, lang)
+            line = t("terminal.best", self.locale, formula=best.formula, result=result, score=score)
+            self._print(f"  {line}")
 
     async def round_started(
         self, record: GameRecord, *, replayed: bool = False, via: Via | None = None
@@ -52,12 +54,13 @@ class TerminalFace:
             return None
         if rnd.number > 1 and not replayed:
             self._best(record, rnd.number - 1)
-        lang = state.game_set.language
-        self._print(
-            f"\nRound {rnd.number}/{state.game_set.max_rounds} · Score "
-            f"{fmt(state.scores[0], lang)} · Digits {rnd.digits} · "
-            f"{state.game_set.time_limit} s"
-        )
+        game_set = state.game_set
+        line = t(
+            "terminal.round", self.locale, number=rnd.number, max=game_set.max_rounds,
+            score=fmt(state.scores[0], game_set.language), digits=rnd.digits,
+            time=game_set.time_limit,
+        )  # fmt: skip
+        self._print(f"\n{line}")
         return Posted(NO_MESSAGE, self.clock())
 
     async def answer_received(
@@ -69,14 +72,15 @@ class TerminalFace:
         del via
         answer = record.state.rounds[number - 1].answers[0]
         if answer is None or answer.auto:
-            self._print("  ⏱ time is up.")
+            self._print(f"  {t('terminal.time_up', self.locale)}")
             return
         lang = language(record.state.game_set.language)
-        self._print(
-            f"  ✓ {answer.formula} = {fmt(answer.result, lang.key)} "
-            f"({lang.type_name(answer.result)}) → {fmt(answer.points, lang.key)} points, "
-            f"score {fmt(answer.score, lang.key)}"
-        )
+        line = t(
+            "terminal.answer", self.locale, formula=answer.formula,
+            result=fmt(answer.result, lang.key), type=lang.type_name(answer.result),
+            points=fmt(answer.points, lang.key), score=fmt(answer.score, lang.key),
+        )  # fmt: skip
+        self._print(f"  {line}")
 
     async def round_replaced(self, record: GameRecord, message_id: int) -> None:
         del record, message_id
@@ -88,10 +92,10 @@ class TerminalFace:
         state = record.state
         result = state.outcome
         if result is not None and result.termination is rules.Termination.TIMEOUT:
-            self._print("  ⏱ time is up.")
+            self._print(f"  {t('terminal.time_up', self.locale)}")
         if state.rounds:
             self._best(record, len(state.rounds))
-        self._print("\n" + summary(state))
+        self._print("\n" + summary(state, self.locale))
         self.over.set()
 
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import TextIO
 
 from bot.common import UserError
-from bot.i18n import t
+from bot.i18n import DEFAULT_LOCALE, t
 from bot.play import Face, Faces, GameError, GameService
 from bot.storage import GameRecord
 from bot.terminal._face import TerminalFace
@@ -29,7 +29,6 @@ LOCAL_PLAYER = 0
 """Where a terminal game is stored when no Discord server and player are named: no
 Discord id is 0, so it is in nobody's Discord history."""
 RESIGN_WORDS = {RESIGN, "quit", "resign", "exit"}
-LOCALE = "en"
 
 
 def terminal_faces(face: TerminalFace) -> Faces:
@@ -39,36 +38,38 @@ def terminal_faces(face: TerminalFace) -> Faces:
     return faces
 
 
-def _intro(game_set: GameSet) -> str:
-    lang = language(game_set.language)
-    return (
-        f"Formula Darts — {game_set.name}: Score {game_set.start_score}, Goal {game_set.goal}, "
-        f"Bonus {game_set.bonus}, {game_set.max_rounds} rounds, {game_set.time_limit} s each.\n"
-        f"Functions: {', '.join(game_set.functions)}. Type a {lang.label} formula using the "
-        "digits in order; ':q' resigns."
-    )
+def _intro(game_set: GameSet, locale: str) -> str:
+    return t(
+        "terminal.intro", locale, set=game_set.name, score=game_set.start_score,
+        goal=game_set.goal, bonus=game_set.bonus, rounds=game_set.max_rounds,
+        time=game_set.time_limit, functions=", ".join(game_set.functions),
+        language=language(game_set.language).label,
+    )  # fmt: skip
 
 
-def refusal(error: UserError) -> str:
+def refusal(error: UserError, locale: str = DEFAULT_LOCALE) -> str:
     """A refusal of the service's, as the bot words it, its moments as this machine's
     clock reads them (Discord writes them as its own timestamps and mentions)."""
-    params = error.display_params(LOCALE)
+    params = error.display_params(locale)
     for key in error.moments:
         if key in params:
-            params[key] = "at " + datetime.fromtimestamp(float(params[key])).strftime("%H:%M:%S")
+            moment = datetime.fromtimestamp(float(params[key])).strftime("%H:%M:%S")
+            params[key] = t("terminal.moment", locale, time=moment)
     for key in error.players:
         if key in params:
-            params[key] = f"player {params[key]}"
-    return "  ✗ " + t(error.key, LOCALE, **params)
+            params[key] = t("terminal.player", locale, id=params[key])
+    return "  ✗ " + t(error.key, locale, **params)
 
 
-async def _leftover(service: GameService, guild_id: int, player: int, out: TextIO) -> None:
+async def _leftover(
+    service: GameService, guild_id: int, player: int, out: TextIO, locale: str
+) -> None:
     """A terminal game of this player's left running (the terminal was closed) is
     resigned: nobody else will ever play it, and it would keep the player from starting."""
     left = await service.game_of(guild_id, player)
     if left is not None and left.face is Face.TERMINAL:
         await service.resign(guild_id, player)
-        print("(an unfinished terminal game of yours was resigned)", file=out)
+        print(t("terminal.leftover", locale), file=out)
 
 
 async def play(
@@ -81,18 +82,20 @@ async def play(
     guild_id: int = LOCAL_GUILD,
     player: int = LOCAL_PLAYER,
 ) -> GameRecord:
-    """Play one Training game on `service`, whose router has `face` (`terminal_faces`);
-    the I/O is injected so tests can drive it. Returns the game as stored."""
+    """Play one Training game on `service`, whose router has `face` (`terminal_faces`),
+    in the face's language; the I/O is injected so tests can drive it. Returns the game
+    as stored."""
+    locale = face.locale
     game_set = await service.set_named(guild_id, set_name)
-    print(_intro(game_set), file=out)
-    await _leftover(service, guild_id, player, out)
+    print(_intro(game_set, locale), file=out)
+    await _leftover(service, guild_id, player, out, locale)
     record = await service.start_single(
-        Mode.TRAINING, guild_id, player, set_name, LOCALE, _no_channel, face=Face.TERMINAL
+        Mode.TRAINING, guild_id, player, set_name, locale, _no_channel, face=Face.TERMINAL
     )
     game_id = record.state.id
     try:
         while (live := await service.load(game_id)) is not None and live.active:
-            await _turn(service, live, read_line, out, player)
+            await _turn(service, live, read_line, out, player, locale)
     finally:  # the terminal closed mid-game (Ctrl-C): the game ends with it
         live = await service.load(game_id)
         if live is not None and live.active:
@@ -109,8 +112,9 @@ async def _no_channel(game_set: GameSet) -> int:
 
 
 async def _turn(
-    service: GameService, live: GameRecord, read_line: ReadLine, out: TextIO, player: int
-) -> None:
+    service: GameService, live: GameRecord, read_line: ReadLine, out: TextIO, player: int,
+    locale: str,
+) -> None:  # fmt: skip
     """One line of the player's for the open round, or its deadline."""
     rnd = live.state.current_round
     if rnd is None:  # between rounds: the service is posting the next one
@@ -131,9 +135,10 @@ async def _turn(
     try:
         result = await service.submit(live.state.id, player, formula, rnd.number)
     except GameError as error:
-        print(refusal(error), file=out)
+        print(refusal(error, locale), file=out)
         return
     if result.error is not None:
-        print(describe_error(result.error, formula, live.state.game_set.language), file=out)
+        lang = live.state.game_set.language
+        print(describe_error(result.error, formula, lang, locale), file=out)
         seconds = max(0, round(rnd.deadline - service.clock()))
-        print(f"  try again ({seconds} s left)", file=out)
+        print(f"  {t('terminal.try_again', locale, seconds=seconds)}", file=out)

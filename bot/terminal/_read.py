@@ -10,14 +10,21 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
+from bot.i18n import DEFAULT_LOCALE, t
+
 ReadLine = Callable[[float], Awaitable[str | None]]
 """The next line within `seconds`; None when the time is up."""
 
 RESIGN = ":q"
 PROMPT = "formula> "
+"""The prompt in English (`prompt` gives it in the reader's language)."""
 
 
-def _terminal_reader(out: TextIO) -> ReadLine:
+def prompt(locale: str) -> str:
+    return t("terminal.prompt", locale)
+
+
+def _terminal_reader(out: TextIO, locale: str) -> ReadLine:
     """Lines typed at a terminal, with line editing: arrows, Home/End, history (Up).
 
     prompt_toolkit rather than the stdlib's readline: `input()` cannot be
@@ -31,18 +38,18 @@ def _terminal_reader(out: TextIO) -> ReadLine:
 
     async def read(seconds: float) -> str | None:
         try:
-            return await asyncio.wait_for(session.prompt_async(PROMPT), seconds)
+            return await asyncio.wait_for(session.prompt_async(prompt(locale)), seconds)
         except TimeoutError:
             return None
         except EOFError:
-            print("(input ended: resigning)", file=out)
+            print(t("terminal.input_ended", locale), file=out)
             return RESIGN
 
     return read
 
 
-async def stdin_reader(out: TextIO) -> ReadLine:
-    """A deadline-aware line reader on stdin.
+async def stdin_reader(out: TextIO, locale: str = DEFAULT_LOCALE) -> ReadLine:
+    """A deadline-aware line reader on stdin, its prompt in `locale`.
 
     A terminal gets line editing (`_terminal_reader`). Pipes and sockets are
     watched by the event loop, so a timeout leaves nothing blocked behind;
@@ -51,7 +58,7 @@ async def stdin_reader(out: TextIO) -> ReadLine:
     waiting for the clock.
     """
     if sys.stdin.isatty() and sys.stdout.isatty():
-        return _terminal_reader(out)
+        return _terminal_reader(out, locale)
     interactive = sys.stdin.isatty()
     mode = os.fstat(sys.stdin.fileno()).st_mode
     next_line: Callable[[], Awaitable[str | None]]
@@ -71,7 +78,7 @@ async def stdin_reader(out: TextIO) -> ReadLine:
 
     async def read(seconds: float) -> str | None:
         if interactive:
-            out.write(PROMPT)
+            out.write(prompt(locale))
             out.flush()
         try:
             line = await asyncio.wait_for(next_line(), seconds)
@@ -80,10 +87,10 @@ async def stdin_reader(out: TextIO) -> ReadLine:
                 out.write("\n")
             return None
         if line is None:
-            print("(input ended: resigning)", file=out)
+            print(t("terminal.input_ended", locale), file=out)
             return RESIGN
         if not interactive:
-            print(f"{PROMPT}{line.rstrip()}", file=out)
+            print(f"{prompt(locale)}{line.rstrip()}", file=out)
         return line
 
     return read

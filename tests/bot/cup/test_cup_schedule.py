@@ -81,9 +81,11 @@ async def test_a_weekly_cup_is_announced_checked_in_to_and_drawn_once(
     assert "checked in to **Friday Cup** already" in reply_text(again)
     await world.env.restart_bot(make_bot())  # the button and the schedule outlive it
     # board[1] and board[4] do not check in: board[8] and board[9] take their places
-    for member in [*board[2:4], *board[5:], outsider]:
+    for member in [*board[2:4], *board[5:]]:
         done = await member.click(announcement, custom_id=check_in)
         assert "You are checked in" in reply_text(done)
+    refused = await outsider.click(announcement, custom_id=check_in)
+    assert "cannot be drawn" in reply_text(refused)  # not on the board (test_cup_check_in)
     await world.env.restart_bot(make_bot())
 
     await world.env.advance_time(60 * 60)

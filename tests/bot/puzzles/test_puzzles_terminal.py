@@ -78,4 +78,4 @@ def test_formula_darts_puzzle_plays_a_streak_on_piped_input(tmp_path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Streak · darts" in done.stdout and "Streak over · darts · length" in done.stdout
-    assert "preparing 10 puzzle(s)" in done.stderr
+    assert "preparing 10 puzzles of darts" in done.stderr

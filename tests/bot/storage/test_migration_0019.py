@@ -94,9 +94,10 @@ async def test_a_match_starts_each_leg_once_and_counts_it_once(db_url: str) -> N
         assert await matches.open(202, 1, 0, T0) and not await matches.open(202, 1, 0, T0)
         await matches.set_thread(202, 1, 0, 99)
         assert await matches.press_ready(202, 1, 0, 1, 1) == frozenset({1})
-        assert not await matches.take_start(202, 1, 0, 1)  # one side only
+        assert not await matches.take_start(202, 1, 0, 1, T0 + 4)  # one side only
         assert await matches.press_ready(202, 1, 0, 1, 0) == frozenset({0, 1})
-        assert await matches.take_start(202, 1, 0, 1) and not await matches.take_start(202, 1, 0, 1)
+        assert await matches.take_start(202, 1, 0, 1, T0 + 4)
+        assert not await matches.take_start(202, 1, 0, 1, T0 + 4)
         assert await matches.press_ready(202, 1, 0, 1, 0) is None  # the leg is starting
         await matches.started(202, 1, 0, 1, "g1", T0 + 5)
         match = await matches.load(202, 1, 0)

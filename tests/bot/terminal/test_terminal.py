@@ -56,12 +56,14 @@ async def played(
     revealer: Revealer | None = None,
     guild_id: int = 0,
     player: int = 0,
+    locale: str = "en",
 ) -> tuple[GameRecord, str]:
-    """One terminal game on a real service over `store`: the game as stored, the text."""
+    """One terminal game on a real service over `store`, its texts in `locale`: the game
+    as stored, the text."""
     clock, out = Clock(), io.StringIO()
     forced = ForcedDigits()
     forced.extend(*digits)
-    face = TerminalFace(out, clock)
+    face = TerminalFace(out, clock, locale)
     service = GameService(
         store, evaluator, rules.load_sets(), revealer=revealer, clock=clock,
         digits_source=forced, faces=terminal_faces(face),
@@ -87,8 +89,8 @@ async def test_checkout_with_retries_and_summary(store: Store, evaluator: Evalua
     lines = ["43+89", "34+8x", "34+89", "2*47+6", "7/0+01", "700+1", ":q"]
     record, text = await played(store, evaluator, CLASSIC, lines, ["3489", "2476", "7001"] * 3)
     state = record.state
-    assert "digits read 4,3,8,9 but the round's number is 3489" in text
-    assert "`x` at column 5 is not allowed" in text
+    assert "the digits read are 4, 3, 8, and 9, but the round's number is 3489" in text
+    assert "`x` at column 5 is not an allowed function" in text
     assert "DivisionByZeroError" in text
     assert "34+89 = 123 (int) → 77 points, score 424" in text
     assert "2*47+6 = 100 (int) → 150 points, score 274" in text
