@@ -6,13 +6,16 @@ round's message instead of landing below it."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import discord
 import discord.http
 import pytest
 
-from bot.games._riding import Followups, KeptVia
+from bot.games._discord import RestBudget
+from bot.games._followups import Followups
+from bot.games._riding import KeptVia
 from bot.play import RestBusy
 from bot.settings import BotSettings, SoloGames
 from tests.bot.games.test_interaction_rounds import game_id_of, live_round
@@ -71,12 +74,12 @@ async def test_a_followup_under_a_long_429_is_given_up_at_its_cap(monkeypatch) -
             session = client.http._HTTPClient__session  # type: ignore[attr-defined]
             webhook = discord.Webhook.partial(1, "token", session=session)
             kept = KeptVia(webhook, lambda: 0.0, 0.0, 7)
-            followups = Followups(cap_s=1.0)
+            followups = Followups(RestBudget(time.monotonic), cap_s=1.0)
             server.fail("PATCH", r"/webhooks/1/token/messages/\d+", [LONG_429])
             with pytest.raises(RestBusy):
-                await followups.edit(kept.edit(5, content="x"), "round 2")
+                await followups.edit(lambda: kept.edit(5, content="x"), "round 2")
             assert followups.late == 1 and followups.edits == 1
-            await followups.edit(kept.edit(5, content="y"), "round 2")  # its lock let go
+            await followups.edit(lambda: kept.edit(5, content="y"), "round 2")  # its lock let go
             assert server.count("PATCH", r"/webhooks/1/token/messages/5") == 2
         finally:
             await client.http.close()
