@@ -326,9 +326,16 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         return member.display_name
 
     async def report_error(self, interaction: Interaction, error: BaseException) -> None:
-        """The last resort: log it, tell the user politely, never show a traceback."""
-        log.error("interaction failed", exc_info=error)
+        """The last resort: log it, tell the user politely, never show a traceback. A
+        refusal of the REST layer's (a Cloudflare ban's `Banned` on the press's own
+        response, `RestBusy`) is no fault: the player is told to wait, if anything can
+        tell them."""
         try:
+            if isinstance(error, UserError):
+                log.info("interaction refused: %s", getattr(error, "reason", error.code))
+                await refuse(interaction, error)
+                return
+            log.error("interaction failed", exc_info=error)
             await reply(interaction, t("errors.internal", locale_of(interaction)))
-        except discord.HTTPException:
+        except (discord.HTTPException, UserError):
             log.warning("could not even report the error to the user")

@@ -92,9 +92,9 @@ class Followups:
         allowance = self.cap_s
         if until is not None:
             allowance = min(allowance, until - self.budget.clock())
-        held = 0.0
+        held = max(0.0, self.budget.ban.until - self.budget.clock())  # a ban: every call
         if buckets is not None:
-            held = max(self.budget.held_s(buckets.token), self.budget.held_s(buckets.channel))
+            held = max(held, self.budget.held_s(buckets.token), self.budget.held_s(buckets.channel))
         if held > 0 or allowance <= 0:
             self.held += 1
             raise RestBusy(
@@ -112,15 +112,21 @@ class Followups:
                 raise
             self.late += 1
             reason = f"{what}: {error.status} {error.text or ''}".strip()
-            held = max(self.budget.held_s(b) for b in buckets) if buckets is not None else 0.0
+            held = max(0.0, self.budget.ban.until - self.budget.clock())
+            if buckets is not None:
+                held = max(held, self.budget.held_s(buckets.token))
             raise RestBusy(reason=reason, retry_after_s=held or None) from error
 
     def _limited(self, error: discord.HTTPException, buckets: Buckets | None) -> bool:
-        """Whether `error` is Discord's 429 on these buckets (a ban's is the ban gate's):
-        if so they are held for its Retry-After."""
+        """Whether `error` is a 429: Discord's holds these buckets for its Retry-After,
+        a Cloudflare ban's (`is_ban`) stops every call."""
         headers = getattr(error.response, "headers", None) or {}
-        if error.status != 429 or (headers and is_ban(429, headers)):
+        if error.status != 429:
             return False
+        content_type = getattr(error.response, "content_type", "")
+        if is_ban(429, headers, content_type if isinstance(content_type, str) else ""):
+            self.budget.saw_ban()  # the trace saw it first, in production
+            return True
         try:
             retry_after = float(headers.get("Retry-After", UNKNOWN_HOLD_S))
         except ValueError:
