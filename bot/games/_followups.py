@@ -5,12 +5,12 @@ no cap, outside the bot-token budget (issue 28: still waiting after 5 s of a 120
 429). Here a call is made only when its buckets are free: the interaction's own
 (`followups_of`, held by the 429s the trace sees or the call raises) and, after a 429
 of shared scope, its channel's (`followups_in`: private games put every player's
-followups there). A call whose buckets are held longer than it may wait is refused at
-once, no request made into the 429; one that is made is given up at its allowance (the
-cap, or less when the game's deadline comes sooner: `until`). Either way the caller
-gets `RestBusy`: a thread game falls back to the bot token, and a private round waits
-unseen with its clock not started, tried again later as after any refused post
-(`Shows`), so it goes out once the 429 is over. Counted, for the metrics.
+followups there). A call whose buckets are held is refused at once, no request made
+into the 429; one that is made is given up at its allowance (the cap, or less when
+the game's deadline comes sooner: `until`). Either way the caller gets `RestBusy`,
+with how long the hold lasts: a thread game falls back to the bot token, and a
+private round waits unseen with its clock not started and is posted again when the
+hold ends (`Shows`), as after any refused post. Counted, for the metrics.
 """
 
 from __future__ import annotations
@@ -67,14 +67,15 @@ class Followups:
         self.late = 0
         """Calls given up at their allowance, or answered by a 429."""
         self.held = 0
-        """Calls refused without a request: their bucket was held past their allowance."""
+        """Calls refused without a request: a bucket of theirs was held (or a ban), or
+        the game's deadline had passed."""
 
     async def post(
         self, call: Callable[[], Awaitable[T]], what: str, kept: KeptVia | None = None,
         until: float | None = None,
     ) -> T:  # fmt: skip
-        """Make `call` (a followup post of `kept`'s) unless its buckets are held past its
-        allowance; `until`: when it stops being of use (the game's deadline)."""
+        """Make `call` (a followup post of `kept`'s) unless its buckets are held;
+        `until`: when it stops being of use (the game's deadline)."""
         self.posts += 1
         return await self._capped(call, what, kept, until)
 
@@ -92,9 +93,7 @@ class Followups:
         allowance = self.cap_s
         if until is not None:
             allowance = min(allowance, until - self.budget.clock())
-        held = max(0.0, self.budget.ban.until - self.budget.clock())  # a ban: every call
-        if buckets is not None:
-            held = max(held, self.budget.held_s(buckets.token), self.budget.held_s(buckets.channel))
+        held = self._held_s(buckets)
         if held > 0 or allowance <= 0:
             self.held += 1
             raise RestBusy(
@@ -106,16 +105,21 @@ class Followups:
         except TimeoutError as late:  # discord.py is waiting out a 429 (the trace held it)
             self.late += 1
             self._shared(buckets)
-            raise RestBusy(reason=f"{what}: no answer within {allowance:.0f} s") from late
+            reason = f"{what}: no answer within {allowance:.0f} s"
+            raise RestBusy(reason=reason, retry_after_s=self._held_s(buckets) or None) from late
         except discord.HTTPException as error:
             if not self._limited(error, buckets):
                 raise
             self.late += 1
             reason = f"{what}: {error.status} {error.text or ''}".strip()
-            held = max(0.0, self.budget.ban.until - self.budget.clock())
-            if buckets is not None:
-                held = max(held, self.budget.held_s(buckets.token))
-            raise RestBusy(reason=reason, retry_after_s=held or None) from error
+            raise RestBusy(reason=reason, retry_after_s=self._held_s(buckets) or None) from error
+
+    def _held_s(self, buckets: Buckets | None) -> float:
+        """How long these calls may not be made: a ban stops every call."""
+        held = max(0.0, self.budget.ban.until - self.budget.clock())
+        if buckets is None:
+            return held
+        return max(held, self.budget.held_s(buckets.token), self.budget.held_s(buckets.channel))
 
     def _limited(self, error: discord.HTTPException, buckets: Buckets | None) -> bool:
         """Whether `error` is a 429: Discord's holds these buckets for its Retry-After,
