@@ -122,15 +122,14 @@ class Followups:
         return max(held, self.budget.held_s(buckets.token), self.budget.held_s(buckets.channel))
 
     def _limited(self, error: discord.HTTPException, buckets: Buckets | None) -> bool:
-        """Whether `error` is a 429: Discord's holds these buckets for its Retry-After,
-        a Cloudflare ban's (`is_ban`) stops every call."""
+        """Whether `error` is Discord's 429 (not a ban's, which the trace reports to the
+        ban gate): if so it holds these buckets for its Retry-After."""
         headers = getattr(error.response, "headers", None) or {}
         if error.status != 429:
             return False
         content_type = getattr(error.response, "content_type", "")
         if is_ban(429, headers, content_type if isinstance(content_type, str) else ""):
-            self.budget.saw_ban()  # the trace saw it first, in production
-            return True
+            return False  # the ban gate's: the trace saw it (`response_trace`)
         try:
             retry_after = float(headers.get("Retry-After", UNKNOWN_HOLD_S))
         except ValueError:
