@@ -105,7 +105,7 @@ class SimLimits:
         return None
 
     def _fault(self, method: str, path: str, channel_id: int | None) -> _Answer | None:
-        if self.banned() and not path.startswith("/interactions/"):
+        if self.banned():  # the IP's: interaction callbacks too
             return _Answer(429, {}, "text/html")
         now = self.clock()
         if THREADS.match(path) and self.threads_until.get(channel_id or 0, 0.0) > now:
