@@ -52,7 +52,8 @@ class Player:
     channel: Any
     command: str
     game_id: str | None = None
-    rounds_answered: list[int] = field(default_factory=list)
+    answered_at: list[float] = field(default_factory=list)
+    """When each of the player's answers went in (the game's clock)."""
 
 
 def live(world: Any, game_id: str | None) -> Any:
@@ -88,7 +89,7 @@ async def play_turn(world: Any, player: Player, rng: random.Random) -> None:
     shown = await player.member.click(message, custom_id=answer_id(message))
     if shown.modal is not None:
         await player.member.submit_modal(shown, {"formula": "+".join(digits)})
-        player.rounds_answered.append(rnd.number)
+        player.answered_at.append(world.bot.budget.clock())
 
 
 async def game_id_of(world: Any, guild: Any, member: Any) -> str | None:
@@ -168,7 +169,13 @@ async def test_limits_and_a_ban_cost_no_game_elsewhere(world, monkeypatch) -> No
         record = await world.store.load_game(player.game_id or "")
         assert record is not None and record.state.outcome is not None
         assert record.meta.void_reason is None, (player.command, record.meta.void_reason)
-        assert player.rounds_answered, f"{player.command} in {player.channel} never moved"
+        assert player.answered_at, f"{player.command} in {player.channel} never moved"
+    # every game elsewhere kept moving while the limits held (the threads' 5 minutes,
+    # the followups' 429 of the other channel)
+    for player in [*players, *duel]:
+        if player.channel is not followups:
+            during = [at for at in player.answered_at if at < start + FOLLOWUP_429_S]
+            assert during, f"{player.command} in {player.channel} stood still"
     # every attempt counted once
     for player in players:
         if player.command == "qualification":
