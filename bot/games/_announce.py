@@ -28,7 +28,8 @@ from bot.common import fmt, mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
-from bot.games._riding import Carriers, Followups, InteractionVia, KeptVia, shows
+from bot.games._followups import Followups
+from bot.games._riding import Carriers, InteractionVia, KeptVia, shows
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.i18n import DEFAULT_LOCALE, locale_of, t
@@ -58,6 +59,13 @@ def _lost(error: discord.HTTPException) -> ChannelLost | None:
     if isinstance(error, discord.NotFound):
         return ChannelLost("not_found")
     return None
+
+
+def _kept(carrier: Via) -> KeptVia | None:
+    """What a carrier keeps of its interaction (its token, its channel), if it has one."""
+    if isinstance(carrier, InteractionVia):
+        return carrier.kept
+    return carrier if isinstance(carrier, KeptVia) else None
 
 
 def verdict_text(record: GameRecord, number: int, via: InteractionVia) -> str | None:
@@ -103,7 +111,7 @@ class Announcer:
         self.charts = charts
         self.closer = closer
         self.carriers = Carriers()
-        self.followups = Followups()
+        self.followups = Followups(budget)
         """Every followup and interaction edit of the games, capped and counted."""
         self._seen: OrderedDict[int, str] = OrderedDict()
 
@@ -125,13 +133,17 @@ class Announcer:
         what: str,
         png: bytes | None = None,
         via: Via | None = None,
+        lives_s: float = 0.0,
         **kwargs: Any,
     ) -> Posted:
         """Post once: through the answer's interaction when it can carry the post (a
         followup, off the global limit), or the game's kept one, else with the bot
         token, where a retry after a 5xx that in fact went through carries the same
         nonce, so Discord does not post it twice (discord.py sets enforce_nonce). `png` goes as
-        CHART_FILE, a new File per try (a sent File is closed)."""
+        CHART_FILE, a new File per try (a sent File is closed). `lives_s`: how long the
+        carrier's token must still work after the post (a private round's time, its
+        message edited at its deadline by that token): a followup too late for that is
+        not made (`Followups`)."""
         kwargs.setdefault("allowed_mentions", USERS_ONLY)
 
         def chart() -> dict[str, Any]:
@@ -140,10 +152,13 @@ class Announcer:
         carrier = self._carrier(record, via)
         if carrier is not None:
             private = {"ephemeral": True} if record.meta.private else {}
+            kept = _kept(carrier)
+            until = kept.usable_until() - lives_s if kept is not None else None
             try:
                 posted = await self.followups.post(
-                    carrier.post(**kwargs, **private, **chart()), f"game {record.state.id}: {what}"
-                )
+                    lambda: carrier.post(**kwargs, **private, **chart()),
+                    f"game {record.state.id}: {what}", kept, until,
+                )  # fmt: skip
             except (discord.HTTPException, RestBusy) as error:
                 self._drop_if_dead(record, carrier, error)
                 if record.meta.private:
@@ -231,9 +246,11 @@ class Announcer:
         editor = next(editors, None)
         if editor is not None:
             try:
+                kept = _kept(editor)
                 await self.followups.edit(
-                    editor.edit(message_id, **kwargs), f"game {record.state.id}: {what}"
-                )
+                    lambda: editor.edit(message_id, **kwargs), f"game {record.state.id}: {what}",
+                    kept, kept.usable_until() if kept is not None else None,
+                )  # fmt: skip
                 if isinstance(editor, InteractionVia):  # the freshest token carries what follows
                     self.carriers.keep(record.state.id, editor)
                 return
@@ -277,10 +294,12 @@ class Announcer:
         last_ping = record.meta.pinged_at
         stale = last_ping is None or rnd.started_at - last_ping > REPING_AFTER_S
         ping = (rnd.number == 1 or replayed) and stale
+        lives = float(record.state.game_set.time_limit) if record.meta.private else 0.0
         posted = await self._send(
             record,
             f"round {rnd.number}",
             via=via,
+            lives_s=lives,
             content=self._players(record) or None,
             embed=render.round_embed(record, locale, replayed=replayed),
             view=answer_view(record.state.id, rnd.number, locale),

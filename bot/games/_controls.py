@@ -20,7 +20,7 @@ from bot.common import UserError, fmt
 from bot.common.interactions import echo_formula, refuse, reply
 from bot.games import _render as render
 from bot.games._announce import Announcer
-from bot.games._discord import Lane, admit_start, threads_in, with_retry
+from bot.games._discord import Lane, RestBusy, admit_start, threads_in, with_retry
 from bot.games._places import POSTING, missing, public_thread
 from bot.games._riding import InteractionVia
 from bot.games._views import (
@@ -153,9 +153,20 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         )
         if component:
             if not via.told:  # else it heads the next round's message (or the summary)
-                await reply(interaction, text)
+                await self._verdict(interaction, via, text)
         else:  # the private original, which a followup of the next round may have completed
             await interaction.edit_original_response(content=text)
+
+    async def _verdict(self, interaction: Interaction, via: InteractionVia, text: str) -> None:
+        """The verdict on its own, a followup like the rounds' (`Followups`): under its
+        channel's 429 it is not made (the round's message already shows the result),
+        where discord.py would hold this handler for the whole Retry-After."""
+        try:
+            await self.announcer.followups.post(
+                lambda: reply(interaction, text), f"verdict of {interaction.user.id}", via.kept
+            )
+        except RestBusy as busy:
+            log.info("a verdict not sent: %s", busy.reason)
 
     # ----------------------------------------------------------- challenges
 
@@ -315,9 +326,16 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         return member.display_name
 
     async def report_error(self, interaction: Interaction, error: BaseException) -> None:
-        """The last resort: log it, tell the user politely, never show a traceback."""
-        log.error("interaction failed", exc_info=error)
+        """The last resort: log it, tell the user politely, never show a traceback. A
+        refusal of the REST layer's (a Cloudflare ban's `Banned` on the press's own
+        response, `RestBusy`) is no fault: the player is told to wait, if anything can
+        tell them."""
         try:
+            if isinstance(error, UserError):
+                log.info("interaction refused: %s", getattr(error, "reason", error.code))
+                await refuse(interaction, error)
+                return
+            log.error("interaction failed", exc_info=error)
             await reply(interaction, t("errors.internal", locale_of(interaction)))
-        except discord.HTTPException:
+        except (discord.HTTPException, UserError):
             log.warning("could not even report the error to the user")

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
@@ -72,6 +73,9 @@ __all__ = [
     "StartRefused",
     "admit_start",
     "edits_in",
+    "followups_in",
+    "followups_of",
+    "followups_shared",
     "posts_in",
     "response_trace",
     "threads_in",
@@ -107,6 +111,35 @@ def threads_in(channel_id: int) -> Bucket:
     return Bucket("POST /channels/{channel_id}/threads", channel_id)
 
 
+def followups_of(token: str) -> Bucket:
+    """The bucket of one interaction's followups and edits (its token): Discord limits
+    each interaction's webhook calls on their own."""
+    return Bucket("/webhooks/{application_id}/{interaction_token}", zlib.crc32(token.encode()))
+
+
+def followups_shared(token: str) -> Bucket:
+    """Held while a 429 of shared scope on `token`'s followups lasts: the limit is the
+    channel's, not the interaction's (`Followups` then holds `followups_in`)."""
+    return Bucket(
+        "/webhooks/{application_id}/{interaction_token} (shared)", zlib.crc32(token.encode())
+    )
+
+
+def followups_in(channel_id: int) -> Bucket:
+    """The bucket of every interaction followup landing in a channel: private games
+    put all their players' followups into the channel they started from."""
+    return Bucket("followups in /channels/{channel_id}", channel_id)
+
+
+def _webhook_token(path: str) -> str | None:
+    """The token of a webhook call's path (/api/v10/webhooks/{id}/{token}/...), else None."""
+    parts = path.split("/")
+    if "webhooks" not in parts:
+        return None
+    at = parts.index("webhooks")
+    return parts[at + 2] if len(parts) > at + 2 else None
+
+
 def admit_start(budget: RestBudget, place: Bucket) -> None:
     """A new game's first bot-token calls (its thread in `place`) would go soon: else
     `BucketBusy` (that place is held: "try again in N minutes") or `StartRefused` (the
@@ -135,7 +168,8 @@ def response_trace(budget: RestBudget) -> aiohttp.TraceConfig:
     a Cloudflare ban refuses it (`Banned`) unless it is the ban's one probe. Every
     response's status counts toward the invalid-request window, including the 429s
     discord.py waits out itself; a global 429 pauses the budget while discord.py waits
-    it out; a ban's 429 stops every call."""
+    it out; a ban's 429 stops every call; a webhook's 429 holds its interaction's
+    followups (`followups_of`), which discord.py's webhook code would wait out uncapped."""
     trace = aiohttp.TraceConfig()
 
     async def on_request_start(
@@ -160,6 +194,12 @@ def response_trace(budget: RestBudget) -> aiohttp.TraceConfig:
         budget.ban.saw_answer(getattr(context, "sent_at", 0.0))
         if response.status == 429 and headers.get("X-RateLimit-Global"):
             budget.pause(_seconds(headers.get("Retry-After")), PauseKind.GLOBAL)
+        elif response.status == 429 and (token := _webhook_token(params.url.path)):
+            # discord.py's webhook code sleeps this out with no cap: `Followups` learns it here
+            retry_after = _seconds(headers.get("Retry-After"))
+            budget.hold(followups_of(token), retry_after)
+            if headers.get("X-RateLimit-Scope") == "shared":
+                budget.hold(followups_shared(token), retry_after)
 
     async def on_request_exception(
         session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestExceptionParams

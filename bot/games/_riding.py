@@ -15,19 +15,16 @@ ephemeral, and only the token that made one can edit it.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
-from bot.play import Clock, Posted, RestBusy, Via
+from bot.play import Clock, Posted, Via
 from bot.storage import GameRecord
 
-T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
@@ -40,8 +37,6 @@ PRIVATE_ROUND_MAX_S = 600
 """The longest round a private game may have: its message is edited at the deadline
 by the token that posted it, which lives 15 minutes (less a margin, and the wait for
 the last round's best answers before the post)."""
-FOLLOWUP_CAP_S = 10.0
-"""A followup or interaction edit still unanswered after this is given up (`Followups`)."""
 DEAD_TOKEN = frozenset({(401, 50027), (404, 10015)})
 """(status, code) of an interaction token Discord no longer takes: Invalid Webhook Token,
 Unknown Webhook. Every call through it would fail the same way (and count toward the
@@ -95,8 +90,12 @@ class KeptVia:
         the token may edit too (a duel's round a player answered, ended at its deadline
         through that player's interaction instead of the bot token)."""
 
+    def usable_until(self) -> float:
+        """When calls through it stop: its token's life less the margin."""
+        return self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
+
     def fresh(self) -> bool:
-        return not self.dead and self.clock() < self.taken + TOKEN_LIFE_S - TOKEN_MARGIN_S
+        return not self.dead and self.clock() < self.usable_until()
 
     def can_edit(self, message_id: int | None) -> bool:
         mine = message_id in self.posted or (message_id is not None and message_id == self.original)
@@ -229,35 +228,3 @@ class Carriers:
             del self._by_game[game_id]
         log.warning("game %s: its interaction token is dead (%r); dropped", game_id, error)
         return True
-
-
-class Followups:
-    """The one layer every game followup and interaction edit goes through (the
-    `Announcer`'s): discord.py's webhook code waits out a 429 of a followup for its
-    whole `retry_after`, with no cap, outside the bot-token budget (issue 28: still
-    waiting after 5 s of a 120 s 429). Here each call is given up after `cap_s`
-    (cancelled: a webhook's lock is released on the way out) and raised as
-    `RestBusy`: a thread game falls back to the bot token, a private round waits
-    unseen with its clock not started, as after any refused post. Counted, for the
-    metrics: posts, edits, and those given up."""
-
-    def __init__(self, cap_s: float = FOLLOWUP_CAP_S) -> None:
-        self.cap_s = cap_s
-        self.posts = 0
-        self.edits = 0
-        self.late = 0
-
-    async def post(self, call: Awaitable[T], what: str) -> T:
-        self.posts += 1
-        return await self._capped(call, what)
-
-    async def edit(self, call: Awaitable[T], what: str) -> T:
-        self.edits += 1
-        return await self._capped(call, what)
-
-    async def _capped(self, call: Awaitable[T], what: str) -> T:
-        try:
-            return await asyncio.wait_for(call, self.cap_s)
-        except TimeoutError as late:
-            self.late += 1
-            raise RestBusy(reason=f"{what}: no answer within {self.cap_s:.0f} s") from late

@@ -40,9 +40,12 @@ class RestBusy(UserError):
     again in a minute (`errors.rest_wait`).
     """
 
-    def __init__(self, *, reason: str) -> None:
+    def __init__(self, *, reason: str, retry_after_s: float | None = None) -> None:
         super().__init__("rest_wait")
         self.reason = reason
+        self.retry_after_s = retry_after_s
+        """How long until the call may go, when a 429 said so: a refused round's post
+        is tried again then (`Shows`), not on its fixed schedule."""
 
 
 class BucketBusy(RestBusy):

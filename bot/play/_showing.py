@@ -188,13 +188,16 @@ class Shows:
         except ChannelLost as lost:
             return await self._void_now(record, lost.reason)
         except Exception as error:
+            held = getattr(error, "retry_after_s", None)  # a 429 said when it may go
             if isinstance(error, Unreachable):
                 log.info("game %s: round %s waits for its player: %s", game_id, number, error)
+            elif held is not None:
+                log.info("game %s: round %s waits %.0f s for a 429", game_id, number, held)
             else:
                 log.exception("game %s: posting round %s failed", game_id, number)
             async with self.steps.active.lock(game_id):
                 tries = await self._count_failed_post(game_id, number, save=True)
-            self._post_later(game_id, number, tries)
+            self._post_later(game_id, number, tries, held)
             return self.steps.active.get(game_id) or record
         async with self.steps.active.lock(game_id):
             live = self.steps.active.get(game_id)
@@ -247,14 +250,18 @@ class Shows:
                 log.warning("game %s: saving the failed post of round %s failed", game_id, number)
         return tries
 
-    def _post_later(self, game_id: str, number: int, tries: int) -> None:
-        """Try the round's post again later; after the last try, the game is void. The
-        re-post holds the round's timer, so no deadline or sweep ends it meanwhile."""
+    def _post_later(
+        self, game_id: str, number: int, tries: int, held_s: float | None = None
+    ) -> None:
+        """Try the round's post again later (when the 429 that refused it ends, `held_s`,
+        else on the fixed schedule); after the last try, the game is void. The re-post
+        holds the round's timer, so no deadline or sweep ends it meanwhile."""
         if tries >= len(REPOST_AFTER_S):
             now = self.steps.clock()
             self.steps.timers.later(game_id, now, lambda: self._give_up(game_id, number))
             return
-        moment = self.steps.clock() + REPOST_AFTER_S[tries]
+        wait = REPOST_AFTER_S[tries] if held_s is None else held_s + 1.0
+        moment = self.steps.clock() + wait
         self.steps.timers.later(game_id, moment, lambda: self.repost(game_id, number))
 
     async def again(self, game_id: str, via: Via) -> bool:

@@ -31,7 +31,8 @@ from bot.games._discord import (
     threads_in,
     with_retry,
 )
-from bot.games._riding import Followups, KeptVia
+from bot.games._followups import Followups
+from bot.games._riding import KeptVia
 from bot.play._ban import Banned
 from tests.support.discord_rest import LONG_429, DiscordRest
 
@@ -99,7 +100,7 @@ async def test_a_limited_channel_a_followup_429_and_a_ban_cost_no_game_elsewhere
     session = made.http._HTTPClient__session  # type: ignore[attr-defined]
     webhook = discord.Webhook.partial(1, "tok8", session=session)
     kept = KeptVia(webhook, time.monotonic, time.monotonic(), FOLLOWUP_CHANNEL)
-    followups = Followups(cap_s=0.5)
+    followups = Followups(budget, cap_s=0.5)
     server.fail("POST", r"/webhooks/1/tok8", [LONG_429, LONG_429, LONG_429])
 
     channels = [100 + i for i in range(GAMES)]
@@ -119,7 +120,7 @@ async def test_a_limited_channel_a_followup_429_and_a_ban_cost_no_game_elsewhere
         await with_retry(start, "thread", budget, bucket=threads_in(LIMITED_CHANNEL))
     # the followup channel: its 429 is given up at the cap, not waited out for 60 s
     with pytest.raises(RestBusy):
-        await followups.post(kept.post(content="round 1"), "round 1 in 8")
+        await followups.post(lambda: kept.post(content="round 1"), "round 1 in 8")
 
     await asyncio.wait_for(asyncio.gather(*runs, ban), 90.0)
     for channel_id in channels:  # every game elsewhere moved on: each round once

@@ -6,13 +6,16 @@ round's message instead of landing below it."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import discord
 import discord.http
 import pytest
 
-from bot.games._riding import Followups, KeptVia
+from bot.games._discord import RestBudget, response_trace
+from bot.games._followups import Followups
+from bot.games._riding import KeptVia
 from bot.play import RestBusy
 from bot.settings import BotSettings, SoloGames
 from tests.bot.games.test_interaction_rounds import game_id_of, live_round
@@ -71,12 +74,50 @@ async def test_a_followup_under_a_long_429_is_given_up_at_its_cap(monkeypatch) -
             session = client.http._HTTPClient__session  # type: ignore[attr-defined]
             webhook = discord.Webhook.partial(1, "token", session=session)
             kept = KeptVia(webhook, lambda: 0.0, 0.0, 7)
-            followups = Followups(cap_s=1.0)
+            followups = Followups(RestBudget(time.monotonic), cap_s=1.0)
             server.fail("PATCH", r"/webhooks/1/token/messages/\d+", [LONG_429])
             with pytest.raises(RestBusy):
-                await followups.edit(kept.edit(5, content="x"), "round 2")
+                await followups.edit(lambda: kept.edit(5, content="x"), "round 2")
             assert followups.late == 1 and followups.edits == 1
-            await followups.edit(kept.edit(5, content="y"), "round 2")  # its lock let go
+            await followups.edit(lambda: kept.edit(5, content="y"), "round 2")  # its lock let go
             assert server.count("PATCH", r"/webhooks/1/token/messages/5") == 2
+        finally:
+            await client.http.close()
+
+
+async def test_a_followup_429_the_trace_saw_holds_its_token_and_the_deadline_refuses(
+    monkeypatch,
+) -> None:
+    """In production discord.py sleeps a followup's 429 out inside the call; the trace
+    sees it and holds the interaction's bucket, so the call given up at its cap says how
+    long (`retry_after_s`) and the next call through that token sends nothing into the
+    429. A call past the game's deadline (`until`) is not made at all."""
+    async with DiscordRest() as server:
+        monkeypatch.setattr(discord.http.Route, "BASE", server.route_base)
+        budget = RestBudget(time.monotonic)
+        client = discord.Client(intents=discord.Intents.none(), http_trace=response_trace(budget))
+        await client.http.static_login("test-token")
+        try:
+            session = client.http._HTTPClient__session  # type: ignore[attr-defined]
+            webhook = discord.Webhook.partial(1, "token", session=session)
+            kept = KeptVia(webhook, time.monotonic, time.monotonic(), 7)
+            followups = Followups(budget, cap_s=1.0)
+            server.fail("POST", r"/webhooks/1/token$", [LONG_429])
+            with pytest.raises(RestBusy) as late:
+                await followups.post(lambda: kept.post(content="round 2"), "round 2", kept)
+            assert late.value.retry_after_s is not None and late.value.retry_after_s > 30
+            with pytest.raises(RestBusy):  # held: refused without a request
+                await followups.post(lambda: kept.post(content="round 2"), "round 2", kept)
+            assert server.count("POST", r"/webhooks/1/token$") == 1
+            assert followups.held == 1
+            other = KeptVia(discord.Webhook.partial(1, "other", session=session),
+                            time.monotonic, time.monotonic(), 8)  # fmt: skip
+            with pytest.raises(RestBusy):  # its deadline passed: not made
+                await followups.post(
+                    lambda: other.post(content="x"), "round 3", other, time.monotonic() - 1
+                )
+            assert server.count("POST", r"/webhooks/1/other$") == 0
+            await followups.post(lambda: other.post(content="y"), "round 3", other)  # free
+            assert server.count("POST", r"/webhooks/1/other$") == 1
         finally:
             await client.http.close()
