@@ -42,7 +42,7 @@ def describe_error(
     """The error as the bot words it in `locale`, with a caret under the column it names,
     as a compiler would; an error the language raised names its class as the language
     does (`PHP DivisionByZeroError`, `JavaScript SyntaxError`)."""
-    text = describe_eval_error(error, locale, formula, lang)
+    text = describe_eval_error(error, locale, formula, lang=lang)
     lines = [f"  ✗ {text}"]
     if error.error_class and error.error_class not in text:
         lines[0] = f"  ✗ {language(lang).label} {error.error_class}: {text}"
