@@ -55,7 +55,10 @@ async def test_the_terminal_plays_a_javascript_set_with_node(
     record, text = await played(store, evaluator, JS, lines, ["1649", "9876", "1111"])
     state = record.state
     assert "Type a JavaScript formula" in text
-    assert "✗ forbidden: `0x1` at column 1 is not allowed: JavaScript reads a hexadecimal" in text
+    assert (
+        "✗ `0x1` at column 1 is not allowed: JavaScript would read it as a number written"
+        " otherwise (hexadecimal" in text
+    )
     assert "✓ Math.sqrt(16)+49 = 53 (number)" in text
     assert "1.0449567633177832e+83" in text and "E+83" not in text
     assert state.rounds[0].answers[0] is not None
@@ -75,7 +78,10 @@ def test_formula_darts_play_set_js_darts(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "Formula Darts — js-darts" in proc.stdout and "JavaScript formula" in proc.stdout
-    assert "`0x1` at column 1 is not allowed: JavaScript reads a hexadecimal" in proc.stdout
+    assert (
+        "`0x1` at column 1 is not allowed: JavaScript would read it as a number written"
+        " otherwise (hexadecimal" in proc.stdout
+    )
     assert "You resigned" in proc.stdout
 
 
