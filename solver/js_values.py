@@ -22,7 +22,7 @@ import numpy as np
 from solver.column import Bools, Floats, Ints, Values, float_keys, identity_codes, of_floats, quiet
 from solver.grammar import Function, JsFunc, JsOp, Op, Operation, Wrap
 from solver.js_cbrt import cbrt
-from solver.node_math import NODE_MATH
+from solver.js_pow import js_pow
 
 _TWO_32 = float(2**32)
 _TWO_31 = float(2**31)
@@ -109,7 +109,7 @@ def ushr(a: Values, b: Values) -> tuple[Values, Bools]:
 
 
 def exp(a: Values, b: Values) -> tuple[Values, Bools]:
-    return _of(NODE_MATH.pow(a.f, b.f))
+    return _of(js_pow(a.f, b.f))
 
 
 @quiet
