@@ -80,10 +80,10 @@ def _cell(result: dict[str, object]) -> str:
     return f"{float(str(result['wall'])):.2f} s, {int(str(result['peak'])) >> 20} MiB"
 
 
-def _ratio(js: dict[str, object], php: dict[str, object]) -> str:
+def _ratio(js: dict[str, object], php: dict[str, object], what: str = "wall") -> str:
     if not (js["ok"] and php["ok"]):
         return ""
-    return f"{float(str(js['wall'])) / float(str(php['wall'])):.1f}"
+    return f"{float(str(js[what])) / float(str(php[what])):.1f}"
 
 
 def main() -> None:
@@ -92,7 +92,7 @@ def main() -> None:
     args = parser.parse_args()
     trees = {"after": HERE, **({"before": args.before} if args.before else {})}
     load_start = os.getloadavg()[0]
-    rows, ratios, failed = [], [], 0
+    rows, ratios, cpu_ratios, failed = [], [], [], 0
     for digits in DIGITS:
         for score in (*BELOW_1, *ONE_TO_3):
             got = {
@@ -103,6 +103,7 @@ def main() -> None:
             js, php = got[("after", "js")], got[("after", "php")]
             if js["ok"] and php["ok"]:
                 ratios.append(float(str(js["wall"])) / float(str(php["wall"])))
+                cpu_ratios.append(float(str(js["cpu"])) / float(str(php["cpu"])))
             failed += not js["ok"]
             before = (
                 f" | {_cell(got[('before', 'php')])} | {_cell(got[('before', 'js')])}"
@@ -110,7 +111,8 @@ def main() -> None:
                 else ""
             )
             rows.append(
-                f"| {digits} | {score!r} | {_cell(php)} | {_cell(js)} | {_ratio(js, php)}{before} |"
+                f"| {digits} | {score!r} | {_cell(php)} | {_cell(js)} | {_ratio(js, php)}"
+                f" | {_ratio(js, php, 'cpu')}{before} |"
             )
             print(rows[-1], flush=True)
     load_end = os.getloadavg()[0]
@@ -123,7 +125,9 @@ def main() -> None:
             "Cold solves, each in a fresh process with the bot's solver budget (RLIMIT_DATA",
             f"{MEMORY_MB} MiB; a search past it fails **memory**, as a reveal did), PHP's `darts`",
             "beside JavaScript's `js-darts` at the same Digits and Score; wall time of the",
-            "solve and the process's peak resident set (interpreter and numpy included).",
+            "solve and the process's peak resident set (interpreter and numpy included);",
+            "JS/PHP CPU is the ratio of the solving processes' CPU times (the node helper's",
+            "few milliseconds apart), which the other engineers' load moves less than wall.",
             f"Load average {load_start:.1f} at the start, {load_end:.1f} at the end (2 cores",
             "shared with seven other engineers' work: times are loaded times; the ratio",
             "JavaScript/PHP is of the same minute)."
@@ -134,8 +138,8 @@ def main() -> None:
                 else ""
             ),
             "",
-            f"| Digits | Score | PHP | JavaScript | JS/PHP{before_head} |",
-            f"|---|---:|---|---|---:|{before_rule}",
+            f"| Digits | Score | PHP | JavaScript | JS/PHP | JS/PHP CPU{before_head} |",
+            f"|---|---:|---|---|---:|---:|{before_rule}",
             *rows,
             "",
             f"- JavaScript answers that failed: {failed} of {len(rows)}",
@@ -143,6 +147,10 @@ def main() -> None:
             f" {max(ratios):.1f} (target <= 2)"
             if ratios
             else "- no ratio: nothing answered",
+            f"- JavaScript/PHP CPU time of the solving process: median"
+            f" {statistics.median(cpu_ratios):.1f}, max {max(cpu_ratios):.1f}"
+            if cpu_ratios
+            else "",
         ]
     )
     write_section("solver-js-small", body + "\n")

@@ -3,8 +3,9 @@
 Pure (numpy and `rules` only): nothing of discord, the database, Docker or
 the evaluator; the bot confirms every shown formula with real PHP or node
 (`bot/solving.py`). A JavaScript Set's `**` comes from a node helper process
-(`node_math.py`: V8's is not C's) and its `Math.cbrt` is V8's algorithm redone in numpy
-(`js_cbrt.py`); everything else is numpy.
+(`node_math.py`: V8's is not C's) but for its exact cases, which numpy answers
+(`js_pow.py`); its `Math.cbrt` is V8's algorithm redone in numpy (`js_cbrt.py`);
+everything else is numpy.
 
 The grammar it is optimal over (PHP's; a JavaScript Set's is the same with its
 operators `+ - * / % ** & | ^ << >> >>>` and `Math.*` functions, `solver.grammar.SYNTAX`):

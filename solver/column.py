@@ -52,6 +52,17 @@ class Values:
     def take(self, index: NDArray[Any]) -> Values:
         return Values(self.isint[index], self.i[index], self.f[index])
 
+    def repeat_each(self, times: int) -> Values:
+        """Each value `times` times in a row: the rows of a pair grid (a few values
+        repeated is a fill, where a gather through `np.repeat(arange)` reads at random)."""
+        return Values(
+            np.repeat(self.isint, times), np.repeat(self.i, times), np.repeat(self.f, times)
+        )
+
+    def tile(self, times: int) -> Values:
+        """The whole column `times` times over: the columns of a pair grid (copies)."""
+        return Values(np.tile(self.isint, times), np.tile(self.i, times), np.tile(self.f, times))
+
     def scalar(self, k: int) -> php.Number:
         return int(self.i[k]) if self.isint[k] else float(self.f[k])
 

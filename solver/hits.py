@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from solver import values as V
 from solver.grammar import Level
-from solver.tables import Index, expand, key_spans
+from solver.tables import Index, distinct_indices, expand, key_spans
 
 Lengths = NDArray[np.int16]
 AnyInts = NDArray[np.integer[Any]]
@@ -92,7 +92,7 @@ class TopLevel:
         """The values in the intervals (and `pad` neighbours on each side), as search.x_hits."""
         starts, stops = padded_spans(self, lo, hi, pad)
         index, _ = expand(starts, stops)
-        index = np.unique(index)
+        index = distinct_indices(index, len(self.keys))
         return Hits(
             self.values(index),
             self.length_any[index].astype(np.int64),

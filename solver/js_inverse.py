@@ -15,7 +15,8 @@ other operand y:
 - `Math.max`, `Math.min`: y itself, or t for every y on one side of it;
 - `Math.hypot`: between max(|t|, |y|) and |t| + |y|;
 - `%` is listed, not inverted: `y % t` is anywhere in (-|t|, |t|) for any y, so near a
-  Score below 9 every y was read again for each interval (456,752 pairs, 18 times over).
+  Score below 9 every y was read again for each interval (456,752 pairs, 18 times over);
+  listed once per |divisor| (`class_keys`).
 An operand whose ToInt32 is not trunc(y) (|y| >= 2^31, NaN, Infinity) is listed apart
 (`odd_columns`). Bounds are a little wide; the search evaluates what they select exactly.
 """
@@ -88,14 +89,26 @@ def _shift_count(f: V.Floats) -> V.Ints:
     return to_uint32(f) & 31
 
 
+def _identity(f: V.Floats) -> V.Ints:
+    return V.float_keys(f)
+
+
+def _magnitude(f: V.Floats) -> V.Ints:
+    return V.float_keys(np.abs(f))
+
+
 def class_keys(op: Operation) -> tuple[KeyOf, KeyOf] | None:
     """`& | ^` are functions of ToInt32 of both operands, and a shift of ToInt32 of its left
-    operand (`>>>` reads ToUint32, which ToInt32 fixes) and its count's low 5 bits: listed
+    operand (`>>>` reads ToUint32, which ToInt32 fixes) and its count's low 5 bits; `x % y`
+    (C's fmod, exact) of x and |y| (`x % -y` is `x % y`, NaN, ±0 and ±Infinity included), so
+    `y % t` over a single digit's 9 values evaluates 5 and `t % y` about half of the y: listed
     per pair of keys at every split (search._classed_block), never inverted."""
     if op in _BITS:
         return to_int32, to_int32
     if op in _SHIFTS:
         return to_int32, _shift_count
+    if op is Op.MOD:
+        return _identity, _magnitude
     return None
 
 

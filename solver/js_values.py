@@ -7,7 +7,8 @@ operand on ToUint32, the count masked to 5 bits); `%` is C's fmod (exact, the
 dividend's sign); `Math.round` rounds half toward +Infinity and keeps -0; `Math.max`
 and `Math.min` give NaN for any NaN and tell -0 from +0; `Math.hypot` is V8's
 (normalised to the larger magnitude, summed, square-rooted, scaled back); `**`,
-`Math.pow` come from node itself (node_math.py), `Math.cbrt` is V8's algorithm in
+`Math.pow` come from node itself (node_math.py) but for their exact cases (js_pow.py,
+in numpy), `Math.cbrt` is V8's algorithm in
 numpy (js_cbrt.py). A formula's literal
 with a leading 0 is legacy octal when all its digits are octal (`023` is 19), else
 decimal (`08` is 8). tests/solver/test_solver_js.py checks each against node.
@@ -22,7 +23,7 @@ import numpy as np
 from solver.column import Bools, Floats, Ints, Values, float_keys, identity_codes, of_floats, quiet
 from solver.grammar import Function, JsFunc, JsOp, Op, Operation, Wrap
 from solver.js_cbrt import cbrt
-from solver.node_math import NODE_MATH
+from solver.js_pow import js_pow
 
 _TWO_32 = float(2**32)
 _TWO_31 = float(2**31)
@@ -109,7 +110,7 @@ def ushr(a: Values, b: Values) -> tuple[Values, Bools]:
 
 
 def exp(a: Values, b: Values) -> tuple[Values, Bools]:
-    return _of(NODE_MATH.pow(a.f, b.f))
+    return _of(js_pow(a.f, b.f))
 
 
 @quiet

@@ -60,11 +60,20 @@ def derive(
     first = np.repeat(side, len(other))
     second = np.tile(other, len(side))
     left, right = (first, second) if rows_left else (second, first)
-    out, ok = sem.binary(op)(a.values.take(left), c.values.take(right))
+    # the grid's operands and lengths repeated and tiled from the few taken ones: a
+    # gather of every pair (three columns of 500,000) cost more than the operation
+    x, y = (a, c) if rows_left else (c, a)
+    cx, cy = op.contexts() if rows_left else op.contexts()[::-1]
+    x_vals = x.values.take(side).repeat_each(len(other))
+    y_vals = y.values.take(other).tile(len(side))
+    x_lens = np.repeat(x.lens[side, cx].astype(np.int64), len(other))
+    length = op.length + x_lens + np.tile(y.lens[other, cy], len(side))
+    out, ok = sem.binary(op)(*((x_vals, y_vals) if rows_left else (y_vals, x_vals)))
+    pair = left * len(c) + right
+    if bool(ok.all()):  # JavaScript has no errors: nothing to drop
+        return out, length, pair
     keep = np.flatnonzero(ok)
-    cl, cr = op.contexts()
-    length = op.length + a.lens[left[keep], cl].astype(np.int64) + c.lens[right[keep], cr]
-    return out.take(keep), length, left[keep] * len(c) + right[keep]
+    return out.take(keep), length[keep], pair[keep]
 
 
 Sorted = tuple[Index, Index, Index]  # order by key, group starts in it, group of each

@@ -32,6 +32,7 @@ from solver.tables import (
     Index,
     Table,
     build_tables,
+    distinct_indices,
     expand,
     group,
     literal_value,
@@ -259,7 +260,7 @@ def form_context(form: Form) -> int:
 def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
     starts, stops = padded_spans(block.table, lo, hi, pad)
     index, _ = expand(starts, stops)
-    index = np.unique(index)
+    index = distinct_indices(index, len(block.table))
     lens = block.table.lens
     return Hits(
         block.table.values.take(index),
@@ -301,7 +302,7 @@ def inverted_pairs(
         length = inv.op.length + a.lens[left_i, cl].astype(np.int64) + c.lens[right_i, cr]
         short = length <= max_length
         left_i, right_i = left_i[short], right_i[short]
-    return np.unique(left_i * len(c) + right_i)
+    return distinct_indices(left_i * len(c) + right_i, len(a) * len(c))
 
 
 def _merged(starts: Index, stops: Index) -> tuple[Index, Index]:
