@@ -35,12 +35,7 @@ async def clone_head(url: str) -> None:
         return
     server = parsed.set(database="postgres")
     await _postgres_head(server)
-    admin = await asyncpg.connect(_dsn(server))
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{parsed.database}" TEMPLATE "{_TEMPLATE_DB}"')
-    finally:
-        await admin.close()
+    await _recreate(server, str(parsed.database), f' TEMPLATE "{_TEMPLATE_DB}"')
 
 
 async def _sqlite_head() -> Path:
@@ -58,12 +53,7 @@ async def _postgres_head(server: URL) -> None:
     key = server.render_as_string(hide_password=False)
     if key in _postgres_templates:
         return
-    admin = await asyncpg.connect(_dsn(server))
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{_TEMPLATE_DB}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{_TEMPLATE_DB}"')
-    finally:
-        await admin.close()
+    await _recreate(server, _TEMPLATE_DB)
     store = await open_store(
         server.set(database=_TEMPLATE_DB).render_as_string(hide_password=False)
     )
@@ -71,9 +61,16 @@ async def _postgres_head(server: URL) -> None:
     _postgres_templates.add(key)
 
 
-def _dsn(url: URL) -> str:
-    """asyncpg's form of a SQLAlchemy URL (no `+asyncpg` driver)."""
-    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+async def _recreate(server: URL, name: str, template: str = "") -> None:
+    """Drop the database `name` on `server` if it is there, and create it anew."""
+    admin = await asyncpg.connect(
+        server.set(drivername="postgresql").render_as_string(hide_password=False)
+    )
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.execute(f'CREATE DATABASE "{name}"{template}')
+    finally:
+        await admin.close()
 
 
 async def open_head_store(url: str) -> Store:
