@@ -235,7 +235,7 @@ async def _qualification_page(
     embed = _render.qualification_embed(
         list(found.rows), board.set_name, board.period, request.page, locale, found.pages,
         board.version, found.streaks, lang=found.language,
-        numbers=        await store.set_version_numbers(guild_id, board.set_name),
+        numbers=await store.set_version_numbers(guild_id, board.set_name),
     )  # fmt: skip
     return Page(embed, request.page + 1 < found.pages, request, found.pages)
 
