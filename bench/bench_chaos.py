@@ -65,7 +65,8 @@ async def _one(seed: int, steps: int, url: str, evaluator: object, solver: Solve
     verdict = "held" if not broken else "BROKE"
     print(f"seed {seed}: {verdict} in {took:.0f} s", flush=True)
     if chaos is not None:
-        print(f"  {dict(chaos.report['modes'])} {dict(chaos.report['endings'])}", flush=True)
+        for what in ("modes", "endings", "rooms", "room rounds", "cup"):
+            print(f"  {what}: {dict(chaos.report[what])}", flush=True)
     for line in broken:
         print(f"  {line}", flush=True)
     if broken:
