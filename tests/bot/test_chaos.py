@@ -1,5 +1,6 @@
-"""The seeded chaos run in CI: every mode on simcord and PostgreSQL under random faults, then
-every invariant of tests/support/chaos.py. Longer runs and other seeds: bench/bench_chaos.py."""
+"""The seeded chaos run in CI: every mode, rooms and Cups on simcord and PostgreSQL under
+random faults, then every invariant of tests/support/chaos.py. Longer runs and other seeds:
+bench/bench_chaos.py."""
 
 from __future__ import annotations
 
@@ -44,3 +45,7 @@ async def test_the_chaos_run_keeps_every_promise(postgres_url, evaluator, solver
     assert chaos.report["faults"]["database statements failed"] > 0
     for fault in ("rest_fault", "restart", "crash", "kill_php", "kill_solver", "jump", "peek"):
         assert chaos.report["actions"][fault] > 0, fault
+    # rooms were played (rounds, places) and a Cup was drawn and played to its champion
+    assert chaos.report["room rounds"]["played"] > 0, chaos.report["rooms"]
+    assert chaos.report["rooms"].keys() & {"last_in", "max_rounds", "checkout", "all_out"}
+    assert chaos.report["cup"]["over"] > 0, chaos.report["cup"]

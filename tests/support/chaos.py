@@ -23,7 +23,7 @@ import simcord
 
 from bot.storage import GameRecord, Store
 from tests.support.chaos_cup import CupWalk
-from tests.support.chaos_cup_invariants import cup_problems, cups_seen
+from tests.support.chaos_cup_invariants import cup_problems, cups_seen, uncalled
 from tests.support.chaos_faults import (
     REST_FAULTS,
     DatabaseFaults,
@@ -98,7 +98,8 @@ class Chaos:
         self.log.append(action.__name__)
         await action()
         if self.side.random() < SIDE_MOVES:
-            side = self.room if self.side.random() < 0.6 else self.cup_move
+            cup_first = await self.cup.waiting()
+            side = self.cup_move if cup_first or self.side.random() < 0.4 else self.room
             self.log.append(side.__name__)
             await side()
 
@@ -385,6 +386,7 @@ async def run_chaos(
                     [str(cup.phase) for cup in cups]
                     + [str(m.decision) for cup in cups for m in cup.matches]
                     + ["leg"] * sum(sum(m.legs_won) for cup in cups for m in cup.matches)
+                    + ["match never called"] * sum(uncalled(cup) for cup in cups)
                 ),
             }
         finally:

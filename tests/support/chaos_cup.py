@@ -1,8 +1,9 @@
-"""A Cup in the chaos walk (tests/support/chaos.py): an admin sets one up as the walk
-begins; players check in while it is announced, and press Ready in their match threads
-once it is drawn (the walk's `answer` plays the legs' duels like any other), among the
-walk's faults, restarts and crashes. Whatever is left undecided at the end is decided by
-the start windows (no-shows) while the run plays out."""
+"""Cups in the chaos walk (tests/support/chaos.py): an admin sets one up as the walk
+begins (another when a clock jump carried one past its end, up to `CUPS`); players check
+in while it is announced and press Ready in their match threads once it is drawn (the
+walk's `answer` plays the legs' duels like any other), among the walk's faults, restarts
+and crashes. What is left undecided at the end is decided by the start windows (no-shows)
+while the run plays out."""
 
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ from tests.support.chaos_rooms import button
 if TYPE_CHECKING:
     from tests.support.chaos import Chaos
 
-CUP_NAME = "Chaos Cup"
-STARTS_IN_S = 40 * 60
+STARTS_IN_S = 10 * 60
 """Within the hour before its start, so it is announced at once and drawn during the walk."""
+CUPS = 3
+"""A clock jump may carry a Cup past its start windows (every match a no-show): the
+walk sets up another while it has not made this many."""
 READY = "fd:cup:ready:"
 OPEN = (CupPhase.SCHEDULED, CupPhase.ANNOUNCED, CupPhase.DRAWN)
 
@@ -29,12 +32,15 @@ OPEN = (CupPhase.SCHEDULED, CupPhase.ANNOUNCED, CupPhase.DRAWN)
 class CupWalk:
     chaos: Chaos
     legs: int = 3
+    admin: simcord.MemberActor | None = None
+    made: int = 0
 
     async def create(self, admin: simcord.MemberActor) -> None:
-        """Set up the walk's Cup: once, open entry (seeded by Elo), room for every player."""
+        """Set up a Cup: once, open entry (seeded by Elo), room for every player."""
+        self.admin, self.made = admin, self.made + 1
         start = self.chaos.env.now() + timedelta(seconds=STARTS_IN_S)
         made = await admin.slash(
-            self.chaos.channel, "cup create", name=CUP_NAME, set="darts",
+            self.chaos.channel, "cup create", name=f"Chaos Cup {self.made}", set="darts",
             start=start.strftime("%Y-%m-%d %H:%M"), repeat="once", seeding="elo",
             size=8, legs=self.legs,
         )  # fmt: skip
@@ -45,7 +51,10 @@ class CupWalk:
         return await self.chaos.quietly(store.cups.of_server(guild, open_only=False))
 
     async def step(self) -> None:
-        for cup in await self.cups():
+        cups = await self.cups()
+        if self.admin is not None and self.made < CUPS and not any(c.phase in OPEN for c in cups):
+            await self.create(self.admin)
+        for cup in cups:
             if cup.phase is CupPhase.ANNOUNCED:
                 await self._check_in(cup)
             elif cup.phase is CupPhase.DRAWN:
@@ -78,6 +87,15 @@ class CupWalk:
         for member in members:
             if calls and chaos.side.random() < 0.8:
                 await chaos.press(member, calls[-1], READY)
+
+    async def waiting(self) -> bool:
+        """Whether a match waits for its players' Ready (the walk's next move is theirs)."""
+        for cup in await self.cups():
+            if cup.phase is CupPhase.DRAWN:
+                matches = await self.chaos.quietly(self.chaos.store.cup_matches.of_cup(cup.id))
+                if any(not m.done and m.game_id is None for m in matches.values()):
+                    return True
+        return False
 
     async def undecided(self) -> bool:
         return any(cup.phase in OPEN for cup in await self.cups())
