@@ -22,7 +22,7 @@ import discord
 import simcord
 
 from bot.storage import GameRecord, Store
-from tests.support.chaos_cup import CupWalk
+from tests.support.chaos_cup import CUPS, CupWalk
 from tests.support.chaos_cup_invariants import cup_problems, cups_seen, uncalled
 from tests.support.chaos_faults import (
     REST_FAULTS,
@@ -79,6 +79,7 @@ class Chaos:
     side: random.Random = field(default_factory=random.Random)
     """The rooms' and the Cup's moves draw from their own generator, so the games' walk
     of a seed stays the walk it was before rooms and the Cup joined it."""
+    side_moves: float = SIDE_MOVES
     rooms: RoomWalk = field(init=False)
     cup: CupWalk = field(init=False)
 
@@ -97,7 +98,7 @@ class Chaos:
         )[0]  # fmt: skip
         self.log.append(action.__name__)
         await action()
-        if self.side.random() < SIDE_MOVES:
+        if self.side.random() < self.side_moves:
             cup_first = await self.cup.waiting()
             side = self.cup_move if cup_first or self.side.random() < 0.4 else self.room
             self.log.append(side.__name__)
@@ -333,9 +334,20 @@ def _answers_round(message: discord.Message, game_id: str, number: int) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class SideWalk:
+    """How much of the walk is rooms and Cups: the suite keeps it short (its time is
+    bounded), bench_chaos plays the defaults."""
+
+    moves: float = SIDE_MOVES
+    cups: int = CUPS
+    legs: int = 3
+
+
 async def run_chaos(
-    seed: int, steps: int, *, store: Store, make_bot: Callable[[], discord.Client]
-) -> tuple[Chaos, list[str]]:
+    seed: int, steps: int, *, store: Store, make_bot: Callable[[], discord.Client],
+    side: SideWalk = SideWalk(),
+) -> tuple[Chaos, list[str]]:  # fmt: skip
     """One seeded run on a fresh simulated Discord around `make_bot()`'s bot: the walk, the
     play-out, and the invariants it broke (empty when it kept every one)."""
     from tests.support.fixtures import simulated
@@ -352,8 +364,9 @@ async def run_chaos(
             env=env, guild=guild, channel=channel, board=board, players=players,
             watcher=guild.add_member(env.create_user("watcher")), store=store,
             make_bot=make_bot, rng=random.Random(seed), faults=DatabaseFaults(store),
-            side=random.Random(f"{seed} rooms and Cup"),
+            side=random.Random(f"{seed} rooms and Cup"), side_moves=side.moves,
         )  # fmt: skip
+        chaos.cup.cups_at_most, chaos.cup.legs = side.cups, side.legs
         await chaos.cup.create(admin)
         try:
             for number in range(steps):

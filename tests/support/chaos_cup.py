@@ -1,5 +1,5 @@
 """Cups in the chaos walk (tests/support/chaos.py): an admin sets one up as the walk
-begins (another when a clock jump carried one past its end, up to `CUPS`); players check
+begins (another when a clock jump carried one past its end, up to `cups_at_most`); players check
 in while it is announced and press Ready in their match threads once it is drawn (the
 walk's `answer` plays the legs' duels like any other), among the walk's faults, restarts
 and crashes. What is left undecided at the end is decided by the start windows (no-shows)
@@ -32,6 +32,7 @@ OPEN = (CupPhase.SCHEDULED, CupPhase.ANNOUNCED, CupPhase.DRAWN)
 class CupWalk:
     chaos: Chaos
     legs: int = 3
+    cups_at_most: int = CUPS
     admin: simcord.MemberActor | None = None
     made: int = 0
 
@@ -52,7 +53,11 @@ class CupWalk:
 
     async def step(self) -> None:
         cups = await self.cups()
-        if self.admin is not None and self.made < CUPS and not any(c.phase in OPEN for c in cups):
+        if (
+            self.admin is not None
+            and self.made < self.cups_at_most
+            and not any(c.phase in OPEN for c in cups)
+        ):
             await self.create(self.admin)
         for cup in cups:
             if cup.phase is CupPhase.ANNOUNCED:
