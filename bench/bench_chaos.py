@@ -1,6 +1,9 @@
 """Longer chaos runs than CI's one seed: many seeds, many steps, each checked against every
 invariant of tests/support/chaos.py (games end once, no round lost unseen, Elo zero-sum,
-attempts accounted for, daily posts once, no Digits of a running period shown).
+attempts accounted for, daily posts once, no Digits of a running period shown; rooms never
+lost nor resolved twice, their tables and places once; Cups drawn once, each match one
+result, one champion announced once, no leg lost), with the default side walk of rooms and
+Cups (more of it than the suite's `SideWalk`).
 
     python -m bench.bench_chaos --seed 7 --steps 150      # replay one seed (a failure prints it)
     python -m bench.bench_chaos --seeds 20 --steps 400    # seeds 1..20
