@@ -6,14 +6,29 @@ lost leg) and must pass the first and name the break in the second."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, cast
 
+import discord
 import pytest
 
-from bot.storage import CupPhase
+from bot.cup import CupService
+from bot.storage import CupPhase, CupRecord
 from rules.cup import Decision
 from rules.room_state import Phase, RoomEnd
-from tests.support.chaos_cup_invariants import CupSeen, MatchSeen, cup_problems, uncalled
+from tests.support.chaos_cup_invariants import (
+    CupSeen,
+    MatchSeen,
+    cup_problems,
+    cups_seen,
+    uncalled,
+)
 from tests.support.chaos_room_invariants import RoomSeen, room_problems, shown_lost
+from tests.support.sim import button_id
+
+if TYPE_CHECKING:
+    from tests.support.chaos import Chaos
 
 ROOM = RoomSeen(
     "ab" * 16, stored=True, phase=Phase.OVER, end=RoomEnd.MAX_ROUNDS, players=4,
@@ -97,3 +112,31 @@ def _final(**changes: object) -> CupSeen:
 def test_a_broken_cup_is_named(broken: CupSeen, names: str) -> None:
     problems = cup_problems(broken)
     assert any(names in line for line in problems), problems
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_double_draw_on_simcord_is_seen(world, admin, monkeypatch) -> None:
+    """The gathering end to end: a Cup drawn on simcord whose draw is posted twice (as two
+    processes both drawing would) is named by what the chaos run reads of Discord."""
+
+    async def drawn_twice(self: CupService, cup: CupRecord) -> None:
+        for _ in range(2):
+            await self.face.bracket(cup, None)
+
+    monkeypatch.setattr(CupService, "show_bracket", drawn_twice)
+    start = (discord.utils.utcnow() + timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M")
+    await admin.slash(
+        world.channel, "cup create", name="Twice Cup", set="darts", start=start,
+        seeding="elo", size=4, legs=1,
+    )  # fmt: skip
+    await world.env.advance_time(1)
+    announcement = world.channel.last_message
+    for member in (world.alice, world.bob):
+        await member.click(announcement, custom_id=button_id(announcement, "fd:cup:in:"))
+    await world.env.advance_time(30 * 60)
+    seen = await cups_seen(cast("Chaos", SimpleNamespace(
+        store=world.store, channel=world.channel, guild=world.guild,
+    )))  # fmt: skip
+    (cup,) = seen
+    assert cup.phase is CupPhase.DRAWN and cup.drawn == 2
+    assert any("2 draws posted" in line for line in cup_problems(cup)), cup_problems(cup)
