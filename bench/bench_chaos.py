@@ -30,7 +30,8 @@ from bot.solving import ConfirmedSolver
 from bot.storage import open_store
 from evaluator import EvaluatorSettings, open_evaluator
 from solver.process import SolverProcess
-from tests.support.chaos import replay_command, run_chaos, seeded_digits
+from tests.support.chaos import replay_command, seeded_digits
+from tests.support.chaos_run import run_chaos
 
 
 @contextlib.contextmanager

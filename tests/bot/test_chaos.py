@@ -9,7 +9,8 @@ import pytest
 from bot.app import create_bot
 from bot.solving import ConfirmedSolver
 from bot.storage import open_store
-from tests.support.chaos import SideWalk, replay_command, run_chaos, seeded_digits
+from tests.support.chaos import replay_command, seeded_digits
+from tests.support.chaos_run import SideWalk, run_chaos
 from tests.support.fixtures import solver  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.postgres]
