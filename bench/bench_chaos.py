@@ -1,6 +1,9 @@
 """Longer chaos runs than CI's one seed: many seeds, many steps, each checked against every
 invariant of tests/support/chaos.py (games end once, no round lost unseen, Elo zero-sum,
-attempts accounted for, daily posts once, no Digits of a running period shown).
+attempts accounted for, daily posts once, no Digits of a running period shown; rooms never
+lost nor resolved twice, their tables and places once; Cups drawn once, each match one
+result, one champion announced once, no leg lost), with the default side walk of rooms and
+Cups (more of it than the suite's `SideWalk`).
 
     python -m bench.bench_chaos --seed 7 --steps 150      # replay one seed (a failure prints it)
     python -m bench.bench_chaos --seeds 20 --steps 400    # seeds 1..20
@@ -27,7 +30,8 @@ from bot.solving import ConfirmedSolver
 from bot.storage import open_store
 from evaluator import EvaluatorSettings, open_evaluator
 from solver.process import SolverProcess
-from tests.support.chaos import replay_command, run_chaos, seeded_digits
+from tests.support.chaos import replay_command, seeded_digits
+from tests.support.chaos_run import run_chaos
 
 
 @contextlib.contextmanager
@@ -65,7 +69,8 @@ async def _one(seed: int, steps: int, url: str, evaluator: object, solver: Solve
     verdict = "held" if not broken else "BROKE"
     print(f"seed {seed}: {verdict} in {took:.0f} s", flush=True)
     if chaos is not None:
-        print(f"  {dict(chaos.report['modes'])} {dict(chaos.report['endings'])}", flush=True)
+        for what in ("modes", "endings", "rooms", "room rounds", "cup"):
+            print(f"  {what}: {dict(chaos.report[what])}", flush=True)
     for line in broken:
         print(f"  {line}", flush=True)
     if broken:

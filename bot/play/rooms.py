@@ -11,14 +11,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 import rules
 from bot.common import SetsDirectory, UserError
 from bot.play._timers import Timers
-from bot.play._types import DigitsSource, Evaluating, Revealer, answer_grace
+from bot.play._types import (
+    DEADLINE_RETRY_FIRST_S,
+    DEADLINE_RETRY_MAX_S,
+    DEADLINE_TRIES,
+    DigitsSource,
+    Evaluating,
+    Revealer,
+    answer_grace,
+)
 from bot.storage import RoomRecord, Store
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet
@@ -195,7 +203,7 @@ class RoomFlow:
 
     def _arm_lobby(self, record: RoomRecord) -> None:
         room_id = record.state.id
-        self._timers.at(room_id, record.state.lobby_deadline, lambda: self._lobby_due(room_id))
+        self._at(room_id, record.state.lobby_deadline, lambda: self._lobby_due(room_id))
 
     async def _lobby_due(self, room_id: str) -> None:
         async with self._lock(room_id):
@@ -262,7 +270,25 @@ class RoomFlow:
         if rnd is None:
             return
         room_id, number = record.state.id, rnd.number
-        self._timers.at(room_id, rnd.answer_deadline, lambda: self._round_due(room_id, number))
+        self._at(room_id, rnd.answer_deadline, lambda: self._round_due(room_id, number))
+
+    def _at(self, room_id: str, moment: float, due: Callable[[], Awaitable[None]]) -> None:
+        """Run the room's `due` step at `moment`; one that fails (the store away for a
+        moment) is tried again after 1, 2, 4 ... 60 s, as a game's deadline is, so a
+        hiccup never leaves a room without a timer until the next restart."""
+
+        async def attempt(delay: float, tries: int) -> None:
+            try:
+                await due()
+            except Exception:
+                if tries <= 1:
+                    log.exception("room %s: its deadline failed for good", room_id)
+                    return
+                log.exception("room %s: its deadline failed; tried again", room_id)
+                again = min(delay * 2, DEADLINE_RETRY_MAX_S)
+                self._timers.at(room_id, self.clock() + delay, lambda: attempt(again, tries - 1))
+
+        self._timers.at(room_id, moment, lambda: attempt(DEADLINE_RETRY_FIRST_S, DEADLINE_TRIES))
 
     async def _round_due(self, room_id: str, number: int) -> None:
         flying = self._flying.get(room_id)

@@ -1,5 +1,6 @@
-"""The seeded chaos run in CI: every mode on simcord and PostgreSQL under random faults, then
-every invariant of tests/support/chaos.py. Longer runs and other seeds: bench/bench_chaos.py."""
+"""The seeded chaos run in CI: every mode, rooms and Cups on simcord and PostgreSQL under
+random faults, then every invariant of tests/support/chaos.py. Longer runs and other seeds:
+bench/bench_chaos.py."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ import pytest
 from bot.app import create_bot
 from bot.solving import ConfirmedSolver
 from bot.storage import open_store
-from tests.support.chaos import replay_command, run_chaos, seeded_digits
+from tests.support.chaos import replay_command, seeded_digits
+from tests.support.chaos_run import SideWalk, run_chaos
 from tests.support.fixtures import solver  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.postgres]
 
 SEED = 20261201
 STEPS = 150
+SIDE = SideWalk(moves=0.25, cups=2, legs=1)
+"""Rooms and Cups kept short here (the suite's time is bounded); bench_chaos plays more."""
 
 
 async def test_the_chaos_run_keeps_every_promise(postgres_url, evaluator, solver, settings) -> None:
@@ -28,6 +32,7 @@ async def test_the_chaos_run_keeps_every_promise(postgres_url, evaluator, solver
                 settings, store=store, evaluator=evaluator, revealer=revealer, closest=revealer,
                 digits_source=digits,
             ),
+            side=SIDE,
         )  # fmt: skip
     finally:
         await store.close()
@@ -44,3 +49,7 @@ async def test_the_chaos_run_keeps_every_promise(postgres_url, evaluator, solver
     assert chaos.report["faults"]["database statements failed"] > 0
     for fault in ("rest_fault", "restart", "crash", "kill_php", "kill_solver", "jump", "peek"):
         assert chaos.report["actions"][fault] > 0, fault
+    # rooms' rounds were played and a Cup was drawn and played to its champion (rooms
+    # ending with places are seed luck in a walk this short: bench_chaos plays more)
+    assert chaos.report["room rounds"]["played"] > 0, chaos.report["rooms"]
+    assert chaos.report["cup"]["over"] > 0, chaos.report["cup"]

@@ -2,33 +2,37 @@
 
 Each fault has a test of its own; what those cannot show is that faults in any order and
 combination still keep what the game promises. So one seeded random walk plays players
-through Training, Qualification, Duel and Practice while REST calls fail (5xx, 429), the
-database fails statements, the bot restarts (cleanly, or down for minutes), PHP workers and
-the solver are killed from outside and the clock jumps forward; then every game is played
-out and `invariants` says which promise broke. A seed replays the same walk, as far as
-simcord's virtual time makes the bot deterministic (a killed process dies at a point real
-time decides). simcord's clock only moves forward, so a "clock jump" is a jump forward.
+through Training, Qualification, Duel and Practice (and, on a side walk, rooms and Cups:
+chaos_rooms.py, chaos_cup.py) while REST calls fail (5xx, 429), the database fails
+statements, the bot restarts (cleanly, or down for minutes), PHP workers and the solver are
+killed from outside and the clock jumps forward; then every game is played out and the
+invariants say which promise broke (one run: chaos_run.py). A seed replays the same walk,
+as far as simcord's virtual time makes the bot deterministic (a killed process dies at a
+point real time decides). simcord's clock only moves forward, so a "clock jump" is a jump
+forward.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import random
-import signal
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import discord
 import simcord
-import sqlalchemy as sa
-from sqlalchemy import event
 
 from bot.storage import GameRecord, Store
-from tests.support.chaos_invariants import all_games, finished_qualifications, invariants
+from tests.support.chaos_cup import CupWalk
+from tests.support.chaos_faults import (
+    REST_FAULTS,
+    DatabaseFaults,
+    kill_child,
+    kill_solver_worker,
+)
+from tests.support.chaos_invariants import finished_qualifications
+from tests.support.chaos_rooms import RoomWalk, button
 from tests.support.sim import (
     answer,
     embed_text,
@@ -36,18 +40,10 @@ from tests.support.sim import (
     reply_text,
 )
 
-REST_FAULTS = (
-    ("POST", "/channels/*/messages"),
-    ("PATCH", "/channels/*/messages/*"),
-    ("POST", "/channels/*/messages/*/threads"),
-    ("POST", "/channels/*/threads"),
-    ("POST", "/interactions/*/callback"),
-    ("PATCH", "/webhooks/*/messages/@original"),
-    ("POST", "/webhooks/*"),
-    ("PATCH", "/channels/*"),
-)
 MODES = ("training", "qualification", "duel", "practice")
 DAY_S = 24 * 3600
+SIDE_MOVES = 0.4
+"""How often a step of the walk is followed by a room's or the Cup's move."""
 
 
 def replay_command(seed: int, steps: int) -> str:
@@ -60,54 +56,6 @@ def seeded_digits(seed: int) -> Callable[[Any, int], str]:
     game on a checkout and failed its own check that the walk played for real."""
     rng = random.Random(seed)
     return lambda state, number: str(rng.randint(1000, 9999))
-
-
-class DatabaseFaults:
-    """The next `pending` statements of the store's engine fail, as a dropped connection or a
-    lock timeout would (an OperationalError from the driver's side of SQLAlchemy)."""
-
-    def __init__(self, store: Store) -> None:
-        self.pending = 0
-        self.raised = 0
-        self._engine = store.engine.sync_engine
-        event.listen(self._engine, "before_cursor_execute", self._before)
-
-    def _before(self, *args: Any) -> None:
-        del args
-        if self.pending > 0:
-            self.pending -= 1
-            self.raised += 1
-            raise sa.exc.OperationalError(
-                "statement", {}, Exception("database is locked (injected by the chaos run)")
-            )
-
-    def close(self) -> None:
-        self.pending = 0
-        event.remove(self._engine, "before_cursor_execute", self._before)
-
-
-def _children(parent: int) -> Iterator[tuple[int, str]]:
-    """This machine's processes whose parent is `parent`, with their command lines."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            stat = (entry / "stat").read_text()
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            if ppid == parent:
-                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-                yield int(entry.name), cmdline
-
-
-def kill_child(rng: random.Random, matches: Callable[[str], bool]) -> bool:
-    """SIGKILL one child process of this test whose command line `matches` (from outside,
-    as the kernel's OOM killer or an operator would)."""
-    found = sorted(pid for pid, cmdline in _children(os.getpid()) if matches(cmdline))
-    if not found:
-        return False
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(rng.choice(found), signal.SIGKILL)
-    return True
 
 
 @dataclass
@@ -128,6 +76,16 @@ class Chaos:
     leaks: list[str] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     report: dict[str, Counter[str]] = field(default_factory=dict)
+    side: random.Random = field(default_factory=random.Random)
+    """The rooms' and the Cup's moves draw from their own generator, so the games' walk
+    of a seed stays the walk it was before rooms and the Cup joined it."""
+    side_moves: float = SIDE_MOVES
+    rooms: RoomWalk = field(init=False)
+    cup: CupWalk = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rooms = RoomWalk(self)
+        self.cup = CupWalk(self)
 
     async def step(self) -> None:
         action = self.rng.choices(
@@ -140,17 +98,22 @@ class Chaos:
         )[0]  # fmt: skip
         self.log.append(action.__name__)
         await action()
+        if self.side.random() < self.side_moves:
+            cup_first = await self.cup.waiting()
+            side = self.cup_move if cup_first or self.side.random() < 0.4 else self.room
+            self.log.append(side.__name__)
+            await side()
 
     # --- players ---------------------------------------------------------------------
 
     async def _idle(self) -> list[simcord.MemberActor]:
         idle = []
         for player in self.players:
-            if await self._quietly(self.store.active_game_of(self.guild.id, player.id)) is None:
+            if await self.quietly(self.store.active_game_of(self.guild.id, player.id)) is None:
                 idle.append(player)
         return idle
 
-    async def _quietly(self, call: Any) -> Any:
+    async def quietly(self, call: Any) -> Any:
         """A read the chaos run makes for itself, past any database fault it set."""
         pending, self.faults.pending = self.faults.pending, 0
         try:
@@ -158,7 +121,15 @@ class Chaos:
         finally:
             self.faults.pending = pending
 
-    def _saw(self, result: simcord.InteractionResult | None) -> None:
+    async def press(
+        self, member: simcord.MemberActor, message: discord.Message, prefix: str
+    ) -> None:
+        """`member` presses the message's button whose custom_id starts with `prefix`."""
+        custom_id = button(message, prefix)
+        if custom_id is not None:
+            self.saw(await member.click(message, custom_id=custom_id))
+
+    def saw(self, result: simcord.InteractionResult | None) -> None:
         if result is not None:
             self.seen.append(reply_text(result))
 
@@ -174,7 +145,7 @@ class Chaos:
                 return
             opponent = self.rng.choice(others)
             challenge = await player.slash(self.channel, "duel", opponent=opponent)
-            self._saw(challenge)
+            self.saw(challenge)
             try:
                 message = public_message(challenge)
             except AssertionError:
@@ -184,17 +155,17 @@ class Chaos:
                 for child in row.children:  # type: ignore[union-attr]
                     custom_id = getattr(child, "custom_id", "") or ""
                     if f":{wanted}:" in custom_id:
-                        self._saw(await opponent.click(message, custom_id=custom_id))
+                        self.saw(await opponent.click(message, custom_id=custom_id))
                         return
             return
         if mode == "practice":
             level = self.rng.choice(["beginner", "perfect"])
-            self._saw(await player.slash(self.channel, "practice", level=level))
+            self.saw(await player.slash(self.channel, "practice", level=level))
             return
-        self._saw(await player.slash(self.channel, mode))
+        self.saw(await player.slash(self.channel, mode))
 
-    def _formula(self, digits: str) -> str:
-        roll = self.rng.random()
+    def formula(self, digits: str, rng: random.Random | None = None) -> str:
+        roll = (rng or self.rng).random()
         if roll < 0.1:
             return digits[::-1] + "+0"  # digits out of order: refused, may try again
         if roll < 0.5:
@@ -207,7 +178,7 @@ class Chaos:
         return next((t for t in self.channel.threads if t.id == record.channel_id), None)
 
     async def answer(self) -> None:
-        games = await self._quietly(self.store.active_games())
+        games = await self.quietly(self.store.active_games())
         if not games:
             return
         record = self.rng.choice(games)
@@ -224,15 +195,21 @@ class Chaos:
             return
         seat = self.rng.choice(waiting)
         actor = next(p for p in self.players if str(p.id) == record.state.players[seat])
-        formula = self._formula(current.digits)
+        formula = self.formula(current.digits)
         live = [m for m in thread.history() if _answers_round(m, record.state.id, current.number)]
         if live and self.rng.random() < 0.85:
-            self._saw(await answer(actor, live[-1], formula))
+            self.saw(await answer(actor, live[-1], formula))
         else:
-            self._saw(await actor.slash(thread, "answer", formula=formula))
+            self.saw(await actor.slash(thread, "answer", formula=formula))
+
+    async def room(self) -> None:
+        await self.rooms.step()
+
+    async def cup_move(self) -> None:
+        await self.cup.step()
 
     async def resign(self) -> None:
-        games = await self._quietly(self.store.active_games())
+        games = await self.quietly(self.store.active_games())
         humans = [
             (record, p) for record in games for p in self.players
             if str(p.id) in record.state.players
@@ -242,16 +219,16 @@ class Chaos:
         record, actor = self.rng.choice(humans)
         thread = self.thread_of(record)
         if thread is not None:
-            self._saw(await actor.slash(thread, "resign"))
+            self.saw(await actor.slash(thread, "resign"))
 
     async def peek(self) -> None:
         """A player who is not playing looks at every finished Qualification of a period
         that still has a game running: nothing of that period's Digits may show."""
-        games = await self._quietly(self.store.active_games())
+        games = await self.quietly(self.store.active_games())
         running = {(r.guild_id, r.period) for r in games if r.period is not None}
         if not running:
             return
-        finished = await self._quietly(finished_qualifications(self.store))
+        finished = await self.quietly(finished_qualifications(self.store))
         for record in finished:
             if (record.guild_id, record.period) not in running:
                 continue
@@ -296,6 +273,10 @@ class Chaos:
         bot: Any = self.env.bot
         await bot.service.close()
         bot.daily.stop()
+        for name in ("RoomsCog", "CupCog"):  # their timers and schedule die with it
+            cog = bot.get_cog(name)
+            if cog is not None:
+                await cog.cog_unload()
         await self.env.advance_time(self.rng.randint(60, 900))
         await self._supervise(lambda: self.env.restart_bot(self.make_bot()))
 
@@ -314,24 +295,19 @@ class Chaos:
         kill_child(self.rng, lambda cmdline: "bwrap" in cmdline and "php" in cmdline)
 
     async def kill_solver(self) -> None:
-        """The solver's worker: a child of the forkserver its pool starts processes from."""
-        children = list(_children(os.getpid()))
-        servers = [pid for pid, cmdline in children if "forkserver" in cmdline]
-        workers = sorted(pid for server in servers for pid, _ in _children(server))
-        workers += [pid for pid, cmdline in children if "solver" in cmdline]
-        if workers:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.rng.choice(workers), signal.SIGKILL)
+        kill_solver_worker(self.rng)
 
     # --- the end ---------------------------------------------------------------------
 
     async def play_out(self) -> None:
-        """No more faults; every game runs to its end (nobody answers: deadlines do), and
-        the clock passes the next midnight so every played day is posted."""
+        """No more faults; every game and room runs to its end (nobody answers: deadlines
+        do), the Cup's matches left are decided by their start windows, and the clock
+        passes the next midnight so every played day is posted."""
         self.faults.pending = 0
         self.env.backend.faults.clear()
-        for _ in range(200):
-            if not await self.store.active_games():
+        for _ in range(400):
+            busy = await self.store.active_games() or await self.store.rooms.open_rooms()
+            if not busy and not await self.cup.undecided():
                 break
             await self.env.advance_time(150)
         now = self.env.now().timestamp()
@@ -356,49 +332,3 @@ def _answers_round(message: discord.Message, game_id: str, number: int) -> bool:
         for row in message.components
         for child in getattr(row, "children", [])
     )
-
-
-async def run_chaos(
-    seed: int, steps: int, *, store: Store, make_bot: Callable[[], discord.Client]
-) -> tuple[Chaos, list[str]]:
-    """One seeded run on a fresh simulated Discord around `make_bot()`'s bot: the walk, the
-    play-out, and the invariants it broke (empty when it kept every one)."""
-    from tests.support.fixtures import simulated
-
-    async with simulated(make_bot()) as env:  # its restarts wait for real work too
-        guild = env.create_guild("Chaos Club")
-        channel = guild.create_text_channel("games")
-        board = guild.create_text_channel("board")
-        managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
-        admin = guild.add_member(env.create_user("admin"), roles=[managers])
-        await admin.slash(channel, "config channel", channel=board)
-        players = [guild.add_member(env.create_user(f"player{i}")) for i in range(5)]
-        chaos = Chaos(
-            env=env, guild=guild, channel=channel, board=board, players=players,
-            watcher=guild.add_member(env.create_user("watcher")), store=store,
-            make_bot=make_bot, rng=random.Random(seed), faults=DatabaseFaults(store),
-        )  # fmt: skip
-        try:
-            for number in range(steps):
-                try:
-                    await chaos.step()
-                except Exception as error:
-                    raise AssertionError(
-                        f"step {number} ({chaos.log[-1]}) of seed {seed} failed after"
-                        f" {chaos.log[-8:-1]}; replay: {replay_command(seed, steps)}"
-                    ) from error
-            await chaos.play_out()
-            broken = await invariants(chaos)
-            games = await all_games(store)
-            chaos.report = {
-                "actions": Counter(chaos.log),
-                "modes": Counter(g.state.mode.value for g in games),
-                "endings": Counter(
-                    g.state.outcome.termination.value for g in games if g.state.outcome
-                ),
-                "faults": Counter({"database statements failed": chaos.faults.raised}),
-            }
-        finally:
-            chaos.faults.close()
-            env._errors_acknowledged = len(env.errors)  # the faults were meant to be logged
-        return chaos, broken

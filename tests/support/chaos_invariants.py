@@ -33,8 +33,13 @@ async def finished_qualifications(store: Store) -> list[GameRecord]:
     ]  # fmt: skip
 
 
-def _is_summary(message: discord.Message) -> bool:
-    return any("game over" in (e.title or "") for e in message.embeds)
+def _is_summary(message: discord.Message, game_id: str = "") -> bool:
+    """A game's summary; with `game_id`, that game's (a Cup's match thread holds several
+    legs' summaries; each footer names its game)."""
+    return any(
+        "game over" in (e.title or "") and game_id[:8] in (e.footer.text or "")
+        for e in message.embeds
+    )
 
 
 async def invariants(chaos: Chaos) -> list[str]:
@@ -50,7 +55,7 @@ async def invariants(chaos: Chaos) -> list[str]:
             continue
         thread = chaos.thread_of(record)
         history = thread.history() if thread is not None else []
-        summaries = [m for m in history if _is_summary(m)]
+        summaries = [m for m in history if _is_summary(m, game)]
         void = outcome.termination.value == "void"
         if len(summaries) > 1 or (not void and len(summaries) != 1):
             broken.append(f"{game}: {len(summaries)} summaries for one {outcome.termination}")
