@@ -24,7 +24,7 @@ from bot.cup._render import (
     leg_text,
     match_title,
 )
-from bot.cup._views import check_in_view, ready_view
+from bot.cup._views import check_in_view, ready_id, ready_view
 from bot.games import Lane, RestBudget, with_retry
 from bot.play import GameService
 from bot.storage import Challenge, CupRecord
@@ -33,6 +33,9 @@ from rules.cup import CupState, Match
 
 log = logging.getLogger(__name__)
 MESSAGE_MAX = 2000
+HISTORY_LIMIT = 100
+"""Messages of a match's thread read for a leg's call (one request): the call is the
+newest of the bot's messages until its leg starts."""
 
 
 class DiscordCupFace:
@@ -129,6 +132,25 @@ class DiscordCupFace:
             f"cup {cup.id}: a match's thread",
         )
         return int(thread.id)
+
+    async def leg_call_seen(self, cup: CupRecord, thread_id: int, match: Match, leg: int) -> bool:
+        me, thread = self.client.user, await self._thread(thread_id)
+        if me is None or thread is None:
+            return True
+        wanted = ready_id(cup.id, match.round, match.slot, leg)
+
+        async def read() -> list[discord.Message]:
+            return [m async for m in thread.history(limit=HISTORY_LIMIT)]
+
+        try:
+            messages = await self._call(read, f"cup {cup.id}: a match's thread history")
+        except (discord.NotFound, discord.Forbidden):
+            return True
+        return any(
+            getattr(item, "custom_id", None) == wanted
+            for message in messages if message.author.id == me.id
+            for row in message.components for item in getattr(row, "children", ())
+        )  # fmt: skip
 
     async def leg_called(
         self, cup: CupRecord, thread_id: int, match: Match, leg: int, players: tuple[int, int]

@@ -12,7 +12,10 @@ The same look finishes a step a dead process left half done: a match opened with
 thread gets one and its first leg called (`STEP_LEASE_S` after it was opened); a leg
 whose start was taken but whose duel was never kept gets that duel: the one its players
 are in already (the dead process opened it; kept at once), or, past the lease, a new
-one. One process takes each over.
+one. A leg whose start
+window ran out with its call never posted (the process died first) is called then, and
+its window starts again: nobody forfeits a leg they were never called to. One process
+takes each over.
 """
 
 from __future__ import annotations
@@ -139,7 +142,7 @@ class MatchRunner:
             game = await self.store.load_game(row.game_id)
             result = None if game is None else leg_result(game)
             return result is not None and await self._count(cup, match, row, result)
-        if now < row.opened_at + START_WINDOW_S:
+        if now < row.opened_at + START_WINDOW_S or await self._call_unseen(cup, match, row):
             return False
         absent = frozenset({0, 1}) - row.ready
         decided = await self.cups.record(cup.id, NoShow(match.round, match.slot, absent))
@@ -148,6 +151,22 @@ class MatchRunner:
             done = decided.bracket.match(match.round, match.slot)
             await self.face.match_decided(decided, row.thread_id, done)
         return decided is not None
+
+    async def _call_unseen(self, cup: CupRecord, match: Match, row: CupMatchRecord) -> bool:
+        """A leg whose start window ran out with nobody Ready and no call in its thread:
+        the process calling it died first. Called now, by one process, its window from
+        now; True while so (nobody forfeits). Read only when the window runs out: one
+        read of the thread a no-show, not one a look."""
+        if row.ready or not row.thread_id:
+            return False
+        if await self.face.leg_call_seen(cup, row.thread_id, match, row.leg):
+            return False
+        key = (cup.id, match.round, match.slot, row.leg)
+        if await self.store.cup_matches.retake_call(*key, row.opened_at, self.cups.clock()):
+            log.warning("Cup %s: match %s.%s leg %s was never called; called", *key)
+            players = self.players(cup, match)
+            await self.face.leg_called(cup, row.thread_id, match, row.leg, players)
+        return True
 
     async def _count(
         self, cup: CupRecord, match: Match, row: CupMatchRecord, result: LegResult

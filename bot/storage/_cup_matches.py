@@ -10,7 +10,9 @@ A process can die inside a step: after opening a match and before its thread is 
 or after taking a leg's start and before its duel is kept. Both leave a mark with the
 time it was taken (`opened_at`): a thread still NULL, a game still "starting". Past a
 lease, `retake_open` and `retake_start` hand that step to one caller (the mark's time
-moved on under a guard), which finishes it.
+moved on under a guard), which finishes it. A leg called (its row moved on) by a process
+that died before posting the call is found by its start window running out with no call
+in the thread: `retake_call` hands the call to one caller and restarts the window.
 """
 
 from __future__ import annotations
@@ -202,6 +204,27 @@ class CupMatchStore:
                     *self._key(cup_id, round_, slot),
                     matches_t.c.thread_id.is_(None),
                     matches_t.c.opened_at == taken_at,
+                )
+                .values(opened_at=now)
+            )
+            return bool(taken.rowcount)
+
+    async def retake_call(
+        self, cup_id: int, round_: int, slot: int, leg: int, called_at: float, now: float
+    ) -> bool:
+        """Leg `leg`, called at `called_at` by a process that died before its call was
+        posted (nobody pressed Ready, none is in the thread): True for the one caller that
+        posts it; the leg's start window runs from `now`."""
+        async with self._write() as conn:
+            taken = await conn.execute(
+                matches_t.update()
+                .where(
+                    *self._key(cup_id, round_, slot),
+                    matches_t.c.leg == leg,
+                    matches_t.c.ready == "",
+                    matches_t.c.game_id.is_(None),
+                    matches_t.c.done.is_(False),
+                    matches_t.c.opened_at == called_at,
                 )
                 .values(opened_at=now)
             )
