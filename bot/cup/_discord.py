@@ -133,6 +133,26 @@ class DiscordCupFace:
         )
         return int(thread.id)
 
+    async def match_thread(self, cup: CupRecord, match: Match) -> int | None:
+        """Found by its name among the guild's active threads of the Cup's channel that the
+        bot made: Discord may have made it just before the process died."""
+        me, guild = self.client.user, self.client.get_guild(cup.guild_id)
+        if me is None or guild is None:
+            return None
+        name = match_title(cup, match, cup.locale)[:100]
+
+        def ours(thread: discord.Thread) -> bool:
+            return (thread.parent_id, thread.owner_id, thread.name) == (cup.channel_id, me.id, name)
+
+        cached = [t for t in guild.threads if ours(t)]
+        if not cached:
+            try:
+                active = await self._call(guild.active_threads, f"cup {cup.id}: active threads")
+            except discord.Forbidden:
+                return None
+            cached = [t for t in active if ours(t)]
+        return min(t.id for t in cached) if cached else None
+
     async def leg_call_seen(self, cup: CupRecord, thread_id: int, match: Match, leg: int) -> bool:
         me, thread = self.client.user, await self._thread(thread_id)
         if me is None or thread is None:

@@ -9,13 +9,13 @@ looks at the Cup (`POLL_S`): the duel machinery stays as it is and tells the Cup
 and a restart loses nothing, since the look reads only what is stored.
 
 The same look finishes a step a dead process left half done: a match opened without its
-thread gets one and its first leg called (`STEP_LEASE_S` after it was opened); a leg
-whose start was taken but whose duel was never kept gets that duel: the one its players
-are in already (the dead process opened it; kept at once), or, past the lease, a new
-one. A leg whose start
-window ran out with its call never posted (the process died first) is called then, and
-its window starts again: nobody forfeits a leg they were never called to. One process
-takes each over.
+thread gets one and its first leg called (`STEP_LEASE_S` after it was opened; the thread
+Discord made for the dead process is adopted, not made twice); a leg whose start was
+taken but whose duel was never kept gets that duel: the one its players are in already
+(the dead process opened it; kept at once), or, past the lease, a new one. A leg whose
+start window ran out with its call never posted (the process died first) is called then,
+and its window starts again: nobody forfeits a leg they were never called to. One
+process takes each over.
 """
 
 from __future__ import annotations
@@ -100,11 +100,13 @@ class MatchRunner:
         if await self.store.cup_matches.open(cup.id, match.round, match.slot, self.cups.clock()):
             await self._make_thread(cup, match)
 
-    async def _make_thread(self, cup: CupRecord, match: Match) -> None:
-        """The match's thread, kept (or `NO_THREAD`: its players cannot be called, and
-        the start window decides it), then its first leg called."""
+    async def _make_thread(self, cup: CupRecord, match: Match, found: int | None = None) -> None:
+        """The match's thread (`found`, or made), kept (or `NO_THREAD`: its players cannot
+        be called, and the start window decides it), then its first leg called."""
         players = self.players(cup, match)
-        thread_id = await self.face.match_opened(cup, match, players)
+        thread_id = found
+        if thread_id is None:
+            thread_id = await self.face.match_opened(cup, match, players)
         kept = NO_THREAD if thread_id is None else thread_id
         await self.store.cup_matches.set_thread(cup.id, match.round, match.slot, kept)
         if thread_id is not None:
@@ -118,8 +120,10 @@ class MatchRunner:
         matches, where = self.store.cup_matches, (cup.id, match.round, match.slot)
         if row.thread_id is None:
             if due and await matches.retake_open(*where, row.opened_at, now):
-                log.warning("Cup %s: match %s.%s had no thread; made", *where)
-                await self._make_thread(cup, match)
+                found = await self.face.match_thread(cup, match)
+                log.warning("Cup %s: match %s.%s had no thread; %s", *where,
+                            "made" if found is None else f"adopted {found}")  # fmt: skip
+                await self._make_thread(cup, match, found)
             return True
         if row.game_id == STARTING:
             players = self.players(cup, match)

@@ -67,3 +67,30 @@ async def test_a_leg_never_called_is_called_once_and_nobody_forfeits(
     assert len(calls(thread)) == 1
     await play_to_the_champion(world, cup, thread)
     assert len(calls(thread)) == 1
+
+
+async def test_a_thread_discord_made_before_the_process_died_is_adopted(
+    world, admin, make_bot, monkeypatch
+) -> None:
+    cup = await a_drawn_cup(world, admin)
+    face = schedule(world).matches.face
+    make = face.match_opened
+
+    async def makes_then_dies(*args, **kwargs):
+        await make(*args, **kwargs)
+        schedule(world).stop()
+        await die()
+
+    monkeypatch.setattr(face, "match_opened", makes_then_dies)
+    await world.env.advance_time(30 * 60)
+    (thread,) = match_threads(world)
+    (row,) = (await world.store.cup_matches.of_cup(cup.id)).values()
+    assert row.thread_id is None
+    monkeypatch.undo()
+    await world.env.restart_bot(make_bot())
+    await world.env.advance_time(STEP_LEASE_S + 30)
+    assert [t.id for t in match_threads(world)] == [thread.id]  # adopted, not made twice
+    (row,) = (await world.store.cup_matches.of_cup(cup.id)).values()
+    assert row.thread_id == thread.id
+    assert len(calls(thread)) == 1
+    await play_to_the_champion(world, cup, thread)
