@@ -11,11 +11,12 @@ and a restart loses nothing, since the look reads only what is stored.
 The same look finishes a step a dead process left half done: a match opened without its
 thread gets one and its first leg called (`STEP_LEASE_S` after it was opened; the thread
 Discord made for the dead process is adopted, not made twice); a leg whose start was
-taken but whose duel was never kept gets that duel: the one its players are in already
-(the dead process opened it; kept at once), or, past the lease, a new one. A leg whose
-start window ran out with its call never posted (the process died first) is called then,
-and its window starts again: nobody forfeits a leg they were never called to. One
-process takes each over.
+taken but whose duel was never kept gets that duel: the one its players played or play
+in the match's thread (the dead process opened it; kept at once, its result counted as
+any leg's, so no leg is played twice), or, past the lease, a new one. A leg whose start
+window ran out with its call never posted (the process died first) is called then, and
+its window starts again: nobody forfeits a leg they were never called to. One process
+takes each over.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ POLL_S = 15.0
 STEP_LEASE_S = 300.0
 """A match's thread or a leg's duel still not kept this long after the step was taken:
 the process taking it died (making a thread or a duel is a few REST calls, retried)."""
+
+
+RECENT_GAMES = 5
+"""A player's newest games looked through for a leg's duel a dead process opened: the
+player was in it when the process died, and can have played few games since."""
 
 
 class Ready(StrEnum):
@@ -258,10 +264,16 @@ class MatchRunner:
     async def _duel_in_thread(
         self, cup: CupRecord, row: CupMatchRecord, players: tuple[int, int]
     ) -> str | None:
-        """The duel the match's players are in, in its thread: the starting leg's (an
-        earlier leg's duel ended before that leg counted), opened by a process that may
-        have died before keeping it. Kept at once: the same id it would have kept."""
-        game = await self.store.active_game_of(cup.guild_id, players[0])
-        if game is None or game.channel_id != row.thread_id:
-            return None
-        return game.state.id if game.state.players == [str(p) for p in players] else None
+        """The duel the match's players play or played in its thread that is no leg yet:
+        the starting leg's, opened by a process that died before keeping it (running or
+        already over: its result is the leg's). Kept at once: the id it would have kept."""
+        legs = {leg.game_id for leg in await self.store.cups.legs(cup.id)}
+        recent = await self.store.history(cup.guild_id, players[0], limit=RECENT_GAMES)
+        for game in recent:
+            if (
+                game.channel_id == row.thread_id
+                and game.state.players == [str(p) for p in players]
+                and game.state.id not in legs
+            ):
+                return game.state.id
+        return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.cup._matches import START_WINDOW_S, STEP_LEASE_S
-from bot.storage import CupPhase
+from bot.storage import STARTING, CupPhase
 from tests.bot.cup.test_cup_crash_windows import (
     a_drawn_cup,
     die,
@@ -18,6 +18,7 @@ from tests.bot.cup.test_cup_crash_windows import (
     schedule,
 )
 from tests.bot.cup.test_cup_matches import ready, ready_message
+from tests.support.sim import button_id
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -94,3 +95,43 @@ async def test_a_thread_discord_made_before_the_process_died_is_adopted(
     assert row.thread_id == thread.id
     assert len(calls(thread)) == 1
     await play_to_the_champion(world, cup, thread)
+
+
+async def test_a_duel_that_ended_before_it_was_kept_is_the_legs_result(
+    world, admin, make_bot, monkeypatch
+) -> None:
+    """The process dies after opening the leg's duel, before keeping it; the duel goes on
+    to its end (its own flow) before the next process looks: that duel is the leg."""
+    cup = await a_drawn_cup(world, admin)
+    await world.env.advance_time(30 * 60)
+    (thread,) = match_threads(world)
+    matches = world.store.cup_matches
+
+    async def dies(*args, **kwargs):
+        schedule(world).stop()
+        await die()
+
+    async def writes_nothing(*args, **kwargs) -> None:
+        return None
+
+    monkeypatch.setattr(matches, "release", writes_nothing)
+    monkeypatch.setattr(matches, "started", dies)
+    world.digits.extend("7001")
+    assert "opponent" in await ready(world.alice, thread)
+    message = ready_message(thread)
+    await world.bob.click(message, custom_id=button_id(message, "fd:cup:ready:"))
+    (row,) = (await matches.of_cup(cup.id)).values()
+    assert row.game_id == STARTING
+    await play_the_leg(world, thread)  # the duel ends; nobody kept it as the leg
+    (duel,) = await world.store.history(world.guild.id, world.alice.id, limit=1)
+    assert duel.state.outcome is not None
+    monkeypatch.undo()
+    await world.env.restart_bot(make_bot())
+    await world.env.advance_time(STEP_LEASE_S + 60)
+    games = await world.store.history(world.guild.id, world.alice.id, limit=5)
+    assert [g.state.id for g in games] == [duel.state.id]  # the leg was not played twice
+    over = await world.store.cups.load(cup.id)
+    assert over is not None and over.phase is CupPhase.OVER
+    assert over.champion == str(world.alice.id)
+    (leg,) = await world.store.cups.legs(cup.id)  # the finished duel is the leg, once
+    assert (leg.leg, leg.game_id, leg.result) == (1, duel.state.id, "first")
