@@ -127,6 +127,8 @@ class MatchRunner:
         if row.thread_id is None:
             if due and await matches.retake_open(*where, row.opened_at, now):
                 found = await self.face.match_thread(cup, match)
+                if found is not None and await matches.keeps_thread(found):
+                    found = None  # an earlier Cup's match of the same name
                 log.warning("Cup %s: match %s.%s had no thread; %s", *where,
                             "made" if found is None else f"adopted {found}")  # fmt: skip
                 await self._make_thread(cup, match, found)

@@ -121,6 +121,13 @@ class CupMatchStore:
                 .values(thread_id=thread_id)
             )
 
+    async def keeps_thread(self, thread_id: int) -> bool:
+        """Whether some match (of any Cup) keeps `thread_id`: a thread found by its name
+        may be an earlier Cup's of the same name, not the one a dead process made."""
+        async with self._read() as conn:
+            query = sa.select(matches_t.c.cup_id).where(matches_t.c.thread_id == thread_id)
+            return (await conn.execute(query.limit(1))).first() is not None
+
     async def of_cup(self, cup_id: int) -> dict[tuple[int, int], CupMatchRecord]:
         async with self._read() as conn:
             rows = await conn.execute(sa.select(matches_t).where(matches_t.c.cup_id == cup_id))

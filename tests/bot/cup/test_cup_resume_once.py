@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -34,6 +35,9 @@ class Face:
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.found: int | None = None
+        """The bot's thread of the match's name Discord has (`match_thread`)."""
+        self.made = 77
 
     async def _call(self, what: str) -> None:
         await asyncio.sleep(0)
@@ -45,10 +49,11 @@ class Face:
 
     async def match_opened(self, cup: CupRecord, match: object, players: object) -> int:
         await self._call("thread")
-        return 77
+        return self.made
 
-    async def match_thread(self, cup: CupRecord, match: object) -> None:
-        await asyncio.sleep(0)  # Discord has no thread of the match: one is made
+    async def match_thread(self, cup: CupRecord, match: object) -> int | None:
+        await asyncio.sleep(0)
+        return self.found
 
     async def leg_call_seen(self, *args: object) -> bool:
         await asyncio.sleep(0)
@@ -139,3 +144,21 @@ async def test_a_leg_never_called_is_called_once_when_its_window_runs_out(shared
     assert row is not None and row.opened_at == now[0] and not row.done  # nobody forfeited
     stored = await shared.cups.load(CUP.id)
     assert stored is not None and stored.phase is CupPhase.DRAWN
+
+
+async def test_a_thread_of_the_same_name_kept_by_another_cup_is_not_adopted(
+    shared: Store,
+) -> None:
+    """Last week's Cup of the same name left its final's thread active (its archive
+    failed): a takeover finding it by name makes the match its own thread."""
+    await shared.cups.save(replace(CUP, id=8), T0 - 7 * 86400)
+    assert await shared.cup_matches.open(8, 1, 0, T0 - 7 * 86400)
+    await shared.cup_matches.set_thread(8, 1, 0, 77)
+    await shared.cups.save(CUP, T0)
+    assert await shared.cup_matches.open(CUP.id, 1, 0, T0)  # and the process died
+    face, now = Face(), [T0 + STEP_LEASE_S + 1]
+    face.found, face.made = 77, 78
+    await both_look(shared, face, now)
+    assert face.calls == ["thread", "leg called"]
+    row = await shared.cup_matches.load(CUP.id, 1, 0)
+    assert row is not None and row.thread_id == 78
