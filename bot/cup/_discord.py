@@ -24,7 +24,7 @@ from bot.cup._render import (
     leg_text,
     match_title,
 )
-from bot.cup._views import check_in_view, ready_view
+from bot.cup._views import check_in_view, ready_id, ready_view
 from bot.games import Lane, RestBudget, with_retry
 from bot.play import GameService
 from bot.storage import Challenge, CupRecord
@@ -33,6 +33,9 @@ from rules.cup import CupState, Match
 
 log = logging.getLogger(__name__)
 MESSAGE_MAX = 2000
+HISTORY_LIMIT = 100
+"""Messages of a match's thread read for a leg's call (one request): the call is the
+newest of the bot's messages until its leg starts."""
 
 
 class DiscordCupFace:
@@ -129,6 +132,45 @@ class DiscordCupFace:
             f"cup {cup.id}: a match's thread",
         )
         return int(thread.id)
+
+    async def match_thread(self, cup: CupRecord, match: Match) -> int | None:
+        """Found by its name among the guild's active threads of the Cup's channel that the
+        bot made: Discord may have made it just before the process died."""
+        me, guild = self.client.user, self.client.get_guild(cup.guild_id)
+        if me is None or guild is None:
+            return None
+        name = match_title(cup, match, cup.locale)[:100]
+
+        def ours(thread: discord.Thread) -> bool:
+            return (thread.parent_id, thread.owner_id, thread.name) == (cup.channel_id, me.id, name)
+
+        cached = [t for t in guild.threads if ours(t)]
+        if not cached:
+            try:
+                active = await self._call(guild.active_threads, f"cup {cup.id}: active threads")
+            except discord.Forbidden:
+                return None
+            cached = [t for t in active if ours(t)]
+        return min(t.id for t in cached) if cached else None
+
+    async def leg_call_seen(self, cup: CupRecord, thread_id: int, match: Match, leg: int) -> bool:
+        me, thread = self.client.user, await self._thread(thread_id)
+        if me is None or thread is None:
+            return True
+        wanted = ready_id(cup.id, match.round, match.slot, leg)
+
+        async def read() -> list[discord.Message]:
+            return [m async for m in thread.history(limit=HISTORY_LIMIT)]
+
+        try:
+            messages = await self._call(read, f"cup {cup.id}: a match's thread history")
+        except (discord.NotFound, discord.Forbidden):
+            return True
+        return any(
+            getattr(item, "custom_id", None) == wanted
+            for message in messages if message.author.id == me.id
+            for row in message.components for item in getattr(row, "children", ())
+        )  # fmt: skip
 
     async def leg_called(
         self, cup: CupRecord, thread_id: int, match: Match, leg: int, players: tuple[int, int]

@@ -44,6 +44,16 @@ class CupFace(Protocol):
         """A thread for the match, both players mentioned; its id."""
         ...
 
+    async def match_thread(self, cup: CupRecord, match: Match) -> int | None:
+        """The bot's own active thread for the match, made by a process that died before
+        keeping it; None when there is none (or it cannot be told)."""
+        ...
+
+    async def leg_call_seen(self, cup: CupRecord, thread_id: int, match: Match, leg: int) -> bool:
+        """Whether leg `leg`'s call (its Ready button) is in the match's thread; True when
+        the thread cannot be read (posting again would not help)."""
+        ...
+
     async def leg_called(
         self, cup: CupRecord, thread_id: int, match: Match, leg: int, players: tuple[int, int]
     ) -> None:

@@ -9,10 +9,14 @@ looks at the Cup (`POLL_S`): the duel machinery stays as it is and tells the Cup
 and a restart loses nothing, since the look reads only what is stored.
 
 The same look finishes a step a dead process left half done: a match opened without its
-thread gets one and its first leg called (`STEP_LEASE_S` after it was opened); a leg
-whose start was taken but whose duel was never kept gets that duel: the one its players
-are in already (the dead process opened it; kept at once), or, past the lease, a new
-one. One process takes each over.
+thread gets one and its first leg called (`STEP_LEASE_S` after it was opened; the thread
+Discord made for the dead process is adopted, not made twice); a leg whose start was
+taken but whose duel was never kept gets that duel: the one its players played or play
+in the match's thread (the dead process opened it; kept at once, its result counted as
+any leg's, so no leg is played twice), or, past the lease, a new one. A leg whose start
+window ran out with its call never posted (the process died first) is called then, and
+its window starts again: nobody forfeits a leg they were never called to. One process
+takes each over.
 """
 
 from __future__ import annotations
@@ -44,6 +48,11 @@ POLL_S = 15.0
 STEP_LEASE_S = 300.0
 """A match's thread or a leg's duel still not kept this long after the step was taken:
 the process taking it died (making a thread or a duel is a few REST calls, retried)."""
+
+
+RECENT_GAMES = 5
+"""A player's newest games looked through for a leg's duel a dead process opened: the
+player was in it when the process died, and can have played few games since."""
 
 
 class Ready(StrEnum):
@@ -97,11 +106,13 @@ class MatchRunner:
         if await self.store.cup_matches.open(cup.id, match.round, match.slot, self.cups.clock()):
             await self._make_thread(cup, match)
 
-    async def _make_thread(self, cup: CupRecord, match: Match) -> None:
-        """The match's thread, kept (or `NO_THREAD`: its players cannot be called, and
-        the start window decides it), then its first leg called."""
+    async def _make_thread(self, cup: CupRecord, match: Match, found: int | None = None) -> None:
+        """The match's thread (`found`, or made), kept (or `NO_THREAD`: its players cannot
+        be called, and the start window decides it), then its first leg called."""
         players = self.players(cup, match)
-        thread_id = await self.face.match_opened(cup, match, players)
+        thread_id = found
+        if thread_id is None:
+            thread_id = await self.face.match_opened(cup, match, players)
         kept = NO_THREAD if thread_id is None else thread_id
         await self.store.cup_matches.set_thread(cup.id, match.round, match.slot, kept)
         if thread_id is not None:
@@ -115,8 +126,12 @@ class MatchRunner:
         matches, where = self.store.cup_matches, (cup.id, match.round, match.slot)
         if row.thread_id is None:
             if due and await matches.retake_open(*where, row.opened_at, now):
-                log.warning("Cup %s: match %s.%s had no thread; made", *where)
-                await self._make_thread(cup, match)
+                found = await self.face.match_thread(cup, match)
+                if found is not None and await matches.keeps_thread(found):
+                    found = None  # an earlier Cup's match of the same name
+                log.warning("Cup %s: match %s.%s had no thread; %s", *where,
+                            "made" if found is None else f"adopted {found}")  # fmt: skip
+                await self._make_thread(cup, match, found)
             return True
         if row.game_id == STARTING:
             players = self.players(cup, match)
@@ -139,7 +154,7 @@ class MatchRunner:
             game = await self.store.load_game(row.game_id)
             result = None if game is None else leg_result(game)
             return result is not None and await self._count(cup, match, row, result)
-        if now < row.opened_at + START_WINDOW_S:
+        if now < row.opened_at + START_WINDOW_S or await self._call_unseen(cup, match, row):
             return False
         absent = frozenset({0, 1}) - row.ready
         decided = await self.cups.record(cup.id, NoShow(match.round, match.slot, absent))
@@ -148,6 +163,22 @@ class MatchRunner:
             done = decided.bracket.match(match.round, match.slot)
             await self.face.match_decided(decided, row.thread_id, done)
         return decided is not None
+
+    async def _call_unseen(self, cup: CupRecord, match: Match, row: CupMatchRecord) -> bool:
+        """A leg whose start window ran out with nobody Ready and no call in its thread:
+        the process calling it died first. Called now, by one process, its window from
+        now; True while so (nobody forfeits). Read only when the window runs out: one
+        read of the thread a no-show, not one a look."""
+        if row.ready or not row.thread_id:
+            return False
+        if await self.face.leg_call_seen(cup, row.thread_id, match, row.leg):
+            return False
+        key = (cup.id, match.round, match.slot, row.leg)
+        if await self.store.cup_matches.retake_call(*key, row.opened_at, self.cups.clock()):
+            log.warning("Cup %s: match %s.%s leg %s was never called; called", *key)
+            players = self.players(cup, match)
+            await self.face.leg_called(cup, row.thread_id, match, row.leg, players)
+        return True
 
     async def _count(
         self, cup: CupRecord, match: Match, row: CupMatchRecord, result: LegResult
@@ -235,10 +266,16 @@ class MatchRunner:
     async def _duel_in_thread(
         self, cup: CupRecord, row: CupMatchRecord, players: tuple[int, int]
     ) -> str | None:
-        """The duel the match's players are in, in its thread: the starting leg's (an
-        earlier leg's duel ended before that leg counted), opened by a process that may
-        have died before keeping it. Kept at once: the same id it would have kept."""
-        game = await self.store.active_game_of(cup.guild_id, players[0])
-        if game is None or game.channel_id != row.thread_id:
-            return None
-        return game.state.id if game.state.players == [str(p) for p in players] else None
+        """The duel the match's players play or played in its thread that is no leg yet:
+        the starting leg's, opened by a process that died before keeping it (running or
+        already over: its result is the leg's). Kept at once: the id it would have kept."""
+        legs = {leg.game_id for leg in await self.store.cups.legs(cup.id)}
+        recent = await self.store.history(cup.guild_id, players[0], limit=RECENT_GAMES)
+        for game in recent:
+            if (
+                game.channel_id == row.thread_id
+                and game.state.players == [str(p) for p in players]
+                and game.state.id not in legs
+            ):
+                return game.state.id
+        return None

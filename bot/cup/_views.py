@@ -60,6 +60,11 @@ def check_in_view(cup_id: int, locale: str) -> discord.ui.View:
     return view
 
 
+def ready_id(cup_id: int, round_: int, slot: int, leg: int) -> str:
+    """The custom_id of a leg's Ready button: how the leg's call is found in its thread."""
+    return f"fd:cup:ready:{cup_id}:{round_}:{slot}:{leg}"
+
+
 class ReadyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"fd:cup:ready:(?P<cup>[0-9]{1,20}):(?P<round>[0-9]{1,2}):(?P<slot>[0-9]{1,3}):(?P<leg>[0-9]{1,3})",
@@ -71,7 +76,7 @@ class ReadyButton(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.primary,
-                custom_id=f"fd:cup:ready:{cup_id}:{round_}:{slot}:{leg}",
+                custom_id=ready_id(cup_id, round_, slot, leg),
             )
         )
         self.cup_id, self.round, self.slot, self.leg = cup_id, round_, slot, leg

@@ -10,7 +10,9 @@ A process can die inside a step: after opening a match and before its thread is 
 or after taking a leg's start and before its duel is kept. Both leave a mark with the
 time it was taken (`opened_at`): a thread still NULL, a game still "starting". Past a
 lease, `retake_open` and `retake_start` hand that step to one caller (the mark's time
-moved on under a guard), which finishes it.
+moved on under a guard), which finishes it. A leg called (its row moved on) by a process
+that died before posting the call is found by its start window running out with no call
+in the thread: `retake_call` hands the call to one caller and restarts the window.
 """
 
 from __future__ import annotations
@@ -119,6 +121,13 @@ class CupMatchStore:
                 .values(thread_id=thread_id)
             )
 
+    async def keeps_thread(self, thread_id: int) -> bool:
+        """Whether some match (of any Cup) keeps `thread_id`: a thread found by its name
+        may be an earlier Cup's of the same name, not the one a dead process made."""
+        async with self._read() as conn:
+            query = sa.select(matches_t.c.cup_id).where(matches_t.c.thread_id == thread_id)
+            return (await conn.execute(query.limit(1))).first() is not None
+
     async def of_cup(self, cup_id: int) -> dict[tuple[int, int], CupMatchRecord]:
         async with self._read() as conn:
             rows = await conn.execute(sa.select(matches_t).where(matches_t.c.cup_id == cup_id))
@@ -202,6 +211,27 @@ class CupMatchStore:
                     *self._key(cup_id, round_, slot),
                     matches_t.c.thread_id.is_(None),
                     matches_t.c.opened_at == taken_at,
+                )
+                .values(opened_at=now)
+            )
+            return bool(taken.rowcount)
+
+    async def retake_call(
+        self, cup_id: int, round_: int, slot: int, leg: int, called_at: float, now: float
+    ) -> bool:
+        """Leg `leg`, called at `called_at` by a process that died before its call was
+        posted (nobody pressed Ready, none is in the thread): True for the one caller that
+        posts it; the leg's start window runs from `now`."""
+        async with self._write() as conn:
+            taken = await conn.execute(
+                matches_t.update()
+                .where(
+                    *self._key(cup_id, round_, slot),
+                    matches_t.c.leg == leg,
+                    matches_t.c.ready == "",
+                    matches_t.c.game_id.is_(None),
+                    matches_t.c.done.is_(False),
+                    matches_t.c.opened_at == called_at,
                 )
                 .values(opened_at=now)
             )

@@ -1,12 +1,14 @@
 """A step a dead process left half done is finished once, by one of two live processes
 looking at the same moment, on SQLite and on PostgreSQL: a match opened without its
 thread gets one thread and one call of its first leg; a leg left "starting" gets one
-duel. Before the lease runs out, neither touches it (the first process may be alive)."""
+duel; a leg whose call was never posted gets one call when its window runs out. Before
+the lease (or the window) runs out, neither touches it (the first process may be alive)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -14,7 +16,7 @@ import pytest
 
 from bot.common import SetsDirectory
 from bot.cup import CupFace, CupService
-from bot.cup._matches import STEP_LEASE_S, MatchRunner
+from bot.cup._matches import START_WINDOW_S, STEP_LEASE_S, MatchRunner
 from bot.storage import STARTING, CupPhase, CupRecord, Store, open_store
 from rules import load_sets
 from rules.cup import draw
@@ -33,6 +35,9 @@ class Face:
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.found: int | None = None
+        """The bot's thread of the match's name Discord has (`match_thread`)."""
+        self.made = 77
 
     async def _call(self, what: str) -> None:
         await asyncio.sleep(0)
@@ -44,7 +49,15 @@ class Face:
 
     async def match_opened(self, cup: CupRecord, match: object, players: object) -> int:
         await self._call("thread")
-        return 77
+        return self.made
+
+    async def match_thread(self, cup: CupRecord, match: object) -> int | None:
+        await asyncio.sleep(0)
+        return self.found
+
+    async def leg_call_seen(self, *args: object) -> bool:
+        await asyncio.sleep(0)
+        return "leg called" in self.calls
 
     async def leg_called(self, *args: object) -> None:
         await self._call("leg called")
@@ -113,3 +126,39 @@ async def test_a_leg_left_starting_gets_one_duel(shared: Store) -> None:
     legs = await shared.cups.legs(CUP.id)
     assert [(leg.leg, leg.game_id) for leg in legs] == [(1, "d" * 32)]
     assert row.game_id != STARTING
+
+
+async def test_a_leg_never_called_is_called_once_when_its_window_runs_out(shared: Store) -> None:
+    await shared.cups.save(CUP, T0)
+    matches = shared.cup_matches
+    assert await matches.open(CUP.id, 1, 0, T0)
+    await matches.set_thread(CUP.id, 1, 0, 77)  # and the process died before calling leg 1
+    face, now = Face(), [T0 + START_WINDOW_S - 1]
+    await both_look(shared, face, now)
+    assert face.calls == []  # its window still runs
+    now[0] = T0 + START_WINDOW_S + 1
+    await both_look(shared, face, now)
+    await both_look(shared, face, now)
+    assert face.calls == ["leg called"]
+    row = await matches.load(CUP.id, 1, 0)
+    assert row is not None and row.opened_at == now[0] and not row.done  # nobody forfeited
+    stored = await shared.cups.load(CUP.id)
+    assert stored is not None and stored.phase is CupPhase.DRAWN
+
+
+async def test_a_thread_of_the_same_name_kept_by_another_cup_is_not_adopted(
+    shared: Store,
+) -> None:
+    """Last week's Cup of the same name left its final's thread active (its archive
+    failed): a takeover finding it by name makes the match its own thread."""
+    await shared.cups.save(replace(CUP, id=8), T0 - 7 * 86400)
+    assert await shared.cup_matches.open(8, 1, 0, T0 - 7 * 86400)
+    await shared.cup_matches.set_thread(8, 1, 0, 77)
+    await shared.cups.save(CUP, T0)
+    assert await shared.cup_matches.open(CUP.id, 1, 0, T0)  # and the process died
+    face, now = Face(), [T0 + STEP_LEASE_S + 1]
+    face.found, face.made = 77, 78
+    await both_look(shared, face, now)
+    assert face.calls == ["thread", "leg called"]
+    row = await shared.cup_matches.load(CUP.id, 1, 0)
+    assert row is not None and row.thread_id == 78
