@@ -255,12 +255,12 @@ class FormulaDartsBot(commands.AutoShardedBot):
         payload = await self._payload(guild)
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{guild_id or 'global'}:{self.application_id or 0}"
-        if not self.shard_plan.syncs_commands or await self.store.get_state(key) == digest:
+        if not self.shard_plan.syncs_commands or await self.store.install.get_state(key) == digest:
             synced = await self.tree.fetch_commands(guild=guild)
             log.info("the command tree is unchanged or another shard syncs it; not synced")
         else:
             synced = await self.tree.sync(guild=guild)
-            await self.store.set_state(key, digest)
+            await self.store.install.set_state(key, digest)
             log.info("synced %d command(s) %s", len(synced), f"to {guild_id}" if guild_id else "")
         use_synced_commands(synced)
 

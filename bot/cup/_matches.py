@@ -90,7 +90,9 @@ class MatchRunner:
         """One match's due step; True when the bracket changed."""
         now = self.cups.clock()
         if row.game_id is not None:
-            game = None if row.game_id == "starting" else await self.store.load_game(row.game_id)
+            game = (
+                None if row.game_id == "starting" else await self.store.games.load_game(row.game_id)
+            )
             result = None if game is None else leg_result(game)
             return result is not None and await self._count(cup, match, row, result)
         if now < row.opened_at + START_WINDOW_S:

@@ -160,7 +160,7 @@ class CupService:
             raise CupRefused("not_open", name=cup.name)
         if cup.phase is not CupPhase.ANNOUNCED or self.clock() >= cup.starts_at:
             raise CupRefused("closed", name=cup.name)
-        if await self.store.barred_reason(guild_id, user_id) is not None:
+        if await self.store.moderation.barred_reason(guild_id, user_id) is not None:
             raise CupRefused("barred")
         joined = await self.store.cups.check_in(cup.id, str(user_id), self.clock())
         return CheckIn.IN if joined else CheckIn.ALREADY

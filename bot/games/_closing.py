@@ -73,7 +73,7 @@ class ThreadCloser:
     async def recover(self, store: Store) -> int:
         """Schedule again every thread of a game that ended within the auto-archive hour."""
         since = self.clock() - END_BUTTONS_S - AUTO_ARCHIVE_MINUTES * 60
-        threads = [t for t in await store.finished_since(since) if self.owns(t.guild_id)]
+        threads = [t for t in await store.games.finished_since(since) if self.owns(t.guild_id)]
         for thread in threads:
             self._schedule(thread)
         return len(threads)

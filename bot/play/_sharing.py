@@ -52,7 +52,7 @@ async def claim_share(
     if outcome is None or outcome.termination is Termination.VOID:
         raise GameError(Refusal.SHARE_NOT_OVER)
     card = share_card(record, user_id, card_locale, tz=settings.zone)
-    if not await store.claim_state(share_key(record.state.id, user_id), str(now)):
+    if not await store.install.claim_state(share_key(record.state.id, user_id), str(now)):
         raise GameError(Refusal.SHARE_DONE)
     target = share_target(record, settings.channel_id)
     return Share(card, card_locale, target, record.guild_id)

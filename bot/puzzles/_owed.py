@@ -31,21 +31,21 @@ class OwedSummaries:
     async def owe(self, run: PuzzleRun) -> None:
         """The sweep ended `run`: its player is owed its summary."""
         key = _key(run.guild_id, run.user_id)
-        ids = _ids(await self.store.get_state(key))
+        ids = _ids(await self.store.install.get_state(key))
         if run.id not in ids:
-            await self.store.set_state(key, ",".join([*ids, run.id][-KEPT:]))
+            await self.store.install.set_state(key, ",".join([*ids, run.id][-KEPT:]))
 
     async def take(self, guild_id: int, user_id: int) -> list[str]:
         """The runs whose summaries the caller now tells (each claimed once: another
         caller at the same time gets none of them); they are owed no more."""
         key = _key(guild_id, user_id)
-        owed = _ids(await self.store.get_state(key))
+        owed = _ids(await self.store.install.get_state(key))
         if not owed:
             return []
-        taken = [i for i in owed if await self.store.claim_state(f"pztold:{i}", "1")]
-        left = [i for i in _ids(await self.store.get_state(key)) if i not in owed]
+        taken = [i for i in owed if await self.store.install.claim_state(f"pztold:{i}", "1")]
+        left = [i for i in _ids(await self.store.install.get_state(key)) if i not in owed]
         if left:  # owed by a sweep meanwhile: still owed
-            await self.store.set_state(key, ",".join(left))
+            await self.store.install.set_state(key, ",".join(left))
         else:
-            await self.store.drop_state(key)
+            await self.store.install.drop_state(key)
         return taken

@@ -146,7 +146,10 @@ class Chaos:
     async def _idle(self) -> list[simcord.MemberActor]:
         idle = []
         for player in self.players:
-            if await self._quietly(self.store.active_game_of(self.guild.id, player.id)) is None:
+            if (
+                await self._quietly(self.store.games.active_game_of(self.guild.id, player.id))
+                is None
+            ):
                 idle.append(player)
         return idle
 
@@ -207,7 +210,7 @@ class Chaos:
         return next((t for t in self.channel.threads if t.id == record.channel_id), None)
 
     async def answer(self) -> None:
-        games = await self._quietly(self.store.active_games())
+        games = await self._quietly(self.store.games.active_games())
         if not games:
             return
         record = self.rng.choice(games)
@@ -232,7 +235,7 @@ class Chaos:
             self._saw(await actor.slash(thread, "answer", formula=formula))
 
     async def resign(self) -> None:
-        games = await self._quietly(self.store.active_games())
+        games = await self._quietly(self.store.games.active_games())
         humans = [
             (record, p) for record in games for p in self.players
             if str(p.id) in record.state.players
@@ -247,7 +250,7 @@ class Chaos:
     async def peek(self) -> None:
         """A player who is not playing looks at every finished Qualification of a period
         that still has a game running: nothing of that period's Digits may show."""
-        games = await self._quietly(self.store.active_games())
+        games = await self._quietly(self.store.games.active_games())
         running = {(r.guild_id, r.period) for r in games if r.period is not None}
         if not running:
             return
@@ -331,7 +334,7 @@ class Chaos:
         self.faults.pending = 0
         self.env.backend.faults.clear()
         for _ in range(200):
-            if not await self.store.active_games():
+            if not await self.store.games.active_games():
                 break
             await self.env.advance_time(150)
         now = self.env.now().timestamp()
