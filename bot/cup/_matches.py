@@ -4,7 +4,7 @@ of the Cup's Set, opened through the games' public API by the face), and counts 
 duel ends; a side not Ready within the start window loses the match (neither: the higher
 seed goes through). The next round's matches open as soon as theirs are known.
 
-A leg's end is seen by looking at its duel (`Store.load_game`) each time the schedule
+A leg's end is seen by looking at its duel (`GameStore.load_game`) each time the schedule
 looks at the Cup (`POLL_S`): the duel machinery stays as it is and tells the Cup nothing,
 and a restart loses nothing, since the look reads only what is stored.
 """

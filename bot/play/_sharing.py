@@ -2,7 +2,7 @@
 
 The card is the presser's (`bot.share.share_card`: no Digits, no formula, no
 Result), so only a player of the game may post it. A share is claimed in the
-store before it is posted (`Store.claim_state`, an insert that only one caller
+store before it is posted (`InstallStore.claim_state`, an insert that only one caller
 wins), so two presses, or two bot processes, never post it twice; a post that
 fails gives the claim back (`GameService.unshare`), so the player can press again.
 """

@@ -1,4 +1,4 @@
-"""`Store.set_language`: the language a board or a record of a Set names and prints."""
+"""`BoardStore.set_language`: the language a board or a record of a Set names and prints."""
 
 from __future__ import annotations
 
