@@ -191,7 +191,14 @@ class FormulaDartsBot(commands.AutoShardedBot):
             case Feature.SETS:
                 return [SetsAdminCog(SetsManager(self.sets))]
             case Feature.ADMIN:
-                return [AdminCog(Moderation(self.store, self.service, self.rewards))]
+                moderation = Moderation(
+                    self.store.games,
+                    self.store.moderation,
+                    self.store.fairplay,
+                    self.service,
+                    self.rewards,
+                )
+                return [AdminCog(moderation)]
             case Feature.CONFIG:
                 config = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
                 config_cog = ConfigCog(config, web, self.settings.solo_games.value)
@@ -241,7 +248,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         if recovered:
             log.info("recovered %d active game(s)", recovered)
         try:
-            await self.closer.recover(self.store)
+            await self.closer.recover(self.store.games)
         except Exception:  # threads auto-archive anyway: never a reason to stop the bot
             log.exception("scheduling the finished games' threads to archive failed")
 
