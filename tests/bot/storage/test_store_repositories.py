@@ -37,8 +37,8 @@ def repositories() -> dict[str, str]:
 
 
 def test_the_store_inherits_no_part_and_keeps_no_subject_of_its_own() -> None:
-    """Seen failing on the Store that inherited BoardsPart, OffersPart, ModerationPart and
-    kept the games' and the installation's 49 methods itself."""
+    """Seen failing (with the other two tests) on the Store that inherited BoardsPart,
+    OffersPart and ModerationPart and kept the games' and the installation's methods."""
     assert Store.__mro__ == (Store, object)
     own = {
         name
