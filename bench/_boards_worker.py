@@ -40,8 +40,8 @@ async def load(url: str, games: int, players: int) -> dict[str, Any]:
 
 async def uncached_board(store: Any, period: BoardPeriod) -> None:
     """What the web page asks the store for a board it has not cached (`_board_page`)."""
-    await store.qualification_sets(GUILD)
-    versions = await store.set_versions(GUILD, "darts")
+    await store.boards.qualification_sets(GUILD)
+    versions = await store.boards.set_versions(GUILD, "darts")
     await board(store, GUILD, "darts", period, versions[0] if versions else None, 0)
 
 

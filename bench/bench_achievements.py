@@ -55,7 +55,7 @@ async def run(players: int, games: int) -> tuple[list[float], list[float]]:
                     record = game(f"{index:08x}{player:08x}", 1000 + player, mode,
                                   first + timedelta(days=index))  # fmt: skip
                     start = time.perf_counter()
-                    await store.save_game(record)
+                    await store.games.save_game(record)
                     saved = time.perf_counter()
                     await rewards.summary_lines(record, "en")
                     hooks.append(time.perf_counter() - saved)

@@ -60,7 +60,9 @@ async def run(players: int, games: int) -> tuple[list[float], list[float]]:
         try:
             for index in range(games):
                 for player in range(players):
-                    await store.save_game(game(f"{index:08x}{player:08x}", 1000 + player, index))
+                    await store.games.save_game(
+                        game(f"{index:08x}{player:08x}", 1000 + player, index)
+                    )
             assert len(await store.fairplay.server_finished(GUILD, 10**9)) == players * games
             for player in range(players):
                 start = time.perf_counter()

@@ -85,7 +85,7 @@ def _game(guild: int, player: int, seed: str, rng: random.Random) -> GameRecord:
 async def load(store: Store, servers: int, played: int, players: int) -> float:
     began = time.perf_counter()
     rng = random.Random(20)
-    secret = await store.install_secret("qualification")
+    secret = await store.install.secret("qualification")
     for n in range(servers):
         await store.servers.update(GUILD0 + n, SINCE, channel_id=10 * n + 1)
     records = []

@@ -70,7 +70,7 @@ async def populate(store: Store, games: int, rounds: int, rng: random.Random) ->
             state=state, guild_id=GUILD, channel_id=1, period=PAST, seed="s",
             created_at=1_767_225_600.0, meta=GameMeta(),
         )  # fmt: skip
-        await store.save_game(record)
+        await store.games.save_game(record)
         ids.append(game_id)
     return ids
 

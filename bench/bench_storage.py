@@ -45,18 +45,20 @@ async def measure(store: Store, data: Dataset, samples: int) -> dict[str, list[f
 
     def qualification() -> Awaitable[object]:
         since = rng.choice([None, WEEK_START, TODAY])
-        return store.qualification_leaderboard(rng.choice(guilds), rng.choice(SETS).name, since)
+        return store.boards.qualification_leaderboard(
+            rng.choice(guilds), rng.choice(SETS).name, since
+        )
 
     def duel() -> Awaitable[object]:
-        return store.duel_leaderboard(rng.choice(guilds), offset=rng.choice([0, 0, 10, 100]))
+        return store.boards.duel_leaderboard(rng.choice(guilds), offset=rng.choice([0, 0, 10, 100]))
 
     def stats() -> Awaitable[object]:
         guild = rng.choice(guilds)
-        return store.player_stats(guild, int(rng.choice(data.players[guild])))
+        return store.boards.player_stats(guild, int(rng.choice(data.players[guild])))
 
     def history() -> Awaitable[object]:
         guild = rng.choice(guilds)
-        return store.history(guild, int(rng.choice(data.players[guild])))
+        return store.games.history(guild, int(rng.choice(data.players[guild])))
 
     results = {
         "qualification_leaderboard": await timed(samples, qualification),
@@ -83,7 +85,7 @@ async def _writes(
         player = str(700_000_000_000_000_000 + game_index)
         state = rules.new_game(f"w{game_index}", rules.Mode.QUALIFICATION, rules.CLASSIC, [player])
         record = GameRecord(state=state, guild_id=guild, channel_id=1, period=TODAY, seed="bench")
-        await store.save_game(record)
+        await store.games.save_game(record)
         now = time.time()
         while record.state.outcome is None and len(per_round) < samples:
             spent = 0.0
@@ -93,7 +95,7 @@ async def _writes(
             ):
                 record = dataclasses.replace(record, state=rules.apply(record.state, action))
                 began = time.perf_counter()
-                await store.save_game(record)
+                await store.games.save_game(record)
                 elapsed = (time.perf_counter() - began) * 1000
                 steps.append(elapsed)
                 spent += elapsed

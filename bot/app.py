@@ -191,7 +191,14 @@ class FormulaDartsBot(commands.AutoShardedBot):
             case Feature.SETS:
                 return [SetsAdminCog(SetsManager(self.sets))]
             case Feature.ADMIN:
-                return [AdminCog(Moderation(self.store, self.service, self.rewards))]
+                moderation = Moderation(
+                    self.store.games,
+                    self.store.moderation,
+                    self.store.fairplay,
+                    self.service,
+                    self.rewards,
+                )
+                return [AdminCog(moderation)]
             case Feature.CONFIG:
                 config = ServerConfig(self.store, discord_clock, on_change=self.daily.poke)
                 config_cog = ConfigCog(config, web, self.settings.solo_games.value)
@@ -241,7 +248,7 @@ class FormulaDartsBot(commands.AutoShardedBot):
         if recovered:
             log.info("recovered %d active game(s)", recovered)
         try:
-            await self.closer.recover(self.store)
+            await self.closer.recover(self.store.games)
         except Exception:  # threads auto-archive anyway: never a reason to stop the bot
             log.exception("scheduling the finished games' threads to archive failed")
 
@@ -255,12 +262,12 @@ class FormulaDartsBot(commands.AutoShardedBot):
         payload = await self._payload(guild)
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{guild_id or 'global'}:{self.application_id or 0}"
-        if not self.shard_plan.syncs_commands or await self.store.get_state(key) == digest:
+        if not self.shard_plan.syncs_commands or await self.store.install.get_state(key) == digest:
             synced = await self.tree.fetch_commands(guild=guild)
             log.info("the command tree is unchanged or another shard syncs it; not synced")
         else:
             synced = await self.tree.sync(guild=guild)
-            await self.store.set_state(key, digest)
+            await self.store.install.set_state(key, digest)
             log.info("synced %d command(s) %s", len(synced), f"to {guild_id}" if guild_id else "")
         use_synced_commands(synced)
 

@@ -95,9 +95,9 @@ async def _run_faces(
             revealer=revealer,
             charts=charts,
             closest=ConfirmedSolver(solver, evaluator),
-            identify_gate=IdentifyGate(store),
+            identify_gate=IdentifyGate(store.install),
         ) as bot,
-        serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)),
+        serve_observability(settings, metrics, readiness_checks(bot, store.games, evaluator)),
         serve_pages(settings, store, bot.names, charts, service),
         backfilling(  # one process finds finished games' best answers: the one that syncs
             BestBackfill(

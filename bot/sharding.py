@@ -81,7 +81,7 @@ IDENTIFY_WINDOW_S = 5.5
 
 
 class StateClaims(Protocol):
-    """The store's insert-once rows (`Store.claim_state`, `drop_state`)."""
+    """The installation's insert-once rows (`Store.install`'s `claim_state`, `drop_state`)."""
 
     async def claim_state(self, name: str, value: str) -> bool: ...
 

@@ -109,7 +109,9 @@ class Rewards:
                 continue
             days = 0
             if state.mode is Mode.QUALIFICATION and record.period is not None:
-                streaks = await self.store.player_streaks(record.guild_id, user_id, record.period)
+                streaks = await self.store.boards.player_streaks(
+                    record.guild_id, user_id, record.period
+                )
                 found_streak = streaks.get(state.game_set.name)
                 days = found_streak.current if found_streak is not None else 0
             facts = game_facts(state, seat, best, days)

@@ -38,7 +38,7 @@ class SetsDirectory:
         """The server's own Sets; a stored one named like a global Set is hidden by it."""
         return {
             s.name: s
-            for s in await self.store.server_sets(guild_id)
+            for s in await self.store.sets.server_sets(guild_id)
             if s.name not in self.global_sets
         }
 

@@ -4,7 +4,7 @@ of the Cup's Set, opened through the games' public API by the face), and counts 
 duel ends; a side not Ready within the start window loses the match (neither: the higher
 seed goes through). The next round's matches open as soon as theirs are known.
 
-A leg's end is seen by looking at its duel (`Store.load_game`) each time the schedule
+A leg's end is seen by looking at its duel (`GameStore.load_game`) each time the schedule
 looks at the Cup (`POLL_S`): the duel machinery stays as it is and tells the Cup nothing,
 and a restart loses nothing, since the look reads only what is stored.
 
@@ -151,7 +151,7 @@ class MatchRunner:
             return False
         now = self.cups.clock()
         if row.game_id is not None:
-            game = await self.store.load_game(row.game_id)
+            game = await self.store.games.load_game(row.game_id)
             result = None if game is None else leg_result(game)
             return result is not None and await self._count(cup, match, row, result)
         if now < row.opened_at + START_WINDOW_S or await self._call_unseen(cup, match, row):
@@ -270,7 +270,7 @@ class MatchRunner:
         the starting leg's, opened by a process that died before keeping it (running or
         already over: its result is the leg's). Kept at once: the id it would have kept."""
         legs = {leg.game_id for leg in await self.store.cups.legs(cup.id)}
-        recent = await self.store.history(cup.guild_id, players[0], limit=RECENT_GAMES)
+        recent = await self.store.games.history(cup.guild_id, players[0], limit=RECENT_GAMES)
         for game in recent:
             if (
                 game.channel_id == row.thread_id

@@ -31,7 +31,7 @@ async def board(store: Store, cup: CupRecord, version: str, now: float) -> list[
     """The Set's Qualification board over the Cup's window, best first (players as ids)."""
     seeding = Seeding(cup.seeding)
     first = since(WINDOWS[seeding], datetime.fromtimestamp(now, UTC), zone_of(cup))
-    rows = await store.qualification_leaderboard(
+    rows = await store.boards.qualification_leaderboard(
         cup.guild_id, cup.set_name, first, limit=BOARD_DEPTH, version=version
     )
     return [str(row.user_id) for row in rows]
@@ -54,7 +54,7 @@ async def entrants(store: Store, cup: CupRecord, version: str, now: float) -> li
         return [p for p in await board(store, cup, version, now) if p in joined][: cup.size]
     ratings = {
         str(row.user_id): row.rating
-        for row in await store.duel_leaderboard(cup.guild_id, limit=RATINGS_DEPTH)
+        for row in await store.boards.duel_leaderboard(cup.guild_id, limit=RATINGS_DEPTH)
     }
     order = {player: i for i, player in enumerate(checked)}
     ranked = sorted(checked, key=lambda p: (-ratings.get(p, START), order[p]))

@@ -167,7 +167,7 @@ class CupService:
             raise CupRefused("not_open", name=cup.name)
         if cup.phase is not CupPhase.ANNOUNCED or self.clock() >= cup.starts_at:
             raise CupRefused("closed", name=cup.name)
-        if await self.store.barred_reason(guild_id, user_id) is not None:
+        if await self.store.moderation.barred_reason(guild_id, user_id) is not None:
             raise CupRefused("barred")
         await self._ensure_drawable(cup, user_id)
         joined = await self.store.cups.check_in(cup.id, str(user_id), self.clock())

@@ -150,7 +150,7 @@ class DayAhead:
                 game_set = await self.store.servers.played_set(guild_id, name, day)
                 if game_set is None:
                     continue
-                secret = secret or await self.store.install_secret("qualification")
+                secret = secret or await self.store.install.secret("qualification")
                 seed = rules.qualification_seed(
                     guild_id, name, day, secret=secret, version=game_set.version
                 )

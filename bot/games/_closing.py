@@ -20,7 +20,7 @@ import discord
 from bot.games._discord import Lane, RestBudget, RestBusy, with_retry
 from bot.games._places import AUTO_ARCHIVE_MINUTES
 from bot.play import Clock, Timers
-from bot.storage import FinishedThread, GameRecord, Store
+from bot.storage import FinishedThread, GameRecord, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +70,10 @@ class ThreadCloser:
             key = str(thread.thread_id)
             self._timers.at(key, thread.finished_at + END_BUTTONS_S, lambda: self._archive(thread))
 
-    async def recover(self, store: Store) -> int:
+    async def recover(self, games: GameStore) -> int:
         """Schedule again every thread of a game that ended within the auto-archive hour."""
         since = self.clock() - END_BUTTONS_S - AUTO_ARCHIVE_MINUTES * 60
-        threads = [t for t in await store.finished_since(since) if self.owns(t.guild_id)]
+        threads = [t for t in await games.finished_since(since) if self.owns(t.guild_id)]
         for thread in threads:
             self._schedule(thread)
         return len(threads)

@@ -119,8 +119,8 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
             game_set = await self.sets.resolve(guild_id, interaction.namespace.set)
         except UnknownSet:
             return []
-        played = await self.store.set_versions(guild_id, game_set.name)
-        numbers = await self.store.set_version_numbers(guild_id, game_set.name)
+        played = await self.store.boards.set_versions(guild_id, game_set.name)
+        numbers = await self.store.boards.set_version_numbers(guild_id, game_set.name)
         listed = [game_set.version, *(v for v in played if v != game_set.version)]
         locale = locale_of(interaction)
         needle = current.strip().lower()
@@ -137,7 +137,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
             return game_set.version
         wanted = chosen.strip().lower()
         wanted = "" if wanted == LEGACY_CHOICE else wanted
-        if wanted == game_set.version or wanted in await self.store.set_versions(
+        if wanted == game_set.version or wanted in await self.store.boards.set_versions(
             guild_id, game_set.name
         ):
             return wanted
@@ -258,14 +258,14 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         who = user or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
         guild_id = interaction.guild_id or 0
-        stats = await self.store.player_stats(guild_id, who.id)
+        stats = await self.store.boards.player_stats(guild_id, who.id)
         zone = (await self.store.servers.settings(guild_id)).zone
         today = rules.period_of(discord.utils.utcnow(), zone)  # the board counts the same day
-        streaks = await self.store.player_streaks(guild_id, who.id, today)
+        streaks = await self.store.boards.player_streaks(guild_id, who.id, today)
         locale = locale_of(interaction)
         best = stats.best
         lang = (
-            await self.store.set_language(guild_id, best.set_name, game_id=best.game_id)
+            await self.store.boards.set_language(guild_id, best.set_name, game_id=best.game_id)
             if best is not None
             else rules.FormulaLanguage.PHP
         )
@@ -291,7 +291,7 @@ class LeaderboardsCog(commands.Cog, name=COG_NAME):
         None: no renderer, nothing to draw, or the chart failed (the renderer logs why)."""
         if self.charts is None:
             return None
-        records = await self.store.history(guild_id, user_id, limit=GAMES_MAX)
+        records = await self.store.games.history(guild_id, user_id, limit=GAMES_MAX)
         counted = [r for r in records if r.state.mode is not Mode.PRACTICE and _counts(r)]
         if not counted:
             return None

@@ -201,13 +201,13 @@ async def build(
         case QualificationPages() as listing:
             return await _qualification_page(store, guild_id, request, listing, locale)
         case DuelPages():
-            ratings = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=offset)
-            pages = page_count(await store.duel_count(guild_id))
+            ratings = await store.boards.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=offset)
+            pages = page_count(await store.boards.duel_count(guild_id))
             embed = _render.duel_embed(ratings, request.page, locale, pages)
             return Page(embed, request.page + 1 < pages, request, pages)
         case HistoryPages(user_id=user_id):
-            records = await store.history(guild_id, user_id, limit=PAGE_SIZE, offset=offset)
-            pages = page_count(await store.history_count(guild_id, user_id))
+            records = await store.games.history(guild_id, user_id, limit=PAGE_SIZE, offset=offset)
+            pages = page_count(await store.games.history_count(guild_id, user_id))
             embed = _render_player.history_embed(
                 records, user_id, name, request.page, locale, pages
             )
@@ -235,7 +235,7 @@ async def _qualification_page(
     embed = _render.qualification_embed(
         list(found.rows), board.set_name, board.period, request.page, locale, found.pages,
         board.version, found.streaks, lang=found.language,
-        numbers=await store.set_version_numbers(guild_id, board.set_name),
+        numbers=await store.boards.set_version_numbers(guild_id, board.set_name),
     )  # fmt: skip
     return Page(embed, request.page + 1 < found.pages, request, found.pages)
 

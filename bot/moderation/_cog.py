@@ -137,7 +137,7 @@ class AdminCog(commands.Cog, name="Admin"):
         if interaction.guild_id is None or not interaction.permissions.manage_guild:
             await refuse(interaction, FairPlayRefused("not_allowed"))
             return
-        report = await signals(self.moderation.store.fairplay, interaction.guild_id, user.id)
+        report = await signals(self.moderation.fairplay, interaction.guild_id, user.id)
         text = report_text(report, user.mention, locale_of(interaction))
         await reply(interaction, text[:2000], allowed_mentions=discord.AllowedMentions.none())
 

@@ -6,8 +6,9 @@ import logging
 from typing import Protocol
 
 from bot.common import UserError
+from bot.moderation._fairplay import FinishedGames
 from bot.play import GameError, GameService, Refusal
-from bot.storage import GameRecord, ModerationEntry, Store
+from bot.storage import GameRecord, GameStore, ModerationEntry, ModerationStore
 from rules import Termination
 
 log = logging.getLogger(__name__)
@@ -41,17 +42,28 @@ class VoidListener(Protocol):
 
 
 class Moderation:
+    """What an admin does, on the repositories it needs: the stored games (to find and
+    reread one), the moderation log (void, bar) and the fair-play reads; `games` is the
+    running engine, which ends a running game voided."""
+
     def __init__(
-        self, store: Store, games: GameService, listener: VoidListener | None = None
+        self,
+        stored: GameStore,
+        actions: ModerationStore,
+        fairplay: FinishedGames,
+        games: GameService,
+        listener: VoidListener | None = None,
     ) -> None:
-        self.store = store
+        self.stored = stored
+        self.actions = actions
+        self.fairplay = fairplay
         self.games = games
         self.listener = listener
 
     async def void(self, guild_id: int, game_key: str, actor_id: int, reason: str) -> GameRecord:
         """Void a game of this server by id or id prefix: a running one ends without a
         result, a finished one leaves the boards, stats and Elo."""
-        record = await self.store.find_game(guild_id, game_key)
+        record = await self.stored.find_game(guild_id, game_key)
         if record is None:
             raise GameError(Refusal.NO_SUCH_GAME, id=game_key)
         reason = reason.strip()[:REASON_MAX]
@@ -61,22 +73,22 @@ class Moderation:
         elif _voided(record):
             await self._tell(record.state.id, void=True)  # a hook that failed before: again
             raise AlreadyVoid(record.state.id[:8])
-        if not await self.store.void_game(
+        if not await self.actions.void_game(
             guild_id, record.state.id, actor_id, reason, self.games.clock(), ended=ended
         ):
-            stored = await self.store.load_game(record.state.id)
+            stored = await self.stored.load_game(record.state.id)
             if stored is not None and _voided(stored):  # another admin was first
                 raise AlreadyVoid(record.state.id[:8])
             raise GameError(Refusal.CANNOT_VOID, id=record.state.id[:8])
-        stored = await self.store.load_game(record.state.id)
+        stored = await self.stored.load_game(record.state.id)
         await self._tell(record.state.id, void=True)
         return stored or record
 
     async def unvoid(self, guild_id: int, game_key: str, actor_id: int, reason: str) -> GameRecord:
-        record = await self.store.find_game(guild_id, game_key)
+        record = await self.stored.find_game(guild_id, game_key)
         if record is None:
             raise GameError(Refusal.NO_SUCH_GAME, id=game_key)
-        if not await self.store.unvoid_game(
+        if not await self.actions.unvoid_game(
             guild_id, record.state.id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
         ):
             raise GameError(Refusal.CANNOT_UNVOID, id=record.state.id[:8])
@@ -98,16 +110,16 @@ class Moderation:
                           "void" if void else "unvoid")  # fmt: skip
 
     async def bar(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> None:
-        if not await self.store.bar_player(
+        if not await self.actions.bar_player(
             guild_id, user_id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
         ):
             raise GameError(Refusal.ALREADY_BARRED, user=user_id)
 
     async def unbar(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> None:
-        if not await self.store.unbar_player(
+        if not await self.actions.unbar_player(
             guild_id, user_id, actor_id, reason.strip()[:REASON_MAX], self.games.clock()
         ):
             raise GameError(Refusal.NOT_BARRED, user=user_id)
 
     async def log(self, guild_id: int) -> list[ModerationEntry]:
-        return await self.store.moderation_log(guild_id)
+        return await self.actions.log(guild_id)

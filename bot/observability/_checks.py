@@ -27,7 +27,7 @@ class Gateway(Protocol):
 
 
 class GameReader(Protocol):
-    """`bot.storage.Store` as the check sees it."""
+    """`Store.games` as the check sees it."""
 
     async def load_game(self, game_id: str) -> object: ...
 
@@ -47,9 +47,9 @@ def logged_in(client: Gateway) -> HealthCheck:
     return check
 
 
-def store_answers(store: GameReader) -> HealthCheck:
+def store_answers(games: GameReader) -> HealthCheck:
     async def check() -> bool:
-        await store.load_game(PROBE_GAME_ID)
+        await games.load_game(PROBE_GAME_ID)
         return True
 
     return check
@@ -64,11 +64,12 @@ def evaluator_answers(evaluator: Judge) -> HealthCheck:
 
 
 def readiness_checks(
-    client: Gateway, store: GameReader, evaluator: Judge
+    client: Gateway, games: GameReader, evaluator: Judge
 ) -> dict[str, HealthCheck]:
-    """The three checks by the names `/healthz` reports."""
+    """The three checks by the names `/healthz` reports (the store's is a read of
+    `Store.games`)."""
     return {
         "discord": logged_in(client),
-        "store": store_answers(store),
+        "store": store_answers(games),
         "evaluator": evaluator_answers(evaluator),
     }

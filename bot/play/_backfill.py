@@ -130,7 +130,7 @@ class BestBackfill:
 
     async def _fill(self, pending: PendingBest) -> int:
         game_id = pending.game_id
-        record = await self.store.load_game(game_id)
+        record = await self.store.games.load_game(game_id)
         if record is None:
             await self.store.best.settled(game_id)
             return 0

@@ -54,7 +54,7 @@ class Challenges:
     async def pending_of(self, guild_id: int, user_id: int) -> Challenge | None:
         """The open challenge `user_id` has posted on this server, if any."""
         now = self.clock()
-        for challenge in await self.store.pending_challenges():
+        for challenge in await self.store.challenges.pending_challenges():
             if (
                 challenge.guild_id == guild_id
                 and challenge.challenger_id == user_id
@@ -99,7 +99,7 @@ class Challenges:
                 rematch_of=rematch_of,
             )
             try:
-                await self.store.save_challenge(challenge)
+                await self.store.challenges.save_challenge(challenge)
             except RematchTaken as exc:
                 raise GameError(Refusal.REMATCH_SENT, channel=channel_id) from exc
         self._arm(challenge)
@@ -107,11 +107,11 @@ class Challenges:
 
     async def attach_message(self, challenge: Challenge, message_id: int) -> None:
         challenge.message_id = message_id
-        await self.store.save_challenge(challenge)
+        await self.store.challenges.save_challenge(challenge)
 
     async def take(self, challenge_id: str, user_id: int) -> Challenge:
         """The pending challenge `user_id` may answer; GameError if there is none."""
-        challenge = await self.store.load_challenge(challenge_id)
+        challenge = await self.store.challenges.load_challenge(challenge_id)
         if challenge is None or challenge.status is not ChallengeStatus.PENDING:
             raise GameError(Refusal.CHALLENGE_CLOSED)
         if user_id != challenge.opponent_id:
@@ -132,7 +132,7 @@ class Challenges:
 
     async def cancel(self, challenge_id: str, user_id: int) -> Challenge:
         """The challenger takes the challenge back (and is free to start something else)."""
-        challenge = await self.store.load_challenge(challenge_id)
+        challenge = await self.store.challenges.load_challenge(challenge_id)
         if challenge is None or challenge.status is not ChallengeStatus.PENDING:
             raise GameError(Refusal.CHALLENGE_CLOSED)
         if user_id != challenge.challenger_id:
@@ -141,7 +141,7 @@ class Challenges:
         return challenge
 
     async def _close(self, challenge: Challenge, status: ChallengeStatus) -> None:
-        if not await self.store.set_challenge_status(challenge.id, status):
+        if not await self.store.challenges.set_challenge_status(challenge.id, status):
             raise GameError(Refusal.CHALLENGE_CLOSED)
         self._timers.cancel(challenge.id)
         challenge.status = status
@@ -160,7 +160,7 @@ class Challenges:
         if record.state.outcome is None:
             raise GameError(Refusal.STILL_PLAYING)
         parent = record.meta.parent_channel_id or record.channel_id
-        if await self.store.rematch_of(record.state.id) is not None:
+        if await self.store.challenges.rematch_of(record.state.id) is not None:
             raise GameError(Refusal.REMATCH_SENT, channel=parent)
         other = next(int(p) for p in record.state.players if p != str(user_id))
         return await self.create(
@@ -170,9 +170,9 @@ class Challenges:
 
     async def expire(self, challenge_id: str) -> None:
         """Close a challenge whose time is up, and say so where it was posted."""
-        if await self.store.set_challenge_status(challenge_id, ChallengeStatus.EXPIRED):
+        if await self.store.challenges.set_challenge_status(challenge_id, ChallengeStatus.EXPIRED):
             self._timers.cancel(challenge_id)
-            challenge = await self.store.load_challenge(challenge_id)
+            challenge = await self.store.challenges.load_challenge(challenge_id)
             if challenge is not None:
                 await announce(
                     f"challenge {challenge_id} expired",
@@ -183,7 +183,7 @@ class Challenges:
         """After a restart: expire what expired while down, re-arm the rest (of this
         process's shards: another process times its own)."""
         now = self.clock()
-        for challenge in await self.store.pending_challenges():
+        for challenge in await self.store.challenges.pending_challenges():
             if not self.owns(challenge.guild_id):
                 continue
             if challenge.expires_at <= now:

@@ -79,7 +79,7 @@ class RoundFlow:
         """
         new = replace(record, state=state, meta=replace(record.meta, writer=self.writer))
         try:
-            await self.store.save_game(new, now=self.clock())
+            await self.store.games.save_game(new, now=self.clock())
         except StaleGame:
             raise
         except Exception:
@@ -96,11 +96,11 @@ class RoundFlow:
 
     async def current(self, game_id: str) -> GameRecord | None:
         """The game as it is now, read under its lock: this process's copy, else the store."""
-        return self.active.get(game_id) or await self.store.load_game(game_id)
+        return self.active.get(game_id) or await self.store.games.load_game(game_id)
 
     async def reload(self, game_id: str) -> GameRecord | None:
         """What the store holds, after a save that lost a race; this copy follows it."""
-        stored = await self.store.load_game(game_id)
+        stored = await self.store.games.load_game(game_id)
         if stored is not None and stored.active:
             stored = self.shows.with_unsaved(stored)
             self.active.remember(stored)
@@ -161,7 +161,7 @@ class RoundFlow:
         rated = result is not None and result.termination is not Termination.VOID
         if declared(record.state.mode).rated and rated:
             try:
-                ratings = await self.store.record_duel_result(record)
+                ratings = await self.store.boards.record_duel_result(record)
             except Exception:
                 log.exception("game %s: recording the duel rating failed", game_id)
         self.shows.ratings[game_id] = ratings
@@ -193,7 +193,7 @@ class RoundFlow:
             return record
         kept = replace(record, meta=replace(record.meta, best=(*record.meta.best, *found)))
         try:
-            await self.store.save_game(kept, now=self.clock())  # the same state: meta only
+            await self.store.games.save_game(kept, now=self.clock())  # the same state: meta only
         except Exception:
             log.exception("game %s: keeping the last round's best answers failed", record.state.id)
             return record
@@ -286,7 +286,7 @@ class RoundFlow:
         """Go on from the stored game after a failure: the failed save may have landed."""
         stored: GameRecord | None
         async with self.active.lock(game_id):
-            stored = await self.store.load_game(game_id)
+            stored = await self.store.games.load_game(game_id)
             if stored is None:
                 return
             if stored.active:
@@ -335,7 +335,7 @@ class RoundFlow:
         """This process's running games into memory, before the gateway is ready: an
         Answer pressed right after a restart finds its game (a modal is opened from
         memory alone). `recover` arms and posts them once players can see the bot."""
-        games = [r for r in await self.store.active_games() if self._mine(r)]
+        games = [r for r in await self.store.games.active_games() if self._mine(r)]
         for record in games:
             if record.state.id not in self.active:
                 self.active.remember(record)
@@ -353,7 +353,7 @@ class RoundFlow:
         the same Digits and a fresh deadline from when it is posted again
         (answers already given stay), so nobody loses a game to downtime.
         """
-        games = [r for r in await self.store.active_games() if self._mine(r)]
+        games = [r for r in await self.store.games.active_games() if self._mine(r)]
         for record in games:
             try:
                 await self._recover_game(record)

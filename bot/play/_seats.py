@@ -67,13 +67,13 @@ class Seats:
 
     async def ensure_free(self, guild_id: int, user_id: int, code: Refusal) -> None:
         """Refuse with `code` (busy / opponent_busy) if the player has an active game here."""
-        if await self.store.active_game_of(guild_id, user_id) is not None:
+        if await self.store.games.active_game_of(guild_id, user_id) is not None:
             raise GameError(code, user=user_id)
 
     async def ensure_can_start(self, guild_id: int, user_id: int) -> None:
         """Refuse a start beyond the window's allowance, saying when the next one is possible."""
         now = self.clock()
-        starts = await self.store.recent_starts(guild_id, user_id, now - START_WINDOW_S)
+        starts = await self.store.games.recent_starts(guild_id, user_id, now - START_WINDOW_S)
         if len(starts) >= STARTS_PER_WINDOW:
             raise GameError(
                 Refusal.COOLDOWN, expires=starts[STARTS_PER_WINDOW - 1] + START_WINDOW_S
@@ -83,7 +83,7 @@ class Seats:
         """How many more games the player may start in the window now, and when the
         oldest start in it leaves the window (another start is free again then)."""
         now = self.clock()
-        starts = await self.store.recent_starts(guild_id, user_id, now - START_WINDOW_S)
+        starts = await self.store.games.recent_starts(guild_id, user_id, now - START_WINDOW_S)
         oldest = starts[min(len(starts), STARTS_PER_WINDOW) - 1] if starts else now
         return max(0, STARTS_PER_WINDOW - len(starts)), oldest + START_WINDOW_S
 
@@ -92,7 +92,7 @@ class Seats:
 
         `other`: the barred player is someone else (the one challenged, or the challenger
         when the opponent accepts), named without the admin's reason, which is theirs."""
-        reason = await self.store.barred_reason(guild_id, user_id)
+        reason = await self.store.moderation.barred_reason(guild_id, user_id)
         if reason is not None:
             raise (
                 GameError(Refusal.OPPONENT_BARRED, user=user_id)
@@ -107,12 +107,12 @@ class Seats:
         barred player or one past the Set's attempts is refused."""
         await self.ensure_may_rank(guild_id, user_id)
         period = rules.period_of(datetime.fromtimestamp(self.clock(), UTC), zone)
-        used, started = await self.store.attempt_counts(
+        used, started = await self.store.games.attempt_counts(
             guild_id, user_id, game_set.name, period, version=game_set.version
         )
         if used >= game_set.attempts:
             raise used_up(game_set, period, zone)
-        secret = await self.store.install_secret("qualification")
+        secret = await self.store.install.secret("qualification")
         seed = rules.qualification_seed(
             guild_id, game_set.name, period, secret=secret, version=game_set.version,
             started=started,

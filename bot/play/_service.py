@@ -109,13 +109,13 @@ class GameService:
         return self.active.in_channel(channel_id)
 
     async def game_of(self, guild_id: int, user_id: int) -> GameRecord | None:
-        stored = await self.store.active_game_of(guild_id, user_id)
+        stored = await self.store.games.active_game_of(guild_id, user_id)
         if stored is None:
             return None
         return self.active.get(stored.state.id) or stored
 
     async def load(self, game_id: str) -> GameRecord | None:
-        return self.active.get(game_id) or await self.store.load_game(game_id)
+        return self.active.get(game_id) or await self.store.games.load_game(game_id)
 
     async def playable_sets(self, guild_id: int) -> list[ListedSet]:
         return await self.sets.playable(guild_id)
@@ -204,7 +204,7 @@ class GameService:
         await self.submit(game_id, player, formula, number, via=via)
 
     async def challenge(self, challenge_id: str) -> Challenge | None:
-        return await self.store.load_challenge(challenge_id)
+        return await self.store.challenges.load_challenge(challenge_id)
 
     async def challenge_posted(self, challenge: Challenge, message_id: int) -> None:
         """Its message, for the expiry to edit."""
@@ -349,7 +349,7 @@ class GameService:
         return await claim_share(self.store, record, guild_id, user_id, locale, self.clock())
 
     async def unshare(self, game_id: str, user_id: int) -> None:
-        await self.store.drop_state(share_key(game_id, user_id))
+        await self.store.install.drop_state(share_key(game_id, user_id))
 
     # --------------------------------------------------------------- restart
 

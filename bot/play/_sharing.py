@@ -2,7 +2,7 @@
 
 The card is the presser's (`bot.share.share_card`: no Digits, no formula, no
 Result), so only a player of the game may post it. A share is claimed in the
-store before it is posted (`Store.claim_state`, an insert that only one caller
+store before it is posted (`InstallStore.claim_state`, an insert that only one caller
 wins), so two presses, or two bot processes, never post it twice; a post that
 fails gives the claim back (`GameService.unshare`), so the player can press again.
 """
@@ -52,7 +52,7 @@ async def claim_share(
     if outcome is None or outcome.termination is Termination.VOID:
         raise GameError(Refusal.SHARE_NOT_OVER)
     card = share_card(record, user_id, card_locale, tz=settings.zone)
-    if not await store.claim_state(share_key(record.state.id, user_id), str(now)):
+    if not await store.install.claim_state(share_key(record.state.id, user_id), str(now)):
         raise GameError(Refusal.SHARE_DONE)
     target = share_target(record, settings.channel_id)
     return Share(card, card_locale, target, record.guild_id)

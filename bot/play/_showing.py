@@ -301,7 +301,7 @@ class Shows:
         for owed in await self.steps.store.untold.all():
             if owed.guild_id != guild_id:
                 continue
-            record = await self.steps.store.load_game(owed.game_id)
+            record = await self.steps.store.games.load_game(owed.game_id)
             if record is None or not record.meta.private or record.state.outcome is None:
                 continue
             if str(user_id) not in record.state.players:
@@ -382,14 +382,16 @@ class Shows:
         at its time, with its count (a duel's rating changes read again: rated once)."""
         owed = [u for u in await self.steps.store.untold.all() if self.steps.owns(u.guild_id)]
         for untold in owed:
-            record = await self.steps.store.load_game(untold.game_id)
+            record = await self.steps.store.games.load_game(untold.game_id)
             if record is None or record.state.outcome is None:
                 await self.steps.store.untold.told(untold.game_id)
                 continue
             result = record.state.outcome
             if record.state.mode is Mode.DUEL and result.termination is not Termination.VOID:
                 try:
-                    self.ratings[untold.game_id] = await self.steps.store.record_duel_result(record)
+                    self.ratings[untold.game_id] = await self.steps.store.boards.record_duel_result(
+                        record
+                    )
                 except Exception:
                     log.exception("game %s: reading its rating changes failed", untold.game_id)
             self._tell_at(record, untold.tries, max(untold.due, self.steps.clock()))

@@ -81,7 +81,7 @@ class Starts:
                 meta=meta, created_at=self.clock(), face=face,
             )  # fmt: skip
             try:
-                await self.store.save_game(record, now=self.clock())
+                await self.store.games.save_game(record, now=self.clock())
             except AttemptsUsed as exc:  # another bot process started one meanwhile
                 assert attempt is not None  # only a Qualification counts attempts
                 raise attempt.used_up() from exc
@@ -149,7 +149,7 @@ class Starts:
                 state=state, guild_id=challenge.guild_id, channel_id=channel_id, meta=meta,
                 created_at=self.clock(),
             )  # fmt: skip
-            await self.store.save_game(record, now=self.clock())
+            await self.store.games.save_game(record, now=self.clock())
             self.active.remember(record)
         return await self.flow.first_round(record)
 
@@ -176,6 +176,6 @@ class Starts:
                 state=state, guild_id=guild_id, channel_id=channel_id, meta=meta,
                 created_at=self.clock(),
             )  # fmt: skip
-            await self.store.save_game(record, now=self.clock())
+            await self.store.games.save_game(record, now=self.clock())
             self.active.remember(record)
         return await self.flow.first_round(record, via)

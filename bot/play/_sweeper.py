@@ -61,7 +61,7 @@ class Sweeper:
             known = {r.state.id for r in overdue}
             overdue += [
                 r
-                for r in await self.store.overdue_games(before)
+                for r in await self.store.games.overdue_games(before)
                 if r.state.id not in known and self.owns(r.guild_id)
             ]
         found = 0

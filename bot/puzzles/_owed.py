@@ -9,7 +9,7 @@ the one telling (`pztold:<run>`), so two presses at once tell it once.
 
 from __future__ import annotations
 
-from bot.storage import PuzzleRun, Store
+from bot.storage import InstallStore, PuzzleRun
 
 KEPT = 20
 """The most runs owed to one player: older ones are dropped (a player away that long is
@@ -25,27 +25,29 @@ def _ids(value: str | None) -> list[str]:
 
 
 class OwedSummaries:
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    """The summaries owed, in the installation's named state (all it needs of the Store)."""
+
+    def __init__(self, install: InstallStore) -> None:
+        self.install = install
 
     async def owe(self, run: PuzzleRun) -> None:
         """The sweep ended `run`: its player is owed its summary."""
         key = _key(run.guild_id, run.user_id)
-        ids = _ids(await self.store.get_state(key))
+        ids = _ids(await self.install.get_state(key))
         if run.id not in ids:
-            await self.store.set_state(key, ",".join([*ids, run.id][-KEPT:]))
+            await self.install.set_state(key, ",".join([*ids, run.id][-KEPT:]))
 
     async def take(self, guild_id: int, user_id: int) -> list[str]:
         """The runs whose summaries the caller now tells (each claimed once: another
         caller at the same time gets none of them); they are owed no more."""
         key = _key(guild_id, user_id)
-        owed = _ids(await self.store.get_state(key))
+        owed = _ids(await self.install.get_state(key))
         if not owed:
             return []
-        taken = [i for i in owed if await self.store.claim_state(f"pztold:{i}", "1")]
-        left = [i for i in _ids(await self.store.get_state(key)) if i not in owed]
+        taken = [i for i in owed if await self.install.claim_state(f"pztold:{i}", "1")]
+        left = [i for i in _ids(await self.install.get_state(key)) if i not in owed]
         if left:  # owed by a sweep meanwhile: still owed
-            await self.store.set_state(key, ",".join(left))
+            await self.install.set_state(key, ",".join(left))
         else:
-            await self.store.drop_state(key)
+            await self.install.drop_state(key)
         return taken

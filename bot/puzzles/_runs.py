@@ -119,7 +119,7 @@ class PuzzleRuns:
         self.clock = clock
         self.events: PuzzleEvents = events or NoEvents()
         self.pool = PoolCache(store, clock)
-        self.owed = OwedSummaries(store)
+        self.owed = OwedSummaries(store.install)
         self._live: OrderedDict[str, PuzzleRun] = OrderedDict()
         """Runs this process wrote last, as stored (a write-through copy: an answer reads
         no row; a restart or a miss reads the store). A run's answers come through its

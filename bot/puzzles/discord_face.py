@@ -352,7 +352,7 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
         if run.finished_at is None or not answers:
             raise PuzzleError("share_not_over")
         store = self.runs.store
-        if not await store.claim_state(f"pzshare:{run_id}", str(self.runs.clock())):
+        if not await store.install.claim_state(f"pzshare:{run_id}", str(self.runs.clock())):
             raise PuzzleError("share_done")
         try:
             await interaction.response.send_message(
@@ -360,5 +360,5 @@ class PuzzlesCog(commands.Cog, name=COG_NAME):
                 allowed_mentions=discord.AllowedMentions.none(),
             )  # fmt: skip
         except BaseException:
-            await store.drop_state(f"pzshare:{run_id}")
+            await store.install.drop_state(f"pzshare:{run_id}")
             raise

@@ -180,7 +180,7 @@ class RoomsCog(commands.Cog, name=COG_NAME):
             await reply(interaction, t("rooms.error.not_a_player", locale))
             return
         key = f"rshare:{room_id}:{interaction.user.id}"  # once per player, as a game's
-        if not await self.flow.store.claim_state(key, str(self.flow.clock())):
+        if not await self.flow.store.install.claim_state(key, str(self.flow.clock())):
             await reply(interaction, t("errors.share_done", locale))
             return
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
@@ -192,7 +192,7 @@ class RoomsCog(commands.Cog, name=COG_NAME):
                 f"room {room_id}: share", self.budget, lane=Lane.OPTIONAL,
             )  # fmt: skip
         except BaseException:  # not posted: it may be pressed again
-            await self.flow.store.drop_state(key)
+            await self.flow.store.install.drop_state(key)
             raise
         await reply(interaction, t("share.sent", locale, channel=f"<#{record.channel_id}>"))
 

@@ -114,7 +114,7 @@ class SetsManager:
             del data["functions"]  # the old language's names: the new language's defaults
         data.update(changes)
         game_set = rules.validate_set(current.name, data, "edit")
-        await self.store.save_server_set(guild_id, game_set)
+        await self.store.sets.save_server_set(guild_id, game_set)
         return game_set
 
     async def edit_on(
@@ -125,12 +125,12 @@ class SetsManager:
         after = await self.edit(guild_id, name, changes)
         if after.version == before.version:  # words only: the same Qualification
             return Edited(after, False)
-        played = await self.store.set_versions(guild_id, before.name, since=day)
+        played = await self.store.boards.set_versions(guild_id, before.name, since=day)
         return Edited(after, before.version in played)
 
     async def remove(self, guild_id: int, name: str) -> GameSet:
         current = await self._own(guild_id, name)
-        if not await self.store.delete_server_set(guild_id, current.name):
+        if not await self.store.sets.delete_server_set(guild_id, current.name):
             raise SetsAdminError("unknown", name=name)
         return current
 
@@ -149,7 +149,7 @@ class SetsManager:
     async def _save(self, guild_id: int, sets: list[GameSet]) -> list[str]:
         """All of them in one transaction, the server's cap checked inside it."""
         try:
-            return await self.store.save_server_sets(
+            return await self.store.sets.save_server_sets(
                 guild_id, sets, cap=MAX_SERVER_SETS, hidden=self.global_sets
             )
         except TooManySets as exc:

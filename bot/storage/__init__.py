@@ -3,9 +3,24 @@
 The bot uses only what is exported here; no SQL lives outside this package.
 `open_store(url)` gives a migrated Store on SQLite (default) or PostgreSQL.
 
+The Store opens the database and holds one repository per subject; a feature is
+handed the repositories it uses, not the whole Store:
+
+- `store.games` (`GameStore`): save and load a game, find it by id prefix, the running
+  and overdue games, a player's history, Qualification attempts and recent starts;
+- `store.boards` (`BoardStore`): the Qualification and duel boards, a Set's versions and
+  language, stats, streaks, Elo changes and history;
+- `store.challenges` (`ChallengeStore`): duel challenges and Rematches;
+- `store.sets` (`ServerSetStore`): the Sets a server made its own;
+- `store.moderation` (`ModerationStore`): void and unvoid, bar and unbar, the log;
+- `store.install` (`InstallStore`): the installation's secrets and state claimed once;
+- `store.servers` (settings, daily posts, played days), `store.names`, `store.untold`,
+  `store.best`, `store.rooms`, `store.cups`, `store.cup_matches`, `store.puzzles`,
+  `store.achievements`, `store.roles`, `store.fairplay`.
+
 How a game is written (why a round is resolved exactly once):
 
-- `save_game(record)` is one transaction: the `games` row (with the state JSON that
+- `store.games.save_game(record)` is one transaction: the `games` row (with the state JSON that
   restores the game exactly, and denormalized ranking fields), its players' totals,
   and only the rounds and answers that are new since the stored state.
 - The stored state decides what a save may do. The same state again only updates
@@ -18,7 +33,7 @@ How a game is written (why a round is resolved exactly once):
   Store queues its writers), and answers are insert-only under the key (game,
   round, seat), so a second resolution cannot be stored even by a buggy caller.
 - The save that ends a rated duel applies its Elo in the same transaction, so the
-  end and the rating change land together or not at all. `record_duel_result`
+  end and the rating change land together or not at all. `store.boards.record_duel_result`
   rates a duel once per game (key (game, user) on `rating_events`); calling it
   again returns the same changes.
 - A new Qualification game beyond the Set's attempts for that player, period and
@@ -76,6 +91,11 @@ from bot.storage._records import (
 from bot.storage._roles import RoleIntent, RoleReward
 from bot.storage._rooms import RoomRecord
 from bot.storage._store import Store, open_store
+from bot.storage._store_boards import BoardStore
+from bot.storage._store_games import GameStore
+from bot.storage._store_install import InstallStore
+from bot.storage._store_moderation import ModerationStore
+from bot.storage._store_offers import ChallengeStore, ServerSetStore
 from bot.storage._untold import Untold
 
 __all__ = [
@@ -85,8 +105,10 @@ __all__ = [
     "STARTING",
     "AttemptsUsed",
     "BoardLine",
+    "BoardStore",
     "Challenge",
     "ChallengeStatus",
+    "ChallengeStore",
     "ChannelGone",
     "CupMatchRecord",
     "CupPhase",
@@ -96,10 +118,13 @@ __all__ = [
     "FinishedThread",
     "GameMeta",
     "GameRecord",
+    "GameStore",
+    "InstallStore",
     "LeaderRow",
     "LegRecord",
     "ModerationAction",
     "ModerationEntry",
+    "ModerationStore",
     "PendingBest",
     "PeriodSummary",
     "PlayerStats",
@@ -117,6 +142,7 @@ __all__ = [
     "RoleReward",
     "RoomRecord",
     "RoundBest",
+    "ServerSetStore",
     "ServerSettings",
     "Source",
     "StaleGame",

@@ -130,7 +130,7 @@ async def save_game(
     write: Writer, known: Known, record: GameRecord, now: float | None,
     lane: SqliteLane | None = None,
 ) -> None:  # fmt: skip
-    """`Store.save_game`: the shortcut (`_advance`) if it can, else the full way, in one
+    """`GameStore.save_game`: the shortcut (`_advance`) if it can, else the full way, in one
     transaction; on a SQLite file the shortcut is one trip to SQLite's thread (`_lane`).
     A key conflict (a rival's new game with this id) is retried once; then it is
     StaleGame."""

@@ -90,7 +90,7 @@ async def save_server_sets(
     hidden: Collection[str],
     now: float,
 ) -> list[str]:
-    """`Store.save_server_sets` inside its transaction: the cap is checked under a lock
+    """`ServerSetStore.save_server_sets` inside its transaction: the cap is checked under a lock
     (SQLite's writer lock, or an advisory one on PostgreSQL)."""
     if conn.dialect.name == "postgresql":
         key = f"server_sets/{guild_id}"

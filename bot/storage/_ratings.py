@@ -1,7 +1,7 @@
 """Duel ratings: the Elo write, once per finished duel, and the tables it keeps.
 
 Apart from the boards' reads because it is the one write among them, and the one the
-Store runs inside the save that ends a duel (`Store.save_game`): the end and the
+Store runs inside the save that ends a duel (`GameStore.save_game`): the end and the
 rating change land together. Undoing a void (`_moderation`) rates the duel again
 through `record_duel`; a void gives the changes of `events_t` back.
 """

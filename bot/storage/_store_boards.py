@@ -1,7 +1,8 @@
-"""The Store's boards, stats, streaks and duel ratings: the methods `Store` inherits.
+"""`Store.boards`: the boards, stats, streaks and duel ratings.
 
-A part of `Store` apart from its games (`_store`): everything a board, `/stats` or
-the daily post's ranking asks, each method one transaction on the Store's connections.
+Everything a board, `/stats`, a replay's Elo line or the daily post's ranking asks,
+apart from the games themselves (`Store.games`); each method one transaction on the
+Store's connections.
 """
 
 from __future__ import annotations
@@ -12,12 +13,16 @@ from sqlalchemy.exc import IntegrityError
 
 import rules
 from bot.storage import _boards, _ratings, _stats, _streaks
-from bot.storage._connect import Connections
+from bot.storage._connect import Connect
 from bot.storage._records import GameRecord, LeaderRow, PlayerStats, RatingChange, RatingRow
 
 
-class BoardsPart(Connections):
-    """`Store`'s board methods: the Qualification and duel boards, stats and streaks."""
+class BoardStore:
+    """The Qualification and duel boards, a player's stats, streaks and Elo."""
+
+    def __init__(self, write: Connect, read: Connect) -> None:
+        self._write = write
+        self._read = read
 
     async def record_duel_result(self, record: GameRecord) -> list[RatingChange]:
         """Elo of a finished, saved duel, in player order; idempotent. `save_game`

@@ -1,4 +1,4 @@
-"""The Store's moderation: the methods `Store` inherits for voiding games and barring.
+"""`Store.moderation`: voiding games and barring players.
 
 What an admin does is `_moderation`'s (logged, reversible); here each action is one
 transaction on the Store's connections.
@@ -7,12 +7,16 @@ transaction on the Store's connections.
 from __future__ import annotations
 
 from bot.storage import _moderation
-from bot.storage._connect import Connections
+from bot.storage._connect import Connect
 from bot.storage._records import ModerationEntry
 
 
-class ModerationPart(Connections):
-    """`Store`'s moderation methods: void and unvoid a game, bar and unbar a player."""
+class ModerationStore:
+    """Void and unvoid a game, bar and unbar a player, and the log of it all."""
+
+    def __init__(self, write: Connect, read: Connect) -> None:
+        self._write = write
+        self._read = read
 
     async def void_game(
         self, guild_id: int, game_id: str, actor_id: int, reason: str, now: float,
@@ -46,6 +50,6 @@ class ModerationPart(Connections):
         async with self._read() as conn:
             return await _moderation.barred(conn, guild_id, user_id)
 
-    async def moderation_log(self, guild_id: int, *, limit: int = 20) -> list[ModerationEntry]:
+    async def log(self, guild_id: int, *, limit: int = 20) -> list[ModerationEntry]:
         async with self._read() as conn:
             return await _moderation.entries(conn, guild_id, limit)

@@ -1,7 +1,7 @@
-"""The Store's challenges and server Sets: the methods `Store` inherits for them.
+"""`Store.challenges` and `Store.sets`: the offers a server keeps.
 
-Both are offers a server keeps: a challenge waits for its opponent (`_offers`), a
-server's Set for its players. Each method is one transaction on the Store's connections.
+A challenge waits for its opponent, a server's own Set for its players (the SQL of
+both is `_offers`'). Each method is one transaction on the Store's connections.
 """
 
 from __future__ import annotations
@@ -13,12 +13,16 @@ from sqlalchemy.exc import IntegrityError
 
 import rules
 from bot.storage import _offers
-from bot.storage._connect import Connections
+from bot.storage._connect import Connect
 from bot.storage._records import Challenge, ChallengeStatus, RematchTaken
 
 
-class OffersPart(Connections):
-    """`Store`'s challenge and server-Set methods."""
+class ChallengeStore:
+    """Duel challenges and Rematches: saved, looked up, moved on once."""
+
+    def __init__(self, write: Connect, read: Connect) -> None:
+        self._write = write
+        self._read = read
 
     async def save_challenge(self, challenge: Challenge) -> None:
         """Insert or update; RematchTaken if it is a second Rematch of the same duel."""
@@ -48,7 +52,13 @@ class OffersPart(Connections):
         async with self._write() as conn:
             return await _offers.move_on(conn, challenge_id, status)
 
-    # server Sets
+
+class ServerSetStore:
+    """The Sets a server made its own (`/sets`), beside the global ones."""
+
+    def __init__(self, write: Connect, read: Connect) -> None:
+        self._write = write
+        self._read = read
 
     async def server_sets(self, guild_id: int) -> list[rules.GameSet]:
         async with self._read() as conn:

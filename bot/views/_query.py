@@ -150,13 +150,15 @@ async def board(
     zone = (await store.servers.settings(guild_id)).zone
     moment = now or datetime.now(UTC)
     first = day if day is not None else since(period, moment, zone)
-    rows, total = await store.qualification_page(
+    rows, total = await store.boards.qualification_page(
         guild_id, set_name, first, limit=PAGE_SIZE, offset=page * PAGE_SIZE, version=version,
         until=day,
     )  # fmt: skip
     users = [row.user_id for row in rows]
-    streaks = await store.board_streaks(guild_id, set_name, users, rules.period_of(moment, zone))
-    lang = await store.set_language(guild_id, set_name, version)
+    streaks = await store.boards.board_streaks(
+        guild_id, set_name, users, rules.period_of(moment, zone)
+    )
+    lang = await store.boards.set_language(guild_id, set_name, version)
     return Board(
         set_name, period, version, tuple(rows), streaks, page, page_count(total), lang, day
     )
@@ -173,14 +175,14 @@ async def board_rows(
     """A board's first FIND_MAX rows in rank order, to find a player on it."""
     zone = (await store.servers.settings(guild_id)).zone
     first = day if day is not None else since(period, now or datetime.now(UTC), zone)
-    return await store.qualification_leaderboard(
+    return await store.boards.qualification_leaderboard(
         guild_id, set_name, first, limit=FIND_MAX, offset=0, version=version, until=day
     )
 
 
 async def duel_board(store: Store, guild_id: int, page: int = 0) -> DuelBoard:
-    rows = await store.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
-    return DuelBoard(tuple(rows), page, page_count(await store.duel_count(guild_id)))
+    rows = await store.boards.duel_leaderboard(guild_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+    return DuelBoard(tuple(rows), page, page_count(await store.boards.duel_count(guild_id)))
 
 
 async def replay(
@@ -190,7 +192,7 @@ async def replay(
     Qualification comes back without rounds; any other with every best answer kept for
     it, those found while it was played and those found after (`BestBackfill`): a view
     never solves."""
-    record = await store.find_game(guild_id, game_id) if game_id else None
+    record = await store.games.find_game(guild_id, game_id) if game_id else None
     if record is None:
         return None
     sealed = await seal_of(store, record, now or datetime.now(UTC))
@@ -209,18 +211,18 @@ async def player(
     games as the PNG in Discord: no Practice, no void)."""
     zone = (await store.servers.settings(guild_id)).zone
     today = rules.period_of(now or datetime.now(UTC), zone)
-    stats = await store.player_stats(guild_id, user_id)
-    streaks = await store.player_streaks(guild_id, user_id, today)
-    records = await store.history(guild_id, user_id, limit=GAMES_MAX)
+    stats = await store.boards.player_stats(guild_id, user_id)
+    streaks = await store.boards.player_streaks(guild_id, user_id, today)
+    records = await store.games.history(guild_id, user_id, limit=GAMES_MAX)
     counted = [
         r
         for r in records
         if declared(r.state.mode).in_stats and r.state.outcome is not None and not voided(r)
     ]
     chart = stats_input(counted, user_id) if counted else None
-    elo = elo_input(await store.elo_history(guild_id, user_id, DUELS_MAX))
+    elo = elo_input(await store.boards.elo_history(guild_id, user_id, DUELS_MAX))
     first = (datetime.fromisoformat(today) - timedelta(days=CALENDAR_DAYS - 1)).date()
-    days = await store.finished_days(guild_id, user_id, first.isoformat())
+    days = await store.boards.finished_days(guild_id, user_id, first.isoformat())
     return PlayerRecord(
         user_id, stats, streaks, tuple(records[:PAGE_SIZE]), chart, elo, today, tuple(days)
     )

@@ -41,7 +41,7 @@ def ranking_result(
 
 def version_label(version: str, current: bool, locale: str, numbers: Mapping[str, int]) -> str:
     """How a Set version reads: its number on the server (`numbers`, from
-    `Store.set_version_numbers`; its id is ten hex digits no player reads), or what ""
+    `BoardStore.set_version_numbers`; its id is ten hex digits no player reads), or what ""
     stands for. A version not played yet comes after every played one."""
     if not version:
         return t("leaderboards_extra.qualification.version_legacy", locale)

@@ -110,9 +110,9 @@ async def _render_board(
     """The uncached path: the query layer's Board, rendered."""
     store = request.app[STORE]
     set_name, period, page, day = asked.set_name, asked.period, asked.page, asked.day
-    sets = await store.qualification_sets(server.guild_id)
-    versions = await store.set_versions(server.guild_id, set_name)
-    numbers = await store.set_version_numbers(server.guild_id, set_name)
+    sets = await store.boards.qualification_sets(server.guild_id)
+    versions = await store.boards.set_versions(server.guild_id, set_name)
+    numbers = await store.boards.set_version_numbers(server.guild_id, set_name)
     version = asked.version
     version = version if version in versions else (versions[0] if versions else None)
     me, words = asked.me, asked.words

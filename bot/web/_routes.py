@@ -159,7 +159,7 @@ async def _neighbours(request: web.Request, guild_id: int, state: GameState) -> 
     player_id = state.players[0]
     if not player_id.isdigit():
         return Neighbours()
-    games = await request.app[STORE].history(guild_id, int(player_id), limit=NEIGHBOURS_MAX)
+    games = await request.app[STORE].games.history(guild_id, int(player_id), limit=NEIGHBOURS_MAX)
     ids = [r.state.id for r in games]
     if state.id not in ids:
         return Neighbours()
@@ -194,7 +194,7 @@ async def _game(request: web.Request) -> web.Response:
     names = [known[p] for p in seated]
     numbers = state.game_set.language
     rounds = rounds_of(record, names, lang)
-    changes = await request.app[STORE].rating_changes(state.id) if state.mode.is_duel else []
+    changes = await request.app[STORE].boards.rating_changes(state.id) if state.mode.is_duel else []
     around = await _neighbours(request, server.guild_id, state)
     accuracy = [
         None if a is None else decimal_text(round(a * 100, 1), lang) + " %" for a in found.accuracy

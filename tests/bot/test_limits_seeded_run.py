@@ -93,7 +93,7 @@ async def play_turn(world: Any, player: Player, rng: random.Random) -> None:
 
 
 async def game_id_of(world: Any, guild: Any, member: Any) -> str | None:
-    record = await world.store.active_game_of(guild.id, member.id)
+    record = await world.store.games.active_game_of(guild.id, member.id)
     return None if record is None else record.state.id
 
 
@@ -131,7 +131,7 @@ async def test_limits_and_a_ban_cost_no_game_elsewhere(world, monkeypatch) -> No
     assert "try again in" in reply_text(again)
     threads_asked = [s for s in limits.sent if s.channel_id == limited.id and "threads" in s.path]
     assert len(threads_asked) == 1
-    assert await world.store.active_game_of(world.guild.id, gina.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, gina.id) is None
 
     # the games: a duel in the second server, private games everywhere (the limited
     # channel too: a private game uses no thread and is never refused for one)
@@ -166,7 +166,7 @@ async def test_limits_and_a_ban_cost_no_game_elsewhere(world, monkeypatch) -> No
     # no game lost: every game over, none void, its rounds all played
     for player in [*players, *duel]:
         assert live(world, player.game_id) is None, f"{player.command} still running"
-        record = await world.store.load_game(player.game_id or "")
+        record = await world.store.games.load_game(player.game_id or "")
         assert record is not None and record.state.outcome is not None
         assert record.meta.void_reason is None, (player.command, record.meta.void_reason)
         assert player.answered_at, f"{player.command} in {player.channel} never moved"
@@ -180,7 +180,7 @@ async def test_limits_and_a_ban_cost_no_game_elsewhere(world, monkeypatch) -> No
     for player in players:
         if player.command == "qualification":
             guild = guild_of[id(player)]
-            assert await world.store.count_attempts(
+            assert await world.store.games.count_attempts(
                 guild.id, player.member.id, "darts", DAY
             ) == 1  # fmt: skip
     # nothing into a hold: no followup post in the limited channel while held past

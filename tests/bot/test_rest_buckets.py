@@ -64,7 +64,7 @@ async def test_a_long_429_on_one_channels_threads_holds_that_channel_alone(world
     since = len(world.env.http_requests)
     refused = await world.alice.slash(world.channel, "training")
     assert limit.refused == 1
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
 
     started = await dave.slash(other, "training")  # another server: its game goes
     assert "Your game is in" in reply_text(started), reply_text(started)
@@ -81,7 +81,7 @@ async def test_a_long_429_on_one_channels_threads_holds_that_channel_alone(world
     again = await world.bob.slash(world.channel, "training")
     assert "Спробуйте ще раз за 5 хвилин" in reply_text(again), reply_text(again)
     assert threads_made(world, before) == []  # told at once: no 429 asked for again
-    assert await world.store.active_game_of(world.guild.id, world.bob.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.bob.id) is None
     assert limit.refused == 1  # alice's alone: the 429 was not asked for again
     assert len(threads_made(world, since)) == 1  # dave's
 
@@ -99,7 +99,7 @@ async def test_a_qualification_refused_for_a_held_channel_keeps_its_attempt(worl
     world.digits.extend("3489")
     started = await world.alice.slash(world.channel, "qualification")
     assert "Your game is in" in reply_text(started) or "<#" in reply_text(started)
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert game is not None and game.state.mode.value == "qualification"
 
 
@@ -121,7 +121,7 @@ class TestPrivateStarts:
         since = len(world.env.http_requests)
         started = await world.alice.slash(world.channel, "training")
         assert "try again" not in reply_text(started), reply_text(started)
-        game = await world.store.active_game_of(world.guild.id, world.alice.id)
+        game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
         assert game is not None and game.meta.private
         assert bot_token_calls(world.env, since) == []
         assert world.bot.budget.stats().refused_starts == 0

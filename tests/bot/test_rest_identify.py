@@ -24,7 +24,7 @@ WINDOW_S = 0.2
 async def test_two_processes_never_identify_a_bucket_in_one_window(postgres_url: str) -> None:
     async with await open_store(postgres_url) as one, await open_store(postgres_url) as two:
         stores = (one, two, one, two)  # four processes, two database clients
-        gates = [IdentifyGate(store, window_s=WINDOW_S) for store in stores]
+        gates = [IdentifyGate(store.install, window_s=WINDOW_S) for store in stores]
         turns: list[tuple[int, int, float]] = []  # (bucket, window, when it returned)
 
         async def process(gate: IdentifyGate, shards: range) -> None:
@@ -42,7 +42,7 @@ async def test_two_processes_never_identify_a_bucket_in_one_window(postgres_url:
             windows = [w for b, w, _ in turns if b == bucket]
             assert len(set(windows)) == len(windows) == 8, "two identifies in one window"
         assert all(at >= window * WINDOW_S - 0.01 for _, window, at in turns)
-        left = [await one.get_state(f"identify:{b}:{w}") for b, w, _ in turns]
+        left = [await one.install.get_state(f"identify:{b}:{w}") for b, w, _ in turns]
         assert sum(1 for row in left if row is not None) == len(gates)  # each its last
 
 
@@ -63,7 +63,7 @@ async def test_the_bot_asks_the_gate_before_each_identify(
     async def limits() -> Limits:
         return Limits()
 
-    bot = create_bot(settings, store=store, evaluator=evaluator, identify_gate=Gate(store))
+    bot = create_bot(settings, store=store, evaluator=evaluator, identify_gate=Gate(store.install))
     bot.fetch_session_start_limits = limits  # type: ignore[method-assign,assignment]
     await bot.before_identify_hook(3, initial=True)
     await bot.before_identify_hook(5)

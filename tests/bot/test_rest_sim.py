@@ -32,7 +32,7 @@ async def test_a_backlog_refuses_new_games_in_the_players_language(world) -> Non
     duel = await world.alice.slash(world.channel, "duel", opponent=world.carol)
     assert "try again in a minute" in reply_text(duel)
     assert bot_token_calls(world.env, since) == []  # nothing queued, no thread made
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
     assert budget.stats().refused_starts == 3
     await world.env.advance_time(61)
     world.digits.extend("3489")
@@ -50,7 +50,7 @@ async def test_a_429_on_round_1_is_not_retried_by_hand_and_pauses_every_call(wor
     posts = [c for c in bot_token_calls(world.env, since) if c.endswith("/messages")]
     assert len(posts) == 1
     assert world.bot.budget.stats().pauses[PauseKind.CLOUDFLARE] == 1
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert game is not None and len(game.state.rounds) == 1
     world.env._errors_acknowledged = len(world.env.errors)  # the failed post was logged
 
@@ -59,11 +59,11 @@ async def test_a_round_whose_post_hit_a_429_is_posted_after_the_pause(world) -> 
     world.digits.extend("3489", "2476")
     world.env.inject_error("POST", "/channels/*/messages", status=429, times=1)
     await world.alice.slash(world.channel, "training")
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert game is not None
     world.env._errors_acknowledged = len(world.env.errors)
     await world.env.advance_time(30)
-    stored = await world.store.load_game(game.state.id)
+    stored = await world.store.games.load_game(game.state.id)
     assert stored is not None and stored.meta.round_message_id is not None
     assert stored.state.outcome is None
 

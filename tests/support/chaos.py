@@ -109,7 +109,10 @@ class Chaos:
     async def _idle(self) -> list[simcord.MemberActor]:
         idle = []
         for player in self.players:
-            if await self.quietly(self.store.active_game_of(self.guild.id, player.id)) is None:
+            if (
+                await self.quietly(self.store.games.active_game_of(self.guild.id, player.id))
+                is None
+            ):
                 idle.append(player)
         return idle
 
@@ -178,7 +181,7 @@ class Chaos:
         return next((t for t in self.channel.threads if t.id == record.channel_id), None)
 
     async def answer(self) -> None:
-        games = await self.quietly(self.store.active_games())
+        games = await self.quietly(self.store.games.active_games())
         if not games:
             return
         record = self.rng.choice(games)
@@ -209,7 +212,7 @@ class Chaos:
         await self.cup.step()
 
     async def resign(self) -> None:
-        games = await self.quietly(self.store.active_games())
+        games = await self.quietly(self.store.games.active_games())
         humans = [
             (record, p) for record in games for p in self.players
             if str(p.id) in record.state.players
@@ -224,7 +227,7 @@ class Chaos:
     async def peek(self) -> None:
         """A player who is not playing looks at every finished Qualification of a period
         that still has a game running: nothing of that period's Digits may show."""
-        games = await self.quietly(self.store.active_games())
+        games = await self.quietly(self.store.games.active_games())
         running = {(r.guild_id, r.period) for r in games if r.period is not None}
         if not running:
             return
@@ -306,7 +309,7 @@ class Chaos:
         self.faults.pending = 0
         self.env.backend.faults.clear()
         for _ in range(400):
-            busy = await self.store.active_games() or await self.store.rooms.open_rooms()
+            busy = await self.store.games.active_games() or await self.store.rooms.open_rooms()
             if not busy and not await self.cup.undecided():
                 break
             await self.env.advance_time(150)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 async def all_games(store: Store) -> list[GameRecord]:
     async with store.engine.connect() as conn:
         ids = [row[0] for row in await conn.execute(sa.text("SELECT id FROM games"))]
-    games = [await store.load_game(game_id) for game_id in ids]
+    games = [await store.games.load_game(game_id) for game_id in ids]
     return [g for g in games if g is not None]
 
 
@@ -68,7 +68,7 @@ async def invariants(chaos: Chaos) -> list[str]:
                 continue
             if not any(rnd.digits in text and str(rnd.number) in text for text in shown_rounds):
                 broken.append(f"{game}: round {rnd.number} ({rnd.digits}) lost on time unseen")
-    ratings = await store.duel_leaderboard(chaos.guild.id, limit=1000)
+    ratings = await store.boards.duel_leaderboard(chaos.guild.id, limit=1000)
     drift = sum(row.rating - 1000 for row in ratings)
     if drift != 0:
         broken.append(f"Elo is not zero-sum: {drift:+d} over {len(ratings)} players")
@@ -92,12 +92,12 @@ async def _attempts(chaos: Chaos, games: list[GameRecord]) -> list[str]:
             if (g.state.players[0], g.state.game_set.name, g.period) == (player, set_name, period)
         ]  # fmt: skip
         counted = [g for g in mine if g.state.outcome and g.state.outcome.termination != "void"]
-        used = await chaos.store.count_attempts(chaos.guild.id, int(player), set_name, period)
+        used = await chaos.store.games.count_attempts(chaos.guild.id, int(player), set_name, period)
         if used != len(counted):
             broken.append(f"{player} {period}: {used} attempts used for {len(counted)} games")
         ranked = [g for g in counted if g.state.outcome and g.state.outcome.winner == 0]
         if ranked:
-            board = await chaos.store.qualification_leaderboard(
+            board = await chaos.store.boards.qualification_leaderboard(
                 chaos.guild.id, set_name, period, limit=1000,
                 version=ranked[0].state.game_set.version,
             )  # fmt: skip

@@ -78,7 +78,7 @@ async def restore_threads(env: simcord.Env, world: World, store: Store, owned: s
     bot was down, but this environment is new."""
     restored = 0
     by_guild = {guild.id: shard for shard, guild in world.guilds.items()}
-    for record in await store.active_games():
+    for record in await store.games.active_games():
         shard = by_guild.get(record.guild_id)
         if shard is None or shard not in owned:
             continue
@@ -188,7 +188,9 @@ class Driver:
 
     async def _game(self, shard: int, player: str) -> dict[str, Any]:
         guild = self.world.guilds[shard]
-        record = await self.store.active_game_of(guild.id, self.world.players[player][shard].id)
+        record = await self.store.games.active_game_of(
+            guild.id, self.world.players[player][shard].id
+        )
         assert record is not None, f"no game for {player} on shard {shard}"
         assert shard_of(record.guild_id, self.args.shard_count) == shard
         return {"game": record.state.id, "thread": record.channel_id, "guild": guild.id}

@@ -22,7 +22,7 @@ async def checkout(world, player) -> tuple[str, str]:
     """A Training game of one round won with Score 0 (a Perfect); its summary's text."""
     world.digits.extend("7001")
     await player.slash(world.channel, "training")
-    game = await world.store.active_game_of(world.guild.id, player.id)
+    game = await world.store.games.active_game_of(world.guild.id, player.id)
     await answer(player, world.thread().last_message, "700+1")
     return game.state.id, message_text(world.thread().last_message)
 

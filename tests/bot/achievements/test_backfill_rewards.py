@@ -63,7 +63,7 @@ async def test_the_backfill_earns_the_solvers_best_once_without_a_summary(
         state = rules.apply(state, rules.Submit(str(PLAYER), formula, value, 1000.0 * number + 9))
     record = GameRecord(state=state, guild_id=GUILD, channel_id=1, period="2026-01-01",
                         seed="s", created_at=1_767_225_600.0)  # fmt: skip
-    await store.save_game(record)
+    await store.games.save_game(record)
     assert record.state.outcome is not None and len(record.state.rounds) == 7
     rewards = Rewards(store, lambda: NOW)
     at_summary = {e.achievement for e in await rewards.game_finished(record)}

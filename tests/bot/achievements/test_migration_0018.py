@@ -30,7 +30,7 @@ async def test_a_database_at_0017_upgrades_and_keeps_achievements(db_url: str) -
         await engine.dispose()
     old = await open_store(db_url, migrate=False)
     try:
-        await old.save_game(record(single("game1", 11, CHECKOUT_4)), now=T0)
+        await old.games.save_game(record(single("game1", 11, CHECKOUT_4)), now=T0)
     finally:
         await old.close()
 
@@ -38,7 +38,7 @@ async def test_a_database_at_0017_upgrades_and_keeps_achievements(db_url: str) -
     try:
         assert await current_revision(store.engine) == head_revision()
         assert (await store.servers.settings(GUILD)).timezone == "Europe/Kyiv"
-        assert (await store.load_game("game1")) is not None
+        assert (await store.games.load_game("game1")) is not None
         achievements = store.achievements
         assert await achievements.held(GUILD, 11) == []
 

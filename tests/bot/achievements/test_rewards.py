@@ -66,7 +66,7 @@ async def test_an_answer_as_good_as_the_best(store: Store) -> None:
             Reveal(1, 0, "12*34", 408, 93, 408),  # the best left 408; the player 500
         )),
     )  # fmt: skip
-    await store.save_game(found, now=T0)
+    await store.games.save_game(found, now=T0)
     assert await rewards.game_finished(found) == []
     await store.best.keep("t1", Reveal(3, 0, "1+2+3+4", 10, 10, 498))  # found after: 498 ≥
     earned = await rewards.game_finished(found)
@@ -80,7 +80,7 @@ async def test_seven_days_in_a_row_and_the_bots_seat(store: Store) -> None:
     darts = dataclasses.replace(DARTS, name=rules.CLASSIC.name)
     for day in range(1, 8):
         last = record(single(f"q{day}", 5, CHECKOUT_4, game_set=darts), period=f"2026-12-0{day}")
-        await store.save_game(last, now=T0 + day)
+        await store.games.save_game(last, now=T0 + day)
         earned = {e.achievement for e in await rewards.game_finished(last)}
         assert (A.STREAK_7 in earned) is (day == 7)
     assert await kinds(store, 5) == {

@@ -45,7 +45,7 @@ def test_a_signal_shuts_the_bot_down_cleanly(tmp_path: Path, signum: signal.Sign
 
     async def round_two_up() -> bool:
         async with await open_store(f"sqlite+aiosqlite:///{database}") as store:
-            games = await store.active_games()
+            games = await store.games.active_games()
             assert len(games) == 1 and len(games[0].state.rounds) == 2
             return games[0].state.rounds[1].shown_at is not None
 

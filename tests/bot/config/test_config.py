@@ -50,7 +50,7 @@ async def test_a_kyiv_server_starts_its_qualification_day_at_kyiv_midnight(world
     """simcord's clock starts at 2026-01-01 00:00 UTC, 02:00 in Kyiv (UTC+2 in winter)."""
     await admin.slash(world.channel, "config timezone", timezone="Europe/Kyiv")
     await world.alice.slash(world.channel, "qualification")
-    first = await world.store.active_game_of(world.guild.id, world.alice.id)
+    first = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert first.period == "2026-01-01"
     await world.alice.slash(world.channel, "resign")
     game = shown(await world.bob.slash(world.channel, "game", id=first.state.id[:8]))
@@ -58,10 +58,10 @@ async def test_a_kyiv_server_starts_its_qualification_day_at_kyiv_midnight(world
     assert f"<t:{kyiv_midnight}:R>" in message_text(game)
     await world.env.advance_time(21.9 * 3600)  # 23:54 in Kyiv: the day's attempt is used
     assert "Qualification" in reply_text(await world.alice.slash(world.channel, "qualification"))
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
     await world.env.advance_time(0.2 * 3600)  # 00:06 on 2 January in Kyiv, 22:06 UTC
     await world.alice.slash(world.channel, "qualification")
-    second = await world.store.active_game_of(world.guild.id, world.alice.id)
+    second = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert second is not None and second.period == "2026-01-02"
 
 

@@ -50,7 +50,7 @@ async def test_web_is_an_admins_switch_and_prints_the_address(world, admin) -> N
 
 async def test_game_links_its_replay_while_the_web_is_on(world, admin) -> None:
     await world.alice.slash(world.channel, "training")
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert game is not None
     await world.alice.slash(world.channel, "resign")
     prefix = game.state.id[:8]

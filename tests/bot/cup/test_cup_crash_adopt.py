@@ -123,12 +123,12 @@ async def test_a_duel_that_ended_before_it_was_kept_is_the_legs_result(
     (row,) = (await matches.of_cup(cup.id)).values()
     assert row.game_id == STARTING
     await play_the_leg(world, thread)  # the duel ends; nobody kept it as the leg
-    (duel,) = await world.store.history(world.guild.id, world.alice.id, limit=1)
+    (duel,) = await world.store.games.history(world.guild.id, world.alice.id, limit=1)
     assert duel.state.outcome is not None
     monkeypatch.undo()
     await world.env.restart_bot(make_bot())
     await world.env.advance_time(STEP_LEASE_S + 60)
-    games = await world.store.history(world.guild.id, world.alice.id, limit=5)
+    games = await world.store.games.history(world.guild.id, world.alice.id, limit=5)
     assert [g.state.id for g in games] == [duel.state.id]  # the leg was not played twice
     over = await world.store.cups.load(cup.id)
     assert over is not None and over.phase is CupPhase.OVER

@@ -126,7 +126,9 @@ async def test_a_weekly_cup_of_eight_is_played_to_its_champion(world, admin, mak
     assert len(crowned) == 1 and f"<@{alice.id}>" in crowned[0].content
     brackets = [m for m in world.channel.history() if "the bracket" in m.content]
     assert len(brackets) == 1 and "👑 Champion" in brackets[0].content  # edited in place
-    ratings = {r.user_id: r.rating for r in await world.store.duel_leaderboard(world.guild.id)}
+    ratings = {
+        r.user_id: r.rating for r in await world.store.boards.duel_leaderboard(world.guild.id)
+    }
     assert ratings[alice.id] > 1000 > ratings[e3.id]  # legs are rated duels
     legs = await world.store.cups.legs(cup.id)
     assert [leg.result for leg in legs] == ["draw"] + ["first"] * 8

@@ -41,7 +41,7 @@ async def played(
         seed="s",
         created_at=1_767_225_600.0,
     )
-    await store.save_game(record)
+    await store.games.save_game(record)
     return record
 
 

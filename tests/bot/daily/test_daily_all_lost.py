@@ -33,7 +33,7 @@ async def timed_out(world, game_id: str, player: int) -> None:
         seed="s",
         created_at=1_767_225_600.0,
     )
-    await world.store.save_game(record)
+    await world.store.games.save_game(record)
 
 
 async def test_a_day_everyone_lost_on_time_is_not_nobody_played(world, board) -> None:

@@ -73,7 +73,7 @@ async def test_the_play_button_starts_the_new_days_qualification(world, board) -
     assert "Nobody played this Qualification that day." in message_text(post)
     clicked = await world.carol.click(post, custom_id=button_id(post, "fd:qual:darts"))
     assert "Your **Qualification**" in reply_text(clicked)
-    record = await world.store.active_game_of(world.guild.id, world.carol.id)
+    record = await world.store.games.active_game_of(world.guild.id, world.carol.id)
     assert record is not None and record.period == "2026-01-02"
 
 
@@ -81,7 +81,7 @@ async def test_the_post_waits_for_a_game_of_the_day_still_being_played(world, bo
     await world.env.advance_time(DAY_S - 60)
     await world.alice.slash(world.channel, "qualification")  # 23:59, the day's last game
     await world.env.advance_time(50)
-    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    record = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     digits = record.state.rounds[0].digits
     await answer(world.alice, world.thread().last_message, digits)  # round 2 until 00:01:50
     await world.env.advance_time(60)

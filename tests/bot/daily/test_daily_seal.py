@@ -24,7 +24,7 @@ def posts_of(channel, set_name: str) -> list:
 
 async def _answer_round(world, actor) -> str:
     """Answer the open round of `actor`'s Qualification with its Digits as they stand."""
-    record = await world.store.active_game_of(world.guild.id, actor.id)
+    record = await world.store.games.active_game_of(world.guild.id, actor.id)
     digits = record.state.current_round.digits
     thread = next(t for t in reversed(world.channel.threads) if str(record.channel_id) == str(t.id))
     await answer(actor, thread.last_message, digits)
@@ -32,10 +32,10 @@ async def _answer_round(world, actor) -> str:
 
 
 async def test_a_day_stays_sealed_while_a_long_game_of_it_runs(world, board) -> None:
-    await world.store.save_server_set(world.guild.id, LONG)
+    await world.store.sets.save_server_set(world.guild.id, LONG)
     await world.env.advance_time(12 * 3600)  # noon: Bob plays the long Set and resigns
     await world.bob.slash(world.channel, "qualification", set="long")
-    bobs = await world.store.active_game_of(world.guild.id, world.bob.id)
+    bobs = await world.store.games.active_game_of(world.guild.id, world.bob.id)
     first = await _answer_round(world, world.bob)
     await world.bob.slash(world.channel, "resign")
     await world.env.advance_time(11 * 3600 + 50 * 60 - 30)  # 23:50: Alice starts hers
@@ -60,7 +60,7 @@ async def test_a_day_stays_sealed_while_a_long_game_of_it_runs(world, board) -> 
 async def test_a_live_qualification_shows_others_its_outcome_only(world) -> None:
     await world.alice.slash(world.channel, "qualification")
     await _answer_round(world, world.alice)
-    alices = await world.store.active_game_of(world.guild.id, world.alice.id)
+    alices = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     score = rules.php_text(alices.state.scores[0], zero_fraction=False)
     live = shown(await world.carol.slash(world.channel, "game", id=alices.state.id))
     players = {f.name: f.value for f in live.embeds[0].fields}["Players"]

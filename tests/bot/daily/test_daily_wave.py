@@ -143,7 +143,7 @@ class Solver:
 async def played_seeded(store: Store, guild: int, player: int, rounds: int) -> list[str]:
     """A Qualification of `guild`'s day on the Digits its seed gives (as `/qualification`
     starts it): `rounds` answered with the Digits themselves, then resigned."""
-    secret = await store.install_secret("qualification")
+    secret = await store.install.secret("qualification")
     seed = rules.qualification_seed(
         guild, "darts", seeds.DAY, secret=secret, version=seeds.DARTS.version
     )
@@ -161,7 +161,7 @@ async def played_seeded(store: Store, guild: int, player: int, rounds: int) -> l
         seed=seed,
         created_at=at(2026, 1, 1, 12),
     )
-    await store.save_game(record)
+    await store.games.save_game(record)
     return digits
 
 

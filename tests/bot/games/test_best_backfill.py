@@ -109,10 +109,10 @@ class Failing(Refusing):
 async def test_a_game_that_fails_holds_up_no_other(store: Store) -> None:
     await qualification(store, GUILD, "f" * 32, 101, [100], period="2026-01-01", digits="6666",
                         finish=False)  # fmt: skip
-    record = await store.load_game("f" * 32)
+    record = await store.games.load_game("f" * 32)
     assert record is not None
     ended = rules.apply(record.state, rules.Resign("101"))
-    await store.save_game(replace(record, state=ended))
+    await store.games.save_game(replace(record, state=ended))
     await qualification(store, GUILD, "g" * 32, 102, [100, 100, 100, 51], period="2026-01-01")
     failing, clock = Failing(), Clock(2_000_000_000.0)
     backfill = BestBackfill(store, failing, clock=clock, sleep=clock.sleep)

@@ -23,7 +23,7 @@ async def challenge_of(world, challenger, opponent):
 
 
 async def status(world, challenge_id: str) -> ChallengeStatus:
-    challenge = await world.store.load_challenge(challenge_id)
+    challenge = await world.store.challenges.load_challenge(challenge_id)
     assert challenge is not None
     return challenge.status
 
@@ -57,13 +57,13 @@ async def test_a_thread_discord_rate_limits_at_the_accept_leaves_the_challenge_o
     refused = await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
     assert "try again in 2 minutes" in reply_text(refused)
     assert await status(world, challenge_id) is ChallengeStatus.PENDING
-    assert await world.store.active_game_of(world.guild.id, world.bob.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.bob.id) is None
     monkeypatch.undo()
     await world.env.advance_time(121)  # the pause the 429 set is over
     world.digits.extend("3489")
     await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
     assert await status(world, challenge_id) is ChallengeStatus.ACCEPTED
-    assert await world.store.active_game_of(world.guild.id, world.bob.id) is not None
+    assert await world.store.games.active_game_of(world.guild.id, world.bob.id) is not None
 
 
 async def test_a_backlog_refuses_a_rematch_and_it_can_be_pressed_again(world) -> None:
@@ -71,19 +71,19 @@ async def test_a_backlog_refuses_a_rematch_and_it_can_be_pressed_again(world) ->
     world.digits.extend("3489")
     await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
     thread = world.thread()
-    game = await world.store.active_game_of(world.guild.id, world.bob.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.bob.id)
     await world.bob.slash(thread, "resign")
     summary = next(m for m in thread.history() if m.components)
     rematch_id = button_id(summary, "fd:rematch:")
     world.bot.budget.pause(60.0, PauseKind.LONG)
     refused = await world.alice.click(summary, custom_id=rematch_id)
     assert "try again in a minute" in reply_text(refused)
-    assert await world.store.rematch_of(game.state.id) is None  # not used up
+    assert await world.store.challenges.rematch_of(game.state.id) is None  # not used up
     await world.env.advance_time(61)
     summary = next(m for m in thread.history() if m.id == summary.id)
     asked = await world.alice.click(summary, custom_id=button_id(summary, "fd:rematch:"))
     assert "Rematch challenge posted" in reply_text(asked)
-    assert await world.store.rematch_of(game.state.id) is not None
+    assert await world.store.challenges.rematch_of(game.state.id) is not None
 
 
 async def test_a_backlog_refuses_accepting_a_rematch_and_leaves_it_open(world) -> None:

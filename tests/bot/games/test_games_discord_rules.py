@@ -51,10 +51,12 @@ async def test_a_missing_permission_is_named_before_anything_is_created(
     result = await world.alice.slash(channel, command)
     assert result.ephemeral and f"“{named}”" in reply_text(result)
     assert channel.history() == [] and channel.threads == []
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
     if command == "qualification":  # no attempt was used
         assert (
-            await world.store.count_attempts(world.guild.id, world.alice.id, "darts", "2026-01-01")
+            await world.store.games.count_attempts(
+                world.guild.id, world.alice.id, "darts", "2026-01-01"
+            )
             == 0
         )
 
@@ -148,7 +150,7 @@ async def test_a_round_posted_late_gives_the_players_the_time_back(world) -> Non
     await world.env.advance_time(120 - delay / 2)  # past the shown deadline, within the delay
     late_but_fair = await answer(world.alice, thread.last_message, "34+89")
     assert "123" in reply_text(late_but_fair)
-    stored = await world.store.active_game_of(world.guild.id, world.alice.id)
+    stored = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert stored.state.rounds[0].answers[0].elapsed == pytest.approx(120 - delay / 2)
 
 
@@ -167,7 +169,7 @@ async def test_an_answer_counts_when_discord_took_it(world, monkeypatch) -> None
     await world.env.advance_time(60)
     await answer(world.alice, thread.last_message, "34+89")
     await world.env.advance_time(31)  # PHP answers 30 s later
-    stored = await world.store.active_game_of(world.guild.id, world.alice.id)
+    stored = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert stored.state.rounds[0].answers[0].elapsed == pytest.approx(60, abs=0.5)
 
 
@@ -175,13 +177,13 @@ async def test_an_answer_counts_when_discord_took_it(world, monkeypatch) -> None
 
 
 async def test_a_slow_database_does_not_fail_the_interaction(world, monkeypatch) -> None:
-    real = world.store.active_game_of
+    real = world.store.games.active_game_of
 
     async def slow(*args, **kwargs):
         await asyncio.sleep(4)  # beyond Discord's 3 s for the first response
         return await real(*args, **kwargs)
 
-    monkeypatch.setattr(world.store, "active_game_of", slow)
+    monkeypatch.setattr(world.store.games, "active_game_of", slow)
     await world.alice.slash(world.channel, "training")
     await world.bob.slash(world.channel, "duel", opponent=world.carol)
     await world.env.advance_time(30)  # the slow reads end; the interactions were acked at once
@@ -197,11 +199,14 @@ async def test_a_slow_database_does_not_fail_the_interaction(world, monkeypatch)
 async def test_a_round_that_cannot_be_posted_voids_the_game_and_uses_no_attempt(world) -> None:
     world.env.inject_error("POST", "/channels/*/messages", status=403, code=50013, times=None)
     await world.alice.slash(world.channel, "qualification")
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
     assert (
-        await world.store.count_attempts(world.guild.id, world.alice.id, "darts", "2026-01-01") == 0
+        await world.store.games.count_attempts(
+            world.guild.id, world.alice.id, "darts", "2026-01-01"
+        )
+        == 0
     )
-    history = await world.store.history(world.guild.id, world.alice.id)
+    history = await world.store.games.history(world.guild.id, world.alice.id)
     assert history[0].state.outcome.termination is rules.Termination.VOID
     assert history[0].meta.void_reason == "forbidden"
     world.env.backend.faults.clear()
@@ -214,9 +219,9 @@ async def test_a_deleted_thread_voids_its_game_and_stops_its_timer(world) -> Non
     thread = world.thread()
     world.env.backend.delete_channel(thread.id)
     await world.env.settle()
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
     assert not world.bot.service.flow.timers.armed(
-        (await world.store.history(world.guild.id, world.alice.id))[0].state.id
+        (await world.store.games.history(world.guild.id, world.alice.id))[0].state.id
     )
     since = len(world.env.http_requests)
     await world.env.advance_time(600)
@@ -225,10 +230,10 @@ async def test_a_deleted_thread_voids_its_game_and_stops_its_timer(world) -> Non
 
 async def test_the_bot_removed_from_a_server_voids_its_games(world) -> None:
     await world.alice.slash(world.channel, "training")
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     world.env.backend.remove_guild(world.guild.id)
     await world.env.settle()
-    stored = await world.store.load_game(game.state.id)
+    stored = await world.store.games.load_game(game.state.id)
     assert stored.state.outcome.termination is rules.Termination.VOID
     assert stored.meta.void_reason == "bot_removed"
 
@@ -241,14 +246,14 @@ async def test_a_player_who_left_makes_the_duel_void_at_the_deadline(world) -> N
     await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
     thread = world.thread()
     await answer(world.alice, thread.last_message, "1234")
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     world.guild.remove_member(world.bob)
     await world.env.advance_time(121)  # a first miss is not asked about (a REST call)
     await world.env.advance_time(121)  # the second in a row is
-    stored = await world.store.load_game(game.state.id)
+    stored = await world.store.games.load_game(game.state.id)
     assert stored.state.outcome.termination is rules.Termination.VOID
     assert stored.meta.void_reason == "player_left"
-    assert await world.store.duel_leaderboard(world.guild.id) == []  # no Elo
+    assert await world.store.boards.duel_leaderboard(world.guild.id) == []  # no Elo
 
 
 # ---------------------------------------------------------------------------- threads
@@ -270,7 +275,7 @@ async def test_too_many_active_threads_is_a_clear_message(world) -> None:
     world.env.inject_error("POST", "/channels/*/messages/*/threads", status=400, code=160006)
     started = await world.alice.slash(world.channel, "training")
     assert "limit of active threads" in reply_text(started)
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
     assert world.env.errors == []
 
 

@@ -92,7 +92,7 @@ async def test_max_rounds_without_zero_is_a_draw(world) -> None:
         {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 1, "min_rounds": 1,
          "time_limit": 30},
     )  # fmt: skip
-    await world.store.save_server_set(world.guild.id, one_round)
+    await world.store.sets.save_server_set(world.guild.id, one_round)
     world.digits.extend("3489")
     thread = await start_duel(world, "oneshot")
     assert "round 1 of 1" in thread.last_message.embeds[0].title
@@ -108,7 +108,7 @@ async def test_resign_gives_the_opponent_the_win(world) -> None:
     assert "resigned" in reply_text(resigned)
     summary = message_text(thread.last_message)
     assert f"<@{world.bob.id}> resigned: <@{world.alice.id}> wins" in summary
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
 
 
 async def test_decline_expiry_and_refused_opponents(world) -> None:
@@ -149,7 +149,7 @@ async def test_a_failed_elo_write_is_retried_with_the_duels_end_and_counts_once(
         {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 1, "min_rounds": 1,
          "time_limit": 30},
     )  # fmt: skip
-    await world.store.save_server_set(world.guild.id, one_round)
+    await world.store.sets.save_server_set(world.guild.id, one_round)
     world.digits.extend("7001")
     thread = await start_duel(world, "oneshot")
     await answer(world.alice, thread.last_message, "700+1")  # Score 0
@@ -158,7 +158,7 @@ async def test_a_failed_elo_write_is_retried_with_the_duels_end_and_counts_once(
     summary = message_text(thread.last_message)
     assert f"<@{world.alice.id}> wins" in summary
     assert "1000 → **1016** (+16)" in summary and "1000 → **984** (-16)" in summary
-    board = await world.store.duel_leaderboard(world.guild.id)
+    board = await world.store.boards.duel_leaderboard(world.guild.id)
     assert [(r.user_id, r.rating, r.games) for r in board] == [
         (world.alice.id, 1016, 1),
         (world.bob.id, 984, 1),

@@ -37,7 +37,7 @@ async def test_a_qualification_is_played_where_only_its_player_sees_it(world) ->
         r for r in world.env.http_requests if r.path.endswith(f"/{world.channel.id}/threads")
     )
     assert created.json["invitable"] is False  # nobody can invite others (simcord ignores it)
-    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    record = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     today = record.state.rounds[0].digits
     seen_by_bob = [m.content for m in world.channel.history(viewer=world.bob)]
     assert not any(today in text for text in seen_by_bob)  # a thread name at most
@@ -47,7 +47,7 @@ async def test_game_shows_others_only_the_outcome_until_the_day_ends(world) -> N
     world.digits.extend("7001")
     await world.alice.slash(world.channel, "qualification")
     thread = world.thread()
-    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    record = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     digits = record.state.rounds[0].digits
     await answer(world.alice, thread.last_message, digits)  # whatever the Digits are
     replay = await world.bob.slash(world.channel, "game", id=record.state.id[:8])
@@ -138,7 +138,9 @@ async def test_the_challenger_can_cancel_and_is_free_again(world) -> None:
     await world.alice.click(offer, custom_id=button_id(offer, "fd:duel:cancel:"))
     closed = next(m for m in world.channel.history() if m.id == offer.id)
     assert "cancelled" in closed.content and not closed.components
-    stored = await world.store.load_challenge(button_id(offer, "fd:duel:cancel:").split(":")[-1])
+    stored = await world.store.challenges.load_challenge(
+        button_id(offer, "fd:duel:cancel:").split(":")[-1]
+    )
     assert stored.status is ChallengeStatus.CANCELLED
     started = await world.alice.slash(world.channel, "training")
     assert "Your game is in" in reply_text(started)
@@ -164,7 +166,7 @@ async def test_a_save_that_lands_but_reports_an_error_does_not_leave_the_game_st
     world.digits.extend("3489", "2476", "1234")
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
-    real = world.store.save_game
+    real = world.store.games.save_game
     lied = []  # type: ignore[var-annotated]
 
     async def lands_then_fails(record, *, now=None):
@@ -173,7 +175,7 @@ async def test_a_save_that_lands_but_reports_an_error_does_not_leave_the_game_st
             lied.append(True)
             raise OSError("connection reset after COMMIT (injected)")
 
-    monkeypatch.setattr(world.store, "save_game", lands_then_fails)
+    monkeypatch.setattr(world.store.games, "save_game", lands_then_fails)
     await answer(world.alice, thread.last_message, "34+89")
     assert lied
     await world.env.advance_time(3)  # the retry goes on from what the store holds
@@ -185,7 +187,7 @@ async def test_a_save_that_lands_but_reports_an_error_does_not_leave_the_game_st
 async def test_a_database_down_past_the_deadline_retries_is_swept_up(world, monkeypatch) -> None:
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
-    real = world.store.save_game
+    real = world.store.games.save_game
     down = [True]
 
     async def unavailable(record, *, now=None):
@@ -193,15 +195,15 @@ async def test_a_database_down_past_the_deadline_retries_is_swept_up(world, monk
             raise OSError("could not connect to server (injected)")
         return await real(record, now=now)
 
-    monkeypatch.setattr(world.store, "save_game", unavailable)
+    monkeypatch.setattr(world.store.games, "save_game", unavailable)
     await world.env.advance_time(121 + 300)  # the deadline and all its retries fail
-    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    record = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert record is not None and record.state.outcome is None
     down[0] = False
     await world.env.advance_time(600)  # the database is back: the next sweep resolves it
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
     assert "Time ran out in round 1" in message_text(thread.last_message)
-    stored = (await world.store.history(world.guild.id, world.alice.id))[0]
+    stored = (await world.store.games.history(world.guild.id, world.alice.id))[0]
     assert stored.state.outcome.termination is rules.Termination.TIMEOUT
 
 
@@ -209,7 +211,7 @@ async def test_a_day_stays_sealed_while_its_last_games_are_played(world) -> None
     """Everyone's Qualification of a day has the same Digits: at midnight a game still being
     played must not be able to read the rounds ahead in someone else's replay."""
     await world.alice.slash(world.channel, "qualification")
-    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    record = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     await world.alice.slash(world.thread(), "resign")
     await world.env.advance_time(24 * 3600 - 60)  # 23:59
     await world.bob.slash(world.channel, "qualification")  # the same Digits as alice's

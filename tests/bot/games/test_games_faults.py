@@ -63,7 +63,7 @@ async def test_a_failing_call_loses_nothing_and_the_game_goes_on(
         return game is not None and game.meta.round_message_id is not None
 
     seen = await _until(world, lambda: world.alice.slash(world.channel, "training"), started)
-    game = await world.store.active_game_of(guild, alice)
+    game = await world.store.games.active_game_of(guild, alice)
     thread = next(t for t in world.channel.threads if t.id == game.channel_id)
     first_digits = game.state.rounds[0].digits
     formula = {"3489": "34+89", "2476": "2*47+6"}[first_digits]
@@ -71,13 +71,13 @@ async def test_a_failing_call_loses_nothing_and_the_game_goes_on(
         world.env.inject_error(method, path, status=status, times=1)
 
     async def answered() -> bool:
-        stored = await world.store.load_game(game.state.id)
+        stored = await world.store.games.load_game(game.state.id)
         return stored is not None and stored.state.rounds[0].answers[0] is not None
 
     seen += await _until(
         world, lambda: world.alice.slash(thread, "answer", formula=formula), answered
     )
-    stored = await world.store.load_game(game.state.id)
+    stored = await world.store.games.load_game(game.state.id)
     assert stored.state.rounds[0].answers[0].formula == formula  # saved, once
     assert len(stored.state.rounds) == 2  # and the game went on
     assert not any("Traceback" in text for text in seen)

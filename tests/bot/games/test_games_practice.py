@@ -36,7 +36,7 @@ async def test_at_the_perfect_level_the_bot_plays_the_solvers_best(practising, s
     started = await alice.slash(channel, "practice", level="perfect")
     assert "Your game is in" in reply_text(started)
     thread = channel.threads[-1]
-    game = await env.bot.store.active_game_of(guild.id, alice.id)
+    game = await env.bot.store.games.active_game_of(guild.id, alice.id)
     assert game.state.mode is rules.Mode.PRACTICE
     assert game.state.players[1] == str(env.bot.user.id)
     for _ in range(3):
@@ -48,7 +48,7 @@ async def test_at_the_perfect_level_the_bot_plays_the_solvers_best(practising, s
         if live is None or live.state.current_round is None:
             break
         await answer(alice, thread.last_message, live.state.current_round.digits)
-    stored = await env.bot.store.load_game(game.state.id)
+    stored = await env.bot.store.games.load_game(game.state.id)
     played = [r for r in stored.state.rounds if r.answers[1] is not None and not r.answers[1].auto]
     assert played, "the bot answered no round"
     for rnd in played:
@@ -64,8 +64,8 @@ async def test_practice_leaves_boards_and_elo_alone(practising) -> None:
     bob = guild.add_member(env.create_user("bob"))
     await bob.slash(channel, "practice", level="beginner")
     await bob.slash(channel, "resign")
-    assert await env.bot.store.duel_leaderboard(guild.id) == []
-    stats = await env.bot.store.player_stats(guild.id, bob.id)
+    assert await env.bot.store.boards.duel_leaderboard(guild.id) == []
+    stats = await env.bot.store.boards.player_stats(guild.id, bob.id)
     assert (stats.games, stats.practice) == (0, 1)
     shown = message_text(public_message(await bob.slash(channel, "stats")))
     assert "Practice (unranked)" in shown

@@ -38,10 +38,10 @@ async def test_the_perfect_bot_leaves_a_whole_score_not_the_smallest_float(
     alice = guild.add_member(env.create_user("alice"))
     await alice.slash(channel, "practice", level="perfect")
     thread = channel.threads[-1]
-    game = await env.bot.store.active_game_of(guild.id, alice.id)
+    game = await env.bot.store.games.active_game_of(guild.id, alice.id)
     await env.advance_time(30)  # the bot thinks at most a fifth of the time limit
     await answer(alice, thread.last_message, "3490")
-    stored = await env.bot.store.load_game(game.state.id)
+    stored = await env.bot.store.games.load_game(game.state.id)
     mine = stored.state.rounds[0].answers[1]
     assert mine is not None and not mine.auto
     best = await solver.best("3490", 501, rules.sets.CLASSIC)

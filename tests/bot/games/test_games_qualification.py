@@ -20,7 +20,7 @@ async def test_same_digits_for_everyone_and_one_attempt_a_day(world) -> None:
     await world.bob.slash(world.channel, "qualification")
     alice_thread, bob_thread = world.channel.threads
     day = "2026-01-01"  # simcord's virtual clock starts on this UTC day
-    secret = await world.store.install_secret("qualification")
+    secret = await world.store.install.secret("qualification")
     expected = rules.seeded_digits(
         rules.qualification_seed(
             world.guild.id, "darts", day, secret=secret, version=rules.CLASSIC.version

@@ -42,7 +42,7 @@ async def test_a_round_missed_while_down_is_replayed(world, make_bot) -> None:
     assert "round 1 of 7" in replay.embeds[0].title
     accepted = await answer(world.alice, replay, "34+89")
     assert "123" in reply_text(accepted)
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert game is not None and len(game.state.rounds) == 2 and game.state.scores == [424]
 
 
@@ -66,7 +66,7 @@ async def test_duel_round_is_resolved_once_across_a_restart(world, make_bot) -> 
     result = message_text(thread.history()[-2])
     assert "3*4+89" in result and "34+89" in result
     assert "round 2 of 7" in thread.last_message.embeds[0].title
-    game = await world.store.active_game_of(world.guild.id, world.bob.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.bob.id)
     assert game is not None and game.state.scores == [402, 424]
     assert sum(r.resolved for r in game.state.rounds) == 1
 
@@ -80,7 +80,7 @@ async def test_a_challenge_that_expired_while_down_is_closed(world, make_bot) ->
     closed = next(m for m in world.channel.history() if m.id == message.id)
     assert "expired" in closed.content
     assert not closed.components
-    stored = await world.store.load_challenge(
+    stored = await world.store.challenges.load_challenge(
         next(c.custom_id for row in message.components for c in row.children).split(":")[-1]  # type: ignore[union-attr]
     )
     assert stored is not None and stored.status == "expired"

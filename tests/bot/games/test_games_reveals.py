@@ -73,11 +73,11 @@ async def test_a_qualification_reveals_nothing_while_the_day_runs(
     carol = guild.add_member(env.create_user("carol"))
     await carol.slash(channel, "qualification")
     thread = channel.threads[-1]
-    record = await env.bot.store.active_game_of(guild.id, carol.id)
+    record = await env.bot.store.games.active_game_of(guild.id, carol.id)
     await answer(carol, thread.last_message, record.state.rounds[0].digits)
     shown = "\n".join(message_text(m) for m in thread.history())
     assert "Best possible" not in shown and "Accuracy" not in shown
-    stored = await env.bot.store.load_game(record.state.id)
+    stored = await env.bot.store.games.load_game(record.state.id)
     assert stored.meta.best == ()
     await carol.slash(thread, "resign")
     dave = guild.add_member(env.create_user("dave"))

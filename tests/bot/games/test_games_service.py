@@ -106,7 +106,7 @@ async def test_answers_and_the_deadline_racing_resolve_the_round_once(
     resolved = [e for e in recorder.events if e[0] == "round_resolved"]
     assert resolved == [("round_resolved", game_id, 1)]
     assert [e[2] for e in recorder.events if e[0] == "round_started"] == [1, 2]
-    stored = await service.store.load_game(game_id)
+    stored = await service.store.games.load_game(game_id)
     assert stored is not None
     assert [r.resolved for r in stored.state.rounds] == [True, False]
     await service.close()
@@ -123,7 +123,7 @@ async def test_a_late_answer_is_refused_and_the_deadline_expires_the_round(
         await service.submit(game_id, 100, "34+89")
     assert refused.value.code == "deadline_passed"
     await service.expire(game_id, 1)
-    stored = await service.store.load_game(game_id)
+    stored = await service.store.games.load_game(game_id)
     assert stored is not None
     assert all(answer.auto for answer in stored.state.rounds[0].answers if answer)
     await service.close()
@@ -141,7 +141,7 @@ async def test_one_broken_game_does_not_affect_another(service, recorder, digits
     await service.submit(broken.state.id, 100, "700+1")
     await service.submit(healthy.state.id, 200, "700+1")
     for game in (broken, healthy):
-        stored = await service.store.load_game(game.state.id)
+        stored = await service.store.games.load_game(game.state.id)
         assert stored is not None and stored.state.outcome is not None
         assert stored.state.outcome.perfect
     assert ("game_over", healthy.state.id, []) in recorder.events
@@ -220,7 +220,7 @@ async def test_an_answer_received_before_the_deadline_beats_the_timer(
     result = await submitting
     await expiring
     assert result.evaluation is not None and result.evaluation.value == 123
-    stored = await slow_service.store.load_game(record.state.id)
+    stored = await slow_service.store.games.load_game(record.state.id)
     assert stored is not None and stored.state.outcome is None
     first = stored.state.rounds[0].answers[0]
     assert first is not None and first.formula == "34+89" and not first.auto
@@ -242,7 +242,7 @@ async def test_a_duel_answer_in_php_at_the_deadline_is_not_replaced_by_the_auto_
     result = await submitting
     await expiring
     assert result.secret and result.evaluation is not None
-    stored = await slow_service.store.load_game(record.state.id)
+    stored = await slow_service.store.games.load_game(record.state.id)
     assert stored is not None
     answers = stored.state.rounds[0].answers
     assert [(a.formula, a.auto) for a in answers if a] == [("3*4+89", False), ("34+89", True)]
@@ -265,7 +265,7 @@ async def test_the_deadline_waits_for_php_only_so_long(
     with pytest.raises(GameError) as refused:
         await submitting
     assert refused.value.code == "deadline_passed"
-    stored = await service.store.load_game(record.state.id)
+    stored = await service.store.games.load_game(record.state.id)
     assert stored is not None and stored.state.outcome is not None
     assert stored.state.outcome.termination is rules.Termination.TIMEOUT
     assert not service.in_flight
@@ -302,10 +302,10 @@ async def test_a_duel_resigned_twice_at_once_is_rated_once(service, recorder, se
     assert isinstance(outcomes[1], GameError) and outcomes[1].code in ENDED
     over = [e for e in recorder.events if e[0] == "game_over"]
     assert len(over) == 1 and over[0][1] == record.state.id
-    stored = await service.store.load_game(record.state.id)
+    stored = await service.store.games.load_game(record.state.id)
     assert stored is not None and stored.state.outcome is not None
     assert stored.state.outcome.winner == 1  # the first resign (player 100) stands
-    board = await service.store.duel_leaderboard(1)
+    board = await service.store.boards.duel_leaderboard(1)
     assert sorted((row.user_id, row.games) for row in board) == [(100, 1), (200, 1)]
     await service.close()
 
@@ -346,7 +346,7 @@ async def test_resign_waiting_behind_a_checkout_is_told_the_game_is_over(
     result, refused = await asyncio.gather(submitting, resigning, return_exceptions=True)
     assert not isinstance(result, BaseException) and result.evaluation is not None  # type: ignore[has-type]
     assert isinstance(refused, GameError) and refused.code == "game_over"  # type: ignore[has-type]
-    stored = await service.store.load_game(game_id)
+    stored = await service.store.games.load_game(game_id)
     assert stored is not None and stored.state.outcome is not None
     assert stored.state.outcome.termination is rules.Termination.CHECKOUT
     await service.close()
@@ -388,6 +388,6 @@ async def test_answers_deadlines_and_resigns_at_once_only_refuse(
             await service.expire(game_id, current.number)
     over = [e for e in recorder.events if e[0] == "game_over"]
     assert len(over) <= 1
-    stored = await service.store.load_game(game_id)
+    stored = await service.store.games.load_game(game_id)
     assert stored is not None and (stored.state.outcome is not None) == bool(over)
     await service.close()

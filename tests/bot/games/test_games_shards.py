@@ -148,7 +148,7 @@ async def test_two_services_resolving_one_round_store_it_once(stores, evaluator)
     assert sorted(started) == [1, 2], (first_said.events, second_said.events)
     assert await rounds_in_db(stores[0], game_id) == [(1, True), (2, False)]
     assert await answers_in_db(stores[0], game_id) == [(1, "100", True), (1, "200", True)]
-    stored = await stores[1].load_game(game_id)
+    stored = await stores[1].games.load_game(game_id)
     assert stored is not None and stored.active and len(stored.state.rounds) == 2
 
 
@@ -177,7 +177,7 @@ async def test_a_sweep_leaves_another_shards_overdue_game_alone(stores, evaluato
     clock.now = record.state.rounds[0].deadline + 3600
     assert await other.flow.sweep(from_store=True) == 0
     assert other_said.events == []
-    stored = await stores[1].load_game(record.state.id)
+    stored = await stores[1].games.load_game(record.state.id)
     assert stored is not None and stored.active
     assert await rounds_in_db(stores[1], record.state.id) == [(1, False)]
     await other.close()
@@ -188,7 +188,7 @@ async def test_two_services_ending_one_game_announce_its_end_once(stores, evalua
     next round to tell them apart); the second finds the step written by the first."""
     darts = rules.load_sets()["darts"]
     one_round = dataclasses.replace(darts, name="oneround", max_rounds=1, min_rounds=1)
-    await stores[0].save_server_set(GUILD, one_round)
+    await stores[0].sets.save_server_set(GUILD, one_round)
     race = await racing_expiries(stores, evaluator, "oneround")
     assert all(o is None or isinstance(o, StaleGame) for o in race["outcomes"]), race
     first_said, second_said = race["said"]

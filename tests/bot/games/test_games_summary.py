@@ -63,7 +63,7 @@ async def test_a_fifty_round_game_of_long_formulas_is_summarized_whole(world) ->
             "min_rounds": 50,
         },  # computed, 667: beyond the 1..50 a Set may have
     )
-    await world.store.save_server_set(world.guild.id, marathon)
+    await world.store.sets.save_server_set(world.guild.id, marathon)
     await world.alice.slash(world.channel, "training", set="marathon")
     thread = world.thread()
     formula = long_formula("1234")
@@ -107,7 +107,7 @@ async def test_only_the_first_round_and_the_end_ping_the_players(world) -> None:
         {"start_score": 501, "goal": 100, "bonus": 50, "max_rounds": 2, "min_rounds": 2,
          "time_limit": 60},
     )  # fmt: skip
-    await world.store.save_server_set(world.guild.id, two_rounds)
+    await world.store.sets.save_server_set(world.guild.id, two_rounds)
     world.digits.extend("3489", "7001")
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob, set="twoshot")
     offer = public_message(challenge)

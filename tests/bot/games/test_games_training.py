@@ -34,7 +34,7 @@ async def test_training_checkout_in_one_round_is_perfect(world) -> None:
     assert "700+1" in result.description and "501" in result.description
     assert "Checkout" in summary.description
     assert "Perfect" in summary.description
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
 
 
 async def test_three_rounds_with_slash_answer_and_a_retry_after_errors(world) -> None:
@@ -57,7 +57,7 @@ async def test_three_rounds_with_slash_answer_and_a_retry_after_errors(world) ->
     await answer(world.alice, thread.last_message, "2*47+6")
     assert "Score **274**" in message_text(thread.history()[-2])
     assert "round 3 of 7" in thread.last_message.embeds[0].title
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert game is not None and game.state.scores == [274]
 
 
@@ -75,12 +75,12 @@ async def test_timeout_loses_the_game(world) -> None:
     assert not thread.history()[-2].components  # the round's button is gone
     late = await world.alice.submit_modal(modal, {"formula": "1234"})
     assert "Too late" in reply_text(late)
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
 
 
 def fail_once(monkeypatch, store, when) -> list[OSError]:
     """The store's next save_game of a record matching `when` fails (a passing hiccup)."""
-    real = store.save_game
+    real = store.games.save_game
     pending = [OSError("disk I/O error (injected)")]
 
     async def flaky(record, *, now=None):
@@ -88,7 +88,7 @@ def fail_once(monkeypatch, store, when) -> list[OSError]:
             raise pending.pop()
         return await real(record, now=now)
 
-    monkeypatch.setattr(store, "save_game", flaky)
+    monkeypatch.setattr(store.games, "save_game", flaky)
     return pending
 
 
@@ -98,10 +98,10 @@ async def test_a_failed_save_at_the_deadline_is_retried(world, monkeypatch) -> N
     pending = fail_once(monkeypatch, world.store, lambda r: r.state.outcome is not None)
     await world.env.advance_time(120.5)
     assert not pending  # the timeout's save failed
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is not None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is not None
     await world.env.advance_time(2)  # the retry after 1 s
     assert "Time ran out in round 1" in message_text(thread.last_message)
-    assert await world.store.active_game_of(world.guild.id, world.alice.id) is None
+    assert await world.store.games.active_game_of(world.guild.id, world.alice.id) is None
     again = await world.alice.slash(world.channel, "training")
     assert "Your game is in" in reply_text(again)  # not "busy"
 
@@ -125,7 +125,7 @@ async def test_a_failed_save_of_the_next_round_is_retried(world, monkeypatch) ->
     assert thread.last_message.id == round_two.id  # not posted again
     second = await answer(world.alice, round_two, "2*47+6")
     assert "100" in reply_text(second)  # round 2 took its answer, and the game went on
-    stored = await world.store.active_game_of(world.guild.id, world.alice.id)
+    stored = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert stored is not None and stored.state.scores == [274] and len(stored.state.rounds) == 3
     assert stored.state.rounds[1].shown_at is not None
 

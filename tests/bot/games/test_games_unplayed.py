@@ -26,14 +26,14 @@ async def test_a_duel_nobody_answered_is_void_and_unrated(world) -> None:
     world.digits.extend(*["1234"] * 7)
     thread = await start_duel(world)
     await let_every_round_pass(world, thread)
-    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    record = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert record is None
-    [played] = await world.store.history(world.guild.id, world.alice.id)
+    [played] = await world.store.games.history(world.guild.id, world.alice.id)
     assert played.state.outcome.termination is rules.Termination.VOID
     summary = message_text(thread.last_message)
     assert "voided" in summary and "Nobody answered" in summary, summary
-    assert await world.store.duel_leaderboard(world.guild.id) == []
-    stats = await world.store.player_stats(world.guild.id, world.alice.id)
+    assert await world.store.boards.duel_leaderboard(world.guild.id) == []
+    stats = await world.store.boards.player_stats(world.guild.id, world.alice.id)
     assert stats.duel is None and stats.games == 0
 
 
@@ -44,7 +44,7 @@ async def test_one_answer_makes_it_a_rated_draw(world) -> None:
     await let_every_round_pass(world, thread)
     summary = message_text(thread.last_message)
     assert "draw" in summary and "Nobody answered" not in summary, summary
-    board = await world.store.duel_leaderboard(world.guild.id)
+    board = await world.store.boards.duel_leaderboard(world.guild.id)
     assert len(board) == 2
-    stats = await world.store.player_stats(world.guild.id, world.alice.id)
+    stats = await world.store.boards.player_stats(world.guild.id, world.alice.id)
     assert stats.duel is not None and stats.games == 1

@@ -48,7 +48,7 @@ def live_round(env, game_id: str):
 
 
 async def game_id_of(world, member) -> str:
-    record = await world.store.active_game_of(world.guild.id, member.id)
+    record = await world.store.games.active_game_of(world.guild.id, member.id)
     assert record is not None
     return record.state.id
 
@@ -84,7 +84,7 @@ async def test_a_round_answered_with_the_button_costs_no_bot_token_call(world, c
     live = world.bot.service.active.get(game_id)  # which message is the live round's
     assert live.meta.round_message_id == thread.last_message.id
     assert live.meta.round_message_of == 3 and live.state.current_round.shown_at is not None
-    stored = await world.store.load_game(game_id)  # the note rides the next answer's save
+    stored = await world.store.games.load_game(game_id)  # the note rides the next answer's save
     assert stored.meta.round_message_of == 2 and stored.state.rounds[1].shown_at is not None
 
 
@@ -261,7 +261,7 @@ async def test_a_practice_round_costs_no_bot_token_call(practising, first) -> No
     alice = guild.add_member(env.create_user(f"alice-{first.split()[1]}"))
     await alice.slash(channel, "practice", level="skilled")
     thread = channel.threads[-1]
-    game = await env.bot.store.active_game_of(guild.id, alice.id)
+    game = await env.bot.store.games.active_game_of(guild.id, alice.id)
     for number in (1, 2):
         since = len(env.http_requests)
         if first == "the bot":  # it thinks at most a fifth of the time limit, then solves

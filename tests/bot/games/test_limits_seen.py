@@ -80,7 +80,7 @@ async def test_a_qualification_voided_after_a_crash_is_told_at_the_next_press(
     world.bot.service.flow.shows.unsaved.clear()  # the crash: round 2's note never saved
     await world.env.restart_bot(make_bot())
     await world.env.advance_time(20 * 60)
-    stored = await world.store.load_game(game_id)
+    stored = await world.store.games.load_game(game_id)
     assert stored is not None and stored.meta.void_reason == UNPOSTED
     before = {m.id for m in world.channel.history(viewer=world.alice)}
     await world.alice.slash(world.channel, "qualification")

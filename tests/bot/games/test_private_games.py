@@ -58,7 +58,7 @@ async def test_a_whole_private_game_costs_no_bot_token_call(world, command) -> N
     assert not mine(world, world.bob)  # nobody else saw a round, a formula or the summary
     results = [m for m in mine(world, world.alice) if m.embeds and " · " in m.embeds[0].title]
     assert results and not any(m.components for m in results)
-    stored = await world.store.load_game(game_id)
+    stored = await world.store.games.load_game(game_id)
     assert stored is not None and stored.meta.private and stored.state.outcome is not None
 
 
@@ -180,7 +180,7 @@ async def test_a_private_round_nobody_can_be_shown_after_a_restart_is_never_lost
     await world.env.restart_bot(make_bot())
     since = len(world.env.http_requests)
     await world.env.advance_time(20 * 60)
-    stored = await world.store.load_game(game_id)
+    stored = await world.store.games.load_game(game_id)
     assert stored is not None and stored.state.outcome is not None
     assert stored.state.outcome.termination.value == "void", stored.state.outcome
     assert stored.meta.void_reason == UNPOSTED

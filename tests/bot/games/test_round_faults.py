@@ -26,7 +26,7 @@ DAY = "2026-01-01"  # simcord's virtual clock starts on this UTC day
 
 
 async def active(world, member):
-    return await world.store.active_game_of(world.guild.id, member.id)
+    return await world.store.games.active_game_of(world.guild.id, member.id)
 
 
 def texts(thread) -> str:
@@ -54,7 +54,9 @@ async def test_a_first_round_posted_late_gets_its_whole_time(world) -> None:
     assert "Time ran out" not in texts(thread)
     late = await answer(world.alice, posted, rnd.digits)
     assert "✅" in reply_text(late)
-    assert (await world.store.load_game(record.state.id)).state.rounds[0].answers[0] is not None
+    assert (await world.store.games.load_game(record.state.id)).state.rounds[0].answers[
+        0
+    ] is not None
 
 
 async def test_a_later_round_posted_late_gets_its_whole_time(world) -> None:
@@ -83,11 +85,11 @@ async def test_a_round_discord_never_shows_voids_the_game_and_gives_the_attempt_
     thread = world.thread()
     await world.env.advance_time(900)  # every re-post failed
     assert await active(world, world.alice) is None
-    (game,) = await world.store.history(world.guild.id, world.alice.id)
+    (game,) = await world.store.games.history(world.guild.id, world.alice.id)
     assert game.state.outcome.termination is rules.Termination.VOID
     assert game.meta.void_reason == "round_not_posted"
     assert game.state.rounds[0].answers == [None]  # no loss on a round nobody saw
-    assert await world.store.count_attempts(world.guild.id, world.alice.id, "darts", DAY) == 0
+    assert await world.store.games.count_attempts(world.guild.id, world.alice.id, "darts", DAY) == 0
     assert "stopped" not in texts(thread)
     world.env.backend.faults.clear()  # Discord answers again
     await world.env.advance_time(301)
@@ -167,7 +169,7 @@ async def test_a_private_thread_discord_rate_limits_uses_no_attempt(world, monke
     monkeypatch.setattr(discord.TextChannel, "create_thread", limited)
     result = await world.alice.slash(world.channel, "qualification")
     assert "try again in 2 minutes" in reply_text(result)
-    assert await world.store.count_attempts(world.guild.id, world.alice.id, "darts", DAY) == 0
+    assert await world.store.games.count_attempts(world.guild.id, world.alice.id, "darts", DAY) == 0
 
 
 async def test_the_thread_rate_limit_is_told_in_ukrainian(world, monkeypatch) -> None:
@@ -293,13 +295,13 @@ async def test_answer_outside_its_thread_is_acknowledged_before_the_database(
     world, monkeypatch
 ) -> None:
     await world.alice.slash(world.channel, "training")
-    real = world.store.active_game_of
+    real = world.store.games.active_game_of
 
     async def slow(*args, **kwargs):
         await asyncio.sleep(4)  # beyond Discord's 3 s for the first response
         return await real(*args, **kwargs)
 
-    monkeypatch.setattr(world.store, "active_game_of", slow)
+    monkeypatch.setattr(world.store.games, "active_game_of", slow)
     result = await world.alice.slash(world.channel, "answer", formula="1234")
     await world.env.advance_time(5)
     assert "✅" in reply_text(result)

@@ -24,13 +24,13 @@ class Saves:
 
     def __init__(self, store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
-        real = store.save_game
+        real = store.games.save_game
 
         async def counted(*args: Any, **kwargs: Any) -> None:
             self.count += 1
             await real(*args, **kwargs)
 
-        monkeypatch.setattr(store, "save_game", counted)
+        monkeypatch.setattr(store.games, "save_game", counted)
 
 
 def live(env, game_id: str):
@@ -39,7 +39,7 @@ def live(env, game_id: str):
 
 
 async def game_of(world, member) -> str:
-    record = await world.store.active_game_of(world.guild.id, member.id)
+    record = await world.store.games.active_game_of(world.guild.id, member.id)
     assert record is not None
     return record.state.id
 
@@ -89,14 +89,14 @@ async def test_a_practice_answer_is_one_save_the_bots_too(practising, monkeypatc
     alice = guild.add_member(env.create_user("alice"))
     await alice.slash(channel, "practice", level="skilled")
     thread = channel.threads[-1]
-    game = await env.bot.store.active_game_of(guild.id, alice.id)
+    game = await env.bot.store.games.active_game_of(guild.id, alice.id)
     saves = Saves(env.bot.store, monkeypatch)
     for _ in range(2):
         rnd = live(env, game.state.id)
         if rnd is None:
             break
         await answer(alice, thread.last_message, rnd.digits)
-    stored = await env.bot.store.load_game(game.state.id)  # the bot's answers, the person's
+    stored = await env.bot.store.games.load_game(game.state.id)  # the bot's answers, the person's
     answers = sum(a is not None for r in stored.state.rounds for a in r.answers)
     assert answers >= 2 and saves.count == answers
 
@@ -115,14 +115,14 @@ async def test_after_a_crash_every_answer_is_kept_and_the_round_is_posted_again(
     assert "✅" in reply_text(done)
     world.bot.service.flow.timers.close()  # a crash: nothing more of the old process runs
     await world.env.restart_bot(make_bot())
-    stored = await world.store.load_game(game_id)
+    stored = await world.store.games.load_game(game_id)
     assert stored.state.rounds[0].answers[0].formula == "34+89"
     up = round_messages(thread)[-1]
     assert "round 2 of 7" in (up.embeds[0].title or "")
     await world.env.advance_time(100)
     ok = await answer(world.alice, up, "2*47+6")
     assert "✅" in reply_text(ok)
-    assert (await world.store.load_game(game_id)).state.rounds[1].answers[0] is not None
+    assert (await world.store.games.load_game(game_id)).state.rounds[1].answers[0] is not None
 
 
 async def test_a_clean_shutdown_writes_that_the_round_is_up(world, make_bot) -> None:
@@ -133,7 +133,7 @@ async def test_a_clean_shutdown_writes_that_the_round_is_up(world, make_bot) -> 
     await answer(world.alice, thread.last_message, "34+89")
     posted = thread.last_message
     await world.bot.service.close()
-    stored = await world.store.load_game(game_id)
+    stored = await world.store.games.load_game(game_id)
     assert stored.meta.round_message_id == posted.id and stored.meta.round_message_of == 2
     assert stored.state.current_round.shown_at == pytest.approx(posted.created_at.timestamp())
     await world.env.restart_bot(make_bot())

@@ -32,13 +32,13 @@ async def test_a_round_never_shown_is_void_by_the_same_bound_across_a_restart(
     (game,) = list(world.bot.service.active)
     await crash_and_restart(world, make_bot)  # its recovery is the 4th try
     await world.env.advance_time(REPOST_AFTER_S[3] + REPOST_AFTER_S[4] + 5)  # the 5th, the 6th
-    over = await world.store.load_game(game.state.id)
+    over = await world.store.games.load_game(game.state.id)
     assert over.state.outcome is not None, over.meta
     assert over.state.outcome.termination is rules.Termination.VOID
     assert over.meta.void_reason == "round_not_posted"
     assert over.state.rounds[0].answers == [None]
     day = "2026-01-01"
-    assert await world.store.count_attempts(world.guild.id, world.alice.id, "darts", day) == 0
+    assert await world.store.games.count_attempts(world.guild.id, world.alice.id, "darts", day) == 0
 
 
 async def test_a_refused_summary_is_still_told_after_a_restart(world, make_bot) -> None:

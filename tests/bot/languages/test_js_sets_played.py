@@ -66,8 +66,8 @@ async def test_training_in_javascript_refuses_what_node_refuses_and_shows_its_nu
     played = ["Math.sqrt(16)+49", "1+023", "7^08+3", "7/3-1-0", "9**87+6", "1234", "1234"]
     for formula in played:
         await answer(alice, thread.last_message, formula)
-    record = await store.load_game(
-        (await store.history(channel.guild.id, alice.id, limit=1))[0].state.id
+    record = await store.games.load_game(
+        (await store.games.history(channel.guild.id, alice.id, limit=1))[0].state.id
     )
     answers = [rnd.answers[0] for rnd in record.state.rounds]
     assert [a.formula for a in answers if a] == played
@@ -107,7 +107,7 @@ async def test_a_qualification_in_javascript_ranks_node_scores_on_the_board(
         text, value = node_text(formula)
         assert f"= {text}" in reply_text(ok) or text in reply_text(ok)
         results.append(value)
-    record = (await store.history(channel.guild.id, bob.id, limit=1))[0]
+    record = (await store.games.history(channel.guild.id, bob.id, limit=1))[0]
     assert record.state.outcome is not None
     assert [r.answers[0].result for r in record.state.rounds] == results
     final = node_scores(results)
@@ -136,7 +136,7 @@ async def test_a_duel_in_javascript_and_its_summary(js_world, store) -> None:
     after = node_scores([node_text("7/3-1-0")[1]])
     assert f"`7/3-1-0` = 1.3333333333333335 → −1.3333333333333286 → **{after}**" in body
     assert "`5^3+10` = 8" in body
-    record = (await store.history(channel.guild.id, alice.id, limit=1))[0]
+    record = (await store.games.history(channel.guild.id, alice.id, limit=1))[0]
     assert record.state.outcome is not None and record.state.game_set.name == JS
 
 
@@ -148,7 +148,7 @@ async def test_practice_in_javascript_plays_node_confirmed_answers(js_world, sto
     thread = channel.threads[-1]
     await env.advance_time(30)  # the bot thinks at most a fifth of the time limit
     await answer(alice, thread.last_message, "34+89")
-    record = (await store.history(channel.guild.id, alice.id, limit=1))[0]
+    record = (await store.games.history(channel.guild.id, alice.id, limit=1))[0]
     first = record.state.rounds[0]
     mine, bots = first.answers
     assert mine is not None and bots is not None and not bots.auto

@@ -41,7 +41,7 @@ async def qualification(
         seed="s",
         created_at=created_at,
     )
-    await store.save_game(record)
+    await store.games.save_game(record)
     return record
 
 
@@ -66,7 +66,7 @@ async def duel(
     record = GameRecord(
         state=state, guild_id=guild, channel_id=1, created_at=1_767_225_600.0 + len(game_id)
     )
-    await store.save_game(record)
+    await store.games.save_game(record)
     if state.outcome is not None:
-        await store.record_duel_result(record)
+        await store.boards.record_duel_result(record)
     return record

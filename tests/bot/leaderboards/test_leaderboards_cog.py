@@ -233,7 +233,7 @@ async def test_a_page_that_fails_to_load_gets_a_polite_reply(board, monkeypatch)
     async def down(*args: object, **kwargs: object) -> None:
         raise ConnectionError("the database is down")
 
-    monkeypatch.setattr(board.store, "qualification_page", down)
+    monkeypatch.setattr(board.store.boards, "qualification_page", down)
     clicked = await board.bob.click(shown(first).message, label="Next ▶")
     assert "Something went wrong" in (clicked.response.content or "") + "".join(
         m.content for m in clicked.followups

@@ -45,13 +45,13 @@ async def test_another_players_live_private_game_shows_only_that_it_goes_on(boar
         state=state, guild_id=board.guild.id, channel_id=1, created_at=1_767_225_600.0,
         meta=GameMeta(private=True),
     )  # fmt: skip
-    await board.store.save_game(record)
+    await board.store.games.save_game(record)
     seen = text(await board.bob.slash(board.channel, "game", id="priv0001"))
     assert "4589" not in seen and "4*5+89" not in seen and "7316" not in seen
     assert "played privately" in seen
     own = text(await board.alice.slash(board.channel, "game", id="priv0001"))
     assert "4*5+89" in own
-    await board.store.save_game(dataclasses.replace(
+    await board.store.games.save_game(dataclasses.replace(
         record, state=rules.apply(state, rules.Resign(str(board.alice.id))),
     ))  # fmt: skip
     ended = text(await board.bob.slash(board.channel, "game", id="priv0001"))

@@ -45,7 +45,7 @@ async def test_stats_carry_the_chart_of_the_counted_games(charted, recording) ->
         )
     await qualification(charted.store, guild, "s-max", a, NO_CHECKOUT, period="2026-01-04")
     await qualification(charted.store, guild, "s-void", a, CHECKOUT_4, period="2026-01-05")
-    assert await charted.store.void_game(guild, "s-void", 1, "test", 0.0)
+    assert await charted.store.moderation.void_game(guild, "s-void", 1, "test", 0.0)
 
     def ukrainian(event: str, payload: Any) -> None:
         if event == "INTERACTION_CREATE":

@@ -26,7 +26,7 @@ async def _fill(board: Any) -> None:
     await qualification(board.store, guild, "a-void-28", a, CHECKOUT_4, period="2025-12-28")
     await qualification(board.store, guild, "a-void-29", a, CHECKOUT_4, period="2025-12-29")
     for game_id in ("a-void-28", "a-void-29"):
-        assert await board.store.void_game(guild, game_id, 1, "cheating", 0.0)
+        assert await board.store.moderation.void_game(guild, game_id, 1, "cheating", 0.0)
     await qualification(board.store, guild, "b-30", b, CHECKOUT_4, period="2025-12-30")
     await qualification(board.store, guild, "b-today", b, CHECKOUT_4)
 

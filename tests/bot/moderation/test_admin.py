@@ -21,7 +21,7 @@ async def test_a_voided_qualification_leaves_the_board_and_gives_the_attempt_bac
 ) -> None:
     world.digits.extend("7001")
     await world.alice.slash(world.channel, "qualification")
-    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    record = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     digits = record.state.rounds[0].digits
     await answer(world.alice, world.thread().last_message, digits)
     game = record.state.id
@@ -33,7 +33,7 @@ async def test_a_voided_qualification_leaves_the_board_and_gives_the_attempt_bac
     assert f"<@{world.alice.id}>" not in message_text(board.followups[0].message)
     again = await world.alice.slash(world.channel, "qualification")
     assert "Your **Qualification**" in reply_text(again)
-    replay = await world.store.active_game_of(world.guild.id, world.alice.id)
+    replay = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     assert replay.seed != record.seed  # not the Digits she has already seen
     log = reply_text(await admin.slash(world.channel, "admin log"))
     assert "voided" in log and "shared the Digits" in log
@@ -42,9 +42,9 @@ async def test_a_voided_qualification_leaves_the_board_and_gives_the_attempt_bac
 async def test_voiding_a_running_game_ends_it_without_a_result(world, admin) -> None:
     await world.alice.slash(world.channel, "training")
     thread = world.thread()
-    record = await world.store.active_game_of(world.guild.id, world.alice.id)
+    record = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     await admin.slash(world.channel, "admin void", game=record.state.id, reason="test game")
-    stored = await world.store.load_game(record.state.id)
+    stored = await world.store.games.load_game(record.state.id)
     assert stored.state.outcome.termination is rules.Termination.VOID
     assert "voided" in message_text(thread.last_message)
     assert not world.bot.service.flow.timers.armed(record.state.id)

@@ -131,16 +131,16 @@ async def test_the_reads_are_bounded_finished_and_carry_the_best_found_later(
     store = both_stores
     games = [played("1", [(PLAIN, False)] * 2) for _ in range(3)]
     for index, game in enumerate(games):
-        await store.save_game(replace(game, created_at=START + index), now=START + index)
+        await store.games.save_game(replace(game, created_at=START + index), now=START + index)
     running = rules.apply(
         rules.new_game(uuid.uuid4().hex, rules.Mode.TRAINING, DARTS, ["1"]),
         rules.StartRound("1234", START),
     )
-    await store.save_game(record(running), now=START + 10)
-    await store.save_game(played("2", [(PLAIN, False)], guild=GUILD + 1), now=START)
+    await store.games.save_game(record(running), now=START + 10)
+    await store.games.save_game(played("2", [(PLAIN, False)], guild=GUILD + 1), now=START)
     newest = games[-1]
     bare = replace(newest, meta=GameMeta())  # its best found after: in `best_answers`
-    await store.save_game(bare, now=START + 2)
+    await store.games.save_game(bare, now=START + 2)
     for reveal in newest.meta.best:
         await store.best.keep(newest.state.id, reveal)
 

@@ -38,9 +38,9 @@ async def test_a_player_matching_every_round_with_unusual_formulas_stands_out(wo
         game = played(
             str(player), [(PLAIN, False)] * 4 + [("12+35", True)], seconds=30, guild=guild
         )
-        await world.store.save_game(game)
+        await world.store.games.save_game(game)
     for _ in range(2):
-        await world.store.save_game(played(str(world.alice.id), [(SOLVED, True)] * 6,
+        await world.store.games.save_game(played(str(world.alice.id), [(SOLVED, True)] * 6,
                                            seconds=4, guild=guild))  # fmt: skip
 
     shown = reply_text(await admin.slash(world.channel, "admin fairplay", user=world.alice))

@@ -21,7 +21,7 @@ def text(result) -> str:
 async def test_a_finished_game_voided_shows_void_and_why(world, admin) -> None:
     world.digits.extend("7001")
     await world.alice.slash(world.channel, "training")
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     await answer(world.alice, world.thread().last_message, "700+1")  # Score 0: won
     before = text(await world.bob.slash(world.channel, "history", user=world.alice))
     assert "Perfect in 1 round" in before
@@ -39,7 +39,7 @@ async def test_a_finished_game_voided_shows_void_and_why(world, admin) -> None:
 
 async def test_a_game_voided_while_running_says_why(world, admin) -> None:
     await world.alice.slash(world.channel, "training")
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     await admin.slash(world.channel, "admin void", game=game.state.id, reason="test game")
     history = text(await world.alice.slash(world.channel, "history"))
     assert "⛔ void: by an admin (test game)" in history
@@ -51,7 +51,7 @@ async def test_a_voided_duels_players_leave_the_elo_board(world, admin) -> None:
     challenge = await world.alice.slash(world.channel, "duel", opponent=world.bob)
     offer = public_message(challenge)
     await world.bob.click(offer, custom_id=button_id(offer, "fd:duel:yes:"))
-    game = await world.store.active_game_of(world.guild.id, world.alice.id)
+    game = await world.store.games.active_game_of(world.guild.id, world.alice.id)
     await world.bob.slash(world.channel, "resign")  # Alice wins: both are rated
     board = text(await world.carol.slash(world.channel, "leaderboard duel"))
     assert f"<@{world.alice.id}>" in board and f"<@{world.bob.id}>" in board

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 async def test_ready_only_while_the_bot_is_logged_in(store, evaluator, tmp_path) -> None:
     settings = BotSettings(database_url=f"sqlite+aiosqlite:///{tmp_path}/x.sqlite3")
     bot = create_bot(settings, store=store, evaluator=evaluator)
-    async with HealthServer(Metrics(), readiness_checks(bot, store, evaluator)) as server:
+    async with HealthServer(Metrics(), readiness_checks(bot, store.games, evaluator)) as server:
         status, body = await healthz(server)
         assert (status, body["failing"]) == (503, ["discord"])
         async with simulated(bot):

@@ -35,7 +35,9 @@ async def test_a_played_game_shows_in_metrics_and_health(store, evaluator, tmp_p
         settings, store=store, evaluator=evaluator, metrics=metrics, digits_source=digits
     )
     async with (
-        serve_observability(settings, metrics, readiness_checks(bot, store, evaluator)) as server,
+        serve_observability(
+            settings, metrics, readiness_checks(bot, store.games, evaluator)
+        ) as server,
         simulated(bot) as env,
     ):
         assert server is not None

@@ -168,7 +168,7 @@ def test_the_cli_says_a_taken_port_in_one_line(capsys) -> None:
 
 @pytest.mark.asyncio(loop_scope="session")
 async def test_ready_with_the_real_store_and_php_pool(store, evaluator) -> None:
-    checks = readiness_checks(LoggedIn(), store, evaluator)
+    checks = readiness_checks(LoggedIn(), store.games, evaluator)
     async with HealthServer(Metrics(), checks) as server:
         status, body = await healthz(server)
     assert (status, body["checks"]) == (200, {"discord": "ok", "store": "ok", "evaluator": "ok"})
@@ -177,7 +177,7 @@ async def test_ready_with_the_real_store_and_php_pool(store, evaluator) -> None:
 @pytest.mark.asyncio(loop_scope="session")
 async def test_a_client_that_has_not_logged_in_is_not_ready(store, evaluator) -> None:
     client = discord.Client(intents=discord.Intents.none())
-    checks = readiness_checks(client, store, evaluator)
+    checks = readiness_checks(client, store.games, evaluator)
     async with HealthServer(Metrics(), checks) as server:
         status, body = await healthz(server)
     assert status == 503
@@ -189,10 +189,10 @@ async def test_a_store_whose_database_is_garbage_fails_its_check(tmp_path: Path)
     path = tmp_path / "games.sqlite3"
     store = await open_store(f"sqlite+aiosqlite:///{path}")
     try:
-        assert await store_answers(store)() is True  # type: ignore[misc]
+        assert await store_answers(store.games)() is True  # type: ignore[misc]
         await store.close()  # drops the pooled connections; the next read opens the file
         path.write_bytes(b"this is not a database" * 512)
-        async with HealthServer(Metrics(), {"store": store_answers(store)}) as server:
+        async with HealthServer(Metrics(), {"store": store_answers(store.games)}) as server:
             status, body = await healthz(server)
     finally:
         await store.close()

@@ -134,7 +134,7 @@ async def test_a_streak_role_comes_with_its_achievement_and_goes_with_a_void(wor
     for day in range(1, 8):
         state = single(f"q{day}", world.alice.id, CHECKOUT_4, game_set=darts)
         last = record(state, guild=world.guild.id, period=f"2026-12-0{day}")
-        await world.store.save_game(last, now=1_800_000_000.0 + day * 86_400)
+        await world.store.games.save_game(last, now=1_800_000_000.0 + day * 86_400)
     assert last is not None and last.state.mode is Mode.QUALIFICATION
     lines = await world.bot.rewards.summary_lines(last, "en")
     assert any("7-day streak" in line for line in lines)

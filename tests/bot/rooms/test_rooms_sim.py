@@ -40,7 +40,7 @@ def players(world, n: int) -> list[simcord.MemberActor]:
 
 
 async def open_full_room(world, members: list[simcord.MemberActor]):
-    await world.store.save_server_set(world.guild.id, rules.validate_set("quick", QUICK))
+    await world.store.sets.save_server_set(world.guild.id, rules.validate_set("quick", QUICK))
     opened = await members[0].slash(world.channel, "room", set="quick", size=len(members))
     assert opened.response is not None and "Room" in opened.response.content
     lobby = world.channel.last_message

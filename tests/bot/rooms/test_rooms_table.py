@@ -43,7 +43,7 @@ async def answer(member, message, formula: str) -> Any:
 async def test_best_answers_chart_and_share(full, recording, digits, store) -> None:
     env, guild, channel = full
     alice, bob, carol = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol"))
-    await store.save_server_set(guild.id, rules.validate_set("two", ONE))
+    await store.sets.save_server_set(guild.id, rules.validate_set("two", ONE))
     digits.extend("3489", "7001")
     await alice.slash(channel, "room", set="two", size=3)
     lobby = channel.last_message

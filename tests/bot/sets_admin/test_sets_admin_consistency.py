@@ -16,7 +16,7 @@ async def test_a_perfect_beyond_the_last_round_is_refused(world) -> None:
     assert only_ephemeral(result) and "not saved" in text
     assert "Min rounds (`min_rounds`): computed from start_score, goal and bonus is 4" in text
     assert "more than max_rounds (3)" in text
-    assert await world.store.server_sets(world.a.guild.id) == []
+    assert await world.store.sets.server_sets(world.a.guild.id) == []
 
 
 async def test_a_function_named_twice_is_refused_in_ukrainian(world) -> None:
@@ -26,4 +26,4 @@ async def test_a_function_named_twice_is_refused_in_ukrainian(world) -> None:
     )
     text = reply_text(result)
     assert "Функції (`functions`): названо більше ніж один раз: pow" in text
-    assert await world.store.server_sets(world.a.guild.id) == []
+    assert await world.store.sets.server_sets(world.a.guild.id) == []

@@ -24,7 +24,7 @@ async def test_a_member_without_manage_server_is_refused_by_the_bot(world) -> No
         refused = await world.a.player.slash(world.a.channel, command, **options)  # type: ignore[arg-type]
         assert only_ephemeral(refused), command
         assert "Manage Server" in reply_text(refused), command
-    stored = await world.store.server_sets(world.a.guild.id)
+    stored = await world.store.sets.server_sets(world.a.guild.id)
     assert [(s.name, s.time_limit) for s in stored] == [("quick", 60)]
     listed = await world.a.player.slash(world.a.channel, "sets list")
     assert "quick" in reply_text(listed)
@@ -49,14 +49,14 @@ async def test_add_show_list_edit_remove(world) -> None:
     )
     text = reply_text(edited)
     assert "Set `quick` updated" in text and "501" in text
-    (stored,) = await world.store.server_sets(world.a.guild.id)
+    (stored,) = await world.store.sets.server_sets(world.a.guild.id)
     assert (stored.start_score, stored.functions, stored.time_limit) == (501, ("sqrt",), 60)
     assert stored.min_rounds == 4, "a computed min_rounds follows the new numbers"
     assert stored.description == "Fast"
 
     removed = await world.a.admin.slash(world.a.channel, "sets remove", name="quick")
     assert "Set `quick` removed" in reply_text(removed)
-    assert await world.store.server_sets(world.a.guild.id) == []
+    assert await world.store.sets.server_sets(world.a.guild.id) == []
     again = await world.a.admin.slash(world.a.channel, "sets remove", name="quick")
     assert "no Set called `quick`" in reply_text(again)
 
@@ -73,7 +73,7 @@ async def test_every_problem_of_a_new_set_is_listed_at_once(world) -> None:
     assert "lowercase letters" in text
     assert "Min rounds (`min_rounds`): (9) is more than max_rounds (3)" in text
     assert "Functions (`functions`): not allowed: exec, system. Allowed: abs, bindec" in text
-    assert await world.store.server_sets(world.a.guild.id) == []
+    assert await world.store.sets.server_sets(world.a.guild.id) == []
 
 
 async def test_a_global_name_is_never_taken_changed_or_removed(world) -> None:
@@ -83,7 +83,7 @@ async def test_a_global_name_is_never_taken_changed_or_removed(world) -> None:
     assert "`darts` is a global Set" in reply_text(edited)
     removed = await world.a.admin.slash(world.a.channel, "sets remove", name="blitz")
     assert "`blitz` is a global Set" in reply_text(removed)
-    assert await world.store.server_sets(world.a.guild.id) == []
+    assert await world.store.sets.server_sets(world.a.guild.id) == []
     darts = reply_text(await world.a.player.slash(world.a.channel, "sets show", name="darts"))
     assert "darts · global" in darts and "501" in darts
 

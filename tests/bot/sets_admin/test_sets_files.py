@@ -45,7 +45,7 @@ async def test_an_import_with_three_problems_lists_all_three_and_saves_nothing(w
     assert "`blitzkrieg` · Time limit (`time_limit`): must be from 10 to 600, got 5." in text
     assert "`blitzkrieg` · Functions (`functions`): not allowed: exec." in text
     assert "`darts`: the name is taken by a global Set" in text
-    assert await world.store.server_sets(world.a.guild.id) == []
+    assert await world.store.sets.server_sets(world.a.guild.id) == []
 
 
 async def test_bad_yaml_gets_its_parse_error_with_the_line(world) -> None:
@@ -65,7 +65,7 @@ async def test_export_then_import_round_trips_and_updates_in_place(world) -> Non
     marathon = {**QUICK, "name": "marathon", "start_score": 5000, "max_rounds": 50}
     marathon |= {"min_rounds": 40, "attempts": 3, "functions": "sqrt intdiv"}
     await world.a.admin.slash(world.a.channel, "sets add", **marathon)
-    original = await world.store.server_sets(world.a.guild.id)
+    original = await world.store.sets.server_sets(world.a.guild.id)
     exported = await world.a.admin.slash(world.a.channel, "sets export")
     assert only_ephemeral(exported)
     assert "2 Sets as a file" in reply_text(exported)
@@ -76,13 +76,13 @@ async def test_export_then_import_round_trips_and_updates_in_place(world) -> Non
 
     imported_b = await import_file(world.b.admin, world.b.channel, "sets.yaml", data)
     assert "Imported 2 Sets. New: `marathon`, `quick`" in reply_text(imported_b)
-    assert await world.store.server_sets(world.b.guild.id) == original
+    assert await world.store.sets.server_sets(world.b.guild.id) == original
 
     await world.a.admin.slash(world.a.channel, "sets remove", name="marathon")
     await world.a.admin.slash(world.a.channel, "sets edit", name="quick", goal=7)
     again = await import_file(world.a.admin, world.a.channel, "sets.yaml", data)
     assert "New: `marathon`. Replaced: `quick`" in reply_text(again)
-    assert await world.store.server_sets(world.a.guild.id) == original
+    assert await world.store.sets.server_sets(world.a.guild.id) == original
 
 
 async def test_an_import_keeps_the_servers_other_sets_and_accepts_the_sets_key(world) -> None:
@@ -93,7 +93,7 @@ async def test_an_import_keeps_the_servers_other_sets_and_accepts_the_sets_key(w
         world.a.admin, world.a.channel, "t.yml", yaml.safe_dump(document).encode()
     )
     assert "Imported 1 Set." in reply_text(result)
-    names = [s.name for s in await world.store.server_sets(world.a.guild.id)]
+    names = [s.name for s in await world.store.sets.server_sets(world.a.guild.id)]
     assert names == ["quick", "tiny"]
 
 

@@ -74,7 +74,7 @@ async def test_a_servers_sets_are_invisible_to_another_server(world) -> None:
         options = {"name": "secret", "goal": 1} if command == "sets edit" else {"name": "secret"}
         refused = await world.b.admin.slash(world.b.channel, command, **options)
         assert "no Set called `secret`" in reply_text(refused)
-    (kept,) = await world.store.server_sets(world.a.guild.id)
+    (kept,) = await world.store.sets.server_sets(world.a.guild.id)
     assert (kept.name, kept.goal) == ("secret", 100)
     assert "secret" in reply_text(await world.a.player.slash(world.a.channel, "sets list"))
 
@@ -97,7 +97,7 @@ async def test_editing_or_removing_a_set_leaves_a_running_game_unchanged(world) 
     assert "round 2 of 3" in text_of(thread.last_message)
 
     await world.a.admin.slash(world.a.channel, "sets remove", name="quick")
-    game = await world.store.active_game_of(world.a.guild.id, world.a.player.id)
+    game = await world.store.games.active_game_of(world.a.guild.id, world.a.player.id)
     assert game is not None
     snapshot = game.state.game_set
     assert (snapshot.time_limit, snapshot.goal, snapshot.max_rounds) == (60, 100, 3)
@@ -130,4 +130,4 @@ async def test_new_numbers_after_todays_qualification_start_its_board_over(world
 
     again = await world.a.player.slash(world.a.channel, "qualification", set="quick")
     assert "used" not in reply_text(again)
-    assert await world.store.active_game_of(world.a.guild.id, world.a.player.id) is not None
+    assert await world.store.games.active_game_of(world.a.guild.id, world.a.player.id) is not None

@@ -28,7 +28,7 @@ async def test_unreadable_values_are_listed_with_their_lines(world) -> None:
     assert "line 20, column 13: a number of 5000 characters; at most 100 characters." in text
     assert "line 27, column 15: a number of 6001 characters" in text
     assert len(text) < 3000
-    assert await world.store.server_sets(world.a.guild.id) == []
+    assert await world.store.sets.server_sets(world.a.guild.id) == []
     speak(world.env, world.a.admin, "uk")
     result_uk = await world.a.admin.slash(world.a.channel, "sets import", file=("h.yaml", HOSTILE))
     text_uk = reply_text(result_uk)

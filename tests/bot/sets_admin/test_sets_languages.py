@@ -16,7 +16,7 @@ JS_QUICK = {**NO_FUNCTIONS, "name": "quick-js", "language": "javascript"}
 async def test_a_javascript_set_is_added_shown_listed_and_played_by_its_rules(world) -> None:
     added = await world.a.admin.slash(world.a.channel, "sets add", **JS_QUICK)
     assert only_ephemeral(added) and "`quick-js`" in reply_text(added)
-    (stored,) = await world.store.server_sets(world.a.guild.id)
+    (stored,) = await world.store.sets.server_sets(world.a.guild.id)
     assert stored.language is rules.FormulaLanguage.JAVASCRIPT
     assert stored.functions == rules.game_set.JS_DEFAULT_FUNCTIONS  # its defaults, not PHP's
     shown = reply_text(await world.a.player.slash(world.a.channel, "sets show", name="quick-js"))
@@ -45,7 +45,7 @@ async def test_functions_are_checked_against_the_languages_list_in_both_language
         world.a.channel, "sets add", **{**QUICK, "name": "php-quick", "functions": "Math.sqrt"}
     )
     assert "не дозволено: math.sqrt" in reply_text(wrong), "PHP's list for a PHP Set"
-    assert await world.store.server_sets(world.a.guild.id) == []
+    assert await world.store.sets.server_sets(world.a.guild.id) == []
 
 
 async def test_an_edit_to_another_language_takes_its_functions_and_export_keeps_it(world) -> None:
@@ -54,7 +54,7 @@ async def test_an_edit_to_another_language_takes_its_functions_and_export_keeps_
         world.a.channel, "sets edit", name="quick", language="javascript"
     )
     assert "quick · JavaScript" in reply_text(edited)
-    (stored,) = await world.store.server_sets(world.a.guild.id)
+    (stored,) = await world.store.sets.server_sets(world.a.guild.id)
     assert stored.language is rules.FormulaLanguage.JAVASCRIPT
     assert stored.functions == rules.game_set.JS_DEFAULT_FUNCTIONS
     exported = await world.a.admin.slash(world.a.channel, "sets export")
@@ -62,10 +62,10 @@ async def test_an_edit_to_another_language_takes_its_functions_and_export_keeps_
     assert "language: javascript" in data.decode()
     imported = await world.b.admin.slash(world.b.channel, "sets import", file=("s.yaml", data))
     assert "New: `quick`" in reply_text(imported)
-    assert await world.store.server_sets(world.b.guild.id) == [stored]
+    assert await world.store.sets.server_sets(world.b.guild.id) == [stored]
     back = await world.a.admin.slash(world.a.channel, "sets edit", name="quick", language="php")
     assert "quick · this server" in reply_text(back) and "JavaScript" not in reply_text(back)
-    (php,) = await world.store.server_sets(world.a.guild.id)
+    (php,) = await world.store.sets.server_sets(world.a.guild.id)
     fields = {k: v for k, v in NO_FUNCTIONS.items() if k != "name"}
     assert php.functions == rules.DEFAULT_FUNCTIONS
     assert php.version == rules.validate_set("quick", fields, "add").version  # PHP's as before

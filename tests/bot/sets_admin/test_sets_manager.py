@@ -50,7 +50,7 @@ async def test_a_server_has_a_limited_number_of_sets(manager) -> None:
 
 
 async def test_a_stored_set_with_a_global_name_stays_hidden(manager, store) -> None:
-    await store.save_server_set(
+    await store.sets.save_server_set(
         1, rules.validate_set("darts", {**FIELDS, "goal": 1, "max_rounds": 7})
     )
     assert await manager.server_sets(1) == {}

@@ -56,13 +56,13 @@ async def test_the_shortcut_writes_what_the_full_save_writes(db_url: str) -> Non
     try:
         for number, state in enumerate(steps("quick")):
             meta = GameMeta(locale="uk", round_message_id=number)
-            await quick.save_game(
+            await quick.games.save_game(
                 dataclasses.replace(record(state), meta=meta), now=5000.0 + number
             )
             full = await open_store(db_url, migrate=False)  # knows nothing: the full way
             try:
                 slow = steps("full")[number]
-                await full.save_game(
+                await full.games.save_game(
                     dataclasses.replace(record(slow), meta=meta), now=5000.0 + number
                 )
             finally:
@@ -79,22 +79,24 @@ async def test_another_processes_write_sends_the_shortcut_the_full_way(db_url: s
         base = duel("race", (1, 2), [(100, 100)])
         base = rules.apply(base, rules.StartRound("4589", 9000.0))
         base = rules.apply(base, rules.Submit("1", "45+89", 134, 9001.0))
-        await one.save_game(record(base))
-        await two.save_game(record(base))  # both know it now
+        await one.games.save_game(record(base))
+        await two.games.save_game(record(base))  # both know it now
         answered = rules.apply(base, rules.Submit("2", "4*5+89", 109, 9002.0))
         expired = rules.apply(base, rules.Expire(99999.0))
         outcomes = await asyncio.gather(
-            one.save_game(record(answered)), two.save_game(record(expired)), return_exceptions=True
+            one.games.save_game(record(answered)),
+            two.games.save_game(record(expired)),
+            return_exceptions=True,
         )
         assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StaleGame"]
         winner = answered if outcomes[0] is None else expired
-        loaded = await two.load_game("race")
+        loaded = await two.games.load_game("race")
         assert loaded is not None and loaded.state.to_dict() == winner.to_dict()
         answers = (await rows(one, "race"))[3]
         assert len([a for a in answers if a[0] == 2]) == 2  # round 2: one answer per seat
         loser = two if outcomes[0] is None else one
         with pytest.raises(StaleGame):  # and it stays refused
-            await loser.save_game(record(expired if loser is two else answered))
+            await loser.games.save_game(record(expired if loser is two else answered))
     finally:
         await one.close()
         await two.close()
@@ -103,7 +105,7 @@ async def test_another_processes_write_sends_the_shortcut_the_full_way(db_url: s
 async def test_a_refused_row_undoes_the_whole_save(store: Store) -> None:
     """An answer row already there (written around the state): the step is not half-kept."""
     base = rules.apply(duel("dup", (1, 2), []), rules.StartRound("4589", 9000.0))
-    await store.save_game(record(base))
+    await store.games.save_game(record(base))
     answered = rules.apply(base, rules.Submit("1", "45+89", 134, 9001.0))
     async with store.engine.begin() as conn:
         await conn.execute(
@@ -112,8 +114,8 @@ async def test_a_refused_row_undoes_the_whole_save(store: Store) -> None:
             | {"result": "1", "points": 1.0, "score": 500.0, "elapsed": 1.0, "auto": False},
         )
     with pytest.raises(StaleGame):
-        await store.save_game(record(answered))
-    loaded = await store.load_game("dup")
+        await store.games.save_game(record(answered))
+    loaded = await store.games.load_game("dup")
     assert loaded is not None and loaded.state.to_dict() == base.to_dict()
     seats = table(GamePlayer)
     async with store.engine.connect() as conn:

@@ -11,24 +11,24 @@ ADMIN = 99
 
 
 async def _board(store: Store, guild: int = GUILD) -> list[int]:
-    return [r.user_id for r in await store.qualification_leaderboard(guild, "darts", DAY)]
+    return [r.user_id for r in await store.boards.qualification_leaderboard(guild, "darts", DAY)]
 
 
 async def test_a_barred_player_leaves_every_board_and_comes_back(store: Store) -> None:
-    await store.save_game(record(single("q1", 1, CHECKOUT_4)))
-    await store.save_game(record(single("q2", 2, [1] * 7)))
-    await store.save_game(record(single("q3", 1, CHECKOUT_4), guild=GUILD + 1))
+    await store.games.save_game(record(single("q1", 1, CHECKOUT_4)))
+    await store.games.save_game(record(single("q2", 2, [1] * 7)))
+    await store.games.save_game(record(single("q3", 1, CHECKOUT_4), guild=GUILD + 1))
     game = record(duel("d1", (1, 2), [(701, 1234)]))
-    await store.save_game(game)
-    await store.record_duel_result(game)
+    await store.games.save_game(game)
+    await store.boards.record_duel_result(game)
     assert await _board(store) == [1, 2]
-    assert await store.bar_player(GUILD, 1, ADMIN, "copied", 10.0)
+    assert await store.moderation.bar_player(GUILD, 1, ADMIN, "copied", 10.0)
     assert await _board(store) == [2]
-    assert await store.qualification_count(GUILD, "darts", DAY) == 1
+    assert await store.boards.qualification_count(GUILD, "darts", DAY) == 1
     assert [r.user_id for r in (await store.servers.summary(GUILD, "darts", DAY)).board] == [2]
-    assert [r.user_id for r in await store.duel_leaderboard(GUILD)] == [2]
-    assert await store.duel_count(GUILD) == 1
+    assert [r.user_id for r in await store.boards.duel_leaderboard(GUILD)] == [2]
+    assert await store.boards.duel_count(GUILD) == 1
     assert await _board(store, GUILD + 1) == [1]  # barred on one server only
-    assert await store.unbar_player(GUILD, 1, ADMIN, "fair", 11.0)
+    assert await store.moderation.unbar_player(GUILD, 1, ADMIN, "fair", 11.0)
     assert await _board(store) == [1, 2]
-    assert [r.user_id for r in await store.duel_leaderboard(GUILD)] == [1, 2]
+    assert [r.user_id for r in await store.boards.duel_leaderboard(GUILD)] == [1, 2]

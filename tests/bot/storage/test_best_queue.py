@@ -9,7 +9,7 @@ from tests.bot.storage.builders import CHECKOUT_4, START, record, single
 
 
 async def _finish(store: Store, game_id: str, at: float) -> None:
-    await store.save_game(record(single(game_id, 1, CHECKOUT_4)), now=at)
+    await store.games.save_game(record(single(game_id, 1, CHECKOUT_4)), now=at)
 
 
 async def test_new_games_go_ahead_of_the_backlog_which_goes_newest_first(db_url: str) -> None:

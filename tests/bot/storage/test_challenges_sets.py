@@ -16,30 +16,30 @@ def _challenge(challenge_id: str, expires_at: float = 500.0) -> Challenge:
 
 
 async def test_challenge_round_trip_and_pending(store: Store) -> None:
-    await store.save_challenge(_challenge("late", 900.0))
-    await store.save_challenge(_challenge("soon", 100.0))
-    assert await store.load_challenge("soon") == _challenge("soon", 100.0)
-    assert await store.load_challenge("missing") is None
-    assert [c.id for c in await store.pending_challenges()] == ["soon", "late"]
+    await store.challenges.save_challenge(_challenge("late", 900.0))
+    await store.challenges.save_challenge(_challenge("soon", 100.0))
+    assert await store.challenges.load_challenge("soon") == _challenge("soon", 100.0)
+    assert await store.challenges.load_challenge("missing") is None
+    assert [c.id for c in await store.challenges.pending_challenges()] == ["soon", "late"]
     updated = dataclasses.replace(_challenge("soon", 100.0), message_id=5)
-    await store.save_challenge(updated)
-    assert await store.load_challenge("soon") == updated
+    await store.challenges.save_challenge(updated)
+    assert await store.challenges.load_challenge("soon") == updated
 
 
 async def test_status_changes_only_from_pending_once(store: Store) -> None:
-    await store.save_challenge(_challenge("c"))
+    await store.challenges.save_challenge(_challenge("c"))
     results = await asyncio.gather(
-        store.set_challenge_status("c", "accepted"),  # type: ignore[arg-type]
-        store.set_challenge_status("c", "expired"),  # type: ignore[arg-type]
-        store.set_challenge_status("c", "declined"),  # type: ignore[arg-type]
+        store.challenges.set_challenge_status("c", "accepted"),  # type: ignore[arg-type]
+        store.challenges.set_challenge_status("c", "expired"),  # type: ignore[arg-type]
+        store.challenges.set_challenge_status("c", "declined"),  # type: ignore[arg-type]
     )
     assert sorted(results) == [False, False, True]
-    loaded = await store.load_challenge("c")
+    loaded = await store.challenges.load_challenge("c")
     assert loaded is not None and loaded.status != "pending"
-    assert await store.pending_challenges() == []
-    assert await store.set_challenge_status("missing", "accepted") is False  # type: ignore[arg-type]
+    assert await store.challenges.pending_challenges() == []
+    assert await store.challenges.set_challenge_status("missing", "accepted") is False  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="cannot become"):
-        await store.set_challenge_status("c", "pending")  # type: ignore[arg-type]
+        await store.challenges.set_challenge_status("c", "pending")  # type: ignore[arg-type]
 
 
 async def test_server_sets_are_per_guild(store: Store) -> None:
@@ -48,18 +48,18 @@ async def test_server_sets_are_per_guild(store: Store) -> None:
         "sprint301",
         {"start_score": 301, "goal": 100, "bonus": 50, "max_rounds": 5, "time_limit": 60},
     )
-    await store.save_server_set(1, blitz)
-    await store.save_server_set(1, sprint)
-    await store.save_server_set(2, dataclasses.replace(sprint, functions=("abs",)))
-    assert await store.server_sets(1) == [sprint, blitz]
+    await store.sets.save_server_set(1, blitz)
+    await store.sets.save_server_set(1, sprint)
+    await store.sets.save_server_set(2, dataclasses.replace(sprint, functions=("abs",)))
+    assert await store.sets.server_sets(1) == [sprint, blitz]
     edited = dataclasses.replace(blitz, time_limit=45, description="faster")
-    await store.save_server_set(1, edited)
-    assert await store.server_sets(1) == [sprint, edited]
-    assert await store.delete_server_set(1, "sprint301") is True
-    assert await store.delete_server_set(1, "sprint301") is False
-    assert await store.server_sets(1) == [edited]
-    assert [s.functions for s in await store.server_sets(2)] == [("abs",)]
-    assert await store.server_sets(3) == []
+    await store.sets.save_server_set(1, edited)
+    assert await store.sets.server_sets(1) == [sprint, edited]
+    assert await store.sets.delete_server_set(1, "sprint301") is True
+    assert await store.sets.delete_server_set(1, "sprint301") is False
+    assert await store.sets.server_sets(1) == [edited]
+    assert [s.functions for s in await store.sets.server_sets(2)] == [("abs",)]
+    assert await store.sets.server_sets(3) == []
 
 
 async def test_two_imports_at_once_cannot_both_pass_the_cap(store: Store) -> None:
@@ -70,14 +70,14 @@ async def test_two_imports_at_once_cannot_both_pass_the_cap(store: Store) -> Non
         return [dataclasses.replace(rules.CLASSIC, name=f"{prefix}-{i:02d}") for i in range(15)]
 
     outcomes = await asyncio.gather(
-        store.save_server_sets(1, batch("a"), cap=25),
-        store.save_server_sets(1, batch("b"), cap=25),
+        store.sets.save_server_sets(1, batch("a"), cap=25),
+        store.sets.save_server_sets(1, batch("b"), cap=25),
         return_exceptions=True,
     )
     assert sorted(type(o).__name__ for o in outcomes) == ["TooManySets", "list"]
-    assert len(await store.server_sets(1)) == 15
+    assert len(await store.sets.server_sets(1)) == 15
     with pytest.raises(TooManySets):
-        await store.save_server_sets(1, batch("c"), cap=25)
-    assert len(await store.server_sets(1)) == 15  # all or nothing
+        await store.sets.save_server_sets(1, batch("c"), cap=25)
+    assert len(await store.sets.server_sets(1)) == 15  # all or nothing
     winner = "a" if isinstance(outcomes[0], list) else "b"
-    assert await store.save_server_sets(1, batch(winner)[:3], cap=25) == []  # updates: no room
+    assert await store.sets.save_server_sets(1, batch(winner)[:3], cap=25) == []  # updates: no room

@@ -35,15 +35,15 @@ async def test_saving_leaves_the_callers_record_as_it_was(store: Store) -> None:
     state = rules.apply(state, rules.StartRound("3489", 1000.0))
     first = GameRecord(state=state, guild_id=GUILD, channel_id=7)
     before = dataclasses.replace(first)
-    await store.save_game(first)
+    await store.games.save_game(first)
     assert first == before and first.created_at == 0.0
-    loaded = await store.load_game("kept")
+    loaded = await store.games.load_game("kept")
     assert loaded is not None and loaded.created_at == 1000.0
 
     answered = rules.apply(state, rules.Submit("5", "3+4*8+9", 44, 1003.0))
     second = dataclasses.replace(first, state=answered)  # still created_at 0: the shortcut's way
-    await store.save_game(second, now=1003.0)
+    await store.games.save_game(second, now=1003.0)
     assert second.created_at == 0.0
-    again = await store.load_game("kept")
+    again = await store.games.load_game("kept")
     assert again is not None and again.created_at == 1000.0
     assert again.state.to_dict() == answered.to_dict()

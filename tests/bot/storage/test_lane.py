@@ -43,7 +43,7 @@ def opened(game_id: str) -> rules.GameState:
 async def known_game(store: Store, game_id: str) -> rules.GameState:
     """A game this store saved (so its next save takes the shortcut)."""
     state = opened(game_id)
-    await store.save_game(record(state))
+    await store.games.save_game(record(state))
     return state
 
 
@@ -52,7 +52,9 @@ async def test_the_shortcut_is_taken_on_a_sqlite_file(path: Path) -> None:
     try:
         assert store._lane is not None
         state = await known_game(store, "g")
-        planned = store._known.plan(record(rules.apply(state, rules.RoundShown(9000.5))), None)
+        planned = store.games._known.plan(
+            record(rules.apply(state, rules.RoundShown(9000.5))), None
+        )
         assert planned is not None  # the next step is one the lane writes
     finally:
         await store.close()
@@ -75,13 +77,13 @@ async def test_a_save_waits_for_another_writer_off_the_loop(path: Path) -> None:
 
         ticking = asyncio.create_task(ticker())
         with other_process_writing(path):
-            saving = asyncio.create_task(store.save_game(record(answered)))
+            saving = asyncio.create_task(store.games.save_game(record(answered)))
             await asyncio.sleep(0.5)
             assert not saving.done()  # it waits for the lock...
             assert ticks >= 10  # ...while the loop goes on
         await asyncio.wait_for(saving, 10)
         ticking.cancel()
-        loaded = await store.load_game("g")
+        loaded = await store.games.load_game("g")
         assert loaded is not None and loaded.state.to_dict() == answered.to_dict()
     finally:
         await store.close()
@@ -94,12 +96,12 @@ async def test_a_restart_reads_what_the_lane_wrote(path: Path) -> None:
         state = await known_game(store, "g")
         shown = rules.apply(state, rules.RoundShown(9000.25))
         meta = GameMeta(locale="uk", round_message_id=4242)
-        await store.save_game(dataclasses.replace(record(shown), meta=meta), now=9000.3)
+        await store.games.save_game(dataclasses.replace(record(shown), meta=meta), now=9000.3)
     finally:
         await store.close()
     again = await open_store(f"sqlite:///{path}", migrate=False)
     try:
-        loaded = await again.load_game("g")
+        loaded = await again.games.load_game("g")
         assert loaded is not None
         assert loaded.state.to_dict() == shown.to_dict()
         assert loaded.state.rounds[0].shown_at == 9000.25
@@ -114,7 +116,7 @@ async def test_a_save_cancelled_while_waiting_leaves_the_store_consistent(path: 
         state = await known_game(store, "g")
         answered = rules.apply(state, rules.Submit("1", "45+89", 134, 9001.0))
         with other_process_writing(path):
-            saving = asyncio.create_task(store.save_game(record(answered)))
+            saving = asyncio.create_task(store.games.save_game(record(answered)))
             await asyncio.sleep(0.3)
             saving.cancel()
             await asyncio.sleep(0.1)
@@ -123,8 +125,8 @@ async def test_a_save_cancelled_while_waiting_leaves_the_store_consistent(path: 
             await asyncio.wait_for(saving, 10)
         # it may have landed once the lock was free: the next save reads the row first
         shown = rules.apply(answered, rules.RoundShown(9001.5))
-        await store.save_game(record(shown))
-        loaded = await store.load_game("g")
+        await store.games.save_game(record(shown))
+        loaded = await store.games.load_game("g")
         assert loaded is not None and loaded.state.to_dict() == shown.to_dict()
         assert isinstance(loaded, GameRecord)
     finally:

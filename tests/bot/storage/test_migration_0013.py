@@ -26,7 +26,7 @@ async def test_a_database_at_0012_upgrades_owing_no_summary(db_url: str) -> None
     try:
         kyiv = await store.servers.settings(1)
         assert (kyiv.channel_id, kyiv.language, kyiv.web_on) == (10, "uk", True)
-        assert await store.get_state("tree") == "abc"
+        assert await store.install.get_state("tree") == "abc"
         assert await store.names.of(1, [7]) == {7: "Olena"}
         assert await store.untold.all() == []
         await store.untold.keep(Untold("g1", 1, 1, 500.0))

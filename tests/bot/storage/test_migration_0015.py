@@ -19,10 +19,12 @@ async def test_games_of_0014_are_queued_once_and_their_best_answers_kept(db_url:
     try:
         own = Reveal(1, 0, "12*3+4", 40, 40, 461)
         first = record(single("a" * 32, 1, CHECKOUT_4))
-        await old.save_game(replace(first, meta=GameMeta(best=(own,))), now=START + 10)
-        await old.save_game(record(duel("b" * 32, (1, 2), [(100, 90)], resign=0)), now=START + 20)
-        await old.save_game(record(single("c" * 32, 3, NO_CHECKOUT[:2])), now=START + 30)
-        await old.save_game(
+        await old.games.save_game(replace(first, meta=GameMeta(best=(own,))), now=START + 10)
+        await old.games.save_game(
+            record(duel("b" * 32, (1, 2), [(100, 90)], resign=0)), now=START + 20
+        )
+        await old.games.save_game(record(single("c" * 32, 3, NO_CHECKOUT[:2])), now=START + 30)
+        await old.games.save_game(
             record(single("d" * 32, 4, NO_CHECKOUT, mode=Mode.TRAINING)), now=START + 30
         )
     finally:
@@ -44,7 +46,7 @@ async def test_games_of_0014_are_queued_once_and_their_best_answers_kept(db_url:
         await best.keep("a" * 32, Reveal(2, 0, "9*9", 81, 81, 270))  # once found, kept
         await best.keep("a" * 32, Reveal(3, 0, "2**.5", 1.5, 1.5, 199.5))
         await best.keep("a" * 32, Reveal(1, 0, "4*3", 12, 12, 489))  # the game's own wins
-        game = await store.load_game("a" * 32)
+        game = await store.games.load_game("a" * 32)
         assert game is not None
         merged = (await best.with_found(game)).meta.best
         assert merged == (own, Reveal(2, 0, "1*234", 234, 34, 467),

@@ -34,10 +34,10 @@ async def test_a_database_at_0015_upgrades_with_the_board_indexes(db_url: str) -
     await upgrade_from(db_url, "0015", fill=fill, then=indexed)
     store = await open_store(db_url)
     try:
-        rows, total = await store.qualification_page(GUILD, "darts", None)
+        rows, total = await store.boards.qualification_page(GUILD, "darts", None)
         assert [(r.user_id, r.game_id) for r in rows] == [(1, "a-perfect"), (2, "b-max")]
         assert total == 2
-        streaks = await store.board_streaks(GUILD, "darts", [1, 2, 3], "2026-11-29")
+        streaks = await store.boards.board_streaks(GUILD, "darts", [1, 2, 3], "2026-11-29")
         assert {user: s.current for user, s in streaks.items()} == {1: 1, 2: 1, 3: 0}
         if db_url.startswith("sqlite"):
             async with store.engine.connect() as conn:

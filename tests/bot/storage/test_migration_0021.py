@@ -27,25 +27,25 @@ async def test_a_database_at_0020_upgrades_with_every_game_discords(db_url: str)
     await upgrade_from(db_url, "0020", fill=fill)
     store = await open_store(db_url)
     try:
-        done = await store.load_game("done")
+        done = await store.games.load_game("done")
         assert done is not None and done.face is Face.DISCORD
         assert done.state.outcome is not None and done.state.outcome.perfect
-        assert [(r.state.id, r.face) for r in await store.active_games()] == [
+        assert [(r.state.id, r.face) for r in await store.games.active_games()] == [
             ("running", Face.DISCORD)
         ]
 
         played = rules.new_game("terminal", Mode.TRAINING, rules.CLASSIC, ["3"])
         played = rules.apply(played, rules.StartRound("7001", START))
         here = replace(record(played), face=Face.TERMINAL)
-        await store.save_game(here, now=START)
-        loaded = await store.load_game("terminal")
+        await store.games.save_game(here, now=START)
+        loaded = await store.games.load_game("terminal")
         assert loaded is not None and loaded.face is Face.TERMINAL
         over = rules.apply(played, rules.Submit("3", "700+1", 701, START + 5))
-        await store.save_game(replace(loaded, state=over), now=START + 5)
-        finished = await store.load_game("terminal")
+        await store.games.save_game(replace(loaded, state=over), now=START + 5)
+        finished = await store.games.load_game("terminal")
         assert finished is not None and finished.face is Face.TERMINAL
         assert finished.state.outcome is not None
-        history = await store.history(GUILD, 3, limit=5)
+        history = await store.games.history(GUILD, 3, limit=5)
         assert [(h.state.id, h.face) for h in history] == [("terminal", Face.TERMINAL)]
     finally:
         await store.close()

@@ -89,7 +89,7 @@ async def test_open_store_twice_is_harmless(db_url: str) -> None:
     first = await open_store(db_url)
     await first.close()
     second = await open_store(db_url)
-    assert await second.active_games() == []
+    assert await second.games.active_games() == []
     await second.close()
 
 
@@ -115,7 +115,7 @@ async def test_cli_reads_database_url_like_the_bot(tmp_path, monkeypatch) -> Non
     assert target.exists()
     store = await open_store(f"sqlite:///{target}", migrate=False)
     try:
-        assert await store.active_games() == []
+        assert await store.games.active_games() == []
     finally:
         await store.close()
 
@@ -260,21 +260,21 @@ async def test_a_database_at_0003_upgrades_to_head_keeping_every_row(db_url: str
     }
     store = await open_store(db_url)
     try:
-        loaded = await store.load_game("q-mine")
+        loaded = await store.games.load_game("q-mine")
         assert loaded is not None and loaded.state.game_set == MINE_THEN
-        assert await store.server_sets(GUILD) == [MINE_NOW]
+        assert await store.sets.server_sets(GUILD) == [MINE_NOW]
         version = rules.CLASSIC.version
-        assert await store.count_attempts(GUILD, 5, "darts", DAY, version=version) == 1
-        board = await store.qualification_leaderboard(GUILD, "darts", DAY, version=version)
+        assert await store.games.count_attempts(GUILD, 5, "darts", DAY, version=version) == 1
+        board = await store.boards.qualification_leaderboard(GUILD, "darts", DAY, version=version)
         assert [r.game_id for r in board] == ["q-classic"]
-        unknown = await store.qualification_leaderboard(GUILD, "darts", DAY, version="")
+        unknown = await store.boards.qualification_leaderboard(GUILD, "darts", DAY, version="")
         assert [r.game_id for r in unknown] == ["legacy"]
-        assert sorted(await store.set_versions(GUILD, "darts")) == sorted(["", version])
-        duel_board = await store.duel_leaderboard(GUILD)
+        assert sorted(await store.boards.set_versions(GUILD, "darts")) == sorted(["", version])
+        duel_board = await store.boards.duel_leaderboard(GUILD)
         assert [(r.user_id, r.rating, r.games) for r in duel_board] == [(5, 1016, 1), (6, 984, 1)]
-        challenge = await store.load_challenge("c1")
+        challenge = await store.challenges.load_challenge("c1")
         assert challenge is not None and challenge.locale == "en"
-        finished = await store.finished_since(START)  # the games' moments survived 0009
+        finished = await store.games.finished_since(START)  # the games' moments survived 0009
         assert sorted(t.finished_at for t in finished) == [START + 900] * 4
     finally:
         await store.close()

@@ -49,18 +49,18 @@ async def test_a_cleared_channel_keeps_why_until_an_admin_sets_one(store: Store)
 
 
 async def test_a_day_everyone_lost_counts_its_players(store: Store) -> None:
-    await store.save_game(record(single("lost-on-time", 1, [], timeout=True)))
-    await store.save_game(record(single("lost-later", 2, [100], timeout=True)))
-    await store.save_game(record(single("still-playing", 3, [100])))
+    await store.games.save_game(record(single("lost-on-time", 1, [], timeout=True)))
+    await store.games.save_game(record(single("lost-later", 2, [100], timeout=True)))
+    await store.games.save_game(record(single("still-playing", 3, [100])))
     summary = await store.servers.summary(GUILD, "darts", DAY)
     assert (summary.board, summary.players, summary.played) == ([], 0, 2)
 
 
 async def test_a_void_game_is_not_voided_again(store: Store) -> None:
-    await store.save_game(record(single("q1", 1, [100, 100, 100, 51])))
-    assert await store.void_game(GUILD, "q1", ADMIN, "copied", 10.0)
-    assert not await store.void_game(GUILD, "q1", ADMIN, "copied again", 11.0)
-    log = await store.moderation_log(GUILD)
+    await store.games.save_game(record(single("q1", 1, [100, 100, 100, 51])))
+    assert await store.moderation.void_game(GUILD, "q1", ADMIN, "copied", 10.0)
+    assert not await store.moderation.void_game(GUILD, "q1", ADMIN, "copied again", 11.0)
+    log = await store.moderation.log(GUILD)
     assert [e.reason for e in log] == ["copied"]  # logged once
 
 
@@ -70,11 +70,13 @@ async def test_a_voided_duels_players_leave_the_board_unless_they_have_another(
     first = record(duel("d1", (1, 2), [(701, 1234)]))
     second = record(duel("d2", (1, 3), [(701, 1234)]))
     for game in (first, second):
-        await store.save_game(game)
-        await store.record_duel_result(game)
-    assert await store.void_game(GUILD, "d1", ADMIN, "collusion", 10.0)
-    board = {row.user_id: (row.games, row.wins) for row in await store.duel_leaderboard(GUILD)}
+        await store.games.save_game(game)
+        await store.boards.record_duel_result(game)
+    assert await store.moderation.void_game(GUILD, "d1", ADMIN, "collusion", 10.0)
+    board = {
+        row.user_id: (row.games, row.wins) for row in await store.boards.duel_leaderboard(GUILD)
+    }
     assert board == {1: (1, 1), 3: (1, 0)}  # player 2 had d1 only
-    assert await store.duel_count(GUILD) == 2
-    assert await store.unvoid_game(GUILD, "d1", ADMIN, "fair after all", 11.0)
-    assert await store.duel_count(GUILD) == 3
+    assert await store.boards.duel_count(GUILD) == 2
+    assert await store.moderation.unvoid_game(GUILD, "d1", ADMIN, "fair after all", 11.0)
+    assert await store.boards.duel_count(GUILD) == 3

@@ -8,13 +8,13 @@ from bot.storage import Store, open_store
 
 
 async def test_a_secret_is_made_once_and_kept(store: Store, db_url: str) -> None:
-    first = await store.install_secret("qualification")
+    first = await store.install.secret("qualification")
     assert len(first) == 64
-    assert await store.install_secret("qualification") == first
-    assert await store.install_secret("other") != first
+    assert await store.install.secret("qualification") == first
+    assert await store.install.secret("other") != first
     reopened = await open_store(db_url)  # another process on the same database
     try:
-        assert await reopened.install_secret("qualification") == first
+        assert await reopened.install.secret("qualification") == first
     finally:
         await reopened.close()
 
@@ -22,7 +22,7 @@ async def test_a_secret_is_made_once_and_kept(store: Store, db_url: str) -> None
 async def test_concurrent_first_calls_agree(db_url: str) -> None:
     stores = [await open_store(db_url) for _ in range(3)]
     try:
-        values = await asyncio.gather(*(s.install_secret("race") for s in stores))
+        values = await asyncio.gather(*(s.install.secret("race") for s in stores))
     finally:
         for opened in stores:
             await opened.close()

@@ -21,37 +21,37 @@ async def _times(store: Store, game_id: str) -> tuple[float, float | None]:
 
 async def test_finished_at_is_the_states_last_answer_or_deadline(store: Store) -> None:
     checkout = single("co", 1, CHECKOUT_4, seconds=10.0)  # rounds start every 200 s
-    await store.save_game(record(checkout))
+    await store.games.save_game(record(checkout))
     assert await _times(store, "co") == (START, START + 3 * 200 + 10)
 
     timeout = single("to", 2, [100], timeout=True)  # round 2 opens at START + 200
-    await store.save_game(record(timeout))
+    await store.games.save_game(record(timeout))
     assert await _times(store, "to") == (START, START + 200 + rules.CLASSIC.time_limit)
 
     resigned = rules.apply(single("rs", 3, [100, 100]), rules.Resign("3"))
-    await store.save_game(record(resigned))
+    await store.games.save_game(record(resigned))
     assert await _times(store, "rs") == (START, START + 200 + 10)
 
 
 async def test_finished_at_when_a_running_game_ends_and_the_callers_clock(store: Store) -> None:
     running = single("run", 1, [100, 100, 100])
-    await store.save_game(record(running))
+    await store.games.save_game(record(running))
     assert await _times(store, "run") == (START, None)
     played = rules.apply(running, rules.StartRound("1234", START + 600))
-    await store.save_game(record(played))
+    await store.games.save_game(record(played))
     ended = rules.apply(played, rules.Submit("1", "1234", 51, START + 620))
-    await store.save_game(record(ended))
+    await store.games.save_game(record(ended))
     assert await _times(store, "run") == (START, START + 620)
 
     clocked = single("clock", 2, CHECKOUT_4)
-    await store.save_game(record(clocked), now=START + 5000)
+    await store.games.save_game(record(clocked), now=START + 5000)
     assert await _times(store, "clock") == (START + 5000, START + 5000)
 
 
 async def test_rating_events_are_dated_by_the_duel(store: Store) -> None:
     game = duel("dd", (1, 2), [(100, 1), (100, 1), (100, 1), (51, 1)])
-    await store.save_game(record(game))
-    await store.record_duel_result(record(game))
+    await store.games.save_game(record(game))
+    await store.boards.record_duel_result(record(game))
     async with store.engine.connect() as conn:
         dates = (await conn.execute(sa.text("SELECT created_at FROM rating_events"))).scalars()
         assert set(dates) == {START + 3 * 200 + 5}

@@ -106,7 +106,7 @@ async def test_real_checkout_is_a_win(store: Store, evaluator: Evaluator) -> Non
     record, text = await played(store, evaluator, CLASSIC, ["700+1"], ["7001"])
     assert record.state.outcome == rules.Outcome(rules.Termination.CHECKOUT, 0, 1, True)
     assert "PERFECT" in text
-    stored = await store.load_game(record.state.id)  # the service saved it, face and all
+    stored = await store.games.load_game(record.state.id)  # the service saved it, face and all
     assert stored is not None and stored.face is Face.TERMINAL and not stored.active
 
 

@@ -21,7 +21,7 @@ async def test_a_terminal_training_shows_in_discords_history(world: World) -> No
         ["3489", "2476", "1111"], guild_id=world.guild.id, player=alice.id,
     )  # fmt: skip
     assert "34+89 = 123 (int) → 77 points, score 424" in text
-    stored = await world.store.load_game(record.state.id)
+    stored = await world.store.games.load_game(record.state.id)
     assert stored is not None and stored.face is Face.TERMINAL and not stored.active
     assert [a.score for r in stored.state.rounds if (a := r.answers[0])] == [424, 274]
 

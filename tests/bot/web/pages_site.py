@@ -48,7 +48,7 @@ async def qualification(
         state=state, guild_id=guild, channel_id=1, period=period, seed="s",
         created_at=1_767_225_600.0, meta=GameMeta(best=reveals),
     )  # fmt: skip
-    await store.save_game(record)
+    await store.games.save_game(record)
     return record
 
 
@@ -115,6 +115,6 @@ async def rated_duel(store: Store, game_id: str, at: float) -> GameRecord:
     record = GameRecord(
         state=state, guild_id=GUILD, channel_id=1, seed="s", created_at=at, meta=GameMeta()
     )
-    await store.save_game(record)
-    await store.record_duel_result(record)
+    await store.games.save_game(record)
+    await store.boards.record_duel_result(record)
     return record

@@ -77,7 +77,7 @@ async def populate(store: Store) -> tuple[str, str]:
             at = opened + 8 + pick.random() * 70
             state, reveal = _play(state, 0, digits, at, skill, pick)
             reveals.append(reveal)
-        await store.save_game(GameRecord(
+        await store.games.save_game(GameRecord(
             state=state, guild_id=GUILD, channel_id=1, period=DAY, seed="s",
             created_at=START + 600 * number, meta=GameMeta(best=tuple(reveals)),
         ))  # fmt: skip
@@ -99,8 +99,8 @@ async def populate(store: Store) -> tuple[str, str]:
         state=state, guild_id=GUILD, channel_id=1, seed="s", created_at=START + 9000,
         meta=GameMeta(best=tuple(reveals)),
     )  # fmt: skip
-    await store.save_game(record)
-    await store.record_duel_result(record)
+    await store.games.save_game(record)
+    await store.boards.record_duel_result(record)
     await store.names.remember(GUILD, PLAYERS, 1.0)
     settings = await store.servers.set_web(GUILD, True, 1.0)
     await store.servers.name_server(GUILD, "Львівський клуб дартсу 🎯", 1.0)

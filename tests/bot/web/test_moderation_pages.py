@@ -16,7 +16,7 @@ async def _board_names(site: Site) -> list[str]:
 
 
 async def test_a_voided_game_is_marked_and_off_the_board(site: Site) -> None:
-    assert await site.store.void_game(GUILD, "a" * 32, 9, "<i>cheat</i>", 10.0)
+    assert await site.store.moderation.void_game(GUILD, "a" * 32, 9, "<i>cheat</i>", 10.0)
     replay = await (await site.client.get(f"{site.base}g/{'a' * 32}")).text()
     assert 'class="void"' in replay and "Void: this game counts nowhere." in replay
     assert "&lt;i&gt;cheat&lt;/i&gt;" in replay and "<i>cheat</i>" not in replay
@@ -24,7 +24,7 @@ async def test_a_voided_game_is_marked_and_off_the_board(site: Site) -> None:
 
 
 async def test_a_barred_player_is_off_the_board(site: Site) -> None:
-    assert await site.store.bar_player(GUILD, CAROL, 9, "spam", 10.0)
+    assert await site.store.moderation.bar_player(GUILD, CAROL, 9, "spam", 10.0)
     names = await _board_names(site)
     assert "Carol" not in names and "Alice" in names
 
@@ -32,7 +32,7 @@ async def test_a_barred_player_is_off_the_board(site: Site) -> None:
 async def test_the_chart_has_the_data_of_the_stats_png(site: Site) -> None:
     """/stats draws `stats_input` of the last GAMES_MAX finished, counted games."""
     for user in (ALICE, BOB):
-        records = await site.store.history(GUILD, user, limit=GAMES_MAX)
+        records = await site.store.games.history(GUILD, user, limit=GAMES_MAX)
         found = await player(site.store, GUILD, user)
         assert found.chart == stats_input([r for r in records if r.state.outcome], user)
 
@@ -43,7 +43,7 @@ async def test_a_barred_duellist_is_off_the_elo_board(site: Site) -> None:
     await duel(site.store, GUILD, "f" * 32, (ALICE, CAROL), [(100, 1)] * 3 + [(51, 1)])
     before = await (await site.client.get(site.base + "duel")).text()
     assert "Alice" in before and "Carol" in before
-    assert await site.store.bar_player(GUILD, CAROL, 9, "spam", 10.0)
+    assert await site.store.moderation.bar_player(GUILD, CAROL, 9, "spam", 10.0)
     after = await (await site.client.get(site.base + "duel")).text()
     assert "Alice" in after and "Carol" not in after
-    assert await site.store.duel_count(GUILD) == 1
+    assert await site.store.boards.duel_count(GUILD) == 1

@@ -132,7 +132,7 @@ async def _resigned_duels(site: Site, pairs: int) -> None:
         a, b = str(5000 + 2 * index), str(5001 + 2 * index)
         state = rules.new_game(f"{index:032x}", rules.Mode.DUEL, rules.CLASSIC, [a, b])
         state = rules.apply(rules.apply(state, rules.StartRound("4589", 0.0)), rules.Resign(b))
-        await site.store.save_game(
+        await site.store.games.save_game(
             GameRecord(state=state, guild_id=GUILD, channel_id=1, created_at=1_767_225_600.0)
         )
 

@@ -23,8 +23,8 @@ async def _duel(site: Site) -> str:
         state=state, guild_id=GUILD, channel_id=1, seed="s", created_at=1_767_229_200.0,
         meta=GameMeta(),
     )  # fmt: skip
-    await site.store.save_game(record)
-    await site.store.record_duel_result(record)
+    await site.store.games.save_game(record)
+    await site.store.boards.record_duel_result(record)
     return game_id
 
 
