@@ -1,0 +1,97 @@
+"""`board_best` (each player's best game, kept by triggers) ranks exactly as the window
+over `games` does, on SQLite and PostgreSQL: after random saves, voids, unvoids, bars,
+a game moved to another version and deleted games, every all-time board page read from
+`board_best` equals the window's (RULES.md's order, ties to the earlier game, lost and
+void games off, barred players off)."""
+
+from __future__ import annotations
+
+import random
+
+import sqlalchemy as sa
+
+from bot.storage import LeaderRow, Store
+from bot.storage._boards import window_page
+from bot.storage._games import games
+from tests.bot.storage.builders import GUILD, record, single
+
+ADMIN = 99
+RESULTS = ([100, 100, 100, 51], [100, 100, 100, 100, 99], [1] * 7, [100, 100, 100, 100, 1])
+"""A Perfect, a five-round checkout, maxRound with 494 left, maxRound with 100 left."""
+
+
+async def _pages(store: Store, version: str, size: int) -> list[tuple[list[LeaderRow], int]]:
+    """Every page of the version's all-time board, from `board_best` and from the window."""
+    out = []
+    for offset in range(0, 30, size):
+        best = await store.qualification_page(
+            GUILD, "darts", None, limit=size, offset=offset, version=version
+        )
+        async with store.engine.connect() as conn:
+            window = await window_page(conn, GUILD, "darts", None, size, offset, version)
+        assert best == window, (offset, best, window)
+        out.append(best)
+    return out
+
+
+async def test_the_best_table_ranks_as_the_window_does_on_random_games(store: Store) -> None:
+    rng = random.Random(34)
+    saved: list[str] = []
+    for index in range(60):
+        game_id = f"g{index:03d}"
+        player = rng.randrange(8)
+        lost = rng.random() < 0.15  # a timeout after two rounds: rank_class 2, not ranked
+        results = [100, 100] if lost else rng.choice(RESULTS)
+        seconds = rng.choice((5.0, 10.0))
+        state = single(game_id, player, results, seconds=seconds, timeout=lost)
+        await store.save_game(record(state))
+        saved.append(game_id)
+        roll = rng.random()
+        if roll < 0.15:
+            await store.void_game(GUILD, rng.choice(saved), ADMIN, "random", float(index))
+        elif roll < 0.25:
+            await store.unvoid_game(GUILD, rng.choice(saved), ADMIN, "random", float(index))
+        elif roll < 0.3:
+            await store.bar_player(GUILD, rng.randrange(8), ADMIN, "random", float(index))
+        elif roll < 0.35:
+            await store.unbar_player(GUILD, rng.randrange(8), ADMIN, "random", float(index))
+        elif roll < 0.42:
+            async with store.engine.begin() as conn:  # another version; or gone
+                moved = games.c.id == rng.choice(saved)
+                if rng.random() < 0.5:
+                    await conn.execute(games.update().where(moved).values(set_version="v2"))
+                else:
+                    await conn.execute(games.delete().where(moved))
+    async with store.engine.connect() as conn:
+        versions = set((await conn.execute(sa.select(games.c.set_version).distinct())).scalars())
+    assert "v2" in versions and len(versions) == 2
+    totals = []
+    for version in versions:
+        for size in (3, 10):
+            pages = await _pages(store, version, size)
+        totals.append(pages[0][1])
+    assert max(totals) >= 3  # the comparison saw a board, not two empty ones
+
+
+async def test_a_players_best_follows_void_and_unvoid(store: Store) -> None:
+    await store.save_game(record(single("slow", 1, RESULTS[1])))
+    await store.save_game(record(single("fast", 1, RESULTS[0])))
+    await store.save_game(record(single("other", 2, RESULTS[2])))
+    version = (await store.set_versions(GUILD, "darts"))[0]
+
+    async def board() -> list[tuple[int, str]]:
+        rows, _ = await store.qualification_page(GUILD, "darts", None, version=version)
+        return [(row.user_id, row.game_id) for row in rows]
+
+    assert await board() == [(1, "fast"), (2, "other")]
+    assert await store.void_game(GUILD, "fast", ADMIN, "copied", 1.0)
+    assert await board() == [(1, "slow"), (2, "other")]
+    assert await store.void_game(GUILD, "slow", ADMIN, "copied", 2.0)
+    assert await board() == [(2, "other")]
+    assert await store.unvoid_game(GUILD, "fast", ADMIN, "fair", 3.0)
+    assert await board() == [(1, "fast"), (2, "other")]
+    async with store.engine.begin() as conn:  # moved to another version: off this board
+        await conn.execute(games.update().where(games.c.id == "fast").values(set_version="v2"))
+    assert await board() == [(2, "other")]  # "slow" is still void
+    rows, total = await store.qualification_page(GUILD, "darts", None, version="v2")
+    assert [(row.user_id, row.game_id) for row in rows] == [(1, "fast")] and total == 1
