@@ -53,16 +53,22 @@ def _changed() -> str:
     return " OR ".join(f"OLD.{c} IS NOT NEW.{c}" for c in WATCHED)
 
 
+def _ranked(row: str) -> str:
+    """Only a ranked game's insert or delete can change a player's best (a game starts
+    unranked: its save at the start recomputes nothing)."""
+    return f"{row}.mode = 'qualification' AND {row}.rank_class IN (0, 1)"
+
+
 OLD = _recompute([f"OLD.{k}" for k in KEY])
 NEW = _recompute([f"NEW.{k}" for k in KEY])
 SQLITE = [
     "CREATE TRIGGER games_board_best_insert AFTER INSERT ON games "
-    f"WHEN NEW.mode = 'qualification' BEGIN\n{NEW}END",
+    f"WHEN {_ranked('NEW')} BEGIN\n{NEW}END",
     "CREATE TRIGGER games_board_best_update AFTER UPDATE ON games "
     "WHEN (OLD.mode = 'qualification' OR NEW.mode = 'qualification') "
     f"AND ({_changed()}) BEGIN\n{OLD}{NEW}END",
     "CREATE TRIGGER games_board_best_delete AFTER DELETE ON games "
-    f"WHEN OLD.mode = 'qualification' BEGIN\n{OLD}END",
+    f"WHEN {_ranked('OLD')} BEGIN\n{OLD}END",
 ]
 
 _ARGS = ("g_guild", "g_set", "g_version", "g_player")
@@ -82,12 +88,12 @@ POSTGRES = [
     "END IF;\n"
     "RETURN NULL; END $$",
     "CREATE TRIGGER games_board_best_insert AFTER INSERT ON games FOR EACH ROW "
-    "EXECUTE FUNCTION games_board_best()",
+    f"WHEN ({_ranked('NEW')}) EXECUTE FUNCTION games_board_best()",
     "CREATE TRIGGER games_board_best_update AFTER UPDATE ON games FOR EACH ROW "
     f"WHEN ({_changed().replace(' IS NOT ', ' IS DISTINCT FROM ')}) "
     "EXECUTE FUNCTION games_board_best()",
     "CREATE TRIGGER games_board_best_delete AFTER DELETE ON games FOR EACH ROW "
-    "EXECUTE FUNCTION games_board_best()",
+    f"WHEN ({_ranked('OLD')}) EXECUTE FUNCTION games_board_best()",
 ]
 
 BACKFILL = (  # constant names only
