@@ -89,6 +89,12 @@ def run_postgres(
     return runs, f"Loading took {done['load_s']:.0f} s."
 
 
+WHOSE_CPU = {
+    "SQLite": "the loop's Python and SQLite's thread",
+    "PostgreSQL": "the client's process only, not the server's",
+}
+
+
 def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]], load: str) -> str:
     lines = [
         "## Uncached web board (`bench/bench_boards.py`)",
@@ -97,8 +103,8 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]], load
         "half of the games Qualification over three Sets, so ~16,700 in the board's Set), "
         f"{args.engine}. What the web page asks the store for a board it has not cached: the Sets "
         "played, the Set's versions, the board (settings, the page and its player count, "
-        "the page's streaks, the Set's language); CPU ms per board (`process_time`: the "
-        f"loop's Python and SQLite's thread), {args.repeats} boards per run, {args.pairs} "
+        "the page's streaks, the Set's language); CPU ms per board (`process_time`: "
+        f"{WHOSE_CPU[args.engine]}), {args.repeats} boards per run, {args.pairs} "
         f"run(s) of each tree alternating, against `{args.base_label}`. {load}",
         "",
         "Wall ms: the same boards' wall-clock time, which on PostgreSQL includes the "
