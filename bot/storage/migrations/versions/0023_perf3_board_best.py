@@ -53,6 +53,12 @@ def _changed() -> str:
     return " OR ".join(f"OLD.{c} IS NOT NEW.{c}" for c in WATCHED)
 
 
+def _moved() -> str:
+    """The game left its player's row (another key, or no longer a Qualification): that
+    row is recomputed too; otherwise NEW's recomputation covers it."""
+    return " OR ".join(f"OLD.{c} IS NOT NEW.{c}" for c in ("mode", *KEY))
+
+
 def _ranked(row: str) -> str:
     """Only a ranked game's insert or delete can change a player's best (a game starts
     unranked: its save at the start recomputes nothing)."""
@@ -66,7 +72,9 @@ SQLITE = [
     f"WHEN {_ranked('NEW')} BEGIN\n{NEW}END",
     "CREATE TRIGGER games_board_best_update AFTER UPDATE ON games "
     "WHEN (OLD.mode = 'qualification' OR NEW.mode = 'qualification') "
-    f"AND ({_changed()}) BEGIN\n{OLD}{NEW}END",
+    f"AND ({_changed()}) BEGIN\n{NEW}END",
+    "CREATE TRIGGER games_board_best_moved AFTER UPDATE ON games "
+    f"WHEN OLD.mode = 'qualification' AND ({_moved()}) BEGIN\n{OLD}END",
     "CREATE TRIGGER games_board_best_delete AFTER DELETE ON games "
     f"WHEN {_ranked('OLD')} BEGIN\n{OLD}END",
 ]
@@ -80,7 +88,9 @@ POSTGRES = [
     + _recompute(_ARGS)
     + "END $$",
     "CREATE FUNCTION games_board_best() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN\n"
-    "IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.mode = 'qualification' THEN\n"
+    "IF OLD.mode = 'qualification' AND (TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND ("
+    + _moved().replace(" IS NOT ", " IS DISTINCT FROM ")
+    + "))) THEN\n"
     "  PERFORM board_best_refresh(OLD.guild_id, OLD.set_name, OLD.set_version, OLD.player);\n"
     "END IF;\n"
     "IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.mode = 'qualification' THEN\n"
@@ -135,7 +145,7 @@ def downgrade() -> None:
         op.execute("DROP FUNCTION games_board_best()")
         op.execute("DROP FUNCTION board_best_refresh(bigint, varchar, varchar, varchar)")
     else:
-        for trigger in ("insert", "update", "delete"):
+        for trigger in ("insert", "update", "moved", "delete"):
             op.execute(f"DROP TRIGGER games_board_best_{trigger}")
     op.drop_index("ix_board_best_rank", table_name="board_best")
     op.drop_table("board_best")
