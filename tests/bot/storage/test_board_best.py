@@ -6,14 +6,18 @@ void games off, barred players off)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
+import pytest
 import sqlalchemy as sa
 
-from bot.storage import LeaderRow, Store
+from bot.storage import LeaderRow, Store, open_store
+from bot.storage._board_best import board_best
 from bot.storage._boards import window_page
 from bot.storage._games import games
 from tests.bot.storage.builders import GUILD, record, single
+from tests.support.sim import REAL_WORK_S
 
 ADMIN = 99
 RESULTS = ([100, 100, 100, 51], [100, 100, 100, 100, 99], [1] * 7, [100, 100, 100, 100, 1])
@@ -101,3 +105,47 @@ async def test_a_players_best_follows_void_and_unvoid(store: Store) -> None:
     assert await board() == [(2, "other")]  # "slow" is still void
     rows, total = await store.qualification_page(GUILD, "darts", None, version="v2")
     assert [(row.user_id, row.game_id) for row in rows] == [(1, "fast")] and total == 1
+
+
+async def _lock_waiter(store: Store) -> None:
+    """Until a transaction waits for a player's key (the triggers' advisory lock)."""
+    waiting = sa.text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+    while True:
+        async with store.engine.connect() as conn:
+            if await conn.scalar(waiting):
+                return
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.postgres
+async def test_two_transactions_changing_one_players_games_on_postgres(postgres_url: str) -> None:
+    """Two writers of one player's games at once (an admin's void beside another's
+    unvoid, say): the second's recomputation waits for the first's commit (the
+    triggers' transaction lock on the player's key) and sees its change. Without the
+    lock its INSERT would hit the row the first committed (seen failing: duplicate key)."""
+    store = await open_store(postgres_url)
+    try:
+        for game_id in ("first", "a", "b"):
+            await store.save_game(record(single(game_id, 1, RESULTS[2])))
+        version = (await store.set_versions(GUILD, "darts"))[0]
+
+        def better(game_id: str, by: float) -> sa.Update:
+            faster = games.c.answer_time - by
+            return games.update().where(games.c.id == game_id).values(answer_time=faster)
+
+        async with store.engine.connect() as one, store.engine.connect() as two:
+            await one.begin()
+            await two.begin()
+            await one.execute(better("a", 1.0))
+            second = asyncio.create_task(two.execute(better("b", 2.0)))
+            await asyncio.wait_for(_lock_waiter(store), REAL_WORK_S)  # blocked on the key
+            assert not second.done()
+            await one.commit()
+            await asyncio.wait_for(second, REAL_WORK_S)
+            await two.commit()
+        rows, total = await store.qualification_page(GUILD, "darts", None, version=version)
+        assert [(row.user_id, row.game_id) for row in rows] == [(1, "b")] and total == 1
+        async with store.engine.connect() as conn:
+            assert await conn.scalar(sa.select(board_best.c.game_id)) == "b"
+    finally:
+        await store.close()
