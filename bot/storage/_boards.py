@@ -15,6 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.storage._board_best import board_best
 from bot.storage._games import games
 from bot.storage._models import BarredPlayer, table
 from bot.storage._ratings import ratings_t, user_id
@@ -215,6 +216,24 @@ async def qualification_page(
     rows: the count is the window's (`count(*) over ()` of each player's best game,
     before the page is cut), so it costs no second scan. Past the last page no row
     carries it, and it is counted apart."""
+    if since is None and until is None and version is not None:
+        return await _all_time_page(conn, guild_id, set_name, version, limit, offset)
+    return await window_page(conn, guild_id, set_name, since, limit, offset, version, until)
+
+
+async def window_page(
+    conn: AsyncConnection,
+    guild_id: int,
+    set_name: str,
+    since: str | None,
+    limit: int,
+    offset: int,
+    version: str | None = None,
+    until: str | None = None,
+) -> tuple[list[LeaderRow], int]:
+    """`qualification_page` from `games` alone: each player's best game by a window over
+    the range's games. Boards over periods and over every version; and the reference
+    the all-time board from `board_best` is tested against."""
     conditions = _board_conditions(guild_id, set_name, since, version, until)
     ranked = (
         sa.select(
@@ -245,6 +264,53 @@ async def qualification_page(
     if not result:
         total = await qualification_count(conn, guild_id, set_name, since, version, until)
         return [], total
+    return [leader_row(offset + i + 1, row) for i, row in enumerate(result)], result[0].total
+
+
+BEST_ORDER = (
+    board_best.c.rank_class,
+    board_best.c.rank_value,
+    board_best.c.answer_time,
+    board_best.c.created_at,
+    board_best.c.game_id,
+)
+"""`RANK_ORDER` and the id, as `board_best` holds them."""
+
+
+async def _all_time_page(
+    conn: AsyncConnection, guild_id: int, set_name: str, version: str, limit: int, offset: int
+) -> tuple[list[LeaderRow], int]:
+    """A version's all-time board from `board_best` (each player's best game, kept by the
+    database's triggers): one row per player, read in `ix_board_best_rank`'s order, instead
+    of numbering every game of the version. Ranks exactly as the window does."""
+    best = (
+        sa.select(board_best.c.game_id, *BEST_ORDER[:-1], sa.func.count().over().label("total"))
+        .where(
+            board_best.c.guild_id == guild_id,
+            board_best.c.set_name == set_name,
+            board_best.c.set_version == version,
+            not_barred(guild_id, board_best.c.player),
+        )
+        .order_by(*BEST_ORDER)
+        .limit(limit)
+        .offset(offset)
+        .subquery()
+    )
+    result = (
+        await conn.execute(
+            sa.select(*LEADER_COLUMNS, best.c.total)
+            .join(best, best.c.game_id == games.c.id)
+            .order_by(*(best.c[c.name] for c in BEST_ORDER))
+        )
+    ).all()
+    if not result:
+        count = sa.select(sa.func.count()).where(
+            board_best.c.guild_id == guild_id,
+            board_best.c.set_name == set_name,
+            board_best.c.set_version == version,
+            not_barred(guild_id, board_best.c.player),
+        )
+        return [], int(await conn.scalar(count) or 0)
     return [leader_row(offset + i + 1, row) for i, row in enumerate(result)], result[0].total
 
 

@@ -23,6 +23,8 @@ def test_bench_boards_loads_measures_and_reports(tmp_path: Path) -> None:
     measured = run(ROOT, ["--url", url, "--repeats", "2"])
     assert len(measured["all"]) == len(measured["week"]) == 2
     assert all(ms > 0 for ms in measured["all"])
-    args = argparse.Namespace(games=300, players=20, repeats=2, pairs=1, base_label="itself")
+    args = argparse.Namespace(
+        games=300, players=20, repeats=2, pairs=1, base_label="itself", engine="SQLite"
+    )
     text = report(args, {"this tree": [measured], "baseline": [measured]}, "")
     assert "| all | **baseline / this** | **1.00x** |" in text
