@@ -73,9 +73,13 @@ def resident(metrics: Any) -> float:
     return float(value) / MIB
 
 
-async def private(tmp: Path, count: int) -> dict[str, float]:
+async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, float]:
     """`count` private Trainings started and round 1 answered, then each ended by /resign;
-    RSS, discord.py's objects and (traced) the growth by owner at each moment."""
+    RSS, discord.py's objects and (`traced`) the growth by owner at each moment.
+
+    Tracing starts at 'idle', after the warm-up, so the snapshots hold only what was
+    allocated since: what the games hold, not the whole process (tracing from the start
+    with 25 frames took 2 GiB and most of an hour for 5 games on a loaded machine)."""
     from bot.app import create_bot
     from bot.observability import Metrics
     from bot.settings import BotSettings, SoloGames
@@ -116,12 +120,14 @@ async def private(tmp: Path, count: int) -> dict[str, float]:
 
         def measure(moment: str) -> None:
             seen[moment] = (resident(metrics), alive())
-            if tracemalloc.is_tracing():
+            if traced and moment != "later":
                 snapshots[moment] = tracemalloc.take_snapshot()
 
         await play_round_one(players[0])  # warms every path
         await players[0].slash(channel, "resign")
         await env.advance_time(1)
+        if traced:
+            tracemalloc.start(FRAMES)
         measure("idle")
         for player in players[1:]:
             await play_round_one(player)

@@ -35,7 +35,6 @@ import json
 import subprocess
 import sys
 import tempfile
-import tracemalloc
 from pathlib import Path
 
 from bench._memory_private import FRAMES, MOMENTS, OWNERS, private, resident
@@ -129,14 +128,12 @@ def main() -> None:
     )  # fmt: skip
     args = parser.parse_args()
     if args.phase:
-        if args.traced:
-            tracemalloc.start(FRAMES)
         with tempfile.TemporaryDirectory(prefix="fd-mem-") as tmp:
             place = Path(tmp)
             work = {
                 "idle": lambda: idle(place),
                 "games": lambda: games(place, args.games),
-                "private": lambda: private(place, args.games),
+                "private": lambda: private(place, args.games, traced=args.traced),
             }[args.phase]()
             print(json.dumps(asyncio.run(work)))
         return
