@@ -23,31 +23,22 @@ the next and hide its cost:
   games running, and after every one ended by `/resign`, then 16 minutes later
   (past discord.py's 15-minute View timeout). Resident memory includes simcord's own
   copy of every message (an upper bound of the bot's share); discord.py's Views,
-  Interactions and Webhooks alive, and the asyncio tasks, are counted too.
+  Interactions and Webhooks alive, and the asyncio tasks, are counted too; `--traced`
+  says who allocated what (bench/_memory_private.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import subprocess
 import sys
 import tempfile
-import tracemalloc
 from pathlib import Path
-from typing import Any
 
+from bench._memory_private import FRAMES, MOMENTS, OWNERS, private, resident
 from bench._report import write_section
-
-MIB = 1024 * 1024
-
-
-def resident(metrics: Any) -> float:
-    gc.collect()
-    value = metrics.registry.get_sample_value("process_resident_memory_bytes")
-    return float(value) / MIB
 
 
 async def idle(tmp: Path) -> dict[str, float]:
@@ -108,117 +99,6 @@ async def games(tmp: Path, count: int) -> dict[str, float]:
     return {"before_mib": before, "after_mib": after, "held": held}
 
 
-OWNERS = ("simcord", "discord", "bot", "sqlalchemy", "aiosqlite")
-"""Who allocated what (`--traced`): each allocation goes to the package of the frame that
-made it (tracemalloc's "filename" grouping), the rest to "other"."""
-
-
-def _owner(filename: str) -> str:
-    parts = Path(filename).parts
-    for owner in OWNERS:
-        if owner in parts:
-            return owner
-    return "other"
-
-
-def _traced(before: Any, after: Any) -> dict[str, float]:
-    """MiB added between two tracemalloc snapshots, by the package that allocated it:
-    simcord's own copy of every message apart from discord.py's objects and the bot's."""
-    added = dict.fromkeys((*OWNERS, "other"), 0.0)
-    for stat in after.compare_to(before, "filename"):
-        added[_owner(stat.traceback[0].filename)] += stat.size_diff / MIB
-    return added
-
-
-def _alive() -> dict[str, int]:
-    """discord.py's objects a game could leave behind, counted after a full GC."""
-    import discord
-
-    gc.collect()
-    kinds = {"views": discord.ui.View, "interactions": discord.Interaction,
-             "webhooks": discord.Webhook}  # fmt: skip
-    counts = dict.fromkeys(kinds, 0)
-    for thing in gc.get_objects():
-        for name, kind in kinds.items():
-            if isinstance(thing, kind):
-                counts[name] += 1
-    counts["tasks"] = len(asyncio.all_tasks())
-    return counts
-
-
-async def private(tmp: Path, count: int) -> dict[str, float]:
-    """`count` private Trainings running on the real bot, then ended (module docstring)."""
-    import simcord
-
-    from bot.app import create_bot
-    from bot.observability import Metrics
-    from bot.settings import BotSettings, SoloGames
-    from bot.storage import open_store
-    from evaluator import EvaluatorSettings, open_evaluator
-
-    metrics = Metrics()
-    settings = BotSettings(
-        discord_token=None,
-        database_url=f"sqlite+aiosqlite:///{tmp}/p.db",
-        solo_games=SoloGames.PRIVATE,
-    )
-    pool = EvaluatorSettings(evaluator="local", pool_size=2)
-    async with await open_store(settings.database_url) as store, await open_evaluator(
-        pool
-    ) as evaluator:  # fmt: skip
-        bot = create_bot(settings, store=store, evaluator=evaluator, metrics=metrics)
-        env = simcord.Env(bot, shard_count=1, settle_timeout=60.0)  # a loaded machine
-        await env.start()
-        guild = env.create_guild("Memory Club")
-        channel = guild.create_text_channel("games")
-        players = [guild.add_member(env.create_user(f"p{i}")) for i in range(count + 1)]
-
-        async def play_round_one(player: Any) -> None:
-            await player.slash(channel, "training")
-            shown = [m for m in channel.history(viewer=player) if m.components][-1]
-            fields = {field.name: field.value for field in shown.embeds[0].fields}
-            rows: list[Any] = list(shown.components)
-            ids = [getattr(c, "custom_id", None) for row in rows for c in row.children]
-            answer = next(i for i in ids if i and i.startswith("fd:ans:"))
-            clicked = await player.click(shown, custom_id=answer)
-            digits = (fields["Digits"] or "").strip("*")
-            await player.submit_modal(clicked, {"formula": digits})
-
-        await play_round_one(players[0])  # warms every path
-        await players[0].slash(channel, "resign")
-        await env.advance_time(1)
-        seen: dict[str, Any] = {"idle": (resident(metrics), _alive())}
-        snapshots = [tracemalloc.take_snapshot()] if tracemalloc.is_tracing() else []
-        slow = 0
-        for player in players[1:]:
-            try:
-                await play_round_one(player)
-            except TimeoutError:  # simcord's settle bound on a loaded machine: it goes on
-                slow += 1
-        seen["running"] = (resident(metrics), _alive())
-        if snapshots:
-            gc.collect()
-            snapshots.append(tracemalloc.take_snapshot())
-        held = len(bot.service.active)
-        for player in players[1:]:
-            try:
-                await player.slash(channel, "resign")
-            except TimeoutError:  # the same bound (a traced run is slower): it goes on
-                slow += 1
-        await env.advance_time(1)
-        seen["ended"] = (resident(metrics), _alive())
-        await env.advance_time(16 * 60)
-        seen["later"] = (resident(metrics), _alive())
-        await env.shutdown()
-    result: dict[str, float] = {"held": held, "slow": slow}
-    if len(snapshots) == 2:
-        result |= {f"traced_{k}": v for k, v in _traced(*snapshots).items()}
-    for moment, (rss, alive) in seen.items():
-        result[f"{moment}_rss"] = rss
-        result |= {f"{moment}_{name}": count for name, count in alive.items()}
-    return result
-
-
 def phase(name: str, count: int, *, traced: bool = False) -> dict[str, float]:
     command = [sys.executable, "-m", "bench.bench_memory", "--phase", name, "--games", str(count)]
     out = subprocess.run(
@@ -248,14 +128,12 @@ def main() -> None:
     )  # fmt: skip
     args = parser.parse_args()
     if args.phase:
-        if args.traced:
-            tracemalloc.start()
         with tempfile.TemporaryDirectory(prefix="fd-mem-") as tmp:
             place = Path(tmp)
             work = {
                 "idle": lambda: idle(place),
                 "games": lambda: games(place, args.games),
-                "private": lambda: private(place, args.games),
+                "private": lambda: private(place, args.games, traced=args.traced),
             }[args.phase]()
             print(json.dumps(asyncio.run(work)))
         return
@@ -299,27 +177,28 @@ def private_report(seen: dict[str, float], count: int, *, write: bool) -> None:
         f"| {moment} | {seen[f'{moment}_rss']:.1f} | {seen[f'{moment}_views']:.0f} | "
         f"{seen[f'{moment}_interactions']:.0f} | {seen[f'{moment}_webhooks']:.0f} | "
         f"{seen[f'{moment}_tasks']:.0f} |"
-        for moment in ("idle", "running", "ended", "later")
+        for moment in MOMENTS
     ]
     body = "\n".join(
         [
             "## Memory of private games, with discord.py's own objects\n",
             f"`python -m bench.bench_memory --private-only --games {count}`: the real bot "
-            "(`SOLO_GAMES=private`) on simcord; each of "
-            f"{count:,} players starts a private Training by `/training` and answers round 1 "
-            "with its Answer button; then every game ends by `/resign`; 'later' is 16 "
-            "minutes on (past discord.py's 15-minute View timeout). Resident memory after "
-            "a full GC includes simcord's own copy of every message (an upper bound of the "
-            "bot's share); Views, Interactions and Webhooks are discord.py's objects alive.\n",
+            "(`SOLO_GAMES=private`) on simcord (`RealWorkEnv`: game time moves only when the "
+            f"run moves it, so no round times out while the machine is slow); each of {count:,} "
+            "players starts a private Training by `/training` and answers round 1 with its "
+            "Answer button; then every game ends by `/resign`; 'later' is 16 minutes on (past "
+            "discord.py's 15-minute View timeout). Resident memory after a full GC includes "
+            "simcord's own copy of every message; Views, Interactions and Webhooks are "
+            "discord.py's objects alive.\n",
             "| moment | RSS MiB | Views | Interactions | Webhooks | asyncio tasks |",
             "|---|---:|---:|---:|---:|---:|",
             *rows,
             "",
-            f"Added per 1,000 running private games: {per_k:.1f} MiB "
-            f"(from {count:,}; after they end: {seen['ended_rss'] - seen['idle_rss']:+.1f} MiB "
-            "against idle); games held at 'running': "
-            f"{seen['held']:.0f} of {count:,} ({seen['slow']:.0f} steps past simcord's settle).",
-            *_traced_lines(seen, count),
+            f"RSS added per 1,000 running private games: {per_k:.1f} MiB, simcord included "
+            f"(after they end: {seen['ended_rss'] - seen['idle_rss']:+.1f} MiB against idle; "
+            f"CPython keeps freed arenas); games held at 'running': {seen['held']:.0f} of "
+            f"{count:,}.",
+            *traced_lines(seen, count),
         ]
     )
     print(body)
@@ -327,23 +206,26 @@ def private_report(seen: dict[str, float], count: int, *, write: bool) -> None:
         write_section("memory-private", body)
 
 
-def _traced_lines(seen: dict[str, float], count: int) -> list[str]:
-    """`--traced`: the growth from idle to running by the package that allocated it."""
-    if "traced_simcord" not in seen:
+def traced_lines(seen: dict[str, float], count: int) -> list[str]:
+    """`--traced`: what was added from idle, by owner (bench/_memory_private.py), per 1,000."""
+    if "traced_running_simcord" not in seen:
         return []
-    per_k = {owner: seen[f"traced_{owner}"] / count * 1000 for owner in (*OWNERS, "other")}
-    ours = sum(v for k, v in per_k.items() if k != "simcord")
-    cells = " | ".join(f"{per_k[o]:.1f}" for o in (*OWNERS, "other"))
-    return [
+    names = (*OWNERS, "other")
+    lines = [
         "",
-        "Traced (`--traced`: tracemalloc, allocations live at 'running' less 'idle', by the "
-        "package of the frame that made them), MiB per 1,000 private games started "
-        "(tracing slows the run: games whose round 2 timed out meanwhile have ended):",
+        f"Traced (`--traced`: tracemalloc, {FRAMES} frames; each allocation goes to the "
+        "innermost frame of simcord, discord.py, the bot or SQLAlchemy/aiosqlite on its stack, "
+        "'other' when none is), MiB per 1,000 games against idle:",
         "",
-        f"| {' | '.join((*OWNERS, 'other'))} | all but simcord |",
-        "|" + "---:|" * (len(OWNERS) + 2),
-        f"| {cells} | **{ours:.1f}** |",
+        f"| moment | {' | '.join(names)} | all but simcord |",
+        "|---|" + "---:|" * (len(names) + 1),
     ]
+    for moment in ("running", "ended"):
+        per_k = {o: seen[f"traced_{moment}_{o}"] / count * 1000 for o in names}
+        ours = sum(v for k, v in per_k.items() if k != "simcord")
+        cells = " | ".join(f"{per_k[o]:.1f}" for o in names)
+        lines.append(f"| {moment} | {cells} | **{ours:.1f}** |")
+    return lines
 
 
 if __name__ == "__main__":

@@ -21,13 +21,3 @@ def test_a_duel_has_twice_the_answers_of_a_training_that_never_times_out_early()
     duel, _ = answers_per_game("duel")
     training, _ = answers_per_game("training")
     assert duel > 2 * training * 0.9  # a training ends at its first timeout
-
-
-def test_bench_memory_tells_simcords_allocations_apart() -> None:
-    from bench.bench_memory import _owner
-
-    site = "/x/.venv/lib/python3.11/site-packages"
-    assert _owner(f"{site}/simcord/http/router.py") == "simcord"
-    assert _owner(f"{site}/discord/message.py") == "discord"
-    assert _owner("/work/wt/limits/bot/games/_riding.py") == "bot"
-    assert _owner("/usr/lib/python3.11/asyncio/tasks.py") == "other"

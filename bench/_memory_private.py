@@ -1,0 +1,151 @@
+"""The private phase of `bench_memory`: N private Trainings running on the real bot under
+simcord, with discord.py's own objects, and who allocated what they hold.
+
+The games' clock is `RealWorkEnv`'s (tests/support/sim.py): game time moves only when the
+run moves it, so every round is still open at 'running' however slow the machine is. On
+simcord's plain `Env` a settle's real-time fallback fired the round deadlines while a
+loaded machine played round 1: a 500-game run held 156 games at 'running' and its figure
+was per game started, not per game running.
+
+Who allocated what (`traced`): each allocation goes to the innermost frame of its
+traceback that belongs to simcord, discord.py, the bot or the database layers. A JSON
+payload decoded, a dict or a task made by the standard library on behalf of one of them is
+theirs; "other" is what has none of them on its stack (the event loop's own work).
+Attributing by the allocating frame alone gave 15 of 28 MiB per 1,000 games to "the
+standard library" and told nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+MIB = 1024 * 1024
+FRAMES = 25
+"""Frames kept per traced allocation: deep enough to reach the caller through asyncio."""
+
+OWNERS = ("simcord", "discord", "bot", "database")
+_PARTS = {"simcord": "simcord", "discord": "discord", "bot": "bot", "sqlalchemy": "database",
+          "aiosqlite": "database"}  # fmt: skip
+MOMENTS = ("idle", "running", "ended", "later")
+
+
+def owner(traceback: tracemalloc.Traceback) -> str:
+    """The package of the innermost frame that is one of `OWNERS`' (tracemalloc lists
+    frames oldest first), else "other"."""
+    for frame in reversed(traceback):
+        for part in Path(frame.filename).parts:
+            if part in _PARTS:
+                return _PARTS[part]
+    return "other"
+
+
+def by_owner(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot) -> dict[str, float]:
+    """MiB added between two snapshots, by `owner`."""
+    added = dict.fromkeys((*OWNERS, "other"), 0.0)
+    for stat in after.compare_to(before, "traceback"):
+        added[owner(stat.traceback)] += stat.size_diff / MIB
+    return added
+
+
+def alive() -> dict[str, int]:
+    """discord.py's objects a game could leave behind, and the tasks, after a full GC."""
+    import discord
+
+    gc.collect()
+    kinds = {"views": discord.ui.View, "interactions": discord.Interaction,
+             "webhooks": discord.Webhook}  # fmt: skip
+    counts = dict.fromkeys(kinds, 0)
+    for thing in gc.get_objects():
+        for name, kind in kinds.items():
+            if isinstance(thing, kind):
+                counts[name] += 1
+    counts["tasks"] = len(asyncio.all_tasks())
+    return counts
+
+
+def resident(metrics: Any) -> float:
+    gc.collect()
+    value = metrics.registry.get_sample_value("process_resident_memory_bytes")
+    return float(value) / MIB
+
+
+async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, float]:
+    """`count` private Trainings started and round 1 answered, then each ended by /resign;
+    RSS, discord.py's objects and (`traced`) the growth by owner at each moment.
+
+    Tracing starts at 'idle', after the warm-up, so the snapshots hold only what was
+    allocated since: what the games hold, not the whole process (tracing from the start
+    with 25 frames took 2 GiB and most of an hour for 5 games on a loaded machine)."""
+    from bot.app import create_bot
+    from bot.observability import Metrics
+    from bot.settings import BotSettings, SoloGames
+    from bot.storage import open_store
+    from evaluator import EvaluatorSettings, open_evaluator
+    from tests.support.sim import RealWorkEnv
+
+    metrics = Metrics()
+    settings = BotSettings(
+        discord_token=None,
+        database_url=f"sqlite+aiosqlite:///{tmp}/p.db",
+        solo_games=SoloGames.PRIVATE,
+    )
+    pool = EvaluatorSettings(evaluator="local", pool_size=2)
+    async with await open_store(settings.database_url) as store, await open_evaluator(
+        pool
+    ) as evaluator:  # fmt: skip
+        bot = create_bot(settings, store=store, evaluator=evaluator, metrics=metrics)
+        env = RealWorkEnv(bot, shard_count=1)
+        await env.start()
+        guild = env.create_guild("Memory Club")
+        channel = guild.create_text_channel("games")
+        players = [guild.add_member(env.create_user(f"p{i}")) for i in range(count + 1)]
+
+        async def play_round_one(player: Any) -> None:
+            await player.slash(channel, "training")
+            shown = [m for m in channel.history(viewer=player) if m.components][-1]
+            fields = {field.name: field.value for field in shown.embeds[0].fields}
+            rows: list[Any] = list(shown.components)
+            ids = [getattr(c, "custom_id", None) for row in rows for c in row.children]
+            answer = next(i for i in ids if i and i.startswith("fd:ans:"))
+            clicked = await player.click(shown, custom_id=answer)
+            digits = (fields["Digits"] or "").strip("*")
+            await player.submit_modal(clicked, {"formula": digits})
+
+        seen: dict[str, tuple[float, dict[str, int]]] = {}
+        snapshots: dict[str, tracemalloc.Snapshot] = {}
+
+        def measure(moment: str) -> None:
+            seen[moment] = (resident(metrics), alive())
+            if traced and moment != "later":
+                snapshots[moment] = tracemalloc.take_snapshot()
+
+        await play_round_one(players[0])  # warms every path
+        await players[0].slash(channel, "resign")
+        await env.advance_time(1)
+        if traced:
+            tracemalloc.start(FRAMES)
+        measure("idle")
+        for player in players[1:]:
+            await play_round_one(player)
+        measure("running")
+        held = len(bot.service.active)
+        for player in players[1:]:
+            await player.slash(channel, "resign")
+        await env.advance_time(1)
+        measure("ended")
+        await env.advance_time(16 * 60)
+        measure("later")
+        await env.shutdown()
+    result: dict[str, float] = {"held": held}
+    for moment, (rss, counts) in seen.items():
+        result[f"{moment}_rss"] = rss
+        result |= {f"{moment}_{name}": n for name, n in counts.items()}
+    if snapshots:
+        for moment in ("running", "ended"):
+            added = by_owner(snapshots["idle"], snapshots[moment])
+            result |= {f"traced_{moment}_{k}": v for k, v in added.items()}
+    return result
