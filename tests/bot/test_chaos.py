@@ -53,3 +53,4 @@ async def test_the_chaos_run_keeps_every_promise(postgres_url, evaluator, solver
     # ending with places are seed luck in a walk this short: bench_chaos plays more)
     assert chaos.report["room rounds"]["played"] > 0, chaos.report["rooms"]
     assert chaos.report["cup"]["over"] > 0, chaos.report["cup"]
+    assert chaos.report["cup"]["legs played"] > 0, chaos.report["cup"]  # in the play-out at least

@@ -196,7 +196,13 @@ class Chaos:
         ]
         if not waiting:
             return
-        seat = self.rng.choice(waiting)
+        await self._answer_seat(record, thread, self.rng.choice(waiting))
+
+    async def _answer_seat(
+        self, record: GameRecord, thread: simcord.ChannelHandle, seat: int
+    ) -> None:
+        current = record.state.current_round
+        assert current is not None
         actor = next(p for p in self.players if str(p.id) == record.state.players[seat])
         formula = self.formula(current.digits)
         live = [m for m in thread.history() if _answers_round(m, record.state.id, current.number)]
@@ -204,6 +210,17 @@ class Chaos:
             self.saw(await answer(actor, live[-1], formula))
         else:
             self.saw(await actor.slash(thread, "answer", formula=formula))
+
+    async def answer_every_seat(self, game_id: str) -> None:
+        """Every player of the game who has not answered its open round answers it."""
+        record = await self.store.games.load_game(game_id)
+        current = None if record is None else record.state.current_round
+        thread = None if record is None else self.thread_of(record)
+        if record is None or current is None or thread is None:
+            return
+        for seat, answered in enumerate(current.answers):
+            if answered is None:
+                await self._answer_seat(record, thread, seat)
 
     async def room(self) -> None:
         await self.rooms.step()
@@ -304,12 +321,13 @@ class Chaos:
 
     async def play_out(self) -> None:
         """No more faults; every game and room runs to its end (nobody answers: deadlines
-        do), the Cup's matches left are decided by their start windows, and the clock
+        do, but in a Cup's legs, whose players show up and answer), and the clock
         passes the next midnight so every played day is posted."""
         self.faults.pending = 0
         self.env.backend.faults.clear()
         for _ in range(400):
             busy = await self.store.games.active_games() or await self.store.rooms.open_rooms()
+            await self.cup.play_out()
             if not busy and not await self.cup.undecided():
                 break
             await self.env.advance_time(150)

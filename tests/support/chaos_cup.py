@@ -2,8 +2,9 @@
 begins (another when a clock jump carried one past its end, up to `cups_at_most`); players check
 in while it is announced and press Ready in their match threads once it is drawn (the
 walk's `answer` plays the legs' duels like any other), among the walk's faults, restarts
-and crashes. What is left undecided at the end is decided by the start windows (no-shows)
-while the run plays out."""
+and crashes. Once the faults stop, the matches left are played out: both players show up
+and answer each leg (`play_out`); when the walk's clock jumps left no leg played, the
+play-out sets up one more Cup and plays it so."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import simcord
 
-from bot.storage import CupPhase, CupRecord
+from bot.storage import CupMatchRecord, CupPhase, CupRecord
 from tests.support.chaos_rooms import button
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ class CupWalk:
     cups_at_most: int = CUPS
     admin: simcord.MemberActor | None = None
     made: int = 0
+    played_out: bool = False
+    """Whether the play-out set up a Cup of its own (once: when no leg was played before)."""
 
     async def create(self, admin: simcord.MemberActor) -> None:
         """Set up a Cup: once, open entry (seeded by Elo), room for every player."""
@@ -85,13 +88,48 @@ class CupWalk:
             return
         match = chaos.side.choice(waiting)
         thread = next((t for t in chaos.channel.threads if t.id == match.thread_id), None)
-        seeds = cup.bracket.match(match.round, match.slot).seeds
-        sides = [cup.bracket.player(seed) for seed in seeds]
-        members = [p for p in chaos.players if str(p.id) in sides]
+        members = self._sides(cup, match)
         calls = [] if thread is None else [m for m in thread.history() if button(m, READY)]
         for member in members:
             if calls and chaos.side.random() < 0.8:
                 await chaos.press(member, calls[-1], READY)
+
+    async def play_out(self) -> None:
+        """Once the faults stop, every match's players show up: both press Ready and answer
+        each round of their leg. A short walk of faults and clock jumps may otherwise decide
+        every match by no-shows, and the run would hold exactly-once for no leg at all."""
+        chaos = self.chaos
+        cups = await self.cups()
+        settled = not any(c.phase in OPEN for c in cups)
+        if not self.played_out and self.admin is not None and settled:
+            legs = [leg for cup in cups for leg in await chaos.store.cups.legs(cup.id)]
+            if not legs:  # the walk's jumps decided every match by no-shows: one more Cup
+                self.played_out = True
+                await self.create(self.admin)
+                return
+        for cup in cups:
+            if cup.phase is CupPhase.ANNOUNCED:
+                posts = [m for m in chaos.channel.history() if button(m, f"fd:cup:in:{cup.id}")]
+                for player in chaos.players if posts else []:
+                    await chaos.press(player, posts[-1], f"fd:cup:in:{cup.id}")
+            if cup.phase is not CupPhase.DRAWN or cup.bracket is None:
+                continue
+            for match in (await chaos.store.cup_matches.of_cup(cup.id)).values():
+                thread = next((t for t in chaos.channel.threads if t.id == match.thread_id), None)
+                if match.done or thread is None:
+                    continue
+                if match.game_id is not None:
+                    await chaos.answer_every_seat(match.game_id)
+                    continue
+                calls = [m for m in thread.history() if button(m, READY)]
+                for member in self._sides(cup, match) if calls else []:
+                    await chaos.press(member, calls[-1], READY)
+
+    def _sides(self, cup: CupRecord, match: CupMatchRecord) -> list[simcord.MemberActor]:
+        assert cup.bracket is not None
+        seeds = cup.bracket.match(match.round, match.slot).seeds
+        sides = [cup.bracket.player(seed) for seed in seeds]
+        return [p for p in self.chaos.players if str(p.id) in sides]
 
     async def waiting(self) -> bool:
         """Whether a match waits for its players' Ready (the walk's next move is theirs)."""

@@ -56,6 +56,8 @@ class CupSeen:
     """Duels played in a match's thread that no leg of the Cup records."""
     open_legs: tuple[str, ...] = ()
     """Legs stored without a result, or whose duel never ended."""
+    legs: int = 0
+    """Legs stored: each a duel the match's players played (drawn ones too)."""
 
 
 def cup_problems(seen: CupSeen) -> list[str]:
@@ -150,6 +152,7 @@ async def cups_seen(chaos: Chaos) -> list[CupSeen]:
                 if leg.result is None or games.get(leg.game_id) is None
                 or games[leg.game_id].state.outcome is None
             ),
+            legs=len(legs),
         ))  # fmt: skip
     return seen
 

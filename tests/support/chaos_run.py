@@ -85,6 +85,7 @@ async def run_chaos(
                     [str(cup.phase) for cup in cups]
                     + [str(m.decision) for cup in cups for m in cup.matches]
                     + ["leg"] * sum(sum(m.legs_won) for cup in cups for m in cup.matches)
+                    + ["legs played"] * sum(cup.legs for cup in cups)
                     + ["match never called"] * sum(uncalled(cup) for cup in cups)
                 ),
             }
