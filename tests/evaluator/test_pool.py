@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import struct
 from collections.abc import Callable
 
@@ -11,7 +13,7 @@ import pytest
 from evaluator.result import ErrorCode, EvalError, Evaluation
 from evaluator.sandbox.local import LocalWorker, LocalWorkerFactory, SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError, WorkerPool
-from evaluator.sandbox.stats import PoolStats
+from evaluator.sandbox.stats import PoolStats, RestartReason
 from evaluator.service import make_pool
 from tests.evaluator.conftest import TIMEOUT_S, open_pool, test_settings
 
@@ -153,6 +155,26 @@ async def test_killed_local_worker_is_replaced() -> None:
         assert await pool.run("700+1") == Evaluation("700+1", 701)
         await pool.settled()
         assert pool._idle[0].worker is not worker
+    finally:
+        await pool.close()
+
+
+async def test_a_worker_killed_while_idle_is_replaced_though_another_took_the_request() -> None:
+    """The chaos run's kill: SIGKILL from outside, nobody reaps it, and the request goes to
+    the other idle worker. The dead one must not stay counted as idle (the pool would run a
+    worker short until a request happened to pick it): it is replaced at the next dispatch."""
+    pool = await open_pool("local", pool_size=2)
+    try:
+        dead = pool._idle[0].worker  # dispatch takes the last idle worker: not this one
+        assert isinstance(dead, LocalWorker)
+        os.kill(dead.pid, signal.SIGKILL)
+        dead._proc.wait(timeout=5)  # a hang guard: SIGKILL ends it at once
+        assert await pool.run("700+1") == Evaluation("700+1", 701)
+        await pool.settled()
+        assert dead not in [slot.worker for slot in pool._idle]
+        assert pool.live_workers == 2
+        assert all(slot.worker.alive for slot in pool._idle)
+        assert pool.stats().restarts[RestartReason.DIED] == 1
     finally:
         await pool.close()
 
