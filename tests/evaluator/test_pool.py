@@ -179,6 +179,31 @@ async def test_a_worker_killed_while_idle_is_replaced_though_another_took_the_re
         await pool.close()
 
 
+async def test_a_worker_killed_mid_batch_leaves_every_formula_a_verdict() -> None:
+    """Issue 29's suspicion: SIGKILL from outside while a batch is in flight (answers are
+    written together, so none has come). Every formula of it is sent again alone and
+    answered, and the next one too: nothing waits for an answer that cannot come."""
+    pool = await open_pool("local", pool_size=1)
+    try:
+        worker = pool._idle[0].worker
+        assert isinstance(worker, LocalWorker)
+        batch = [pool.run_raw("usleep(500000); return 0;"), pool.run("34+89"), pool.run("7/2")]
+        calls = [asyncio.ensure_future(call) for call in batch]
+        for _ in range(100):  # until the batch is written and its answers awaited
+            if worker._watching:
+                break
+            await asyncio.sleep(0)
+        assert worker._watching
+        os.kill(worker.pid, signal.SIGKILL)  # the first formula cannot be done yet
+        got = await asyncio.wait_for(asyncio.gather(*calls), 20)  # a hang guard only
+        assert got[1:] == [Evaluation("34+89", 123), Evaluation("7/2", 3.5)]
+        assert await asyncio.wait_for(pool.run("700+1"), 20) == Evaluation("700+1", 701)
+        assert pool.stats().retried == 3  # the whole batch, each sent again alone
+        assert pool.stats().restarts[RestartReason.DIED] == 1
+    finally:
+        await pool.close()
+
+
 async def test_workers_are_reused_and_retired() -> None:
     pool = await open_pool("local", pool_size=1, max_requests=3)
     try:
