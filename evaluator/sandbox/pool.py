@@ -262,13 +262,15 @@ class WorkerPool:
             asyncio.get_running_loop().call_soon(self._dispatch)
 
     def _dispatch(self) -> None:
-        """Hand queued requests to free workers; start spawns if short of workers."""
+        """Hand queued requests to free workers; start spawns if short of workers. Every
+        idle worker killed from outside goes first, not only one a request takes: a dead
+        one left idle would never be replaced, and the pool would run a worker short."""
         self._dispatch_pending = False
+        for slot in [slot for slot in self._idle if not slot.worker.alive]:
+            self._idle.remove(slot)
+            self._discard(slot, RestartReason.DIED)
         while self._idle and not self._closed and waiting(self._queue):
             slot = self._idle.pop()
-            if not slot.worker.alive:
-                self._discard(slot, RestartReason.DIED)
-                continue
             batch = take_batch(self._queue, 1 + len(self._idle))
             self._start(self._drive(slot, batch), self._tasks)
         if self._queue and not self._closed:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import struct
 from collections.abc import Callable
 
@@ -11,7 +13,7 @@ import pytest
 from evaluator.result import ErrorCode, EvalError, Evaluation
 from evaluator.sandbox.local import LocalWorker, LocalWorkerFactory, SandboxUnavailable
 from evaluator.sandbox.pool import SandboxStartError, WorkerPool
-from evaluator.sandbox.stats import PoolStats
+from evaluator.sandbox.stats import PoolStats, RestartReason
 from evaluator.service import make_pool
 from tests.evaluator.conftest import TIMEOUT_S, open_pool, test_settings
 
@@ -153,6 +155,51 @@ async def test_killed_local_worker_is_replaced() -> None:
         assert await pool.run("700+1") == Evaluation("700+1", 701)
         await pool.settled()
         assert pool._idle[0].worker is not worker
+    finally:
+        await pool.close()
+
+
+async def test_a_worker_killed_while_idle_is_replaced_though_another_took_the_request() -> None:
+    """The chaos run's kill: SIGKILL from outside, nobody reaps it, and the request goes to
+    the other idle worker. The dead one must not stay counted as idle (the pool would run a
+    worker short until a request happened to pick it): it is replaced at the next dispatch."""
+    pool = await open_pool("local", pool_size=2)
+    try:
+        dead = pool._idle[0].worker  # dispatch takes the last idle worker: not this one
+        assert isinstance(dead, LocalWorker)
+        os.kill(dead.pid, signal.SIGKILL)
+        dead._proc.wait(timeout=5)  # a hang guard: SIGKILL ends it at once
+        assert await pool.run("700+1") == Evaluation("700+1", 701)
+        await pool.settled()
+        assert dead not in [slot.worker for slot in pool._idle]
+        assert pool.live_workers == 2
+        assert all(slot.worker.alive for slot in pool._idle)
+        assert pool.stats().restarts[RestartReason.DIED] == 1
+    finally:
+        await pool.close()
+
+
+async def test_a_worker_killed_mid_batch_leaves_every_formula_a_verdict() -> None:
+    """Issue 29's suspicion: SIGKILL from outside while a batch is in flight (answers are
+    written together, so none has come). Every formula of it is sent again alone and
+    answered, and the next one too: nothing waits for an answer that cannot come."""
+    pool = await open_pool("local", pool_size=1)
+    try:
+        worker = pool._idle[0].worker
+        assert isinstance(worker, LocalWorker)
+        batch = [pool.run_raw("usleep(500000); return 0;"), pool.run("34+89"), pool.run("7/2")]
+        calls = [asyncio.ensure_future(call) for call in batch]
+        for _ in range(100):  # until the batch is written and its answers awaited
+            if worker._watching:
+                break
+            await asyncio.sleep(0)
+        assert worker._watching
+        os.kill(worker.pid, signal.SIGKILL)  # the first formula cannot be done yet
+        got = await asyncio.wait_for(asyncio.gather(*calls), 20)  # a hang guard only
+        assert got[1:] == [Evaluation("34+89", 123), Evaluation("7/2", 3.5)]
+        assert await asyncio.wait_for(pool.run("700+1"), 20) == Evaluation("700+1", 701)
+        assert pool.stats().retried == 3  # the whole batch, each sent again alone
+        assert pool.stats().restarts[RestartReason.DIED] == 1
     finally:
         await pool.close()
 
