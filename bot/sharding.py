@@ -117,9 +117,15 @@ class IdentifyGate:
     async def wait_turn(self, shard_id: int, max_concurrency: int = 1) -> int:
         """Wait until this shard may identify; the window it got (for tests and logs)."""
         bucket = shard_id % max(1, max_concurrency)
-        window = math.ceil(self.clock() / self.window_s)
-        while not await self.claims.claim_state(f"identify:{bucket}:{window}", str(shard_id)):
-            window += 1
+        while True:
+            window = math.ceil(self.clock() / self.window_s)
+            while not await self.claims.claim_state(f"identify:{bucket}:{window}", str(shard_id)):
+                window += 1
+            if window * self.window_s >= self.clock():
+                break
+            # Its moment passed while the claim was made: another process may have dropped
+            # this past window's row after identifying in it, so it is given back, unused.
+            await self.claims.drop_state(f"identify:{bucket}:{window}")
         if self._last is not None:
             await self.claims.drop_state(self._last)
         self._last = f"identify:{bucket}:{window}"

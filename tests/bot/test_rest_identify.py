@@ -83,3 +83,36 @@ async def test_the_bot_wires_its_budget_into_discord_py(
     bot.budget.saw_status(401)
     text = generate_latest(bot.metrics.registry).decode()
     assert "formula_darts_rest_invalid_requests_10m 1.0" in text
+
+
+async def test_a_window_claimed_after_its_moment_passed_is_not_used() -> None:
+    """A process that read the clock before another process dropped a past window's row,
+    and claimed that row after the window's moment, identified at once: in the same window
+    as the other (a loaded CI run saw two identifies in one window). A stale claim is
+    given back and the next window taken."""
+    now = [0.95]  # window 1 of 1 s, read before the claim lands
+
+    class LateClaims:
+        """The database, where each claim lands 0.35 s after the clock was read."""
+
+        def __init__(self) -> None:
+            self.rows: dict[str, str] = {}
+
+        async def claim_state(self, name: str, value: str) -> bool:
+            now[0] += 0.35
+            if name in self.rows:
+                return False
+            self.rows[name] = value
+            return True
+
+        async def drop_state(self, name: str) -> None:
+            self.rows.pop(name, None)
+
+    async def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    claims = LateClaims()
+    gate = IdentifyGate(claims, window_s=1.0, clock=lambda: now[0], sleep=sleep)
+    window = await gate.wait_turn(0)
+    assert window == 2 and now[0] == pytest.approx(2.0)  # identified at its window's moment
+    assert list(claims.rows) == ["identify:0:2"]  # the stale claim given back

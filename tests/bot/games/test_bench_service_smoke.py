@@ -21,7 +21,9 @@ def test_bench_service_measures_and_reports() -> None:
     tiny = ["--games", "3", "--answers", "6", "--warmup", "2", "--pool", "1"]
     run = run_worker(ROOT, [*tiny, "--rates", "20", "--seconds", "0.3"])
     assert len(run["own"]) == len(run["php"]) == len(run["db"]) == len(run["cpu"]) == 6
-    assert all(own > db > 0 for own, db in zip(run["own"], run["db"], strict=True))
+    assert all(own > 0 and db > 0 for own, db in zip(run["own"], run["db"], strict=True))
+    # (how they compare is the benchmark's to report: a loaded CI run once measured a
+    # database share above the whole, the two timed a moment apart)
     assert all(cpu > 0 for cpu in run["cpu"])
     assert 1 <= run["saves"] <= 3 and run["kib_per_game"] > 0
     assert run["offered"] and run["offered"][0]["lat"]
