@@ -74,7 +74,7 @@ from bot.storage._records import (
     TooManySets,
 )
 from bot.storage._roles import RoleIntent, RoleReward
-from bot.storage._rooms import RoomRecord
+from bot.storage._rooms import TABLE, OwedShow, RoomRecord
 from bot.storage._store import Store, open_store
 from bot.storage._untold import Untold
 
@@ -83,6 +83,7 @@ __all__ = [
     "DEFAULT_URL",
     "NO_THREAD",
     "STARTING",
+    "TABLE",
     "AttemptsUsed",
     "BoardLine",
     "Challenge",
@@ -100,6 +101,7 @@ __all__ = [
     "LegRecord",
     "ModerationAction",
     "ModerationEntry",
+    "OwedShow",
     "PendingBest",
     "PeriodSummary",
     "PlayerStats",
