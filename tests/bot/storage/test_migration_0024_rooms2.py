@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import rules
 from bot.storage import TABLE, OwedShow, open_store
-from rules.room import Join, Phase, StartRound, apply, new_room
+from rules.game import StartRound
+from rules.room import Join, Phase, apply, new_room
 from tests.bot.storage.migrating import upgrade_from
 
 T0 = 1_000_000.0
