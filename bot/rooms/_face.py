@@ -1,4 +1,4 @@
-"""The rooms' Discord face for the flow (`bot.play.rooms.RoomFace`): a thread per room,
+"""The rooms' Discord face for the flow (`bot.play._room_shows.RoomFace`): a thread per room,
 one message per round (posted, then edited into its reveal), the final table with its
 chart. Every call here is a bot-token call inside the REST budget (`with_retry`); what
 rides a player's interaction (the lobby, answers, the progress line) is in `_cog`.
@@ -78,14 +78,18 @@ class DiscordRoomFace:
         )
         return message.id, message.created_at.timestamp()
 
-    async def end_round(self, record: RoomRecord, best: Sequence[Candidate | None]) -> None:
+    async def end_round(
+        self, record: RoomRecord, number: int, message_id: int, best: Sequence[Candidate | None]
+    ) -> None:
+        """Edit round `number`'s message into its reveal; the last round's progress edits
+        stop first (an owed reveal of an earlier round leaves the live one's alone)."""
         room_id = record.state.id
-        assert record.round_message_id is not None
-        message = self._thread(record).get_partial_message(record.round_message_id)
+        message = self._thread(record).get_partial_message(message_id)
         async with self.progress.lock(room_id):
-            self.progress.stop(room_id)
+            if number == len(record.state.rounds):
+                self.progress.stop(room_id)
             await with_retry(
-                lambda: message.edit(embed=reveal_embed(record, best), view=None),
+                lambda: message.edit(embed=reveal_embed(record, best, number), view=None),
                 f"room {room_id}: a reveal",
                 self.budget,
             )
