@@ -306,7 +306,11 @@ class Chaos:
         self.faults.pending = 0
         self.env.backend.faults.clear()
         for _ in range(400):
-            busy = await self.store.active_games() or await self.store.rooms.open_rooms()
+            busy = (
+                await self.store.active_games()
+                or await self.store.rooms.open_rooms()
+                or await self.store.rooms.owing()  # a reveal or table Discord refused
+            )
             if not busy and not await self.cup.undecided():
                 break
             await self.env.advance_time(150)
