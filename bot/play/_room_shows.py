@@ -1,11 +1,13 @@
 """What a room's face must show, and the promise that it lands: a round's reveal and the
 room's final table, which a REST fault must not take from the players.
 
-A show Discord does not take (past the face's own retries) is stored with the room as
-owed (`RoomRecord.owed`, so a restart knows it), then tried again after `AGAIN_AFTER_S`
-and every `AGAIN_EVERY_S` after that, and after a restart, until it lands; then it is
-struck off, once. A reveal is an edit of its round's message (trying it again shows it
-once); the final table is a post, struck off in the save right after it lands.
+The save that ends a round (or the room) stores its reveal (or final table) as owed
+(`RoomRecord.owed`, `owed_by`), so neither a REST fault nor a crash loses it: it is
+shown, then struck off; one Discord does not take (past the face's own retries) is tried
+again after `AGAIN_AFTER_S` and every `AGAIN_EVERY_S` after that, and after a restart,
+until it lands, or until its place is gone (`ChannelLost`). A reveal is an edit of its
+round's message (trying it again shows it once); the final table is a post, struck off
+in the save right after it lands (a crash between the two would post it again).
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from typing import Protocol
 
 import rules
 from bot.play._timers import Timers
-from bot.play._types import Revealer
+from bot.play._types import ChannelLost, Revealer
 from bot.storage import TABLE, OwedShow, RoomRecord
-from rules.room import RoomState
+from rules.room import Phase, RoomState
 from solver.result import Candidate
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,21 @@ def pre_round_scores(state: RoomState, number: int) -> list[rules.Number]:
     return scores
 
 
+def owed_by(record: RoomRecord, state: RoomState) -> tuple[OwedShow, ...]:
+    """What the change from `record` to `state` owes its players, stored in the same save
+    as the change, so a crash right after it still shows them: the reveal of the round it
+    ended (when that round was posted), and the final table of a room it ended in play."""
+    owed = []
+    rnd = record.state.current_round
+    posted = record.round_message_id
+    if rnd is not None and posted is not None and state.rounds[rnd.number - 1].resolved:
+        owed.append(OwedShow(rnd.number, posted))
+    ended = state.phase is Phase.OVER and record.state.phase is not Phase.OVER
+    if ended and record.thread_id is not None:
+        owed.append(OwedShow(TABLE))
+    return (*record.owed, *owed)
+
+
 Save = Callable[[RoomRecord], Awaitable[RoomRecord]]
 Locked = Callable[[str], asyncio.Lock]
 Load = Callable[[str], Awaitable[RoomRecord]]
@@ -90,21 +107,26 @@ class RoomShows:
         self.clock = clock
 
     async def reveal(self, record: RoomRecord, number: int) -> RoomRecord:
-        """Reveal round `number` (call under the room's lock); owed when Discord refuses."""
-        assert record.round_message_id is not None
-        owed = OwedShow(number, record.round_message_id)
-        if not await self._try(record, owed):
-            record = await self._owe(record, owed)
-        return record
+        """Reveal round `number`, owed since the save that ended it (`owed_by`); call
+        under the room's lock. Struck off once shown, else tried again later."""
+        owed = next((o for o in record.owed if o.round == number), None)
+        return record if owed is None else await self._show(record, owed)
 
     async def table(self, record: RoomRecord) -> RoomRecord:
-        """The final table (call under the room's lock); owed when Discord refuses."""
-        owed = OwedShow(TABLE)
+        """The final table, owed since the save that ended the room (`owed_by`); call
+        under the room's lock. Struck off once shown, else tried again later."""
+        owed = next((o for o in record.owed if o.round == TABLE), None)
+        return record if owed is None else await self._show(record, owed)
+
+    async def _show(self, record: RoomRecord, owed: OwedShow) -> RoomRecord:
         if not await self._try(record, owed):
-            record = await self._owe(record, owed)
-        return record
+            self.arm(record.state.id, 0)
+            return record
+        return await self._save(replace(record, owed=tuple(o for o in record.owed if o != owed)))
 
     async def _try(self, record: RoomRecord, owed: OwedShow) -> bool:
+        """Whether the show is done with: shown, or its place gone for good."""
+        what = "its final table" if owed.round == TABLE else f"round {owed.round}'s reveal"
         try:
             if owed.round == TABLE:
                 await self._face().finished(record)
@@ -112,17 +134,12 @@ class RoomShows:
                 assert owed.message_id is not None
                 best = await self.best(record.state, owed.round)
                 await self._face().end_round(record, owed.round, owed.message_id, best)
+        except ChannelLost as lost:  # nothing can ever show it: trying again only spends
+            log.warning("room %s: %s cannot be shown (%s)", record.state.id, what, lost.reason)
         except Exception:
-            what = "its final table" if owed.round == TABLE else f"round {owed.round}'s reveal"
             log.exception("room %s: %s could not be shown; owed", record.state.id, what)
             return False
         return True
-
-    async def _owe(self, record: RoomRecord, owed: OwedShow) -> RoomRecord:
-        if owed not in record.owed:
-            record = await self._save(replace(record, owed=(*record.owed, owed)))
-        self.arm(record.state.id, 0)
-        return record
 
     def arm(self, room_id: str, tries: int) -> None:
         """Try the room's owed shows again after the `tries`th wait."""
@@ -136,11 +153,10 @@ class RoomShows:
             async with self._lock(room_id):
                 record = await self._load(room_id)
                 for owed in record.owed:
-                    if await self._try(record, owed):
-                        left = tuple(o for o in record.owed if o != owed)
-                        record = await self._save(replace(record, owed=left))
-                    else:
+                    if not await self._try(record, owed):
                         break
+                    left = tuple(o for o in record.owed if o != owed)
+                    record = await self._save(replace(record, owed=left))
         except Exception:
             log.exception("room %s: its owed shows could not be tried", room_id)
         else:

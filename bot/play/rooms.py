@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import rules
 from bot.common import SetsDirectory, UserError
-from bot.play._room_shows import RoomFace, RoomShows
+from bot.play._room_shows import RoomFace, RoomShows, owed_by
 from bot.play._timers import Timers
 from bot.play._types import (
     DEADLINE_RETRY_FIRST_S,
@@ -132,12 +132,17 @@ class RoomFlow:
             self.latest[saved.state.id] = saved
         return saved
 
-    async def _apply(self, record: RoomRecord, action: RoomAction) -> RoomRecord:
+    async def _apply(
+        self, record: RoomRecord, action: RoomAction, *, shown: bool = True
+    ) -> RoomRecord:
+        """Apply and save `action`; what it owes the players (`owed_by`) is saved with it,
+        unless not `shown` (the room's place is gone)."""
         try:
             state = apply(record.state, action)
         except rules.RulesError as problem:
             raise RoomError.of(problem) from None
-        return await self._save(replace(record, state=state))
+        owed = owed_by(record, state) if shown else record.owed
+        return await self._save(replace(record, state=state, owed=owed))
 
     # ------------------------------------------------------------------ the lobby
 
@@ -343,7 +348,7 @@ class RoomFlow:
             async with self._lock(room_id):
                 record = await self._load(room_id)
                 if record.state.phase is not Phase.OVER:
-                    await self._apply(record, Void())
+                    await self._apply(record, Void(), shown=False)
         return len(doomed)
 
     async def recover(self) -> int:

@@ -67,3 +67,20 @@ async def test_a_refused_final_table_is_owed_through_a_restart(world, make_bot) 
     await world.env.advance_time(3600)
     assert len(tables(thread)) == 1
     world.env._errors_acknowledged = len(world.env.errors)
+
+
+async def test_a_reveal_whose_message_is_gone_is_not_owed_for_ever(world) -> None:
+    thread = await open_full_room(world, [world.alice, world.bob])
+    first = live_round(thread)
+    world.env.inject_error(*EDIT, status=404, code=10008, times=None)  # Unknown Message
+    try:
+        await answer(world.alice, first, "12+34")
+        await answer(world.bob, first, "1+2+34")
+    finally:
+        world.env.backend.faults.clear()
+    assert "round 2 of 4" in live_round(thread).embeds[0].title
+    assert await world.store.rooms.owing() == []  # nothing can show it there: not owed
+    edits = len(world.env.http_requests)
+    await world.env.advance_time(20)
+    assert not [r for r in world.env.http_requests[edits:] if r.method == "PATCH"]
+    world.env._errors_acknowledged = len(world.env.errors)
