@@ -74,16 +74,22 @@ def pre_round_scores(state: RoomState, number: int) -> list[rules.Number]:
 def owed_by(record: RoomRecord, state: RoomState) -> tuple[OwedShow, ...]:
     """What the change from `record` to `state` owes its players, stored in the same save
     as the change, so a crash right after it still shows them: the reveal of the round it
-    ended (when that round was posted), and the final table of a room it ended in play."""
-    owed = []
-    rnd = record.state.current_round
-    posted = record.round_message_id
-    if rnd is not None and posted is not None and state.rounds[rnd.number - 1].resolved:
-        owed.append(OwedShow(rnd.number, posted))
+    ended (when that round was shown: a round voided because its post failed has no
+    message, and `round_message_id` is still the round before's), and the final table
+    of a room it ended in play."""
+    reveal = _ended_round(record, state)
+    owed = [] if reveal is None else [reveal]
     ended = state.phase is Phase.OVER and record.state.phase is not Phase.OVER
     if ended and record.thread_id is not None:
         owed.append(OwedShow(TABLE))
     return (*record.owed, *owed)
+
+
+def _ended_round(record: RoomRecord, state: RoomState) -> OwedShow | None:
+    rnd, posted = record.state.current_round, record.round_message_id
+    if rnd is None or rnd.shown_at is None or posted is None:
+        return None  # not shown: its message is still the round before's, if any
+    return OwedShow(rnd.number, posted) if state.rounds[rnd.number - 1].resolved else None
 
 
 Save = Callable[[RoomRecord], Awaitable[RoomRecord]]

@@ -84,3 +84,22 @@ async def test_a_reveal_whose_message_is_gone_is_not_owed_for_ever(world) -> Non
     await world.env.advance_time(20)
     assert not [r for r in world.env.http_requests[edits:] if r.method == "PATCH"]
     world.env._errors_acknowledged = len(world.env.errors)
+
+
+async def test_a_round_whose_post_failed_owes_no_reveal_in_the_round_befores_message(
+    world,
+) -> None:
+    thread = await open_full_room(world, [world.alice, world.bob])
+    first = live_round(thread)
+    await answer(world.alice, first, "12+34")
+    world.env.inject_error(*POST, status=500, times=None)  # round 2's post: the room is void
+    try:
+        await answer(world.bob, first, "1+2+34")
+    finally:
+        world.env.backend.faults.clear()
+    await world.env.advance_time(60)
+    kept = seen(thread, first.id)
+    assert "round 1 of 4" in kept.embeds[0].title and "revealed" in kept.embeds[0].title
+    assert [m for m in thread.history() if "The room is void" in m.content]  # its table, owed
+    assert await world.store.rooms.owing() == []
+    world.env._errors_acknowledged = len(world.env.errors)
