@@ -40,6 +40,8 @@ def test_a_sound_room_keeps_every_promise() -> None:
     assert room_problems(ROOM) == []
     cancelled = replace(ROOM, end=RoomEnd.CANCELLED, rounds=(), revealed=(), tables=0, places=0)
     assert room_problems(cancelled) == []
+    unshown = replace(ROOM, end=RoomEnd.VOID, revealed=(1, 2), unshown=(3,), places=0)
+    assert room_problems(unshown) == []  # round 3's post failed: the room is void, unrevealed
     lost = replace(ROOM, revealed=(1, 3), tables=0)
     assert shown_lost(lost) == {"reveals lost": 1, "final tables lost": 1}
 

@@ -42,6 +42,9 @@ class RoomSeen:
     (a round replayed after a restart is posted again, but revealed once)."""
     scores_agree: bool = True
     """Each player's stored Score is the Score of their last answer (one resolution each)."""
+    unshown: tuple[int, ...] = ()
+    """Rounds never shown to the players (their post failed, the room went void): nothing
+    of theirs to reveal."""
     tables: int = 0
     """Final tables (or void notices) posted in the thread: at most one."""
     places: int = 0
@@ -94,6 +97,7 @@ def room_seen(
         room_id, stored=True, phase=state.phase, end=state.end, players=len(state.players),
         rounds=tuple(r.number for r in state.rounds),
         revealed=tuple(n for m in thread if (n := _revealed(m)) is not None),
+        unshown=tuple(r.number for r in state.rounds if r.shown_at is None),
         scores_agree=_scores_agree(record),
         tables=sum(1 for m in thread if m.content.startswith(TABLES)),
         places=places,
@@ -113,7 +117,8 @@ def shown_lost(seen: RoomSeen) -> Counter[str]:
     """Reveals and final tables the thread does not show after the play-out: a post or
     edit lost for good (the flow owes what Discord refused and tries it again until it
     lands, so any count here breaks the room's promise)."""
-    lost = Counter({"reveals lost": len(set(seen.rounds) - set(seen.revealed))})
+    unrevealed = set(seen.rounds) - set(seen.unshown) - set(seen.revealed)
+    lost = Counter({"reveals lost": len(unrevealed)})
     if seen.end in PLACED and seen.tables == 0:
         lost["final tables lost"] += 1
     return lost
