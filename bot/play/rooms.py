@@ -1,4 +1,5 @@
-"""A room's flow: the rules' room played on the store, with timers and a face that shows it.
+"""A room's flow: the rules' room played on the store, with timers and a face that shows it
+(`_room_shows`: what the face shows, and the reveals and tables owed until they land).
 
 No discord here (the face is a Protocol; `bot.rooms` is Discord's). Every change is
 applied by `rules.room`, saved (the store is the truth; `latest` is only a cache for the
@@ -11,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 import rules
 from bot.common import SetsDirectory, UserError
+from bot.play._room_shows import RoomFace, RoomShows, owed_by
 from bot.play._timers import Timers
 from bot.play._types import (
     DEADLINE_RETRY_FIRST_S,
@@ -37,13 +38,11 @@ from rules.room import (
     Leave,
     Phase,
     RoomAction,
-    RoomState,
     apply,
     new_room,
     submit_problem,
     wants_round,
 )
-from solver.result import Candidate
 
 log = logging.getLogger(__name__)
 
@@ -71,31 +70,6 @@ class RoomError(UserError):
         return cls(problem.code)
 
 
-class RoomFace(Protocol):
-    """How a face shows a room. Each call may fail (Discord took something away): the flow
-    then voids the room (`void`)."""
-
-    async def open_thread(self, record: RoomRecord) -> int:
-        """The room's own place for its rounds (a Discord thread); its id."""
-        ...
-
-    async def post_round(self, record: RoomRecord) -> tuple[int, float]:
-        """Show the open round; (message id, when players could see it)."""
-        ...
-
-    async def end_round(self, record: RoomRecord, best: Sequence[Candidate | None]) -> None:
-        """The last round ended: reveal it (`best` per player, None when unknown)."""
-        ...
-
-    async def lobby_closed(self, record: RoomRecord) -> None:
-        """The lobby's deadline came: it started, or it was cancelled."""
-        ...
-
-    async def finished(self, record: RoomRecord) -> None:
-        """The room is over: its final table (or why it was void)."""
-        ...
-
-
 @dataclass(frozen=True, slots=True)
 class Answered:
     """A submit's outcome: `error` for a formula to correct, else the accepted evaluation."""
@@ -107,16 +81,6 @@ class Answered:
     @property
     def round_open(self) -> bool:
         return self.record.state.current_round is not None
-
-
-def pre_round_scores(state: RoomState, number: int) -> list[rules.Number]:
-    """Each player's Score before round `number`."""
-    scores: list[rules.Number] = [state.game_set.start_score] * len(state.players)
-    for rnd in state.rounds[: number - 1]:
-        for index, answer in enumerate(rnd.answers):
-            if answer is not None:
-                scores[index] = answer.score
-    return scores
 
 
 class RoomFlow:
@@ -139,6 +103,7 @@ class RoomFlow:
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers = Timers(clock, "room")
         self.grace = answer_grace(evaluator)
+        self.shows = RoomShows(self._face, revealer, clock, self._save, self._load, self._lock)
         self._flying: dict[str, set[asyncio.Future[None]]] = {}
         """Per room, the answers being judged: a deadline waits for them (up to `grace`),
         so an answer Discord took before it counts."""
@@ -167,12 +132,17 @@ class RoomFlow:
             self.latest[saved.state.id] = saved
         return saved
 
-    async def _apply(self, record: RoomRecord, action: RoomAction) -> RoomRecord:
+    async def _apply(
+        self, record: RoomRecord, action: RoomAction, *, shown: bool = True
+    ) -> RoomRecord:
+        """Apply and save `action`; what it owes the players (`owed_by`) is saved with it,
+        unless not `shown` (the room's place is gone)."""
         try:
             state = apply(record.state, action)
         except rules.RulesError as problem:
             raise RoomError.of(problem) from None
-        return await self._save(replace(record, state=state))
+        owed = owed_by(record, state) if shown else record.owed
+        return await self._save(replace(record, state=state, owed=owed))
 
     # ------------------------------------------------------------------ the lobby
 
@@ -353,39 +323,15 @@ class RoomFlow:
         state = record.state
         if state.current_round is not None or not state.rounds:
             return
-        last = state.rounds[-1]
         self._timers.cancel(state.id)
-        best = await self._best(state, last.number)
-        try:
-            await self._face().end_round(record, best)
-        except Exception:
-            log.exception("room %s: round %d could not be revealed", state.id, last.number)
+        record = await self.shows.reveal(record, state.rounds[-1].number)
         if state.phase is Phase.OVER:
             await self._tell_finished(record)
         else:
             await self._next_round(record)
 
-    async def _best(self, state: RoomState, number: int) -> list[Candidate | None]:
-        """The best answer for each player's Score before the round (one search per Score)."""
-        before = pre_round_scores(state, number)
-        if self.revealer is None:
-            return [None] * len(before)
-        revealer, digits = self.revealer, state.rounds[number - 1].digits
-        distinct = list(dict.fromkeys(before))
-        found = await asyncio.gather(
-            *(revealer.best(digits, score, state.game_set) for score in distinct),
-            return_exceptions=True,
-        )
-        by_score = {
-            s: f if isinstance(f, Candidate) else None for s, f in zip(distinct, found, strict=True)
-        }
-        return [by_score[score] for score in before]
-
     async def _tell_finished(self, record: RoomRecord) -> None:
-        try:
-            await self._face().finished(record)
-        except Exception:
-            log.exception("room %s: its final table could not be shown", record.state.id)
+        await self.shows.table(record)
 
     # ------------------------------------------------------------------ lifetime
 
@@ -402,7 +348,7 @@ class RoomFlow:
             async with self._lock(room_id):
                 record = await self._load(room_id)
                 if record.state.phase is not Phase.OVER:
-                    await self._apply(record, Void())
+                    await self._apply(record, Void(), shown=False)
         return len(doomed)
 
     async def recover(self) -> int:
@@ -412,6 +358,9 @@ class RoomFlow:
         for record in rooms:
             async with self._lock(record.state.id):
                 await self._resume(record)
+        for record in await self.store.rooms.owing():
+            if self.owns(record.guild_id):
+                self.shows.arm(record.state.id, 0)
         return len(rooms)
 
     async def _resume(self, record: RoomRecord) -> None:
@@ -430,3 +379,4 @@ class RoomFlow:
 
     def close(self) -> None:
         self._timers.close()
+        self.shows.close()

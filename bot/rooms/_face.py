@@ -1,4 +1,4 @@
-"""The rooms' Discord face for the flow (`bot.play.rooms.RoomFace`): a thread per room,
+"""The rooms' Discord face for the flow (`bot.play._room_shows.RoomFace`): a thread per room,
 one message per round (posted, then edited into its reveal), the final table with its
 chart. Every call here is a bot-token call inside the REST budget (`with_retry`); what
 rides a player's interaction (the lobby, answers, the progress line) is in `_cog`.
@@ -7,7 +7,8 @@ rides a player's interaction (the lobby, answers, the progress line) is in `_cog
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, Literal
 
 import discord
@@ -15,6 +16,7 @@ import discord
 from bot.charts import ChartRenderer
 from bot.games import Announcer, Lane, RestBudget, with_retry
 from bot.i18n import t
+from bot.play import ChannelLost
 from bot.rooms._chart import room_chart
 from bot.rooms._progress import Progress
 from bot.rooms._render import final_text, lobby_closed_text, reveal_embed, round_embed
@@ -35,6 +37,18 @@ def round_view(record: RoomRecord) -> discord.ui.View:
 def chart_file(png: bytes | None) -> list[discord.File]:
     """A new File each try (a sent one is consumed)."""
     return [] if png is None else [discord.File(io.BytesIO(png), filename="room.png")]
+
+
+@asynccontextmanager
+async def place_lost() -> AsyncIterator[None]:
+    """Discord refusing for good (the thread or message deleted, the bot's rights taken)
+    becomes `ChannelLost`: the flow stops owing what can never be shown there."""
+    try:
+        yield
+    except discord.Forbidden:
+        raise ChannelLost("forbidden") from None
+    except discord.NotFound:
+        raise ChannelLost("not_found") from None
 
 
 MESSAGE_MAX = 2000
@@ -78,14 +92,18 @@ class DiscordRoomFace:
         )
         return message.id, message.created_at.timestamp()
 
-    async def end_round(self, record: RoomRecord, best: Sequence[Candidate | None]) -> None:
+    async def end_round(
+        self, record: RoomRecord, number: int, message_id: int, best: Sequence[Candidate | None]
+    ) -> None:
+        """Edit round `number`'s message into its reveal; the last round's progress edits
+        stop first (an owed reveal of an earlier round leaves the live one's alone)."""
         room_id = record.state.id
-        assert record.round_message_id is not None
-        message = self._thread(record).get_partial_message(record.round_message_id)
-        async with self.progress.lock(room_id):
-            self.progress.stop(room_id)
+        message = self._thread(record).get_partial_message(message_id)
+        async with self.progress.lock(room_id), place_lost():
+            if number == len(record.state.rounds):
+                self.progress.stop(room_id)
             await with_retry(
-                lambda: message.edit(embed=reveal_embed(record, best), view=None),
+                lambda: message.edit(embed=reveal_embed(record, best, number), view=None),
                 f"room {room_id}: a reveal",
                 self.budget,
             )
@@ -130,9 +148,10 @@ class DiscordRoomFace:
             return
         thread = self._thread(record)
         text = await self._with_earned(record, final_text(record))
-        await with_retry(
-            lambda: thread.send(text, files=chart_file(png), view=view, allowed_mentions=NONE),
-            f"room {record.state.id}: its table",
-            self.budget,
-            lane=Lane.GAMES,
-        )
+        async with place_lost():
+            await with_retry(
+                lambda: thread.send(text, files=chart_file(png), view=view, allowed_mentions=NONE),
+                f"room {record.state.id}: its table",
+                self.budget,
+                lane=Lane.GAMES,
+            )

@@ -89,7 +89,7 @@ from bot.storage._records import (
     TooManySets,
 )
 from bot.storage._roles import RoleIntent, RoleReward
-from bot.storage._rooms import RoomRecord
+from bot.storage._rooms import TABLE, OwedShow, RoomRecord
 from bot.storage._store import Store, open_store
 from bot.storage._store_boards import BoardStore
 from bot.storage._store_games import GameStore
@@ -103,6 +103,7 @@ __all__ = [
     "DEFAULT_URL",
     "NO_THREAD",
     "STARTING",
+    "TABLE",
     "AttemptsUsed",
     "BoardLine",
     "BoardStore",
@@ -125,6 +126,7 @@ __all__ = [
     "ModerationAction",
     "ModerationEntry",
     "ModerationStore",
+    "OwedShow",
     "PendingBest",
     "PeriodSummary",
     "PlayerStats",

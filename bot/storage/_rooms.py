@@ -36,6 +36,8 @@ class RoomRow(SQLModel, table=True):
     phase: str = Field(sa_type=sa.String(16))
     version: int = Field(sa_type=sa.Integer)
     state: str = Field(sa_type=sa.Text)
+    owed: str = Field(default="[]", sa_type=sa.Text, sa_column_kwargs={"server_default": "[]"})
+    """The reveals and final table Discord did not take yet (`OwedShow`s as JSON)."""
     created_at: float = Field(sa_type=sa.Float)
     updated_at: float = Field(sa_type=sa.Float)
 
@@ -57,6 +59,20 @@ rooms_t = table(RoomRow)
 places_t = table(RoomPlace)
 
 
+TABLE = 0
+"""`OwedShow.round` of the room's final table."""
+
+
+@dataclass(frozen=True, slots=True)
+class OwedShow:
+    """A reveal (of round `round`, an edit of message `message_id`) or the final table
+    (`round` is `TABLE`) that could not be shown: kept with the room and tried again,
+    through restarts, until Discord takes it."""
+
+    round: int
+    message_id: int | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class RoomRecord:
     """A room and where it is shown. `version` is the stored one (0: never saved)."""
@@ -69,6 +85,7 @@ class RoomRecord:
     thread_id: int | None = None
     lobby_message_id: int | None = None
     round_message_id: int | None = None
+    owed: tuple[OwedShow, ...] = ()
     version: int = 0
 
 
@@ -82,6 +99,7 @@ def _record(row: Any) -> RoomRecord:
         thread_id=row.thread_id,
         lobby_message_id=row.lobby_message_id,
         round_message_id=row.round_message_id,
+        owed=tuple(OwedShow(o["round"], o.get("message_id")) for o in json.loads(row.owed)),
         version=row.version,
     )
 
@@ -115,6 +133,9 @@ class RoomStore:
             "phase": saved.state.phase.value,
             "version": saved.version,
             "state": json.dumps(saved.state.to_dict(), separators=(",", ":")),
+            "owed": json.dumps(
+                [{"round": o.round, "message_id": o.message_id} for o in saved.owed]
+            ),
             "updated_at": now,
         }
         async with self._write() as conn:
@@ -152,6 +173,17 @@ class RoomStore:
         query = (
             sa.select(rooms_t)
             .where(rooms_t.c.phase != Phase.OVER.value)
+            .order_by(rooms_t.c.created_at, rooms_t.c.id)
+        )
+        async with self._read() as conn:
+            return [_record(row) for row in await conn.execute(query)]
+
+    async def owing(self) -> list[RoomRecord]:
+        """Rooms with a reveal or final table still owed to their players, in any phase:
+        what a restart tries again (an ended room is not among `open_rooms`)."""
+        query = (
+            sa.select(rooms_t)
+            .where(rooms_t.c.owed != "[]")
             .order_by(rooms_t.c.created_at, rooms_t.c.id)
         )
         async with self._read() as conn:

@@ -40,8 +40,9 @@ def test_a_sound_room_keeps_every_promise() -> None:
     assert room_problems(ROOM) == []
     cancelled = replace(ROOM, end=RoomEnd.CANCELLED, rounds=(), revealed=(), tables=0, places=0)
     assert room_problems(cancelled) == []
-    lost = replace(ROOM, revealed=(1, 3), tables=0)  # shown best effort: counted, not broken
-    assert room_problems(lost) == []
+    unshown = replace(ROOM, end=RoomEnd.VOID, revealed=(1, 2), unshown=(3,), places=0)
+    assert room_problems(unshown) == []  # round 3's post failed: the room is void, unrevealed
+    lost = replace(ROOM, revealed=(1, 3), tables=0)
     assert shown_lost(lost) == {"reveals lost": 1, "final tables lost": 1}
 
 
@@ -57,6 +58,8 @@ def test_a_sound_room_keeps_every_promise() -> None:
         (replace(ROOM, tables=2), "2 final tables"),
         (replace(ROOM, places=8), "8 places stored for 4"),
         (replace(ROOM, places=3), "3 places stored for 4"),
+        (replace(ROOM, revealed=(1, 3)), "1 reveals lost"),
+        (replace(ROOM, tables=0), "1 final tables lost"),
         (replace(ROOM, end=RoomEnd.CANCELLED, rounds=(), revealed=()), "final tables"),
         (replace(ROOM, end=RoomEnd.CANCELLED, rounds=(), revealed=(), tables=0), "places"),
     ],

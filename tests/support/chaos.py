@@ -326,7 +326,11 @@ class Chaos:
         self.faults.pending = 0
         self.env.backend.faults.clear()
         for _ in range(400):
-            busy = await self.store.games.active_games() or await self.store.rooms.open_rooms()
+            busy = (
+                await self.store.games.active_games()
+                or await self.store.rooms.open_rooms()
+                or await self.store.rooms.owing()  # a reveal or table Discord refused
+            )
             await self.cup.play_out()
             if not busy and not await self.cup.undecided():
                 break

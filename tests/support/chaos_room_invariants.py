@@ -1,6 +1,7 @@
 """What the chaos run's rooms must still hold when it ends (RULES.md "Room"): no room lost
 nor left open, no round resolved twice (revealed twice, or Scores that are not the last
-answers'), a room's final table posted once and its places stored once.
+answers'), every round revealed and a room's final table posted, once (a REST fault only
+delays them: the flow keeps them owed until they land), and its places stored once.
 
 `room_problems` judges plain facts (`RoomSeen`), so a test can hand it a broken variant
 and see it complain; `rooms_seen` gathers those facts from what the simulated Discord
@@ -41,6 +42,9 @@ class RoomSeen:
     (a round replayed after a restart is posted again, but revealed once)."""
     scores_agree: bool = True
     """Each player's stored Score is the Score of their last answer (one resolution each)."""
+    unshown: tuple[int, ...] = ()
+    """Rounds never shown to the players (their post failed, the room went void): nothing
+    of theirs to reveal."""
     tables: int = 0
     """Final tables (or void notices) posted in the thread: at most one."""
     places: int = 0
@@ -70,6 +74,7 @@ def room_problems(seen: RoomSeen) -> list[str]:
     wanted = seen.players if placed else 0
     if seen.places != wanted:
         broken.append(f"room {room}: {seen.places} places stored for {wanted}")
+    broken += [f"room {room}: {count} {what}" for what, count in shown_lost(seen).items() if count]
     return broken
 
 
@@ -92,6 +97,7 @@ def room_seen(
         room_id, stored=True, phase=state.phase, end=state.end, players=len(state.players),
         rounds=tuple(r.number for r in state.rounds),
         revealed=tuple(n for m in thread if (n := _revealed(m)) is not None),
+        unshown=tuple(r.number for r in state.rounds if r.shown_at is None),
         scores_agree=_scores_agree(record),
         tables=sum(1 for m in thread if m.content.startswith(TABLES)),
         places=places,
@@ -108,10 +114,11 @@ def _scores_agree(record: RoomRecord) -> bool:
 
 
 def shown_lost(seen: RoomSeen) -> Counter[str]:
-    """Reveals and final tables the thread does not show: a post or edit lost to a REST
-    fault, which the flow logs and goes past (best effort, not a promise of the run's),
-    so the run counts these in its report rather than fails on them."""
-    lost = Counter({"reveals lost": len(set(seen.rounds) - set(seen.revealed))})
+    """Reveals and final tables the thread does not show after the play-out: a post or
+    edit lost for good (the flow owes what Discord refused and tries it again until it
+    lands, so any count here breaks the room's promise)."""
+    unrevealed = set(seen.rounds) - set(seen.unshown) - set(seen.revealed)
+    lost = Counter({"reveals lost": len(unrevealed)})
     if seen.end in PLACED and seen.tables == 0:
         lost["final tables lost"] += 1
     return lost

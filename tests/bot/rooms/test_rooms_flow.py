@@ -33,8 +33,10 @@ class ShownFace:
         self.rounds.append((record.state.id, record.state.rounds[-1].number))
         return 100 + len(self.rounds), record.state.rounds[-1].started_at
 
-    async def end_round(self, record: RoomRecord, best: Sequence[Candidate | None]) -> None:
-        del record, best
+    async def end_round(
+        self, record: RoomRecord, number: int, message_id: int, best: Sequence[Candidate | None]
+    ) -> None:
+        del record, number, message_id, best
 
     async def lobby_closed(self, record: RoomRecord) -> None:
         del record
