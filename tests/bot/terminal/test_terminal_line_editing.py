@@ -65,9 +65,10 @@ def test_a_formula_can_be_edited_with_the_arrows_and_recalled(tmp_path: Path) ->
     try:
         digits = screen.wait_for(r"Round 1/7 · Score 501 · Digits (\d{4})").group(1)
         screen.wait_for("formula>")
-        typed = f"{digits[:2]}+{digits[3]}".encode()
-        os.write(main, typed + LEFT + digits[2].encode() + ENTER)
-        formula = f"{digits[:2]}+{digits[2:]}"
+        # single digits: a number like `07` would be PHP's octal whatever the Digits
+        typed = f"{digits[0]}+{digits[1]}+{digits[3]}".encode()
+        os.write(main, typed + LEFT + f"{digits[2]}+".encode() + ENTER)
+        formula = "+".join(digits)
         screen.wait_for(rf"✓ {re.escape(formula)} = \d+ \(int\)")
         second = screen.wait_for(r"Round 2/7 · .*\n").end()
         screen.wait_for("formula>", second)
