@@ -297,8 +297,17 @@ class DockerWorkerFactory:
             log.warning("could not remove leftover sandbox containers: %s", exc)
 
     async def spawn_with(self, command: list[str]) -> DockerWorker:
-        """A container under exactly the pool's limits running `command` (tests, `info`)."""
-        container_id, sock = await asyncio.to_thread(self._start, command)
+        """A container under exactly the pool's limits running `command` (tests, `info`).
+
+        A start the engine itself fails (a 5xx: a loaded run got "cannot start a stopped
+        process") is tried once more with a new container; `_start` removed the first."""
+        try:
+            container_id, sock = await asyncio.to_thread(self._start, command)
+        except docker_errors.APIError as exc:
+            if not exc.is_server_error():
+                raise
+            log.warning("the engine failed a sandbox container (%s); one more, new", exc)
+            container_id, sock = await asyncio.to_thread(self._start, command)
         try:
             reader, writer = await asyncio.open_connection(sock=sock)
         except BaseException:

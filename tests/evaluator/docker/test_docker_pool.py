@@ -117,3 +117,35 @@ async def test_an_idle_pool_leaves_no_task_behind(pool: WorkerPool) -> None:
     assert await pool.run("9/3") == Evaluation("9/3", 3)
     await asyncio.sleep(0.05)
     assert asyncio.all_tasks() == {asyncio.current_task()}
+
+
+async def test_a_container_the_engine_fails_to_start_once_is_made_again(
+    docker_settings: EvaluatorSettings, docker_client: Any
+) -> None:
+    """The engine answered one start 500 "cannot start a stopped process" in a loaded run,
+    and the pool's start said the sandbox does not work. A start the engine fails (its
+    own 5xx) is tried once more with a new container; the failed one is removed."""
+    from docker import errors as docker_errors  # type: ignore[import-untyped]
+
+    factory = DockerWorkerFactory(docker_settings)
+    api = factory.api()
+    real_start, failed = api.start, list[str]()
+
+    def start_fails_once(container: str, *args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(container)
+            response = type(
+                "Response", (), {"status_code": 500, "reason": "Server Error", "url": "start"}
+            )()
+            raise docker_errors.APIError("cannot start a stopped process", response)
+        return real_start(container, *args, **kwargs)
+
+    api.start = start_fails_once
+    pool = WorkerPool(factory, size=1, timeout_s=2.0, queue_limit=8)
+    try:
+        await pool.start()
+        assert [r.value for r in await pool.run_many(["1+2"]) if isinstance(r, Evaluation)] == [3]
+        assert failed and failed[0] not in {c.id for c in owned(docker_client, factory)}
+    finally:
+        await pool.close()
+        factory.close()
