@@ -186,35 +186,19 @@ class CupMatchStore:
     ) -> bool:
         """Leg `leg`'s start, taken at `taken_at` by a process that never kept its duel:
         True for the one caller that takes it over (and finishes it)."""
-        async with self._write() as conn:
-            taken = await conn.execute(
-                matches_t.update()
-                .where(
-                    *self._key(cup_id, round_, slot),
-                    matches_t.c.leg == leg,
-                    matches_t.c.game_id == STARTING,
-                    matches_t.c.opened_at == taken_at,
-                )
-                .values(opened_at=now)
-            )
-            return bool(taken.rowcount)
+        return await self._retake(
+            self._key(cup_id, round_, slot), taken_at, now,
+            matches_t.c.leg == leg, matches_t.c.game_id == STARTING,
+        )  # fmt: skip
 
     async def retake_open(
         self, cup_id: int, round_: int, slot: int, taken_at: float, now: float
     ) -> bool:
         """A match opened at `taken_at` by a process that never kept its thread: True for
         the one caller that takes it over (makes the thread, calls the first leg)."""
-        async with self._write() as conn:
-            taken = await conn.execute(
-                matches_t.update()
-                .where(
-                    *self._key(cup_id, round_, slot),
-                    matches_t.c.thread_id.is_(None),
-                    matches_t.c.opened_at == taken_at,
-                )
-                .values(opened_at=now)
-            )
-            return bool(taken.rowcount)
+        return await self._retake(
+            self._key(cup_id, round_, slot), taken_at, now, matches_t.c.thread_id.is_(None)
+        )
 
     async def retake_call(
         self, cup_id: int, round_: int, slot: int, leg: int, called_at: float, now: float
@@ -222,17 +206,22 @@ class CupMatchStore:
         """Leg `leg`, called at `called_at` by a process that died before its call was
         posted (nobody pressed Ready, none is in the thread): True for the one caller that
         posts it; the leg's start window runs from `now`."""
+        return await self._retake(
+            self._key(cup_id, round_, slot), called_at, now,
+            matches_t.c.leg == leg, matches_t.c.ready == "", matches_t.c.game_id.is_(None),
+            matches_t.c.done.is_(False),
+        )  # fmt: skip
+
+    async def _retake(
+        self, key: list[sa.ColumnElement[bool]], taken_at: float, now: float,
+        *still: sa.ColumnElement[bool],
+    ) -> bool:  # fmt: skip
+        """A half-done step taken at `taken_at` whose row is `still` as it left it: True for
+        the one caller whose guarded update moves its time to `now` (the others see 0 rows)."""
         async with self._write() as conn:
             taken = await conn.execute(
                 matches_t.update()
-                .where(
-                    *self._key(cup_id, round_, slot),
-                    matches_t.c.leg == leg,
-                    matches_t.c.ready == "",
-                    matches_t.c.game_id.is_(None),
-                    matches_t.c.done.is_(False),
-                    matches_t.c.opened_at == called_at,
-                )
+                .where(*key, *still, matches_t.c.opened_at == taken_at)
                 .values(opened_at=now)
             )
             return bool(taken.rowcount)
