@@ -13,9 +13,11 @@ from bot.storage import STARTING, CupPhase
 from tests.bot.cup.test_cup_crash_windows import (
     a_drawn_cup,
     die,
+    dying,
     match_threads,
     play_the_leg,
     schedule,
+    writes_nothing,
 )
 from tests.bot.cup.test_cup_matches import ready, ready_message
 from tests.support.sim import button_id
@@ -49,9 +51,7 @@ async def test_a_leg_never_called_is_called_once_and_nobody_forfeits(
     cup = await a_drawn_cup(world, admin)
     face = schedule(world).matches.face
 
-    async def dies(*args, **kwargs):
-        schedule(world).stop()
-        await die()
+    dies = dying(world)
 
     monkeypatch.setattr(face, "leg_called", dies)
     await world.env.advance_time(30 * 60)  # drawn; the thread made and kept; dies calling
@@ -79,8 +79,7 @@ async def test_a_thread_discord_made_before_the_process_died_is_adopted(
 
     async def makes_then_dies(*args, **kwargs):
         await make(*args, **kwargs)
-        schedule(world).stop()
-        await die()
+        await die(world)
 
     monkeypatch.setattr(face, "match_opened", makes_then_dies)
     await world.env.advance_time(30 * 60)
@@ -107,12 +106,7 @@ async def test_a_duel_that_ended_before_it_was_kept_is_the_legs_result(
     (thread,) = match_threads(world)
     matches = world.store.cup_matches
 
-    async def dies(*args, **kwargs):
-        schedule(world).stop()
-        await die()
-
-    async def writes_nothing(*args, **kwargs) -> None:
-        return None
+    dies = dying(world)
 
     monkeypatch.setattr(matches, "release", writes_nothing)
     monkeypatch.setattr(matches, "started", dies)

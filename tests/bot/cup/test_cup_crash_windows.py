@@ -29,13 +29,27 @@ def schedule(world):
     return world.bot.get_cog(COG_NAME).schedule
 
 
-async def die() -> None:
-    """The process dies here: this task is gone, and so is the Cups' schedule (stopped by
-    the caller); nothing after this point runs."""
+async def die(world) -> None:
+    """The process dies here: the Cups' schedule stops and this task is gone; nothing
+    after this point runs."""
+    schedule(world).stop()
     task = asyncio.current_task()
     assert task is not None
     task.cancel()
     await asyncio.sleep(0)
+
+
+def dying(world):
+    """A step that, called, kills the process before doing anything (`die`)."""
+
+    async def dies(*args, **kwargs) -> None:
+        await die(world)
+
+    return dies
+
+
+async def writes_nothing(*args, **kwargs) -> None:
+    """A store write that never happens (the process died before it)."""
 
 
 async def a_drawn_cup(world, admin):
@@ -62,9 +76,7 @@ async def test_a_match_opened_without_its_thread_gets_one_once(
     cup = await a_drawn_cup(world, admin)
     face = schedule(world).matches.face
 
-    async def dies(*args, **kwargs):
-        schedule(world).stop()
-        await die()
+    dies = dying(world)
 
     monkeypatch.setattr(face, "match_opened", dies)
     await world.env.advance_time(30 * 60)  # drawn; the match opened; the process dies
@@ -107,12 +119,7 @@ async def test_a_leg_left_starting_is_started_once(
     (thread,) = match_threads(world)
     matches = world.store.cup_matches
 
-    async def dies(*args, **kwargs):
-        schedule(world).stop()
-        await die()
-
-    async def writes_nothing(*args, **kwargs) -> None:
-        return None
+    dies = dying(world)
 
     monkeypatch.setattr(matches, "release", writes_nothing)
     if dies_at == "start_leg":
