@@ -1,0 +1,50 @@
+"""The checker's passes, remembered: the same formula text under the same digits and Set.
+
+Every language's checker is pure (its verdict is a function of the formula, the
+round's digits and the Set's function names, nothing else), so a formula that
+passed once passes again with the same normalized text. Players of one round (and
+every server of the day's puzzle) send the same digits, and many the same
+formulas; the checker is a third of the Python a formula costs the bot
+(docs/BENCHMARKS.md, "pool3"). Only passes are kept: a refusal builds its message
+again, and nothing a player sends can fill the cache with anything but formulas
+that would reach the sandbox anyway.
+
+Bounded by clearing it whole at `limit` entries: no order to keep per hit, and
+a dict that is only ever added to until it is emptied stays compact.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rules.game_set import FormulaLanguage
+
+CHECKED_LIMIT: Final = 8192
+"""Entries before the cache is cleared: a few MiB at most (a key is a formula of at most
+1,024 characters, the digits and the Set's names, which every entry of a Set shares)."""
+
+Key = tuple[str, str, tuple[str, ...], FormulaLanguage]
+"""(the formula as the player wrote it, the digits, the Set's function names, the language)."""
+
+
+class Checked:
+    """Formula text that passed its language's checker, by `Key`."""
+
+    def __init__(self, limit: int = CHECKED_LIMIT) -> None:
+        if limit < 1:
+            raise ValueError("the cache needs room for one entry")
+        self.limit = limit
+        self._passed: dict[Key, str] = {}
+
+    def get(self, key: Key) -> str | None:
+        """The normalized text the checker returned for `key`, if it passed before."""
+        return self._passed.get(key)
+
+    def put(self, key: Key, text: str) -> None:
+        passed = self._passed
+        if len(passed) >= self.limit:
+            passed.clear()
+        passed[key] = text
+
+    def __len__(self) -> int:
+        return len(self._passed)
