@@ -158,7 +158,8 @@ class Evaluator:
         that passed before with the same digits and Set is not checked again
         (`Checked`)."""
         lang, names = _reading(functions, language)
-        key = (formula, digits, names, lang.key)
+        which = lang.key
+        key = (formula, digits, names, which)
         text = self._checked.get(key)
         if text is None:
             try:
@@ -166,9 +167,9 @@ class Evaluator:
             except FormulaError as exc:
                 return _settled(exc.error)
             self._checked.put(key, text)
-        pool = self._pools.get(lang.key)  # open already, the common case: no coroutine
+        pool = self._pools.get(which)  # open already, the common case: no coroutine
         if pool is None:
-            return self._submit_opening(lang.key, text, who)
+            return self._submit_opening(which, text, who)
         return pool.submit(text, who=who)
 
     async def _submit_opening(self, key: FormulaLanguage, text: str, who: str | None) -> Verdict:

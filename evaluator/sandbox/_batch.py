@@ -161,13 +161,13 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
         first = started = now()
         for job in batch:
             try:
-                line = ready()  # answered before we asked: no waiting
-                if line is None:
+                line = ready()  # answered before we asked: no waiting, and no clock read
+                finished = started
+                if line is None or not line.strip():
                     limit = timeout_s if job.timeout_s is None else job.timeout_s
-                    line = await receive(started + limit)
-                while not line.strip():  # PHP's own stderr notes (mmap) start with one
-                    limit = timeout_s if job.timeout_s is None else job.timeout_s
-                    line = await receive(started + limit)
+                    while line is None or not line.strip():  # PHP's stderr notes start with one
+                        line = await receive(started + limit)
+                    finished = now()
                 verdict, bye = decode(line, job.formula, job.nonce)
                 reason = RestartReason.DIRTY if bye else None
             except Exception as exc:
@@ -178,7 +178,7 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
                     # each is sent again alone, where the one that did it is judged.
                     return answered, now() - first, reason, None
                 bye = True
-            finished = now()
+                finished = now()
             answered += 1
             if not job.future.done():
                 job.future.set_result(verdict)

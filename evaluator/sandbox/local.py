@@ -66,12 +66,17 @@ class LocalWorker:
         self._tail = b""
         self._gone: str | None = None  # why no more answers can come
         self._waiter: asyncio.Future[None] | None = None
-        self._watching = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # while its pipes are watched
         self._closed = False
 
     @property
     def alive(self) -> bool:
         return not self._closed and self._gone is None and self._proc.poll() is None
+
+    @property
+    def watching(self) -> bool:
+        """Whether readers are on its pipes (a batch in flight, or batches back to back)."""
+        return self._loop is not None
 
     @property
     def pid(self) -> int:
@@ -106,12 +111,16 @@ class LocalWorker:
     async def _wait_for_line(self, deadline: float) -> None:
         if self._closed:
             raise WorkerDied("worker is closed")
-        loop = asyncio.get_running_loop()
-        if not self._watching:
+        loop = self._loop
+        if loop is None:  # not watched: asked of asyncio once per busy spell (a getpid())
+            loop = self._loop = asyncio.get_running_loop()
             loop.add_reader(self._responses, self._on_responses)
             loop.add_reader(self._output, self._on_output)
-            self._watching = True
-        self._read_responses()
+            self._read_responses()
+        # Watched already (batch after batch): whatever came is read by `_on_responses`
+        # in the loop's next turn (the pipe stays readable until read), so no read is
+        # tried here, where the answers of a batch just sent cannot be yet (a syscall
+        # and a BlockingIOError a batch).
         if not self._lines and self._gone is None:
             waiter = self._waiter = loop.create_future()
             timer = loop.call_at(deadline, _expire, waiter)
@@ -124,16 +133,15 @@ class LocalWorker:
             raise self._died(self._gone or "no answer")
 
     def settle(self) -> None:
-        if self._watching:
-            loop = asyncio.get_running_loop()
+        loop, self._loop = self._loop, None
+        if loop is not None:
             loop.remove_reader(self._responses)
             loop.remove_reader(self._output)
-            self._watching = False
 
     def _on_responses(self) -> None:
         self._read_responses()
-        if self._gone is not None:
-            asyncio.get_running_loop().remove_reader(self._responses)  # EOF stays readable
+        if self._gone is not None and self._loop is not None:
+            self._loop.remove_reader(self._responses)  # EOF stays readable
         waiter = self._waiter
         if waiter is not None and not waiter.done() and (self._lines or self._gone):
             waiter.set_result(None)

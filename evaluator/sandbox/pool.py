@@ -107,6 +107,7 @@ class WorkerPool:
         self._counters = Counters()
         self._dispatch_pending = False
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # the one it runs on: `_bind`
 
     @property
     def backend(self) -> str:
@@ -188,7 +189,7 @@ class WorkerPool:
         to slow down, a full queue, too long) is `_queued`'s, which says so in a
         verdict. A caller cancelled while waiting cancels the future: a request not
         yet sent is then never sent, one sent has its answer read and dropped."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop or self._bind()
         if self._closed or (who is not None and self.penalties.delay(who, loop.time()) > 0):
             return self._queued(code, raw=raw, who=who)
         if len(self._queue) >= self.queue_limit and not self._idle:
@@ -197,12 +198,19 @@ class WorkerPool:
             line, nonce = request_line(code, raw=raw)
         except ValueError:
             return self._queued(code, raw=raw, who=who)
-        future = loop.create_future()
+        future: asyncio.Future[Verdict] = asyncio.Future(loop=loop)  # not create_future's frame
         self._queue.append(Job(line, nonce, code, who, future))
         if not self._dispatch_pending and (self._idle or self._live < self.size):
             self._dispatch_pending = True  # `_wake`, inline: this runs once per formula
             loop.call_soon(self._dispatch)
         return future
+
+    def _bind(self) -> asyncio.AbstractEventLoop:
+        """The loop this pool runs on, from its first request on: its futures and its
+        workers' pipes belong to it. Asked of asyncio once, because asking costs a
+        getpid() syscall each time (Python 3.11's check against a fork)."""
+        self._loop = asyncio.get_running_loop()
+        return self._loop
 
     async def run_raw(self, code: str, *, who: str | None = None) -> Verdict:
         """Run PHP statements as they are, skipping every whitelist. Tests only:
