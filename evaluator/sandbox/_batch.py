@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -118,6 +119,22 @@ def drop_cancelled(queue: deque[Job]) -> None:
     if len(live) < len(queue):
         queue.clear()
         queue.extend(live)
+
+
+async def in_lanes(
+    submit: Callable[[str], Awaitable[Verdict]], items: list[str], lanes: int
+) -> list[Verdict]:
+    """Each of `items` submitted in order by `lanes` callers, one at a time each (so at
+    most `lanes` wait at once), their verdicts in the items' order (`run_many`)."""
+    results: list[Verdict | None] = [None] * len(items)
+    cursor = iter(range(len(items)))
+
+    async def lane() -> None:
+        for index in cursor:
+            results[index] = await submit(items[index])
+
+    await asyncio.gather(*(lane() for _ in range(max(1, lanes))))
+    return [r for r in results if r is not None]
 
 
 def requeue(queue: deque[Job], jobs: list[Job], unsent: EvalError | None, closed: bool) -> int:

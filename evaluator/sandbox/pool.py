@@ -45,6 +45,7 @@ from evaluator.sandbox._batch import (
     closed_error,
     drive,
     drop_cancelled,
+    in_lanes,
     requeue,
     take_batch,
     waiting,
@@ -122,21 +123,9 @@ class WorkerPool:
         return self._live
 
     def stats(self) -> PoolStats:
-        c = self._counters
-        return PoolStats(
-            backend=self.backend,
-            size=self.size,
-            live_workers=self._live,
-            idle_workers=len(self._idle),
-            spawning=self._spawning,
-            queue_depth=sum(not job.future.done() for job in self._queue),
-            requests=c.requests,
-            batches=c.batches,
-            retried=c.retried,
-            penalised=c.penalised,
-            busy=c.busy,
-            spawn_failures=c.spawn_failures,
-            restarts=dict(c.restarts),
+        depth = sum(not job.future.done() for job in self._queue)
+        return self._counters.snapshot(
+            self.backend, self.size, self._live, len(self._idle), self._spawning, depth
         )
 
     async def start(self) -> None:
@@ -190,9 +179,8 @@ class WorkerPool:
         verdict. A caller cancelled while waiting cancels the future: a request not
         yet sent is then never sent, one sent has its answer read and dropped."""
         loop = self._loop or self._bind()
-        if self._closed or (who is not None and self.penalties.delay(who, loop.time()) > 0):
-            return self._queued(code, raw=raw, who=who)
-        if len(self._queue) >= self.queue_limit and not self._idle:
+        plain = not self._closed and (len(self._queue) < self.queue_limit or self._idle)
+        if not plain or (who is not None and self.penalties.delay(who, loop.time()) > 0):
             return self._queued(code, raw=raw, who=who)
         try:
             line, nonce = request_line(code, raw=raw)
@@ -206,9 +194,8 @@ class WorkerPool:
         return future
 
     def _bind(self) -> asyncio.AbstractEventLoop:
-        """The loop this pool runs on, from its first request on: its futures and its
-        workers' pipes belong to it. Asked of asyncio once, because asking costs a
-        getpid() syscall each time (Python 3.11's check against a fork)."""
+        """The loop of its first request, which its futures and pipes belong to: asked once,
+        as asking costs a getpid() syscall each time (Python 3.11's check against a fork)."""
         self._loop = asyncio.get_running_loop()
         return self._loop
 
@@ -220,16 +207,8 @@ class WorkerPool:
     async def run_many(self, expressions: Iterable[str], *, raw: bool = False) -> list[Verdict]:
         """Evaluate many, in order, keeping every worker busy but the queue bounded."""
         items = list(expressions)
-        results: list[Verdict | None] = [None] * len(items)
-        cursor = iter(range(len(items)))
         lanes = min(len(items), self.size * 8, self.size + self.queue_limit)
-
-        async def lane() -> None:
-            for index in cursor:
-                results[index] = await self.submit(items[index], raw=raw)
-
-        await asyncio.gather(*(lane() for _ in range(max(1, lanes))))
-        return [r for r in results if r is not None]
+        return await in_lanes(lambda code: self.submit(code, raw=raw), items, lanes)
 
     def _job(self, code: str, *, raw: bool, who: str | None) -> Job:
         line, nonce = request_line(code, raw=raw)
