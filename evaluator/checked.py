@@ -15,6 +15,7 @@ a dict that is only ever added to until it is emptied stays compact.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from rules.game_set import FormulaLanguage
@@ -35,10 +36,9 @@ class Checked:
             raise ValueError("the cache needs room for one entry")
         self.limit = limit
         self._passed: dict[Key, str] = {}
-
-    def get(self, key: Key) -> str | None:
-        """The normalized text the checker returned for `key`, if it passed before."""
-        return self._passed.get(key)
+        self.get: Callable[[Key], str | None] = self._passed.get
+        """The normalized text the checker returned for `key`, if it passed before: the
+        dict's own method, with no Python frame around it (this runs once per formula)."""
 
     def put(self, key: Key, text: str) -> None:
         passed = self._passed
