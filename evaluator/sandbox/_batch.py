@@ -154,8 +154,10 @@ def requeue(queue: deque[Job], jobs: list[Job], unsent: EvalError | None, closed
     return back
 
 
-async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
-    """Send one batch and deliver every answer as it comes.
+async def drive(
+    owner: Owner, worker: Worker, batch: list[Job], now: Callable[[], float]
+) -> Outcome:
+    """Send one batch and deliver every answer as it comes; `now` is the loop's clock.
 
     The verdict of each job is set on its future (unless its caller is gone); a
     failure is that job's verdict, and the jobs behind it never ran. Cancelled
@@ -169,7 +171,6 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
             name = owner.program.name
             unsent = EvalError(ErrorCode.SANDBOX, f"the {name} worker took no request: {exc}")
             return 0, 0.0, RestartReason.DIED if died else RestartReason.BACKEND, unsent
-        now = asyncio.get_running_loop().time
         decode, ready, receive = owner.program.decode, worker.ready_line, worker.receive
         observer, timeout_s = owner.observer, owner.timeout_s
         together = owner.program.answers_together

@@ -194,8 +194,7 @@ class WorkerPool:
         return future
 
     def _bind(self) -> asyncio.AbstractEventLoop:
-        """The loop of its first request, which its futures and pipes belong to: asked once,
-        as asking costs a getpid() syscall each time (Python 3.11's check against a fork)."""
+        """The loop of its first request (its futures' and pipes'): asking is a getpid()."""
         self._loop = asyncio.get_running_loop()
         return self._loop
 
@@ -265,11 +264,12 @@ class WorkerPool:
 
     async def _drive(self, slot: Slot, batch: list[Job]) -> None:
         """Drive one worker through batch after batch while requests are queued."""
+        clock = (self._loop or self._bind()).time  # per task, not per batch: no getpid()
         try:
             while True:
                 self._counters.batches += 1
                 try:
-                    outcome = await drive(self, slot.worker, batch)
+                    outcome = await drive(self, slot.worker, batch, clock)
                 except asyncio.CancelledError:  # the loop is going away
                     self._discard(slot, RestartReason.BACKEND)
                     raise
