@@ -4,7 +4,8 @@ Each worker is `bwrap … php -n worker.php`: no network, own pid/ipc/uts/
 mount namespaces, a filesystem of a read-only /usr plus an empty 4 MiB tmpfs /tmp (the
 only writable place: /dev and /dev/shm are read-only),
 dies with its parent, rlimits on memory, CPU, files and processes, and PHP's
-dangerous functions disabled on top. Three pipes: requests into stdin,
+dangerous functions disabled on top. Workers are SCHED_BATCH tasks: waking one with a
+batch never takes the bot's core from it. Three pipes: requests into stdin,
 answers out of stderr, and stdout for whatever PHP prints by itself (echo,
 a fatal error), of which only the last 2 KiB are kept, as last words.
 What differs for node is its `WorkerProgram` (evaluator/sandbox/program.py):
