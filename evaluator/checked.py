@@ -21,8 +21,9 @@ from typing import Final
 from rules.game_set import FormulaLanguage
 
 CHECKED_LIMIT: Final = 8192
-"""Entries before the cache is cleared: a few MiB at most (a key is a formula of at most
-1,024 characters, the digits and the Set's names, which every entry of a Set shares)."""
+"""Entries before the cache is cleared: about 2 MiB with formulas of a player's length, 12
+MiB at worst (a passing formula has at most 1,024 characters as sent, 256 once normalized;
+the Set's names are one tuple every entry of the Set shares)."""
 
 Key = tuple[str, str, tuple[str, ...], FormulaLanguage]
 """(the formula as the player wrote it, the digits, the Set's function names, the language)."""
