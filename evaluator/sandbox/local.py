@@ -339,7 +339,9 @@ class LocalWorkerFactory:
             # runs on a free core at once, else when the bot's loop waits. Without it the
             # bot lost its core inside os.write for 70-130 us a batch on a loaded 2-core
             # machine (24-34 us with it), answers of the other worker waiting meanwhile.
-            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+            # A hint only: a host that forbids it (a seccomp filter) still gets workers.
+            with contextlib.suppress(OSError):
+                os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
             if uid is not None:
                 os.setgroups([])
                 os.setresgid(uid, uid, uid)
