@@ -1,7 +1,8 @@
 """One run of bench_pool_python: a tree's checker + pool over an instant fake worker.
 
-`python bench/_pool_python.py --code DIR --path evaluate|pool` imports `evaluator` from
-DIR and prints `{"cpu_us": ...}`: this process's CPU time per formula with 8 callers.
+`python bench/_pool_python.py --code DIR --path evaluate|fresh|pool` imports `evaluator`
+from DIR and prints `{"cpu_us": ...}`: this process's CPU time per formula with 8 callers
+(`fresh`: the bot's path with no formula twice, `evaluate` cycles 4,000 of them).
 The fake worker answers each request line of a batch with the protocol's plain-number
 answer carrying that request's nonce, so the pool decodes and checks every answer as it
 does php's. It writes as the tree's own worker.php does: each answer after its own turn
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
+import random
 import re
 import sys
 import time
@@ -71,6 +74,21 @@ class InstantFactory:
         pass
 
 
+def distinct(count: int) -> list[tuple[str, str]]:
+    """(digits, formula) pairs of bench_pool's shapes, no two alike (32,805 of them, then
+    again): a tree that remembers what its checker passed gains nothing from them."""
+    from bench._pool_load import SHAPES
+
+    combos = [
+        (shape, *digits) for shape in SHAPES for digits in itertools.product("123456789", repeat=4)
+    ]
+    random.Random(7).shuffle(combos)
+    return [
+        ("".join(digits), shape.format(a=digits[0], b=digits[1], c=digits[2], d=digits[3]))
+        for shape, *digits in combos[:count]
+    ]
+
+
 async def run(path: str, formulas: int) -> float:
     from bench._pool_load import FUNCTIONS, workload
     from evaluator.sandbox import program
@@ -80,7 +98,7 @@ async def run(path: str, formulas: int) -> float:
     together = bool(getattr(program.PHP, "answers_together", False))  # this tree's worker.php
     pool = WorkerPool(InstantFactory(together), size=2, timeout_s=2.0, queue_limit=256)  # type: ignore[arg-type]
     evaluator = Evaluator(pool, "instant")
-    work = workload(4000)
+    work = distinct(formulas) if path == "fresh" else workload(4000)
     done = 0
 
     async def caller(offset: int) -> None:
@@ -108,7 +126,7 @@ async def run(path: str, formulas: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--code", type=Path, required=True)
-    parser.add_argument("--path", choices=("evaluate", "pool"), default="evaluate")
+    parser.add_argument("--path", choices=("evaluate", "fresh", "pool"), default="evaluate")
     parser.add_argument("--formulas", type=int, default=60_000)
     args = parser.parse_args()
     sys.path.insert(0, str(args.code.resolve()))

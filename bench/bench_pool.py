@@ -1,6 +1,6 @@
 """Local warm pool: this tree against the baseline commit's pool, in the same run.
 
-Run: `python -m bench.bench_pool [--seconds 3] [--rounds 3] [--baseline 8829cc8]`.
+Run: `python -m bench.bench_pool [--seconds 3] [--rounds 3] [--baseline 767f095]`.
 The baseline commit's `evaluator/` and `rules/` are unpacked with `git archive`
 into a temporary directory (no worktree, nothing checked out), and each tree is
 measured by `bench/_pool_load.py` in its own process, alternating baseline and
@@ -11,10 +11,12 @@ too, a cold `php -r` per formula, and `worker.php` alone fed from a file (no Pyt
 the floor the bot's path is held against). Writes the "pool" section of
 docs/BENCHMARKS.md.
 
-Targets: the bot's path >= 2x the baseline's with 8 callers (issue 20, against
-8829cc8); kept from before, p50 <= 0.3 ms for one caller and >= 30x a cold
-`php -r`. (Issue 13's >= 3x for the pool alone was against 08643f3: pass
-`--baseline 08643f3` to see it again.)
+Targets (issue 34, against 767f095): the bot's path with 8 callers within 1.5x of
+`worker.php` alone on the same cores; its Python per formula at most half the
+baseline's (bench_pool_python measures that without php; here it is shown with the
+pipes in it). Kept from before: p50 <= 0.3 ms for one caller and >= 30x a cold
+`php -r`. (Issue 20's >= 2x the bot's path throughput was against 8829cc8 and
+issue 13's >= 3x for the pool alone against 08643f3: pass `--baseline` to see them.)
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--rounds", type=int, default=3, help="alternating baseline/current")
-    parser.add_argument("--baseline", default="8829cc8", help="the commit to compare with")
+    parser.add_argument("--baseline", default="767f095", help="the commit to compare with")
     parser.add_argument("--cold-runs", type=int, default=300)
     parser.add_argument("--alone-formulas", type=int, default=50_000)
     parser.add_argument("--no-write", action="store_true", help="print only")
@@ -129,16 +131,19 @@ def main() -> None:
     verdicts = [
         f"bot's path (checker + pool) with 8 callers: {bot_path[-1]['rate']:,.0f}/s, "
         f"{path_ratio:.2f}x the baseline's {base_path[-1]['rate']:,.0f}/s (each round: "
-        f"{', '.join(f'{r:.2f}x' for r in per_round)}; target >= 2x): "
-        + ("met" if path_ratio >= 2 else "MISSED"),
+        f"{', '.join(f'{r:.2f}x' for r in per_round)}; no target against this baseline "
+        "but the one below)",
         f"`worker.php` alone (no Python: {ours_runs[0]['size']} workers side by side, "
         f"each fed {args.alone_formulas:,} requests from a file, `bench/_worker_alone.py`): "
         f"{alone:,.0f}/s; the bot's path with 8 callers is "
         f"{alone / bot_path[-1]['rate']:.2f}x slower (target <= 1.5x): "
         + ("met" if alone / bot_path[-1]["rate"] <= 1.5 else "MISSED"),
-        f"Python CPU per formula on the bot's path with 8 callers: "
-        f"{bot_path[-1]['cpu_us']:.1f} µs (baseline {base_path[-1]['cpu_us']:.1f} µs); "
-        f"the pool alone: {eight['cpu_us']:.1f} µs (baseline {base[-1]['cpu_us']:.1f} µs)",
+        f"Python CPU per formula on the bot's path with 8 callers (pipes and syscalls in it): "
+        f"{bot_path[-1]['cpu_us']:.1f} µs, {base_path[-1]['cpu_us'] / bot_path[-1]['cpu_us']:.2f}x "
+        f"less than the baseline's {base_path[-1]['cpu_us']:.1f} µs (target >= 2x, "
+        "bench_pool_python's without php: "
+        + ("met here" if base_path[-1]["cpu_us"] >= 2 * bot_path[-1]["cpu_us"] else "MISSED here")
+        + f"); the pool alone: {eight['cpu_us']:.1f} µs (baseline {base[-1]['cpu_us']:.1f} µs)",
         f"the pool alone with 8 callers: {eight['rate']:,.0f}/s, {ratios[-1]:.2f}x the "
         f"baseline's {base[-1]['rate']:,.0f}/s (no target against this baseline)",
         f"verdicts of the fixed workload ({len(base_runs[0]['verdicts'])} formulas, valid and "

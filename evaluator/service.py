@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 from types import TracebackType
 from typing import Protocol, runtime_checkable
 
+from evaluator.checked import Checked
 from evaluator.language import Language, language
 from evaluator.result import ErrorCode, EvalError, FormulaError, Verdict
 from evaluator.sandbox.base import WorkerFactory
@@ -58,6 +59,8 @@ def _reading(
     collection of names is told by its type first: an `isinstance` against a runtime
     Protocol walks the Protocol's members every time (23 µs per formula, as much as the
     whole checker)."""
+    if type(functions) is tuple and chosen is None:  # names, as most tools pass them
+        return _PHP, functions
     if isinstance(functions, GameSet):
         own, names = language(functions.language), functions.functions
     elif isinstance(functions, _NAMES_ONLY):
@@ -67,6 +70,13 @@ def _reading(
         own = language(functions.language) if isinstance(functions, HasLanguage) else _PHP
         names = tuple(functions.functions) if hasattr(functions, "functions") else tuple(functions)
     return (own if chosen is None else language(chosen)), names
+
+
+def _settled(verdict: Verdict) -> asyncio.Future[Verdict]:
+    """A verdict known at once, as something to await (it takes no turn of the loop)."""
+    future: asyncio.Future[Verdict] = asyncio.get_running_loop().create_future()
+    future.set_result(verdict)
+    return future
 
 
 class Evaluator:
@@ -91,6 +101,7 @@ class Evaluator:
         self.observer = observer
         self._pools: dict[FormulaLanguage, WorkerPool] = {FormulaLanguage.PHP: pool}
         self._opening: dict[FormulaLanguage, asyncio.Task[WorkerPool]] = {}
+        self._checked = Checked()
 
     def adopt(self, key: FormulaLanguage, pool: WorkerPool) -> None:
         """Use `pool` (started, of `key`'s program) for `key`'s formulas; closed with this."""
@@ -128,7 +139,7 @@ class Evaluator:
         """Queue depth, workers, restarts by reason and counters (see PoolStats)."""
         return self.pool.stats()
 
-    async def evaluate(
+    def evaluate(
         self,
         formula: str,
         digits: str,
@@ -136,23 +147,38 @@ class Evaluator:
         *,
         who: str | None = None,
         language: FormulaLanguage | None = None,
-    ) -> Verdict:
+    ) -> Awaitable[Verdict]:
         """Check `formula` against the round's `digits` and the Set's functions, then run it.
 
         The language is `language`, else the Set's (when `functions` is a Set),
         else PHP. `who` (the player id) is charged when the formula ends its
-        worker; a caller who keeps doing that is slowed down, nobody else is."""
+        worker; a caller who keeps doing that is slowed down, nobody else is.
+
+        Awaited as a coroutine was (`await evaluator.evaluate(...)`), but it is none:
+        what it hands back is the pool's future (`WorkerPool.submit`), or a verdict
+        already settled, so a formula costs no coroutine of its own here. A formula
+        that passed before with the same digits and Set is not checked again
+        (`Checked`)."""
         lang, names = _reading(functions, language)
-        try:
-            text = lang.check(formula, digits, names)
-        except FormulaError as exc:
-            return exc.error
-        pool = self._pools.get(lang.key)  # open already, the common case: no coroutine
+        which = lang.rules.key  # not the `key` property's frame
+        key = (formula, digits, names, which)
+        text = self._checked.get(key)
+        if text is None:
+            try:
+                text = lang.check(formula, digits, names)
+            except FormulaError as exc:
+                return _settled(exc.error)
+            self._checked.put(key, text)
+        pool = self._pools.get(which)  # open already, the common case: no coroutine
         if pool is None:
-            opened = await self.pool_for(lang.key)
-            if isinstance(opened, EvalError):
-                return opened
-            pool = opened
+            return self._submit_opening(which, text, who)
+        return pool.submit(text, who=who)
+
+    async def _submit_opening(self, key: FormulaLanguage, text: str, who: str | None) -> Verdict:
+        """`evaluate` for a language whose pool is not open yet: open it first."""
+        pool = await self.pool_for(key)
+        if isinstance(pool, EvalError):
+            return pool
         return await pool.submit(text, who=who)
 
     async def evaluate_many(

@@ -6,7 +6,7 @@ an answer could be handled now, not merely that the objects exist.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 from typing import Protocol
 
 from bot.observability._server import HealthCheck
@@ -35,9 +35,9 @@ class GameReader(Protocol):
 class Judge(Protocol):
     """`evaluator.Evaluator` as the check sees it."""
 
-    async def evaluate(
+    def evaluate(
         self, formula: str, digits: str, functions: Iterable[str]
-    ) -> Evaluation | EvalError: ...
+    ) -> Awaitable[Evaluation | EvalError]: ...
 
 
 def logged_in(client: Gateway) -> HealthCheck:

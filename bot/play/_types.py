@@ -58,10 +58,10 @@ class Evaluating(Protocol):
         """The longest one formula may take in PHP: a deadline waits that long for it."""
         ...
 
-    async def evaluate(
+    def evaluate(
         self, formula: str, digits: str, functions: Iterable[str] | GameSet, *,
         who: str | None = None,
-    ) -> Evaluation | EvalError:  # fmt: skip
+    ) -> Awaitable[Evaluation | EvalError]:  # fmt: skip
         """`functions` is the game's Set, whose language chooses the checker and the
         sandbox (PHP's, node's). `who` (the player) lets the sandbox slow down one player
         whose formulas keep ending its workers, and nobody else."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -120,6 +121,22 @@ def drop_cancelled(queue: deque[Job]) -> None:
         queue.extend(live)
 
 
+async def in_lanes(
+    submit: Callable[[str], Awaitable[Verdict]], items: list[str], lanes: int
+) -> list[Verdict]:
+    """Each of `items` submitted in order by `lanes` callers, one at a time each (so at
+    most `lanes` wait at once), their verdicts in the items' order (`run_many`)."""
+    results: list[Verdict | None] = [None] * len(items)
+    cursor = iter(range(len(items)))
+
+    async def lane() -> None:
+        for index in cursor:
+            results[index] = await submit(items[index])
+
+    await asyncio.gather(*(lane() for _ in range(max(1, lanes))))
+    return [r for r in results if r is not None]
+
+
 def requeue(queue: deque[Job], jobs: list[Job], unsent: EvalError | None, closed: bool) -> int:
     """Requests that never ran go back first in the queue, each to be sent alone (how
     many went back); one that was already sent again gets `unsent` (its worker took no
@@ -137,8 +154,10 @@ def requeue(queue: deque[Job], jobs: list[Job], unsent: EvalError | None, closed
     return back
 
 
-async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
-    """Send one batch and deliver every answer as it comes.
+async def drive(
+    owner: Owner, worker: Worker, batch: list[Job], now: Callable[[], float]
+) -> Outcome:
+    """Send one batch and deliver every answer as it comes; `now` is the loop's clock.
 
     The verdict of each job is set on its future (unless its caller is gone); a
     failure is that job's verdict, and the jobs behind it never ran. Cancelled
@@ -152,7 +171,6 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
             name = owner.program.name
             unsent = EvalError(ErrorCode.SANDBOX, f"the {name} worker took no request: {exc}")
             return 0, 0.0, RestartReason.DIED if died else RestartReason.BACKEND, unsent
-        now = asyncio.get_running_loop().time
         decode, ready, receive = owner.program.decode, worker.ready_line, worker.receive
         observer, timeout_s = owner.observer, owner.timeout_s
         together = owner.program.answers_together
@@ -161,13 +179,13 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
         first = started = now()
         for job in batch:
             try:
-                line = ready()  # answered before we asked: no waiting
-                if line is None:
+                line = ready()  # answered before we asked: no waiting, and no clock read
+                finished = started
+                if line is None or not line.strip():
                     limit = timeout_s if job.timeout_s is None else job.timeout_s
-                    line = await receive(started + limit)
-                while not line.strip():  # PHP's own stderr notes (mmap) start with one
-                    limit = timeout_s if job.timeout_s is None else job.timeout_s
-                    line = await receive(started + limit)
+                    while line is None or not line.strip():  # PHP's stderr notes start with one
+                        line = await receive(started + limit)
+                    finished = now()
                 verdict, bye = decode(line, job.formula, job.nonce)
                 reason = RestartReason.DIRTY if bye else None
             except Exception as exc:
@@ -178,7 +196,7 @@ async def drive(owner: Owner, worker: Worker, batch: list[Job]) -> Outcome:
                     # each is sent again alone, where the one that did it is judged.
                     return answered, now() - first, reason, None
                 bye = True
-            finished = now()
+                finished = now()
             answered += 1
             if not job.future.done():
                 job.future.set_result(verdict)

@@ -45,6 +45,7 @@ from evaluator.sandbox._batch import (
     closed_error,
     drive,
     drop_cancelled,
+    in_lanes,
     requeue,
     take_batch,
     waiting,
@@ -107,6 +108,7 @@ class WorkerPool:
         self._counters = Counters()
         self._dispatch_pending = False
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # the one it runs on: `_bind`
 
     @property
     def backend(self) -> str:
@@ -121,21 +123,9 @@ class WorkerPool:
         return self._live
 
     def stats(self) -> PoolStats:
-        c = self._counters
-        return PoolStats(
-            backend=self.backend,
-            size=self.size,
-            live_workers=self._live,
-            idle_workers=len(self._idle),
-            spawning=self._spawning,
-            queue_depth=sum(not job.future.done() for job in self._queue),
-            requests=c.requests,
-            batches=c.batches,
-            retried=c.retried,
-            penalised=c.penalised,
-            busy=c.busy,
-            spawn_failures=c.spawn_failures,
-            restarts=dict(c.restarts),
+        depth = sum(not job.future.done() for job in self._queue)
+        return self._counters.snapshot(
+            self.backend, self.size, self._live, len(self._idle), self._spawning, depth
         )
 
     async def start(self) -> None:
@@ -188,21 +178,25 @@ class WorkerPool:
         to slow down, a full queue, too long) is `_queued`'s, which says so in a
         verdict. A caller cancelled while waiting cancels the future: a request not
         yet sent is then never sent, one sent has its answer read and dropped."""
-        loop = asyncio.get_running_loop()
-        if self._closed or (who is not None and self.penalties.delay(who, loop.time()) > 0):
-            return self._queued(code, raw=raw, who=who)
-        if len(self._queue) >= self.queue_limit and not self._idle:
+        loop = self._loop or self._bind()
+        plain = not self._closed and (len(self._queue) < self.queue_limit or self._idle)
+        if not plain or (who is not None and self.penalties.delay(who, loop.time()) > 0):
             return self._queued(code, raw=raw, who=who)
         try:
             line, nonce = request_line(code, raw=raw)
         except ValueError:
             return self._queued(code, raw=raw, who=who)
-        future = loop.create_future()
+        future: asyncio.Future[Verdict] = asyncio.Future(loop=loop)  # not create_future's frame
         self._queue.append(Job(line, nonce, code, who, future))
         if not self._dispatch_pending and (self._idle or self._live < self.size):
             self._dispatch_pending = True  # `_wake`, inline: this runs once per formula
             loop.call_soon(self._dispatch)
         return future
+
+    def _bind(self) -> asyncio.AbstractEventLoop:
+        """The loop of its first request (its futures' and pipes'): asking is a getpid()."""
+        self._loop = asyncio.get_running_loop()
+        return self._loop
 
     async def run_raw(self, code: str, *, who: str | None = None) -> Verdict:
         """Run PHP statements as they are, skipping every whitelist. Tests only:
@@ -212,16 +206,8 @@ class WorkerPool:
     async def run_many(self, expressions: Iterable[str], *, raw: bool = False) -> list[Verdict]:
         """Evaluate many, in order, keeping every worker busy but the queue bounded."""
         items = list(expressions)
-        results: list[Verdict | None] = [None] * len(items)
-        cursor = iter(range(len(items)))
         lanes = min(len(items), self.size * 8, self.size + self.queue_limit)
-
-        async def lane() -> None:
-            for index in cursor:
-                results[index] = await self.submit(items[index], raw=raw)
-
-        await asyncio.gather(*(lane() for _ in range(max(1, lanes))))
-        return [r for r in results if r is not None]
+        return await in_lanes(lambda code: self.submit(code, raw=raw), items, lanes)
 
     def _job(self, code: str, *, raw: bool, who: str | None) -> Job:
         line, nonce = request_line(code, raw=raw)
@@ -278,11 +264,12 @@ class WorkerPool:
 
     async def _drive(self, slot: Slot, batch: list[Job]) -> None:
         """Drive one worker through batch after batch while requests are queued."""
+        clock = (self._loop or self._bind()).time  # per task, not per batch: no getpid()
         try:
             while True:
                 self._counters.batches += 1
                 try:
-                    outcome = await drive(self, slot.worker, batch)
+                    outcome = await drive(self, slot.worker, batch, clock)
                 except asyncio.CancelledError:  # the loop is going away
                     self._discard(slot, RestartReason.BACKEND)
                     raise

@@ -26,7 +26,7 @@ from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
-from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
+from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict, evaluation
 
 WORKER_SCRIPT: Final = Path(__file__).resolve().parent.parent / "worker.php"
 
@@ -302,7 +302,7 @@ def decode_response(line: bytes, formula: str, nonce: str) -> tuple[Verdict, boo
         kind, number, echoed = fast.groups()
         if echoed == nonce.encode():
             try:
-                return Evaluation(formula, int(number) if kind == b"int" else float(number)), False
+                return evaluation(formula, int(number) if kind == b"int" else float(number)), False
             except ValueError:
                 pass  # not a number of its kind: the full parse below says why
     data = answer_object(line, nonce)

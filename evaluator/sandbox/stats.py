@@ -65,3 +65,23 @@ class Counters:
     restarts: dict[RestartReason, int] = field(
         default_factory=lambda: dict.fromkeys(RestartReason, 0)
     )
+
+    def snapshot(
+        self, backend: str, size: int, live: int, idle: int, spawning: int, queue_depth: int
+    ) -> PoolStats:
+        """These counters beside the pool's gauges of now, as the frozen copy handed out."""
+        return PoolStats(
+            backend=backend,
+            size=size,
+            live_workers=live,
+            idle_workers=idle,
+            spawning=spawning,
+            queue_depth=queue_depth,
+            requests=self.requests,
+            batches=self.batches,
+            retried=self.retried,
+            penalised=self.penalised,
+            busy=self.busy,
+            spawn_failures=self.spawn_failures,
+            restarts=dict(self.restarts),
+        )

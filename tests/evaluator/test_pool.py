@@ -190,10 +190,10 @@ async def test_a_worker_killed_mid_batch_leaves_every_formula_a_verdict() -> Non
         batch = [pool.run_raw("usleep(500000); return 0;"), pool.run("34+89"), pool.run("7/2")]
         calls = [asyncio.ensure_future(call) for call in batch]
         for _ in range(100):  # until the batch is written and its answers awaited
-            if worker._watching:
+            if worker.watching:
                 break
             await asyncio.sleep(0)
-        assert worker._watching
+        assert worker.watching
         os.kill(worker.pid, signal.SIGKILL)  # the first formula cannot be done yet
         got = await asyncio.wait_for(asyncio.gather(*calls), 20)  # a hang guard only
         assert got[1:] == [Evaluation("34+89", 123), Evaluation("7/2", 3.5)]

@@ -194,7 +194,7 @@ async def test_an_idle_pool_has_no_pending_task_once_replaced(one: WorkerPool) -
     assert [t for t in asyncio.all_tasks() if t is not current] == []
     assert one.stats().idle_workers == 1
     worker = one._idle[0].worker
-    assert getattr(worker, "_watching", False) is False  # no reader left on its pipes
+    assert getattr(worker, "watching", False) is False  # no reader left on its pipes
 
 
 async def test_busy_workers_take_requests_in_batches(backend: str) -> None:
