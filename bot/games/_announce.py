@@ -32,6 +32,7 @@ from bot.games._followups import Followups
 from bot.games._riding import Carriers, InteractionVia, KeptVia, shows
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
+from bot.games._waits import tell_waiting
 from bot.i18n import DEFAULT_LOCALE, locale_of, t
 from bot.play import UNPOSTED, ChannelLost, Posted, Unreachable, Via
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange, RoomRecord
@@ -154,6 +155,9 @@ class Announcer:
             private = {"ephemeral": True} if record.meta.private else {}
             kept = _kept(carrier)
             until = kept.usable_until() - lives_s if kept is not None else None
+            if record.meta.private and until is not None and until <= self.budget.clock():
+                raise Unreachable(f"game {record.state.id}: {what}: the token is too old for it",
+                                  waits=True)  # fmt: skip
             try:
                 posted = await self.followups.post(
                     lambda: carrier.post(**kwargs, **private, **chart()),
@@ -172,7 +176,7 @@ class Announcer:
                     self.carriers.keep(record.state.id, carrier)
                 return posted
         if record.meta.private:
-            raise Unreachable(f"game {record.state.id}: {what}: no fresh interaction")
+            raise self._unreachable(record, what)
         channel = self._channel(record.channel_id, record.guild_id)
         kwargs.setdefault("nonce", secrets.token_hex(12))
         message: discord.Message = await self._call(
@@ -185,7 +189,14 @@ class Announcer:
         waits for its player's next press, as after a restart (a thread game's goes by
         the bot token)."""
         if self.carriers.drop_if_dead(record.state.id, carrier, error) and record.meta.private:
-            raise Unreachable(f"game {record.state.id}: its interaction token is dead") from error
+            raise Unreachable(f"game {record.state.id}: its interaction token is dead",
+                              waits=True) from error  # fmt: skip
+
+    def _unreachable(self, record: GameRecord, what: str) -> Unreachable:
+        """A private step with no fresh token: one the game held here aged or died, so
+        it was never seen and waits for the next press (`waits`); none held (a restart)."""
+        had = self.carriers.get(record.state.id) is not None
+        return Unreachable(f"game {record.state.id}: {what}: no fresh interaction", waits=had)
 
     def _carrier(self, record: GameRecord, via: Via | None) -> Via | None:
         """The answer's interaction when it can show the game, else the game's kept one
@@ -263,7 +274,7 @@ class Announcer:
                     record.state.id, what, error,
                 )  # fmt: skip
         if record.meta.private:
-            raise Unreachable(f"game {record.state.id}: {what}: no fresh interaction")
+            raise self._unreachable(record, what)
         message = self._channel(record.channel_id, record.guild_id).get_partial_message(message_id)
         await self._call(record, what, lambda: message.edit(**kwargs))
 
@@ -295,16 +306,21 @@ class Announcer:
         stale = last_ping is None or rnd.started_at - last_ping > REPING_AFTER_S
         ping = (rnd.number == 1 or replayed) and stale
         lives = float(record.state.game_set.time_limit) if record.meta.private else 0.0
-        posted = await self._send(
-            record,
-            f"round {rnd.number}",
-            via=via,
-            lives_s=lives,
-            content=self._players(record) or None,
-            embed=render.round_embed(record, locale, replayed=replayed),
-            view=answer_view(record.state.id, rnd.number, locale),
-            allowed_mentions=USERS_ONLY if ping else NO_PINGS,
-        )
+        try:
+            posted = await self._send(
+                record,
+                f"round {rnd.number}",
+                via=via,
+                lives_s=lives,
+                content=self._players(record) or None,
+                embed=render.round_embed(record, locale, replayed=replayed),
+                view=answer_view(record.state.id, rnd.number, locale),
+                allowed_mentions=USERS_ONLY if ping else NO_PINGS,
+            )
+        except Unreachable as unreachable:
+            if unreachable.waits:  # the player told where it is, while a token can say it
+                await tell_waiting(self.carriers, self.followups, record)
+            raise
         return Posted(posted.message_id, posted.at, pinged=ping)
 
     async def answer_received(

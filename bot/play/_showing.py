@@ -26,6 +26,7 @@ from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
 from bot.play._timers import RoundTimers
 from bot.play._types import UNPOSTED, ChannelLost, Clock, GameEvents, Unreachable, Via, announce
+from bot.play._waiting import wait_for_player
 from bot.storage import GameRecord, RatingChange, Store, Untold
 from rules import GameState, Mode, Termination
 
@@ -188,16 +189,7 @@ class Shows:
         except ChannelLost as lost:
             return await self._void_now(record, lost.reason)
         except Exception as error:
-            held = getattr(error, "retry_after_s", None)  # a 429 said when it may go
-            if isinstance(error, Unreachable):
-                log.info("game %s: round %s waits for its player: %s", game_id, number, error)
-            elif held is not None:
-                log.info("game %s: round %s waits %.0f s for a 429", game_id, number, held)
-            else:
-                log.exception("game %s: posting round %s failed", game_id, number)
-            async with self.steps.active.lock(game_id):
-                tries = await self._count_failed_post(game_id, number, save=True)
-            self._post_later(game_id, number, tries, held)
+            await self._not_posted(game_id, number, error)
             return self.steps.active.get(game_id) or record
         async with self.steps.active.lock(game_id):
             live = self.steps.active.get(game_id)
@@ -210,6 +202,7 @@ class Shows:
                 best=max(live.meta.best, record.meta.best, key=len),
                 repost_round=None,
                 repost_tries=None,
+                waits_round=None,
             )
             state = live.state
             if posted is not None:
@@ -232,6 +225,26 @@ class Shows:
             self.steps.reveals.start(shown)
             self.steps.practice.play(shown)
             return shown
+
+    async def _not_posted(self, game_id: str, number: int, error: Exception) -> None:
+        """Round `number`'s post failed: it is tried again later (when the 429 that
+        refused it ends, else on the re-post schedule, to a void), or, never seen because
+        its player's token aged or died, it waits for their next press (`_waiting`)."""
+        held = getattr(error, "retry_after_s", None)  # a 429 said when it may go
+        if isinstance(error, Unreachable) and error.waits:  # never seen: no end for it
+            log.info("game %s: round %s waits for its player's press: %s", game_id, number, error)
+            async with self.steps.active.lock(game_id):
+                await wait_for_player(self.steps, game_id, number)
+            return
+        if isinstance(error, Unreachable):
+            log.info("game %s: round %s waits for its player: %s", game_id, number, error)
+        elif held is not None:
+            log.info("game %s: round %s waits %.0f s for a 429", game_id, number, held)
+        else:
+            log.exception("game %s: posting round %s failed", game_id, number, exc_info=error)
+        async with self.steps.active.lock(game_id):
+            tries = await self._count_failed_post(game_id, number, save=True)
+        self._post_later(game_id, number, tries, held)
 
     async def _count_failed_post(self, game_id: str, number: int, *, save: bool) -> int:
         """Under the lock: count one more failed post of round `number` with the game,

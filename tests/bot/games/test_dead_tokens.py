@@ -2,12 +2,15 @@
 404 (10015, Unknown Webhook) on an interaction's token, the game drops it: no call goes
 through it again; a thread game falls back to the bot token, a private one waits for
 its player's next press, as after a restart. Both failed first (every later step of
-the game tried the dead token again, a private round's reposts too)."""
+the game tried the dead token again, a private round's reposts too); the private one
+failed again when it waited past the re-post schedule (the game was voided ~8 minutes
+on, where it must wait for the press)."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.games._riding import TOKEN_LIFE_S
 from bot.settings import BotSettings, SoloGames
 from rules import CLASSIC
 from tests.bot.games.test_interaction_rounds import game_id_of, live_round
@@ -67,13 +70,16 @@ async def test_a_private_game_waits_for_the_next_press_after_a_dead_token(
     kill_tokens(world, status, code)
     since = len(world.env.http_requests)
     await world.env.advance_time(CLASSIC.time_limit + 1)  # round 2 ends unseen
-    await world.env.advance_time(120)  # round 3's reposts would go now
+    await world.env.advance_time(2 * TOKEN_LIFE_S)  # past the re-post schedule's void
     assert webhook_calls(world, since) == 1
     rnd = live_round(world.env, game_id)
     assert rnd is not None and rnd.number == 3 and rnd.shown_at is None  # unseen, untimed
+    stored = await world.store.games.load_game(game_id)
+    assert stored is not None and stored.state.outcome is None, stored.meta.void_reason
     world.env.backend.faults.clear()
     again = await world.alice.slash(world.channel, "practice")  # the next press shows it
     rnd = live_round(world.env, game_id)
     assert rnd is not None and rnd.number == 3 and rnd.shown_at is not None
     latest = [m for m in world.channel.history(viewer=world.alice) if m.components][-1]
     assert "round 3 of" in (latest.embeds[0].title or ""), again
+    assert "waited for you" in message_text(latest)  # told at the press: nothing could before
