@@ -68,9 +68,12 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         try:
             rnd = self.service.check_can_answer(game_id, interaction.user.id, round_number)
         except UserError as error:
-            if error.code in STALE:  # an old copy of a round: it says so, its button goes
+            waiting = self.service.waits_for(game_id, interaction.user.id)
+            if error.code in STALE or waiting:  # an old copy of a round: its button goes
                 note = t("details.round.stale", locale)
                 await interaction.response.edit_message(content=note, view=None)
+                if waiting:
+                    await self._show_waiting(interaction)
                 return
             await refuse(interaction, error)
             return
@@ -79,6 +82,16 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         await interaction.response.send_modal(
             AnswerModal(game_id, round_number, rnd.digits, locale, timeout, formula_texts(lang))
         )
+
+    async def _show_waiting(self, interaction: Interaction) -> None:
+        """The private round that waits unseen for this player (its token aged or died,
+        issue 28) shown through this press, its clock starting now: the same as their
+        next /training would do."""
+        via = InteractionVia(interaction, self.service.clock, completes=None)
+        try:
+            await self.service.show_again(interaction.guild_id or 0, interaction.user.id, via)
+        except UserError as error:  # a followup: the response was the stale note
+            await refuse(interaction, error)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
