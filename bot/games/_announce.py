@@ -34,7 +34,7 @@ from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.games._waits import tell_waiting
 from bot.i18n import DEFAULT_LOCALE, locale_of, t
-from bot.play import UNPOSTED, ChannelLost, Posted, Unreachable, Via
+from bot.play import UNPOSTED, UNSEEN, ChannelLost, Posted, Unreachable, Via
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange, RoomRecord
 from rules import Mode
 
@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
 CHART_FILE = "score.png"
+VOID_NOTES = {UNPOSTED: "games.void_unposted", UNSEEN: "token.void_waited"}
+"""What the summary of a game the bot voided for Discord's sake says of it."""
 REPING_AFTER_S = 600.0
 SEEN_NAMES_MAX = 10_000
 """Names kept for chart legends (about 1 MiB)."""
@@ -394,8 +396,9 @@ class Announcer:
             kwargs: dict[str, Any] = {"embeds": embeds}
             if index == 0:
                 content = self._players(record)
-                if record.meta.void_reason == UNPOSTED:  # why, now that Discord answers
-                    content = f"{content}\n{t('games.void_unposted', locale)}".strip()
+                note = VOID_NOTES.get(record.meta.void_reason or "")
+                if note is not None:  # why, now that Discord answers
+                    content = f"{content}\n{t(note, locale)}".strip()
                 kwargs["content"] = content or None
             else:
                 kwargs["allowed_mentions"] = NO_PINGS

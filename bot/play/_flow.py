@@ -372,6 +372,7 @@ class RoundFlow:
         Answer button). A private round waiting for its player's press keeps waiting."""
         self.active.remember(record)
         if waits_for_player(record):  # unseen: its player's next press shows it
+            self.shows.keep_waiting(record)
             return
         replaced: int | None = None
         replayed = False

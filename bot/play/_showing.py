@@ -26,7 +26,7 @@ from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
 from bot.play._timers import RoundTimers
 from bot.play._types import UNPOSTED, ChannelLost, Clock, GameEvents, Unreachable, Via, announce
-from bot.play._waiting import wait_for_player
+from bot.play._waiting import UNSEEN, wait_for_player, waits_for_player, waits_until
 from bot.storage import GameRecord, RatingChange, Store, Untold
 from rules import GameState, Mode, Termination
 
@@ -235,6 +235,9 @@ class Shows:
             log.info("game %s: round %s waits for its player's press: %s", game_id, number, error)
             async with self.steps.active.lock(game_id):
                 await wait_for_player(self.steps, game_id, number)
+                waiting = self.steps.active.get(game_id)
+                if waiting is not None and waits_for_player(waiting):
+                    self.keep_waiting(waiting)
             return
         if isinstance(error, Unreachable):
             log.info("game %s: round %s waits for its player: %s", game_id, number, error)
@@ -276,6 +279,15 @@ class Shows:
         wait = REPOST_AFTER_S[tries] if held_s is None else held_s + 1.0
         moment = self.steps.clock() + wait
         self.steps.timers.later(game_id, moment, lambda: self.repost(game_id, number))
+
+    def keep_waiting(self, record: GameRecord) -> None:
+        """Hold the waiting round's timer (no deadline, no sweep) until the wait's end,
+        when the game is given up (`_waiting`)."""
+        number = len(record.state.rounds)
+        moment = waits_until(record)
+        self.steps.timers.later(
+            record.state.id, moment, lambda: self._give_up(record.state.id, number, UNSEEN)
+        )
 
     async def again(self, game_id: str, via: Via) -> bool:
         """A private game's open round shown again through `via`, the player's start
@@ -349,14 +361,14 @@ class Shows:
                     return
         await self.show(record, via)
 
-    async def _give_up(self, game_id: str, number: int) -> None:
+    async def _give_up(self, game_id: str, number: int, reason: str = UNPOSTED) -> None:
         async with self.steps.active.lock(game_id):
             record = self.steps.active.get(game_id)
             rnd = record.state.current_round if record is not None else None
             if record is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
                 return
-            log.error("game %s: round %s could not be posted; void", game_id, number)
-            record = await self.steps.void(record, UNPOSTED)
+            log.error("game %s: round %s could not be shown (%s); void", game_id, number, reason)
+            record = await self.steps.void(record, reason)
         await self._tell(record, 1)
 
     async def _tell(self, record: GameRecord, tries: int) -> None:

@@ -5,10 +5,13 @@ through its player's token (an ephemeral message has no bot-token path). When th
 the game holds has aged past what the round needs, or Discord called it dead, the round
 was never seen: it waits unseen, its clock not started, until the player presses again
 (`Shows.again`, from /training, /qualification or /practice), and then starts afresh.
-No end is scheduled for it: the re-post schedule, which voids a game after some eight
-minutes, is for a post Discord refused or a round a crash may have shown, and a sweep
-would time it out unseen. The wait is saved with the game (`GameMeta.waits_round`), so
-a restart keeps it waiting too.
+The re-post schedule, which voids a game after some eight minutes, is for a post
+Discord refused or a round a crash may have shown, and a sweep would time it out
+unseen: neither ends it. Only a player away for `WAITS_AT_MOST_S` does: the game is
+void, no attempt used, and their next press says so (`Shows.tell_owed`), since a
+Qualification day stays sealed while a game of it runs and an abandoned wait must not
+hold it for good. The wait is saved with the game (`GameMeta.waits_round`), so a
+restart keeps it waiting, to the same end (`waits_until`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+WAITS_AT_MOST_S = 3600.0
+"""How long a round waits unseen for its player before the game is void (no attempt used)."""
+UNSEEN = "round_waited_unseen"
+"""The void reason of a game whose round waited `WAITS_AT_MOST_S` for its player."""
+
 
 def waits_for_player(record: GameRecord) -> bool:
     """Whether the game's open round waits, unseen, for its player's next press."""
@@ -34,9 +42,18 @@ def waits_for_player(record: GameRecord) -> bool:
     )  # fmt: skip
 
 
+def waits_until(record: GameRecord) -> float:
+    """When a waiting round's game is given up: an hour after the round began (when no
+    token could carry it), through restarts."""
+    rnd = record.state.current_round
+    assert rnd is not None
+    return rnd.started_at + WAITS_AT_MOST_S
+
+
 async def wait_for_player(steps: Steps, game_id: str, number: int) -> None:
     """Round `number`, which no token of its player's could carry, waits for their next
-    press: nothing scheduled, the wait saved. Under the game's lock."""
+    press, the wait saved; the caller holds its timer to the end (`waits_until`). Under
+    the game's lock."""
     live = steps.active.get(game_id)
     rnd = live.state.current_round if live is not None else None
     if live is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
