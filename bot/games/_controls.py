@@ -33,7 +33,7 @@ from bot.games._views import (
 from bot.i18n import describe_eval_error, formula_texts, locale_of, t
 from bot.observability import Metrics, log_context
 from bot.play import GameError, GameService, Refusal
-from bot.storage import Challenge
+from bot.storage import Challenge, GameRecord
 from rules import GameSet, Mode
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,20 @@ STALE = (Refusal.GAME_OVER, Refusal.ROUND_OVER)
 Interaction = discord.Interaction[Any]
 CLOCK_SKEW_S = 2.0
 """Discord's timestamps and this host's clock should agree this closely; more is logged."""
+
+
+def next_round_elsewhere(
+    record: GameRecord, channel_id: int | None, number: int
+) -> dict[str, object] | None:
+    """An answer from outside a thread game's thread that started its next round there,
+    where the player is not looking: what the reply says of it (the round, its place),
+    its clock already running (issue 28). A private game's next round rides the answer."""
+    rnd = record.state.current_round
+    if record.meta.private or rnd is None or rnd.number <= number:
+        return None
+    if channel_id is None or channel_id == record.channel_id:
+        return None
+    return {"number": rnd.number, "thread": f"<#{record.channel_id}>"}
 
 
 class GameControlsCog(commands.Cog, name=COG_NAME):
@@ -164,6 +178,9 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             result=fmt(result.evaluation.value, result.record.state.game_set.language),
             number=result.round_number,
         )
+        elsewhere = next_round_elsewhere(result.record, interaction.channel_id, result.round_number)
+        if elsewhere is not None:
+            text = f"{text}\n{t('token.next_round_there', locale, **elsewhere)}"
         if component:
             if not via.told:  # else it heads the next round's message (or the summary)
                 await self._verdict(interaction, via, text)
