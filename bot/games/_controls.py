@@ -87,7 +87,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 note = t("details.round.stale", locale)
                 await interaction.response.edit_message(content=note, view=None)
                 if waiting:
-                    await self._show_waiting(interaction)
+                    await self._show_waiting(interaction, None)
                 return
             await refuse(interaction, error)
             return
@@ -97,15 +97,19 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             AnswerModal(game_id, round_number, rnd.digits, locale, timeout, formula_texts(lang))
         )
 
-    async def _show_waiting(self, interaction: Interaction) -> None:
+    async def _show_waiting(self, interaction: Interaction, note: str | None) -> None:
         """The private round that waits unseen for this player (its token aged or died,
         issue 28) shown through this press, its clock starting now: the same as their
-        next /training would do."""
+        next /training would do. `note` heads the round's message."""
         via = InteractionVia(interaction, self.service.clock, completes=None)
+        via.verdict = note
         try:
             await self.service.show_again(interaction.guild_id or 0, interaction.user.id, via)
         except UserError as error:  # a followup: the response was the stale note
             await refuse(interaction, error)
+            return
+        if note is not None and not via.told:  # shown by nothing: the note alone
+            await reply(interaction, note)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
@@ -146,6 +150,9 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
+        if self.service.waits_for(game_id, interaction.user.id):  # typed for no round seen
+            await self._show_waiting(interaction, t("token.answer_not_taken", locale))
+            return
         taken = None if component else t("games.answer_taken", locale)
         via = InteractionVia(interaction, self.service.clock, completes=taken)
         started = time.perf_counter()

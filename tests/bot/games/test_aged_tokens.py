@@ -115,3 +115,19 @@ async def test_a_waiting_round_keeps_waiting_through_a_clean_restart(
     await world.bot.service.close()
     await world.env.restart_bot(make_bot())
     await shows_on_the_next_press(world, "training", game_id, 2)
+
+
+async def test_an_answer_typed_while_the_round_waits_shows_it_instead(world, monkeypatch) -> None:
+    """/answer is a press too: the formula was typed for no round the player has seen,
+    so it is not taken; the waiting round is shown through it, its clock starting then
+    (it was refused as too late, and the round went on waiting)."""
+    game_id = await held_past_the_token(world, monkeypatch, "training")
+    await world.env.advance_time(2 * TOKEN_LIFE_S)
+    pressed_at = world.bot.service.clock()
+    typed = await world.alice.slash(world.channel, "answer", formula="1+2")
+    rnd = live_round(world.env, game_id)
+    assert rnd is not None and rnd.number == 2 and rnd.shown_at is not None
+    assert rnd.answers == [None] and rnd.answer_deadline >= pressed_at + LONG.time_limit
+    shown = latest(world, world.alice)
+    assert "round 2 of 7" in (shown.embeds[0].title or "")
+    assert "was not taken" in message_text(shown), [message_text(m) for m in typed.followups]
