@@ -361,7 +361,7 @@ class RoundFlow:
             except Exception:
                 log.exception("game %s: recovery failed", record.state.id)
         try:
-            await self.shows.recover_untold()
+            await self.shows.owed.recover()
         except Exception:
             log.exception("recovering the summaries still owed failed")
         return len(games)
