@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import logging
 import secrets
-from collections import OrderedDict
 from typing import Any, Protocol
 
 import discord
@@ -29,6 +28,7 @@ from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
 from bot.games._followups import Followups
+from bot.games._names import SeenNames, may_attach
 from bot.games._riding import Carriers, InteractionVia, KeptVia, shows
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
@@ -46,8 +46,6 @@ CHART_FILE = "score.png"
 VOID_NOTES = {UNPOSTED: "games.void_unposted", UNSEEN: "token.void_waited"}
 """What the summary of a game the bot voided for Discord's sake says of it."""
 REPING_AFTER_S = 600.0
-SEEN_NAMES_MAX = 10_000
-"""Names kept for chart legends (about 1 MiB)."""
 """A replayed round pings its players again only if nothing pinged them this recently,
 so a bot in a crash loop does not ping every player on every start."""
 
@@ -116,7 +114,8 @@ class Announcer:
         self.carriers = Carriers()
         self.followups = Followups(budget)
         """Every followup and interaction edit of the games, capped and counted."""
-        self._seen: OrderedDict[int, str] = OrderedDict()
+        self.names = SeenNames(client)
+        """Who interacted lately, for the charts' legends (no member cache, no REST call)."""
 
     def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -208,40 +207,12 @@ class Announcer:
         kept = self.carriers.get(record.state.id)
         return kept if kept is not None and shows(record, kept) else None
 
-    def saw(self, user: discord.abc.User) -> None:
-        """Remember the name of a user who just interacted (the bot has no member cache:
-        guilds intent only), for the chart's legend; the oldest are forgotten."""
-        self._seen.pop(user.id, None)
-        self._seen[user.id] = user.display_name
-        while len(self._seen) > SEEN_NAMES_MAX:
-            self._seen.popitem(last=False)
-
-    def seen_name(self, user_id: int) -> str | None:
-        """The name of a user who interacted lately (no REST call), if still remembered."""
-        return self._seen.get(user_id)
-
-    def _names(self, record: GameRecord, locale: str) -> dict[str, str]:
-        """The players' names the client knows or saw interact lately (no REST call for a
-        picture); "Player N" for the others (a restart forgets), never a raw id."""
-        guild = self.client.get_guild(record.guild_id)
-        names = {}
-        for index, player in enumerate(record.state.players):
-            known: str | None = None
-            if player.isdigit():
-                user_id = int(player)
-                member = (guild.get_member(user_id) if guild else None) or self.client.get_user(
-                    user_id
-                )
-                known = member.display_name if member else self._seen.get(user_id)
-            names[player] = known or t("charts.player", locale, number=index + 1)
-        return names
-
     async def _chart(self, record: GameRecord, locale: str) -> bytes | None:
         """The Score chart, or None: a chart that fails or is late is logged by the
         renderer, and the summary goes without it."""
         if self.charts is None or not record.state.rounds:
             return None
-        return await self.charts.render(game_chart, record, locale, self._names(record, locale))
+        return await self.charts.render(game_chart, record, locale, self.names.of(record, locale))
 
     async def _edit(
         self,
@@ -391,7 +362,7 @@ class Announcer:
                 log.info("game %s: its last round's message keeps its look", record.state.id)
         earned = await self.achievements.summary_lines(record, locale) if self.achievements else []
         pages = summary_messages(record, ratings, locale, earned)
-        png = await self._chart(record, locale) if self._may_attach(record) else None
+        png = await self._chart(record, locale) if may_attach(self.client, record) else None
         for index, embeds in enumerate(pages):
             kwargs: dict[str, Any] = {"embeds": embeds}
             if index == 0:
@@ -411,21 +382,6 @@ class Announcer:
                 await self._with_chart(record, what, png, via, kwargs)
             else:
                 await self._send(record, what, via=via, **kwargs)
-
-    def _may_attach(self, record: GameRecord) -> bool:
-        """Whether the bot has Attach Files in the game's thread, as the gateway's cache
-        knows (unknown: try, and a 403 on the upload still sends it without): an upload
-        that 403s on every game counts toward Discord's invalid-request ban."""
-        guild = self.client.get_guild(record.guild_id)
-        me = guild.me if guild is not None else None
-        place = guild.get_channel_or_thread(record.channel_id) if guild is not None else None
-        if me is None or place is None:
-            return True
-        if place.permissions_for(me).attach_files:
-            return True
-        log.info("game %s: no Attach Files in its thread; the summary goes without its chart",
-                 record.state.id)  # fmt: skip
-        return False
 
     async def _with_chart(
         self, record: GameRecord, what: str, png: bytes, via: Via | None, kwargs: dict[str, Any]

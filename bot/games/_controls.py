@@ -115,7 +115,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
     async def on_interaction(self, interaction: Interaction) -> None:
         """Every interaction: its user's name for the charts; an answer modal's submit is
         handled here by its custom_id (so one opened before a restart still counts)."""
-        self.announcer.saw(interaction.user)
+        self.announcer.names.saw(interaction.user)
         submitted = parse_answer_submit(interaction)
         if submitted is None:
             return
@@ -217,7 +217,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 raise GameError(Refusal.CHALLENGE_CLOSED)
             source = channel.get_partial_message(message.id)
             names = [
-                await self._display_name(interaction, uid, self.announcer.seen_name(uid))
+                await self._display_name(interaction, uid, self.announcer.names.seen_name(uid))
                 for uid in (challenge.challenger_id, challenge.opponent_id)
             ]
             name = render.thread_name(Mode.DUEL, names, game_set.name, challenge.locale)
