@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import logging
 import secrets
-from collections import OrderedDict
 from typing import Any, Protocol
 
 import discord
@@ -29,11 +28,13 @@ from bot.games import _render as render
 from bot.games._closing import ThreadCloser
 from bot.games._discord import RestBudget, RestBusy, with_retry
 from bot.games._followups import Followups
+from bot.games._names import SeenNames, may_attach
 from bot.games._riding import Carriers, InteractionVia, KeptVia, shows
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
+from bot.games._waits import tell_waiting
 from bot.i18n import DEFAULT_LOCALE, locale_of, t
-from bot.play import UNPOSTED, ChannelLost, Posted, Unreachable, Via
+from bot.play import UNPOSTED, UNSEEN, ChannelLost, Posted, Unreachable, Via
 from bot.storage import Challenge, ChallengeStatus, GameRecord, RatingChange, RoomRecord
 from rules import Mode
 
@@ -42,9 +43,9 @@ log = logging.getLogger(__name__)
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
 CHART_FILE = "score.png"
+VOID_NOTES = {UNPOSTED: "games.void_unposted", UNSEEN: "token.void_waited"}
+"""What the summary of a game the bot voided for Discord's sake says of it."""
 REPING_AFTER_S = 600.0
-SEEN_NAMES_MAX = 10_000
-"""Names kept for chart legends (about 1 MiB)."""
 """A replayed round pings its players again only if nothing pinged them this recently,
 so a bot in a crash loop does not ping every player on every start."""
 
@@ -113,7 +114,8 @@ class Announcer:
         self.carriers = Carriers()
         self.followups = Followups(budget)
         """Every followup and interaction edit of the games, capped and counted."""
-        self._seen: OrderedDict[int, str] = OrderedDict()
+        self.names = SeenNames(client)
+        """Who interacted lately, for the charts' legends (no member cache, no REST call)."""
 
     def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -154,6 +156,9 @@ class Announcer:
             private = {"ephemeral": True} if record.meta.private else {}
             kept = _kept(carrier)
             until = kept.usable_until() - lives_s if kept is not None else None
+            if record.meta.private and until is not None and until <= self.budget.clock():
+                raise Unreachable(f"game {record.state.id}: {what}: the token is too old for it",
+                                  waits=True)  # fmt: skip
             try:
                 posted = await self.followups.post(
                     lambda: carrier.post(**kwargs, **private, **chart()),
@@ -172,7 +177,7 @@ class Announcer:
                     self.carriers.keep(record.state.id, carrier)
                 return posted
         if record.meta.private:
-            raise Unreachable(f"game {record.state.id}: {what}: no fresh interaction")
+            raise self._unreachable(record, what)
         channel = self._channel(record.channel_id, record.guild_id)
         kwargs.setdefault("nonce", secrets.token_hex(12))
         message: discord.Message = await self._call(
@@ -185,7 +190,14 @@ class Announcer:
         waits for its player's next press, as after a restart (a thread game's goes by
         the bot token)."""
         if self.carriers.drop_if_dead(record.state.id, carrier, error) and record.meta.private:
-            raise Unreachable(f"game {record.state.id}: its interaction token is dead") from error
+            raise Unreachable(f"game {record.state.id}: its interaction token is dead",
+                              waits=True) from error  # fmt: skip
+
+    def _unreachable(self, record: GameRecord, what: str) -> Unreachable:
+        """A private step with no fresh token: one the game held here aged or died, so
+        it was never seen and waits for the next press (`waits`); none held (a restart)."""
+        had = self.carriers.get(record.state.id) is not None
+        return Unreachable(f"game {record.state.id}: {what}: no fresh interaction", waits=had)
 
     def _carrier(self, record: GameRecord, via: Via | None) -> Via | None:
         """The answer's interaction when it can show the game, else the game's kept one
@@ -195,40 +207,12 @@ class Announcer:
         kept = self.carriers.get(record.state.id)
         return kept if kept is not None and shows(record, kept) else None
 
-    def saw(self, user: discord.abc.User) -> None:
-        """Remember the name of a user who just interacted (the bot has no member cache:
-        guilds intent only), for the chart's legend; the oldest are forgotten."""
-        self._seen.pop(user.id, None)
-        self._seen[user.id] = user.display_name
-        while len(self._seen) > SEEN_NAMES_MAX:
-            self._seen.popitem(last=False)
-
-    def seen_name(self, user_id: int) -> str | None:
-        """The name of a user who interacted lately (no REST call), if still remembered."""
-        return self._seen.get(user_id)
-
-    def _names(self, record: GameRecord, locale: str) -> dict[str, str]:
-        """The players' names the client knows or saw interact lately (no REST call for a
-        picture); "Player N" for the others (a restart forgets), never a raw id."""
-        guild = self.client.get_guild(record.guild_id)
-        names = {}
-        for index, player in enumerate(record.state.players):
-            known: str | None = None
-            if player.isdigit():
-                user_id = int(player)
-                member = (guild.get_member(user_id) if guild else None) or self.client.get_user(
-                    user_id
-                )
-                known = member.display_name if member else self._seen.get(user_id)
-            names[player] = known or t("charts.player", locale, number=index + 1)
-        return names
-
     async def _chart(self, record: GameRecord, locale: str) -> bytes | None:
         """The Score chart, or None: a chart that fails or is late is logged by the
         renderer, and the summary goes without it."""
         if self.charts is None or not record.state.rounds:
             return None
-        return await self.charts.render(game_chart, record, locale, self._names(record, locale))
+        return await self.charts.render(game_chart, record, locale, self.names.of(record, locale))
 
     async def _edit(
         self,
@@ -263,7 +247,7 @@ class Announcer:
                     record.state.id, what, error,
                 )  # fmt: skip
         if record.meta.private:
-            raise Unreachable(f"game {record.state.id}: {what}: no fresh interaction")
+            raise self._unreachable(record, what)
         message = self._channel(record.channel_id, record.guild_id).get_partial_message(message_id)
         await self._call(record, what, lambda: message.edit(**kwargs))
 
@@ -295,16 +279,21 @@ class Announcer:
         stale = last_ping is None or rnd.started_at - last_ping > REPING_AFTER_S
         ping = (rnd.number == 1 or replayed) and stale
         lives = float(record.state.game_set.time_limit) if record.meta.private else 0.0
-        posted = await self._send(
-            record,
-            f"round {rnd.number}",
-            via=via,
-            lives_s=lives,
-            content=self._players(record) or None,
-            embed=render.round_embed(record, locale, replayed=replayed),
-            view=answer_view(record.state.id, rnd.number, locale),
-            allowed_mentions=USERS_ONLY if ping else NO_PINGS,
-        )
+        try:
+            posted = await self._send(
+                record,
+                f"round {rnd.number}",
+                via=via,
+                lives_s=lives,
+                content=self._players(record) or None,
+                embed=render.round_embed(record, locale, replayed=replayed),
+                view=answer_view(record.state.id, rnd.number, locale),
+                allowed_mentions=USERS_ONLY if ping else NO_PINGS,
+            )
+        except Unreachable as unreachable:
+            if unreachable.waits:  # the player told where it is, while a token can say it
+                await tell_waiting(self.carriers, self.followups, record)
+            raise
         return Posted(posted.message_id, posted.at, pinged=ping)
 
     async def answer_received(
@@ -373,13 +362,14 @@ class Announcer:
                 log.info("game %s: its last round's message keeps its look", record.state.id)
         earned = await self.achievements.summary_lines(record, locale) if self.achievements else []
         pages = summary_messages(record, ratings, locale, earned)
-        png = await self._chart(record, locale) if self._may_attach(record) else None
+        png = await self._chart(record, locale) if may_attach(self.client, record) else None
         for index, embeds in enumerate(pages):
             kwargs: dict[str, Any] = {"embeds": embeds}
             if index == 0:
                 content = self._players(record)
-                if record.meta.void_reason == UNPOSTED:  # why, now that Discord answers
-                    content = f"{content}\n{t('games.void_unposted', locale)}".strip()
+                note = VOID_NOTES.get(record.meta.void_reason or "")
+                if note is not None:  # why, now that Discord answers
+                    content = f"{content}\n{t(note, locale)}".strip()
                 kwargs["content"] = content or None
             else:
                 kwargs["allowed_mentions"] = NO_PINGS
@@ -392,21 +382,6 @@ class Announcer:
                 await self._with_chart(record, what, png, via, kwargs)
             else:
                 await self._send(record, what, via=via, **kwargs)
-
-    def _may_attach(self, record: GameRecord) -> bool:
-        """Whether the bot has Attach Files in the game's thread, as the gateway's cache
-        knows (unknown: try, and a 403 on the upload still sends it without): an upload
-        that 403s on every game counts toward Discord's invalid-request ban."""
-        guild = self.client.get_guild(record.guild_id)
-        me = guild.me if guild is not None else None
-        place = guild.get_channel_or_thread(record.channel_id) if guild is not None else None
-        if me is None or place is None:
-            return True
-        if place.permissions_for(me).attach_files:
-            return True
-        log.info("game %s: no Attach Files in its thread; the summary goes without its chart",
-                 record.state.id)  # fmt: skip
-        return False
 
     async def _with_chart(
         self, record: GameRecord, what: str, png: bytes, via: Via | None, kwargs: dict[str, Any]

@@ -33,7 +33,7 @@ from bot.games._views import (
 from bot.i18n import describe_eval_error, formula_texts, locale_of, t
 from bot.observability import Metrics, log_context
 from bot.play import GameError, GameService, Refusal
-from bot.storage import Challenge
+from bot.storage import Challenge, GameRecord
 from rules import GameSet, Mode
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,20 @@ STALE = (Refusal.GAME_OVER, Refusal.ROUND_OVER)
 Interaction = discord.Interaction[Any]
 CLOCK_SKEW_S = 2.0
 """Discord's timestamps and this host's clock should agree this closely; more is logged."""
+
+
+def next_round_elsewhere(
+    record: GameRecord, channel_id: int | None, number: int
+) -> dict[str, object] | None:
+    """An answer from outside a thread game's thread that started its next round there,
+    where the player is not looking: what the reply says of it (the round, its place),
+    its clock already running (issue 28). A private game's next round rides the answer."""
+    rnd = record.state.current_round
+    if record.meta.private or rnd is None or rnd.number <= number:
+        return None
+    if channel_id is None or channel_id == record.channel_id:
+        return None
+    return {"number": rnd.number, "thread": f"<#{record.channel_id}>"}
 
 
 class GameControlsCog(commands.Cog, name=COG_NAME):
@@ -68,9 +82,12 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
         try:
             rnd = self.service.check_can_answer(game_id, interaction.user.id, round_number)
         except UserError as error:
-            if error.code in STALE:  # an old copy of a round: it says so, its button goes
+            waiting = self.service.waits_for(game_id, interaction.user.id)
+            if error.code in STALE or waiting:  # an old copy of a round: its button goes
                 note = t("details.round.stale", locale)
                 await interaction.response.edit_message(content=note, view=None)
+                if waiting:
+                    await self._show_waiting(interaction, None)
                 return
             await refuse(interaction, error)
             return
@@ -80,11 +97,25 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             AnswerModal(game_id, round_number, rnd.digits, locale, timeout, formula_texts(lang))
         )
 
+    async def _show_waiting(self, interaction: Interaction, note: str | None) -> None:
+        """The private round that waits unseen for this player (its token aged or died,
+        issue 28) shown through this press, its clock starting now: the same as their
+        next /training would do. `note` heads the round's message."""
+        via = InteractionVia(interaction, self.service.clock, completes=None)
+        via.verdict = note
+        try:
+            await self.service.show_again(interaction.guild_id or 0, interaction.user.id, via)
+        except UserError as error:  # a followup: the response was the stale note
+            await refuse(interaction, error)
+            return
+        if note is not None and not via.told:  # shown by nothing: the note alone
+            await reply(interaction, note)
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
         """Every interaction: its user's name for the charts; an answer modal's submit is
         handled here by its custom_id (so one opened before a restart still counts)."""
-        self.announcer.saw(interaction.user)
+        self.announcer.names.saw(interaction.user)
         submitted = parse_answer_submit(interaction)
         if submitted is None:
             return
@@ -119,6 +150,9 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
+        if self.service.waits_for(game_id, interaction.user.id):  # typed for no round seen
+            await self._show_waiting(interaction, t("token.answer_not_taken", locale))
+            return
         taken = None if component else t("games.answer_taken", locale)
         via = InteractionVia(interaction, self.service.clock, completes=taken)
         started = time.perf_counter()
@@ -151,6 +185,9 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
             result=fmt(result.evaluation.value, result.record.state.game_set.language),
             number=result.round_number,
         )
+        elsewhere = next_round_elsewhere(result.record, interaction.channel_id, result.round_number)
+        if elsewhere is not None:
+            text = f"{text}\n{t('token.next_round_there', locale, **elsewhere)}"
         if component:
             if not via.told:  # else it heads the next round's message (or the summary)
                 await self._verdict(interaction, via, text)
@@ -180,7 +217,7 @@ class GameControlsCog(commands.Cog, name=COG_NAME):
                 raise GameError(Refusal.CHALLENGE_CLOSED)
             source = channel.get_partial_message(message.id)
             names = [
-                await self._display_name(interaction, uid, self.announcer.seen_name(uid))
+                await self._display_name(interaction, uid, self.announcer.names.seen_name(uid))
                 for uid in (challenge.challenger_id, challenge.opponent_id)
             ]
             name = render.thread_name(Mode.DUEL, names, game_set.name, challenge.locale)

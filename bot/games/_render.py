@@ -31,6 +31,17 @@ def mode_name(mode: Mode, locale: str) -> str:
     return t(f"games.mode.{mode.value}", locale)
 
 
+def _round_note(record: GameRecord, locale: str, *, replayed: bool) -> str | None:
+    """Why the round starts now: replayed after downtime, or it waited unseen for its
+    player's press (a private round no token could carry, issue 28)."""
+    waited = record.meta.waits_round == record.state.rounds[-1].number
+    notes = [
+        t("games.round.replayed", locale) if replayed else None,
+        t("token.waited", locale) if waited else None,
+    ]
+    return "\n".join(n for n in notes if n is not None) or None
+
+
 def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> discord.Embed:
     state = record.state
     rnd = state.rounds[-1]
@@ -42,7 +53,7 @@ def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> d
             number=rnd.number,
             max=state.game_set.max_rounds,
         ),
-        description=t("games.round.replayed", locale) if replayed else None,
+        description=_round_note(record, locale, replayed=replayed),
         colour=COLOR_ROUND,
     )
     if state.mode.is_duel and not rnd.resolved:

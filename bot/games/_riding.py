@@ -217,14 +217,14 @@ class Carriers:
 
     def drop_if_dead(self, game_id: str, carrier: Via, error: BaseException) -> bool:
         """Whether `error` says `carrier`'s token is dead (`dead_token`); if so it is
-        marked dead (an answer's interaction shares its `kept`) and no longer the game's
-        carrier: nothing goes through it again."""
+        marked dead (an answer's interaction shares its `kept`): nothing goes through it
+        again (it is never `fresh`). It stays the game's until a fresher one comes, so
+        the game knows it had its player's token here, and a private round it would have
+        carried waits for the next press (`Unreachable.waits`) instead of being voided."""
         if not dead_token(error):
             return False
         kept = carrier.kept if isinstance(carrier, InteractionVia) else carrier
         if isinstance(kept, KeptVia):
             kept.dead = True
-        if self._by_game.get(game_id) is kept:
-            del self._by_game[game_id]
         log.warning("game %s: its interaction token is dead (%r); dropped", game_id, error)
         return True

@@ -52,6 +52,7 @@ from bot.play._types import (
     Unreachable,
     Via,
 )
+from bot.play._waiting import UNSEEN
 from bot.storage import Face
 
 __all__ = [
@@ -61,6 +62,7 @@ __all__ = [
     "INVALID_LIMIT",
     "SHARE_OF_GLOBAL",
     "UNPOSTED",
+    "UNSEEN",
     "BestBackfill",
     "Bucket",
     "BucketBusy",

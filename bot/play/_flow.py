@@ -26,6 +26,7 @@ from bot.play._showing import Shows
 from bot.play._sweeper import Sweeper
 from bot.play._timers import RoundTimers
 from bot.play._types import Clock, DigitsSource, GameEvents, Via
+from bot.play._waiting import waits_for_player
 from bot.storage import GameRecord, RatingChange, StaleGame, Store
 from rules import GameState, Termination
 from rules.modes import declared
@@ -360,7 +361,7 @@ class RoundFlow:
             except Exception:
                 log.exception("game %s: recovery failed", record.state.id)
         try:
-            await self.shows.recover_untold()
+            await self.shows.owed.recover()
         except Exception:
             log.exception("recovering the summaries still owed failed")
         return len(games)
@@ -368,8 +369,11 @@ class RoundFlow:
     async def _recover_game(self, record: GameRecord) -> None:
         """Arm a game whose round is up and running; post one that never went up; replay
         one whose deadline passed while the bot was down (its old message loses its
-        Answer button)."""
+        Answer button). A private round waiting for its player's press keeps waiting."""
         self.active.remember(record)
+        if waits_for_player(record):  # unseen: its player's next press shows it
+            self.shows.keep_waiting(record)
+            return
         replaced: int | None = None
         replayed = False
         async with self.active.lock(record.state.id):

@@ -42,6 +42,7 @@ from bot.play._types import (
     answer_grace,
     random_digits_source,
 )
+from bot.play._waiting import waits_for_player
 from bot.storage import Challenge, Face, GameRecord, StaleGame, Store
 from evaluator.result import EvalError, Evaluation
 from rules import GameSet
@@ -141,6 +142,15 @@ class GameService:
             raise GameError(Refusal.GAME_OVER)
         self._problem(record, user_id, round_number, self.clock())
         return record.state.rounds[round_number - 1]
+
+    def waits_for(self, game_id: str, user_id: int) -> bool:
+        """Whether the game's open round waits unseen for this player's next press (a
+        private round no token of theirs could carry: `waits_for_player`)."""
+        record = self.active.get(game_id)
+        return (
+            record is not None and str(user_id) in record.state.players
+            and waits_for_player(record)
+        )  # fmt: skip
 
     @staticmethod
     def _problem(record: GameRecord, user_id: int, round_number: int | None, now: float) -> None:
@@ -290,7 +300,7 @@ class GameService:
         `via` (a start while it runs): whether there was one to show. One in another
         channel cannot be shown from here (a followup lands in its own channel): the
         refusal names where it is."""
-        await self.flow.shows.tell_owed(guild_id, user_id, via)
+        await self.flow.shows.owed.tell_owed(guild_id, user_id, via)
         record = await self.game_of(guild_id, user_id)
         if record is None or not record.meta.private:
             return False

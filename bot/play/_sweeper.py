@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from bot.play._active import ActiveGames
 from bot.play._timers import RoundTimers, Timers
 from bot.play._types import Clock
+from bot.play._waiting import waits_for_player
 from bot.storage import GameRecord, Store
 
 log = logging.getLogger(__name__)
@@ -29,8 +30,9 @@ SWEEP_MARGIN_S = 30.0
 
 
 def _overdue(record: GameRecord, before: float) -> bool:
+    """Past its deadline; a round waiting unseen for its player's press has none."""
     rnd = record.state.current_round
-    return rnd is not None and rnd.answer_deadline < before
+    return rnd is not None and rnd.answer_deadline < before and not waits_for_player(record)
 
 
 class Sweeper:
@@ -62,7 +64,7 @@ class Sweeper:
             overdue += [
                 r
                 for r in await self.store.games.overdue_games(before)
-                if r.state.id not in known and self.owns(r.guild_id)
+                if r.state.id not in known and self.owns(r.guild_id) and _overdue(r, before)
             ]
         found = 0
         for record in overdue:

@@ -85,7 +85,16 @@ class Posted:
 class Unreachable(Exception):
     """Nothing can show this now: a private game's message with no fresh interaction
     of its player's to ride (no bot token can post or edit an ephemeral message). Not a
-    fault to log with a traceback: the step waits for the player, as for a refused post."""
+    fault to log with a traceback: the step waits for the player, as for a refused post.
+
+    `waits`: the game had its player's token in this process and it aged or died, so
+    what it would post was never seen: a round waits unseen for the next press, with
+    no end (`waits_for_player`). Else no token is known (after a restart) and a round
+    may have been seen before the crash: it goes the re-post way, to a void."""
+
+    def __init__(self, message: str, *, waits: bool = False) -> None:
+        super().__init__(message)
+        self.waits = waits
 
 
 class ChannelLost(Exception):

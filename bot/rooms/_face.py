@@ -137,7 +137,8 @@ class DiscordRoomFace:
         png = None
         if self.charts is not None and record.state.standings:
             names = {  # a name seen lately, else "Player N": never a raw id
-                p: self.announcer.seen_name(int(p)) or t("charts.player", record.locale, number=i)
+                p: self.announcer.names.seen_name(int(p))
+                or t("charts.player", record.locale, number=i)
                 for i, p in enumerate(record.state.players, start=1)
             }
             png = await self.charts.render(room_chart, record.state, record.locale, names)

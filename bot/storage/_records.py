@@ -98,6 +98,10 @@ class GameMeta:
     repost_tries: int | None = None
     """How many posts of round `repost_round` failed past their retries: a restart
     posts it again by the same bound before the game is void (`Shows`)."""
+    waits_round: int | None = None
+    """A private round never shown because its player's token aged or died (`Unreachable`
+    `waits`): it waits for their next press, its clock not started, never voided on the
+    re-post schedule nor timed out by a sweep; kept here so a restart keeps it waiting."""
     private: bool = False
     """Played in messages only its player sees (ephemeral, in `channel_id`, the channel
     the game was started in) instead of a thread: every message rides an interaction of

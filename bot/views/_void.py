@@ -13,6 +13,12 @@ VOID_CODES = frozenset(
     {"forbidden", "not_found", "bot_removed", "thread_deleted", "channel_deleted", "player_left"}
 )
 """The reasons the bot itself voids a game for (Discord took its place away)."""
+SHOWN_CODES = {
+    "round_not_posted": "token.reason_unposted",
+    "round_waited_unseen": "token.reason_waited",
+}
+"""The bot's reasons for a round no one could be shown (issue 28: they read as an admin's
+words), each its own text: `bot.play.UNPOSTED`, `UNSEEN`."""
 ADMIN_PREFIX = "admin: "
 """How a void an admin asked for is stored (`Moderation.void`)."""
 
@@ -30,6 +36,8 @@ def void_text(record: GameRecord, locale: str, limit: int | None = None) -> str:
     reason = (record.meta.void_reason or "").strip()
     if reason in VOID_CODES:
         why = t(f"void.reason.{reason}", locale)
+    elif reason in SHOWN_CODES:
+        why = t(SHOWN_CODES[reason], locale)
     elif not reason:
         why = t("void.reason.unknown", locale)
     else:

@@ -2,16 +2,19 @@
 404 (10015, Unknown Webhook) on an interaction's token, the game drops it: no call goes
 through it again; a thread game falls back to the bot token, a private one waits for
 its player's next press, as after a restart. Both failed first (every later step of
-the game tried the dead token again, a private round's reposts too)."""
+the game tried the dead token again, a private round's reposts too); the private one
+failed again when it waited past the re-post schedule (the game was voided ~8 minutes
+on, where it must wait for the press)."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.games._riding import TOKEN_LIFE_S
 from bot.settings import BotSettings, SoloGames
 from rules import CLASSIC
 from tests.bot.games.test_interaction_rounds import game_id_of, live_round
-from tests.support.sim import answer, message_text
+from tests.support.sim import answer, button_id, message_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -49,13 +52,10 @@ def settings(settings: BotSettings, request: pytest.FixtureRequest) -> BotSettin
     return settings.model_copy(update={"solo_games": solo})
 
 
-@pytest.mark.parametrize("settings", [SoloGames.PRIVATE], indirect=True)
-@pytest.mark.parametrize(("status", "code"), DEAD)
-async def test_a_private_game_waits_for_the_next_press_after_a_dead_token(
-    world, status, code
-) -> None:
-    """Practice goes on past a round nobody could be shown: the round's end, the next
-    round's post and each of its reposts would have tried the dead token again."""
+async def round_three_waits(world, status: int, code: int):
+    """Private Practice: round 2 shown through alice's token, which then dies: round 2
+    ends unseen and round 3 waits, long past the re-post schedule. Round 2's message
+    (its Answer button still there: its end could not be shown) and the game's id."""
     await world.alice.slash(world.channel, "practice", level="beginner")
     game_id = await game_id_of(world, world.alice)
     rnd = live_round(world.env, game_id)
@@ -64,16 +64,46 @@ async def test_a_private_game_waits_for_the_next_press_after_a_dead_token(
     await world.env.advance_time(CLASSIC.time_limit + 1)  # the bot's move (no solver here)
     rnd = live_round(world.env, game_id)
     assert rnd is not None and rnd.number == 2 and rnd.shown_at is not None  # alice's token
+    round_two = [m for m in world.channel.history(viewer=world.alice) if m.components][-1]
     kill_tokens(world, status, code)
     since = len(world.env.http_requests)
     await world.env.advance_time(CLASSIC.time_limit + 1)  # round 2 ends unseen
-    await world.env.advance_time(120)  # round 3's reposts would go now
+    await world.env.advance_time(2 * TOKEN_LIFE_S)  # past the re-post schedule's void
     assert webhook_calls(world, since) == 1
     rnd = live_round(world.env, game_id)
     assert rnd is not None and rnd.number == 3 and rnd.shown_at is None  # unseen, untimed
+    stored = await world.store.games.load_game(game_id)
+    assert stored is not None and stored.state.outcome is None, stored.meta.void_reason
     world.env.backend.faults.clear()
-    again = await world.alice.slash(world.channel, "practice")  # the next press shows it
+    return round_two, game_id
+
+
+def shows_round_three(world, game_id: str) -> None:
     rnd = live_round(world.env, game_id)
     assert rnd is not None and rnd.number == 3 and rnd.shown_at is not None
     latest = [m for m in world.channel.history(viewer=world.alice) if m.components][-1]
-    assert "round 3 of" in (latest.embeds[0].title or ""), again
+    assert "round 3 of" in (latest.embeds[0].title or "")
+    assert "waited for you" in message_text(latest)  # told at the press: nothing could before
+
+
+@pytest.mark.parametrize("settings", [SoloGames.PRIVATE], indirect=True)
+@pytest.mark.parametrize(("status", "code"), DEAD)
+async def test_a_private_game_waits_for_the_next_press_after_a_dead_token(
+    world, status, code
+) -> None:
+    """Practice goes on past a round nobody could be shown: the round's end, the next
+    round's post and each of its reposts would have tried the dead token again."""
+    _, game_id = await round_three_waits(world, status, code)
+    await world.alice.slash(world.channel, "practice")  # the next press shows it
+    shows_round_three(world, game_id)
+
+
+@pytest.mark.parametrize("settings", [SoloGames.PRIVATE], indirect=True)
+async def test_a_press_on_the_old_rounds_button_shows_the_waiting_round(world) -> None:
+    """The Answer button round 2 kept (its end was never shown) is a press too: it says
+    that round is over and shows round 3 (it said only "this round is over")."""
+    round_two, game_id = await round_three_waits(world, *DEAD[0])
+    pressed = await world.alice.click(round_two, custom_id=button_id(round_two, "fd:ans:"))
+    shows_round_three(world, game_id)
+    old = next(m for m in world.channel.history(viewer=world.alice) if m.id == round_two.id)
+    assert not old.components, pressed
