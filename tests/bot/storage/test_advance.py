@@ -11,7 +11,8 @@ import pytest
 import sqlalchemy as sa
 
 import rules
-from bot.storage import GameMeta, StaleGame, Store, open_store
+from bot.storage import GameMeta, StaleGame, Store, _codec, open_store
+from bot.storage._advance import GOING_ON, STEP, STILL_GOING, Known, written
 from bot.storage._models import AnswerRow, Game, GamePlayer, RoundRow, table
 from tests.bot.storage.builders import duel, record
 
@@ -121,3 +122,21 @@ async def test_a_refused_row_undoes_the_whole_save(store: Store) -> None:
     async with store.engine.connect() as conn:
         counted = await conn.scalars(sa.select(seats.c.answered).where(seats.c.game_id == "dup"))
         assert list(counted) == [0, 0]  # nobody's answer counted
+
+
+def test_a_step_of_a_game_going_on_writes_only_what_it_can_change() -> None:
+    """While the game goes on, its row's status, result, ranking and end are left as the
+    known row holds them (their indexes untouched); the step that ends it writes them."""
+    known = Known()
+    states = steps("slim")
+    first = record(states[0])
+    known.keep("slim", written(first, _codec.dumps(states[0].to_dict()), states[0].to_dict(), None))
+    going = known.plan(record(states[1]), 5000.0)
+    assert going is not None and going.ops[0][0] is GOING_ON
+    assert set(going.ops[0][1]) == {*STILL_GOING, "b_id", "b_old"}
+    before_end = states[-2]
+    known.keep(
+        "slim", written(first, _codec.dumps(before_end.to_dict()), before_end.to_dict(), None)
+    )
+    ending = known.plan(record(states[-1]), 5000.0)
+    assert ending is not None and ending.ops[0][0] is STEP
