@@ -14,6 +14,7 @@ import rules
 from bot.storage import GameMeta, StaleGame, Store, _codec, open_store
 from bot.storage._advance import GOING_ON, STEP, STILL_GOING, Known, written
 from bot.storage._models import AnswerRow, Game, GamePlayer, RoundRow, table
+from bot.storage._pg_steps import PgSteps
 from tests.bot.storage.builders import duel, record
 
 TABLES = [(table(Game), "id"), (table(GamePlayer), "game_id")]
@@ -140,3 +141,32 @@ def test_a_step_of_a_game_going_on_writes_only_what_it_can_change() -> None:
     )
     ending = known.plan(record(states[-1]), 5000.0)
     assert ending is not None and ending.ops[0][0] is STEP
+
+
+@pytest.mark.postgres
+async def test_on_postgres_a_step_is_one_statement_or_nothing(postgres_url: str) -> None:
+    """`_pg_steps`: a known step is written by its one statement (the rows are those of
+    the full save, above); a row another writer moved on makes it write nothing."""
+    store = await open_store(postgres_url)
+    try:
+        steps_ = store.games._lane
+        assert isinstance(steps_, PgSteps)
+        states = steps("pg")
+        known = Known()
+        for state in states[:3]:
+            await store.games.save_game(record(state), now=5000.0)
+        plan_from = states[2]
+        known.keep(
+            "pg",
+            written(
+                record(plan_from), _codec.dumps(plan_from.to_dict()), plan_from.to_dict(), None
+            ),
+        )
+        step = known.plan(record(states[3]), 5000.0)
+        assert step is not None and len(step.ops) > 1  # the game row and its answer at least
+        assert await steps_.apply(step.ops)  # the store held states[2]: written
+        assert not await steps_.apply(step.ops)  # now it holds states[3]: nothing written
+        loaded = await store.games.load_game("pg")
+        assert loaded is not None and loaded.state.to_dict() == states[3].to_dict()
+    finally:
+        await store.close()
