@@ -36,6 +36,8 @@ MUTABLE = (
     "rank_class", "rank_value", "answer_time", "version", "state", "meta", "finished_at",
 )  # fmt: skip
 """The `games` columns a step can change; the rest are fixed when the game is created."""
+STILL_GOING = ("channel_id", "rounds_played", "final_score", "version", "state", "meta")
+"""Of those, the ones a step of a game still going on can change (`_codec.going_on_row`)."""
 SEAT_MUTABLE = ("status", "score", "answered", "points_total", "won", "checkout", "perfect")
 
 
@@ -66,6 +68,14 @@ STEP = (
     .values({name: sa.bindparam(name) for name in MUTABLE})
 )
 """The game row's step, only where the row still holds the known state (compare-and-set)."""
+GOING_ON = (
+    _games.update()
+    .where(_games.c.id == sa.bindparam("b_id"), _games.c.state == sa.bindparam("b_old"))
+    .values({name: sa.bindparam(name) for name in STILL_GOING})
+)
+"""`STEP` of a game that was going on and still is: the known row holds the values of
+the other columns already (an active game's status, no result, no ranking, no end), so
+they and the indexes over them are left alone."""
 SEAT = (
     _seats.update()
     .where(_seats.c.game_id == sa.bindparam("b_game"), _seats.c.seat == sa.bindparam("b_seat"))
@@ -131,9 +141,16 @@ class Known:
         finished_at = known.finished_at
         if finished_at is None and state.outcome is not None:
             finished_at = _codec.finished_moment(state, known.created_at) if now is None else now
-        row = _game_values(record, state_json, finished_at)
+        statement = STEP
+        if state.outcome is None and finished_at is None:  # the known state is going on too
+            statement = GOING_ON
+            row = _codec.going_on_row(
+                state, channel_id=record.channel_id, meta=record.meta, state_json=state_json
+            )
+        else:
+            row = _game_values(record, state_json, finished_at)
         row.update(b_id=state.id, b_old=known.state_json)
-        ops: list[Op] = [(STEP, row)]
+        ops: list[Op] = [(statement, row)]
         if same:
             return Step(ops, Written(state_json, new, known.created_at, finished_at, known.seats))
         seats = _codec.player_rows(state, guild_id=record.guild_id, created_at=known.created_at)

@@ -159,20 +159,31 @@ def step_row(
     if result is not None and not state.mode.is_duel:
         rank = rules.ranking_key(state)
     return {
-        "channel_id": channel_id,
+        **going_on_row(state, channel_id=channel_id, meta=meta, state_json=state_json),
         "status": status(state),
         "termination": None if result is None else result.termination.value,
         "winner": None if result is None else result.winner,
-        "rounds_played": len(state.rounds),
         "perfect": bool(result and result.perfect),
-        "final_score": float(state.scores[0]),
         "rank_class": None if rank is None else rank[0],
         "rank_value": None if rank is None else rank[1],
         "answer_time": None if rank is None else rank[2],
+        "finished_at": finished_at,
+    }
+
+
+def going_on_row(state: GameState, *, channel_id: int, meta: GameMeta, state_json: str) -> Row:
+    """The `games` columns a step can change while the game goes on (`_advance.GOING_ON`).
+
+    The others (status, the result, the ranking, the end's time) hold the same values
+    from a game's start to its end, and four indexes hold most of them: writing them
+    unchanged on every answer made SQLite rewrite those index entries each time."""
+    return {
+        "channel_id": channel_id,
+        "rounds_played": len(state.rounds),
+        "final_score": float(state.scores[0]),
         "version": state_version(state),
         "state": state_json,
         "meta": dumps(meta.to_dict()),
-        "finished_at": finished_at,
     }
 
 

@@ -18,6 +18,7 @@ from bot.storage import _codec
 from bot.storage._advance import Known, Written, write_rounds, written
 from bot.storage._lane import SqliteLane
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
+from bot.storage._pg_steps import PgSteps
 from bot.storage._records import (
     AttemptsUsed,
     Face,
@@ -128,10 +129,11 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
 
 async def save_game(
     write: Writer, known: Known, record: GameRecord, now: float | None,
-    lane: SqliteLane | None = None,
+    lane: SqliteLane | PgSteps | None = None,
 ) -> None:  # fmt: skip
     """`GameStore.save_game`: the shortcut (`_advance`) if it can, else the full way, in one
-    transaction; on a SQLite file the shortcut is one trip to SQLite's thread (`_lane`).
+    transaction; on a SQLite file the shortcut is one trip to SQLite's thread (`_lane`), on
+    PostgreSQL one statement (`_pg_steps`).
     A key conflict (a rival's new game with this id) is retried once; then it is
     StaleGame."""
     game_id = record.state.id

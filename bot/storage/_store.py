@@ -26,6 +26,7 @@ from bot.storage._engine import enable_wal, make_engine, upgrade
 from bot.storage._fairplay import FairPlayStore
 from bot.storage._lane import SqliteLane
 from bot.storage._names import NameStore
+from bot.storage._pg_steps import PgSteps
 from bot.storage._puzzles import PuzzleStore
 from bot.storage._roles import RoleStore
 from bot.storage._rooms import RoomStore
@@ -60,7 +61,8 @@ class Store:
         connections = Connections(engine)
         write, read = connections.write, connections.read
         self._lane = SqliteLane.of(engine, connections.write_lock)
-        self.games = GameStore(write, read, self._lane)
+        self._pg_steps = PgSteps.of(engine)
+        self.games = GameStore(write, read, self._lane or self._pg_steps)
         self.boards = BoardStore(write, read)
         self.challenges = ChallengeStore(write, read)
         self.sets = ServerSetStore(write, read)
@@ -86,6 +88,9 @@ class Store:
         lane, self._lane = self._lane, None
         if lane is not None:
             await lane.close()
+        pg_steps, self._pg_steps = self._pg_steps, None
+        if pg_steps is not None:
+            await pg_steps.close()
         await self.engine.dispose()
 
     async def __aenter__(self) -> Store:

@@ -14,6 +14,7 @@ from bot.storage import _games, _ratings
 from bot.storage._advance import Known
 from bot.storage._connect import Connect
 from bot.storage._lane import SqliteLane
+from bot.storage._pg_steps import PgSteps
 from bot.storage._records import FinishedThread, GameRecord, StaleGame
 
 
@@ -21,7 +22,9 @@ class GameStore:
     """The games: save and load one, find the running and overdue ones, a player's
     history and Qualification attempts."""
 
-    def __init__(self, write: Connect, read: Connect, lane: SqliteLane | None = None) -> None:
+    def __init__(
+        self, write: Connect, read: Connect, lane: SqliteLane | PgSteps | None = None
+    ) -> None:
         self._write = write
         self._read = read
         self._lane = lane

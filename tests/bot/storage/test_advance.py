@@ -11,8 +11,10 @@ import pytest
 import sqlalchemy as sa
 
 import rules
-from bot.storage import GameMeta, StaleGame, Store, open_store
+from bot.storage import GameMeta, StaleGame, Store, _codec, open_store
+from bot.storage._advance import GOING_ON, STEP, STILL_GOING, Known, written
 from bot.storage._models import AnswerRow, Game, GamePlayer, RoundRow, table
+from bot.storage._pg_steps import PgSteps
 from tests.bot.storage.builders import duel, record
 
 TABLES = [(table(Game), "id"), (table(GamePlayer), "game_id")]
@@ -121,3 +123,50 @@ async def test_a_refused_row_undoes_the_whole_save(store: Store) -> None:
     async with store.engine.connect() as conn:
         counted = await conn.scalars(sa.select(seats.c.answered).where(seats.c.game_id == "dup"))
         assert list(counted) == [0, 0]  # nobody's answer counted
+
+
+def test_a_step_of_a_game_going_on_writes_only_what_it_can_change() -> None:
+    """While the game goes on, its row's status, result, ranking and end are left as the
+    known row holds them (their indexes untouched); the step that ends it writes them."""
+    known = Known()
+    states = steps("slim")
+    first = record(states[0])
+    known.keep("slim", written(first, _codec.dumps(states[0].to_dict()), states[0].to_dict(), None))
+    going = known.plan(record(states[1]), 5000.0)
+    assert going is not None and going.ops[0][0] is GOING_ON
+    assert set(going.ops[0][1]) == {*STILL_GOING, "b_id", "b_old"}
+    before_end = states[-2]
+    known.keep(
+        "slim", written(first, _codec.dumps(before_end.to_dict()), before_end.to_dict(), None)
+    )
+    ending = known.plan(record(states[-1]), 5000.0)
+    assert ending is not None and ending.ops[0][0] is STEP
+
+
+@pytest.mark.postgres
+async def test_on_postgres_a_step_is_one_statement_or_nothing(postgres_url: str) -> None:
+    """`_pg_steps`: a known step is written by its one statement (the rows are those of
+    the full save, above); a row another writer moved on makes it write nothing."""
+    store = await open_store(postgres_url)
+    try:
+        steps_ = store.games._lane
+        assert isinstance(steps_, PgSteps)
+        states = steps("pg")
+        known = Known()
+        for state in states[:3]:
+            await store.games.save_game(record(state), now=5000.0)
+        plan_from = states[2]
+        known.keep(
+            "pg",
+            written(
+                record(plan_from), _codec.dumps(plan_from.to_dict()), plan_from.to_dict(), None
+            ),
+        )
+        step = known.plan(record(states[3]), 5000.0)
+        assert step is not None and len(step.ops) > 1  # the game row and its answer at least
+        assert await steps_.apply(step.ops)  # the store held states[2]: written
+        assert not await steps_.apply(step.ops)  # now it holds states[3]: nothing written
+        loaded = await store.games.load_game("pg")
+        assert loaded is not None and loaded.state.to_dict() == states[3].to_dict()
+    finally:
+        await store.close()
