@@ -361,7 +361,7 @@ class RoundFlow:
             except Exception:
                 log.exception("game %s: recovery failed", record.state.id)
         try:
-            await self.shows.owed.recover()
+            await self.shows.recover_untold()
         except Exception:
             log.exception("recovering the summaries still owed failed")
         return len(games)

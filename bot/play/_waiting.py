@@ -8,7 +8,7 @@ was never seen: it waits unseen, its clock not started, until the player presses
 The re-post schedule, which voids a game after some eight minutes, is for a post
 Discord refused or a round a crash may have shown, and a sweep would time it out
 unseen: neither ends it. Only a player away for `WAITS_AT_MOST_S` does: the game is
-void, no attempt used, and their next press says so (`OwedSummaries.tell_owed`), since a
+void, no attempt used, and their next press says so (`Shows.tell_owed`), since a
 Qualification day stays sealed while a game of it runs and an abandoned wait must not
 hold it for good. The wait is saved with the game (`GameMeta.waits_round`), so a
 restart keeps it waiting, to the same end (`waits_until`).

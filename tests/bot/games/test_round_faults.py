@@ -13,7 +13,7 @@ import pytest
 import rules
 from bot.games import _announce
 from bot.games._closing import END_BUTTONS_S
-from bot.play._owed import TELL_AGAIN_S
+from bot.play._showing import TELL_AGAIN_S
 from tests.support.sim import answer, answer_id, message_text, reply_text, round_messages
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
