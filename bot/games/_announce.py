@@ -120,7 +120,9 @@ class Announcer:
 
     async def _call(self, record: GameRecord, what: str, call: Any) -> Any:
         try:
-            return await with_retry(call, f"game {record.state.id}: {what}", self.budget)
+            return await with_retry(  # under the game's voice: a 429's pause is `Paused`
+                call, f"game {record.state.id}: {what}", self.budget, through_pause=False
+            )
         except discord.HTTPException as error:
             lost = _lost(error)
             if lost is not None:

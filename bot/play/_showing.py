@@ -17,15 +17,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import rules
 from bot.play._active import ActiveGames
 from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
-from bot.play._timers import RoundTimers
-from bot.play._types import UNPOSTED, ChannelLost, Clock, GameEvents, Unreachable, Via, announce
+from bot.play._timers import RoundTimers, game_time
+from bot.play._types import (
+    UNPOSTED,
+    ChannelLost,
+    Clock,
+    GameEvents,
+    Paused,
+    Unreachable,
+    Via,
+    announce,
+)
 from bot.storage import GameRecord, RatingChange, Store, Untold
 from rules import GameState, Mode, Termination
 
@@ -38,6 +47,24 @@ TELL_AGAIN_S = 300.0
 TELL_TRIES = 12
 """A void game's summary that Discord did not take is tried again every five minutes
 for an hour: the player learns why when Discord answers again."""
+
+
+@dataclass(slots=True)
+class _Todo:
+    """What one step still has to show (`Shows.show`), kept while it waits out a pause."""
+
+    answered: int | None
+    resolved: int | None
+    replaced: int | None
+    resumed: bool = False
+
+
+def _same_open_round(live: GameRecord, record: GameRecord) -> bool:
+    """Whether the game still has `record`'s open round open (the same round, not replayed)."""
+    now, then = live.state.current_round, record.state.current_round
+    if live.state.outcome is not None or now is None or then is None:
+        return False
+    return (now.number, now.started_at) == (then.number, then.started_at)
 
 
 class Steps(Protocol):
@@ -86,40 +113,76 @@ class Shows:
         """Announce what a step just saved, outside the game's lock, in step order:
         who `answered`, the round `resolved` (its result), an old message `replaced`
         by a replay; then the summary if the game is over, else the open round's post
-        if it is not up yet. Returns the game as it is after."""
+        if it is not up yet. Returns the game as it is after.
+
+        A bot-token call that meets a 429's pause is not made inside the voice
+        (`Paused`): the step lets the voice go, waits the pause out, and goes on with
+        what it had not shown yet, so no later step (a player's answer) waits behind
+        the pause for the voice (issue 29). What a later step showed meanwhile is not
+        shown again: a round it moved past is not posted."""
+        todo = _Todo(answered, resolved, replaced)
         game_id = record.state.id
-        async with self.steps.active.voice(game_id):
-            try:
-                if answered is not None:
-                    await announce(
-                        f"game {game_id} answer",
-                        self.steps.events.answer_received(record, answered, via),
-                    )
-                if resolved is not None:
-                    await announce(
-                        f"game {game_id} round {resolved}",
-                        self.steps.events.round_resolved(record, resolved, via),
-                    )
-            except ChannelLost as lost:
-                return await self._void_now(record, lost.reason)
-            if record.state.outcome is not None:
-                if not await self._announce_over(record, via):
-                    await self._tell_later(record, 1, REPOST_AFTER_S[0])
-                return record
-            rnd = record.state.current_round
-            if rnd is None:
-                return record
-            if rnd.shown_at is not None:
-                if not self.steps.timers.armed(game_id):
-                    self.steps.arm(record)
-                return record
-            shown = await self._post_round(record, via, replayed=replayed)
-            if replaced is not None and shown is not record:
+        while True:
+            async with self.steps.active.voice(game_id):
+                try:
+                    return await self._show(record, via, todo, replayed=replayed)
+                except Paused as paused:
+                    wait = paused.seconds
+            log.info("game %s: its announcements wait %.1f s for a 429's pause", game_id, wait)
+            await game_time.wait(wait)
+            todo.resumed = True
+
+    async def _show(
+        self, record: GameRecord, via: Via | None, todo: _Todo, *, replayed: bool
+    ) -> GameRecord:
+        """`show`'s part inside the voice; `todo` keeps what is shown across a pause."""
+        game_id = record.state.id
+        try:
+            if todo.answered is not None:
                 await announce(
-                    f"game {game_id} old round message",
-                    self.steps.events.round_replaced(shown, replaced),
+                    f"game {game_id} answer",
+                    self.steps.events.answer_received(record, todo.answered, via),
                 )
-            return shown
+                todo.answered = None
+            if todo.resolved is not None:
+                await announce(
+                    f"game {game_id} round {todo.resolved}",
+                    self.steps.events.round_resolved(record, todo.resolved, via),
+                )
+                todo.resolved = None
+        except ChannelLost as lost:
+            return await self._void_now(record, lost.reason)
+        if record.state.outcome is not None:
+            if not await self._announce_over(record, via):
+                await self._tell_later(record, 1, REPOST_AFTER_S[0])
+            return record
+        if todo.resumed:  # a later step may have shown the game while this one waited
+            live = self.steps.active.get(game_id)
+            if live is None or not _same_open_round(live, record):
+                return live or record
+            record = live
+        rnd = record.state.current_round
+        if rnd is None:
+            return record
+        if rnd.shown_at is not None:
+            if not self.steps.timers.armed(game_id):
+                self.steps.arm(record)
+            if todo.resumed and todo.replaced is not None:  # posted before the pause
+                await self._replaced(record, todo)
+            return record
+        shown = await self._post_round(record, via, replayed=replayed)
+        if shown is not record:
+            await self._replaced(shown, todo)
+        return shown
+
+    async def _replaced(self, shown: GameRecord, todo: _Todo) -> None:
+        """The replayed round's old message says so (`GameEvents.round_replaced`)."""
+        if todo.replaced is not None:
+            await announce(
+                f"game {shown.state.id} old round message",
+                self.steps.events.round_replaced(shown, todo.replaced),
+            )
+            todo.replaced = None
 
     def with_unsaved(self, stored: GameRecord) -> GameRecord:
         """`stored` with this copy's note that its open round is up, which the store gets
@@ -187,6 +250,8 @@ class Shows:
             posted = await self.steps.events.round_started(record, replayed=replayed, via=via)
         except ChannelLost as lost:
             return await self._void_now(record, lost.reason)
+        except Paused:
+            raise  # not a failed post: `show` waits the pause out and posts it then
         except Exception as error:
             held = getattr(error, "retry_after_s", None)  # a 429 said when it may go
             if isinstance(error, Unreachable):

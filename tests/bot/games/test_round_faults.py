@@ -123,10 +123,10 @@ async def test_discords_retries_never_run_under_a_games_lock(world, monkeypatch)
     held: list[str] = []
     real = _announce.with_retry  # type: ignore[attr-defined]
 
-    async def watching(call, what, budget=None):
+    async def watching(call, what, budget=None, **options):
         locks = world.bot.service.active._locks
         held.extend(what for game_id, lock in locks.items() if lock.locked())
-        return await real(call, what, budget)
+        return await real(call, what, budget, **options)
 
     monkeypatch.setattr(_announce, "with_retry", watching)
     world.digits.extend("3489", "2476")
