@@ -24,6 +24,7 @@ import rules
 from bot.play._active import ActiveGames
 from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
+from bot.play._telling import Tells
 from bot.play._timers import RoundTimers, game_time
 from bot.play._types import (
     UNPOSTED,
@@ -35,18 +36,14 @@ from bot.play._types import (
     Via,
     announce,
 )
-from bot.storage import GameRecord, RatingChange, Store, Untold
-from rules import GameState, Mode, Termination
+from bot.storage import GameRecord, Store
+from rules import GameState
 
 log = logging.getLogger(__name__)
 
 REPOST_AFTER_S = (15.0, 30.0, 60.0, 120.0, 240.0)
 """A round whose post failed past its retries is posted again after these waits
 (about eight minutes in all); then the game is void: nobody loses a round unseen."""
-TELL_AGAIN_S = 300.0
-TELL_TRIES = 12
-"""A void game's summary that Discord did not take is tried again every five minutes
-for an hour: the player learns why when Discord answers again."""
 
 
 @dataclass(slots=True)
@@ -97,8 +94,8 @@ class Shows:
         again with its whole time (an answer from its first post ends that one too),
         the answers are stored. A round posted by the bot token (a start, a timeout, a
         replay) is noted at once: no answer's save follows it soon."""
-        self.ratings: dict[str, list[RatingChange]] = {}
-        """A duel's rating changes, from `RoundFlow.finish` (under the lock) to its summary."""
+        self.tells = Tells(steps)
+        """The summaries: told, told again until Discord takes them, owed after a restart."""
 
     async def show(
         self,
@@ -153,8 +150,8 @@ class Shows:
         except ChannelLost as lost:
             return await self._void_now(record, lost.reason)
         if record.state.outcome is not None:
-            if not await self._announce_over(record, via):
-                await self._tell_later(record, 1, REPOST_AFTER_S[0])
+            if not await self.tells.over(record, via):
+                await self.tells.later(record, 1, REPOST_AFTER_S[0])
             return record
         if todo.resumed:  # a later step may have shown the game while this one waited
             live = self.steps.active.get(game_id)
@@ -218,22 +215,6 @@ class Shows:
                     await self.steps.commit(live, live.state)
                 except Exception:  # the next start posts the round again: nothing is lost
                     log.warning("game %s: saving that its round is up failed", game_id)
-
-    async def _announce_over(self, record: GameRecord, via: Via | None) -> bool:
-        """The summary; whether Discord took it (a game whose channel is gone: yes)."""
-        ratings = self.ratings.get(record.state.id, [])
-        try:
-            await self.steps.events.game_over(record, ratings, via)
-        except ChannelLost as lost:
-            log.info("game %s: over, but its channel is gone (%s)", record.state.id, lost.reason)
-        except Unreachable as unreachable:
-            log.info("game %s: over, untold for now: %s", record.state.id, unreachable)
-            return False
-        except Exception:
-            log.exception("announcing game %s over failed", record.state.id)
-            return False  # its ratings stay for the next try
-        self.ratings.pop(record.state.id, None)
-        return True
 
     async def _post_round(
         self, record: GameRecord, via: Via | None, *, replayed: bool
@@ -357,31 +338,6 @@ class Shows:
                 self.steps.active.remember(replace(live, meta=meta))  # rides the next save
         return True
 
-    async def tell_owed(self, guild_id: int, user_id: int, via: Via) -> bool:
-        """The player's private game over and untold (voided after a crash left its round
-        unshowable: no token can post an ephemeral message), told through `via`, their
-        next press: that it did not count and the attempt is theirs again. Whether one
-        was told."""
-        told = False
-        for owed in await self.steps.store.untold.all():
-            if owed.guild_id != guild_id:
-                continue
-            record = await self.steps.store.games.load_game(owed.game_id)
-            if record is None or not record.meta.private or record.state.outcome is None:
-                continue
-            if str(user_id) not in record.state.players:
-                continue
-            async with self.steps.active.voice(record.state.id):
-                if not await self._announce_over(record, via):
-                    continue
-            self.steps.timers.cancel(record.state.id)  # its next try, due later
-            try:
-                await self.steps.store.untold.told(record.state.id)
-            except Exception:  # told again at its next due at worst
-                log.warning("game %s: clearing its owed summary failed", record.state.id)
-            told = True
-        return told
-
     async def repost(self, game_id: str, number: int, via: Via | None = None) -> None:
         """Post the open round `number` again; once its deadline passed unseen it starts
         afresh (`ReplayRound`: the same Digits, a full time limit from now)."""
@@ -409,58 +365,7 @@ class Shows:
                 return
             log.error("game %s: round %s could not be posted; void", game_id, number)
             record = await self.steps.void(record, UNPOSTED)
-        await self._tell(record, 1)
-
-    async def _tell(self, record: GameRecord, tries: int) -> None:
-        """The summary of a game over (voided because Discord would not show it, or
-        whose summary failed), tried until it lands or TELL_TRIES have passed."""
-        async with self.steps.active.voice(record.state.id):
-            told = await self._announce_over(record, None)
-        if not told and tries < TELL_TRIES:
-            await self._tell_later(record, tries + 1, TELL_AGAIN_S)
-            return
-        if not told:
-            log.error("game %s: its summary was refused %d times; given up", record.state.id,
-                      tries)  # fmt: skip
-        try:
-            await self.steps.store.untold.told(record.state.id)
-        except Exception:  # told twice after a restart at worst
-            log.warning("game %s: clearing its owed summary failed", record.state.id)
-
-    async def _tell_later(self, record: GameRecord, tries: int, after_s: float) -> None:
-        """Try the summary again: a game over must be told once, and a 5xx that reaches
-        the bot is final for that call (discord.py tried it already). Stored with its
-        count, so a restart tries it by the same bound (`recover_untold`)."""
-        moment = self.steps.clock() + after_s
-        owed = Untold(record.state.id, record.guild_id, tries, moment)
-        try:
-            await self.steps.store.untold.keep(owed)
-        except Exception:  # the timer below still tries it while this process runs
-            log.warning("game %s: storing its owed summary failed", record.state.id)
-        self._tell_at(record, tries, moment)
-
-    def _tell_at(self, record: GameRecord, tries: int, moment: float) -> None:
-        self.steps.timers.later(record.state.id, moment, lambda: self._tell(record, tries))
-
-    async def recover_untold(self) -> int:
-        """After a restart: every summary still owed on this process's servers is tried
-        at its time, with its count (a duel's rating changes read again: rated once)."""
-        owed = [u for u in await self.steps.store.untold.all() if self.steps.owns(u.guild_id)]
-        for untold in owed:
-            record = await self.steps.store.games.load_game(untold.game_id)
-            if record is None or record.state.outcome is None:
-                await self.steps.store.untold.told(untold.game_id)
-                continue
-            result = record.state.outcome
-            if record.state.mode is Mode.DUEL and result.termination is not Termination.VOID:
-                try:
-                    self.ratings[untold.game_id] = await self.steps.store.boards.record_duel_result(
-                        record
-                    )
-                except Exception:
-                    log.exception("game %s: reading its rating changes failed", untold.game_id)
-            self._tell_at(record, untold.tries, max(untold.due, self.steps.clock()))
-        return len(owed)
+        await self.tells.tell(record, 1)
 
     async def _void_now(self, record: GameRecord, reason: str) -> GameRecord:
         """Discord took the game's place away during an announcement: void it."""
@@ -468,5 +373,5 @@ class Shows:
             live = self.steps.active.get(record.state.id) or record
             voided = await self.steps.void(live, reason)
         if voided is not live:
-            await self._announce_over(voided, None)
+            await self.tells.over(voided, None)
         return voided
