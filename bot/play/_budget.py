@@ -175,8 +175,9 @@ class RestBudget:
         """Wait for this call's turn; `RestBusy` at once when it would come later than
         `within` seconds from now, or when the optional lane is stopped; `BucketBusy`
         when its `bucket` is held longer than that. Not `through_pause`: `Paused` at
-        once while a 429 pauses the process or holds `bucket` (a caller holding a lock
-        others wait for waits it out after letting go: `Shows.show`).
+        once while a 429 pauses the process or holds `bucket` for `within` or less (a
+        caller holding a lock others wait for waits it out after letting go:
+        `Shows.show`); a longer one is refused as before, its post tried again later.
 
         A waiter sleeps (`sleep`, a wait simcord's virtual clock recognizes) until its
         turn is due, then looks again: in order, it wakes about once.
@@ -187,7 +188,7 @@ class RestBudget:
         held = self.held_s(bucket)
         if not through_pause:
             paused = max(held, self._paused_until - self.clock())
-            if paused > 0:
+            if paused > 0 and (within is None or paused <= within):  # longer: refused below
                 raise Paused(paused, f"the {lane} lane is paused by a 429")
         if bucket is not None and held > 0:
             if within is not None and held > within:

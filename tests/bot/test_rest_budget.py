@@ -146,6 +146,9 @@ async def test_a_call_that_may_not_wait_out_a_pause_is_told_how_long_at_once() -
     assert held.value.seconds == pytest.approx(1.9)
     await budget.take(through_pause=False, bucket=posts_in(8))  # nothing holds it: it goes
     assert budget.delay_s() == 0.0  # the refused calls queued nothing
+    budget.hold(posts_in(9), 100.0)  # longer than the call may wait: refused, as ever
+    with pytest.raises(BucketBusy):
+        await budget.take(within=30.0, bucket=posts_in(9), through_pause=False)
 
 
 async def test_invalid_requests_count_over_a_sliding_ten_minutes(
