@@ -231,8 +231,9 @@ class Shows:
             posted = await self.steps.events.round_started(record, replayed=replayed, via=via)
         except ChannelLost as lost:
             return await self._void_now(record, lost.reason)
-        except Paused:
-            raise  # not a failed post: `show` waits the pause out and posts it then
+        except Paused:  # not a failed post: `show` waits the pause out and posts it then
+            self._keep_best(record)
+            raise
         except Exception as error:
             held = getattr(error, "retry_after_s", None)  # a 429 said when it may go
             if isinstance(error, Unreachable):
@@ -278,6 +279,16 @@ class Shows:
             self.steps.reveals.start(shown)
             self.steps.practice.play(shown)
             return shown
+
+    def _keep_best(self, record: GameRecord) -> None:
+        """The last round's best answers `record` found ride the game's copy (and its next
+        save), so its post after a pause does not solve them again."""
+        live = self.steps.active.get(record.state.id)
+        if live is None or not _same_open_round(live, record):
+            return
+        if len(record.meta.best) > len(live.meta.best):
+            meta = replace(live.meta, best=record.meta.best)
+            self.steps.active.remember(replace(live, meta=meta))
 
     async def _count_failed_post(self, game_id: str, number: int, *, save: bool) -> int:
         """Under the lock: count one more failed post of round `number` with the game,
