@@ -133,8 +133,17 @@ class Reveals:
         return [ms for asked, ms in self.done if start <= asked < end]
 
 
+CALLS_PER_GAME_S = 0.0037
+"""Bot-token calls a second per running game: the mix of `bench/bench_rest.py` with
+`SOLO_GAMES=private`, the default (docs/BENCHMARKS.md, rest; docs/scaling.md): a
+Qualification, a Training or a Practice answered by its players makes none, a duel
+~3.4 in all (its thread, round 1, its archive)."""
+
+
 async def games_traffic(budget: RestBudget, counts: Counts, rate: float) -> None:
-    """The running games' calls: `rate` a second, each its own task in the games' lane."""
+    """The running games' calls: `rate` a second, each its own task in the games' lane;
+    cancelled, it takes its calls still queued with it (they would run into the next
+    wave's counts, or past the end of the run)."""
     loop = asyncio.get_running_loop()
     tasks: set[asyncio.Task[None]] = set()
 
@@ -144,8 +153,14 @@ async def games_traffic(budget: RestBudget, counts: Counts, rate: float) -> None
 
         await with_retry(made, "a round", budget, lane=Lane.GAMES)
 
-    while True:
-        task = asyncio.create_task(call())
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-        await asyncio.sleep(1 / rate)
+    try:
+        while rate > 0:
+            task = asyncio.create_task(call())
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+            await asyncio.sleep(1 / rate)
+        await asyncio.Future()  # no games' calls: wait to be cancelled
+    finally:  # cancelled at the wave's end: its calls still queued go with it, uncounted
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import sys
 import tempfile
@@ -39,7 +40,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import rules
-from bench._midnight_parts import Channel, Counts, Instant, Real, Reveals, games_traffic
+from bench._midnight_parts import (
+    CALLS_PER_GAME_S,
+    Channel,
+    Counts,
+    Instant,
+    Real,
+    Reveals,
+    games_traffic,
+)
 from bench._report import percentile, write_section
 from bot.common import SetsDirectory
 from bot.daily import DailyPosts
@@ -167,6 +176,8 @@ async def wave(
         made = len(channel.sent_at)
     end = loop.time()
     games.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await games  # its calls still queued are cancelled with it
     await asyncio.sleep(5.0)  # the reveals asked before the end have their answers
     seconds = [counts.per_second[s] for s in range(int(end - start) + 1)]
     result = Wave(
@@ -189,12 +200,21 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--played", type=int, default=2_000)
     parser.add_argument("--players", type=int, default=2, help="games per played server")
     parser.add_argument("--reveals", type=float, default=0.5, help="reveals asked a second")
-    parser.add_argument("--games-rate", type=float, default=10.0, help="games' calls a second")
+    parser.add_argument(
+        "--running", type=int, default=1_000,
+        help=f"games running through the wave, each {CALLS_PER_GAME_S:g} bot-token calls/s",
+    )  # fmt: skip
+    parser.add_argument(
+        "--games-rate", type=float, default=None,
+        help="the games' bot-token calls a second (default: --running x their rate)",
+    )  # fmt: skip
     parser.add_argument("--quiet", type=float, default=120.0, help="the quiet time, s")
     parser.add_argument("--sample", type=int, default=30, help="cold closest timed")
     parser.add_argument("--baseline", type=float, default=60.0, help="s of the old wave; 0: none")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
+    if args.games_rate is None:
+        args.games_rate = args.running * CALLS_PER_GAME_S
     with tempfile.TemporaryDirectory() as tmp:
         lines = await run(args, f"sqlite+aiosqlite:///{tmp}/midnight.db", f"{tmp}/old.db")
     print("\n".join(lines))
@@ -261,7 +281,9 @@ def report(
         " their seeds give), on SQLite; the real `DailyPosts` (look ahead, then `run_due`,"
         f" {CONCURRENCY} servers at a time); every post rendered and sent as one bot-token"
         " call through the real `RestBudget` (40 calls/s) in its daily lane, beside the"
-        f" games' {args.games_rate:g} calls/s in theirs; real time. Reveals: the real solver"
+        f" games' {args.games_rate:g} calls/s in theirs ({args.games_rate / CALLS_PER_GAME_S:,.0f}"
+        f" running games at {CALLS_PER_GAME_S:g} calls/s each, `bench_rest`'s mix with"
+        " private solo games); real time. Reveals: the real solver"
         f" process (`SolverProcess.best`, top 3, a random Digits and Score, without PHP's"
         f" confirmation), {args.reveals:g} a second, quiet for {args.quiet:g} s before"
         " midnight and through the wave. The look ahead's solver is a stand-in that"
@@ -277,8 +299,13 @@ def report(
         f"| the look with the real solver, modeled (p50 x {solved:,}, idle as long after each)"
         f" | {modeled_min:.0f} min of the {AHEAD_S / 3600:.0f} h before midnight |",
         f"| posts made | {now.made:,} |",
-        f"| the last post, after midnight | {now.last_post_s:.0f} s (target: 600 s) |",
+        f"| the last post, after midnight | {now.last_post_s:.0f} s (target: 300 s) |",
+        f"| the last post's floor: posts / (40 - the games' {args.games_rate:g} calls/s)"
+        f" | {now.made / max(1e-9, 40 - args.games_rate):.0f} s |",
         f"| bot-token calls: daily / games | {now.daily_calls:,} / {now.games_calls:,} |",
+        "| bot-token calls a second through the wave: all / the daily lane's"
+        f" | {(now.daily_calls + now.games_calls) / now.seconds:.1f}"
+        f" / {now.daily_calls / now.seconds:.1f} |",
         f"| calls in any one second: max (p99) | {now.max_per_s} ({now.per_s_p99:.0f})"
         " (target: 40) |",
         f"| solver calls by the posts during the wave | {now.fallback_calls} |",

@@ -1,23 +1,15 @@
 """The Discord side of `GameEvents`: what the players see in the game's thread.
 
-Discord's global limit is per bot token, and interaction responses and followups are
-outside it. So a round answered through an interaction rides it (`Via`): the result
-is the response's edit of the round's message, the next round (or the summary) its
-followup, a duel's "has answered" the answering player's edit: no bot-token call.
-What no interaction carries (a timeout, a start's first round, a replay, an answer
-from elsewhere) goes with the bot token through a PartialMessageable, so announcing
-needs no cache and works from a timer or right after a restart; a carrier that fails
-falls back to it. A 403 or 404 on the game's channel is `ChannelLost`: the game is void.
-A private game's messages (ephemeral) have no bot-token path: they ride the answer's
-interaction or the game's kept one (`Carriers`), and with neither fresh the post
-fails as a 5xx would, so the round waits unseen, its clock not started (`Shows`).
+How each message goes (an answer's interaction, the game's kept one, or the bot token)
+is `Delivery`'s (bot/games/_delivery.py); this says what: a round, its result, a duel's
+"has answered", the summary with its chart and buttons. Each call runs inside the
+game's voice (`Shows`), so a bot-token call here never waits out a 429's pause: it is
+`Paused`, and the step waits outside the voice (issue 29).
 """
 
 from __future__ import annotations
 
-import io
 import logging
-import secrets
 from typing import Any, Protocol
 
 import discord
@@ -26,10 +18,10 @@ from bot.charts import ChartRenderer, game_chart
 from bot.common import fmt, mention
 from bot.games import _render as render
 from bot.games._closing import ThreadCloser
+from bot.games._delivery import CHART_FILE, USERS_ONLY, Delivery
 from bot.games._discord import RestBudget, RestBusy, with_retry
-from bot.games._followups import Followups
 from bot.games._names import SeenNames, may_attach
-from bot.games._riding import Carriers, InteractionVia, KeptVia, shows
+from bot.games._riding import InteractionVia
 from bot.games._summary import summary_messages
 from bot.games._views import answer_view, rematch_view, summary_view
 from bot.games._waits import tell_waiting
@@ -40,9 +32,7 @@ from rules import Mode
 
 log = logging.getLogger(__name__)
 
-USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
-CHART_FILE = "score.png"
 VOID_NOTES = {UNPOSTED: "games.void_unposted", UNSEEN: "token.void_waited"}
 """What the summary of a game the bot voided for Discord's sake says of it."""
 REPING_AFTER_S = 600.0
@@ -52,21 +42,6 @@ so a bot in a crash loop does not ping every player on every start."""
 
 def record_locale(record: GameRecord) -> str:
     return record.meta.locale or DEFAULT_LOCALE
-
-
-def _lost(error: discord.HTTPException) -> ChannelLost | None:
-    if isinstance(error, discord.Forbidden):
-        return ChannelLost("forbidden")
-    if isinstance(error, discord.NotFound):
-        return ChannelLost("not_found")
-    return None
-
-
-def _kept(carrier: Via) -> KeptVia | None:
-    """What a carrier keeps of its interaction (its token, its channel), if it has one."""
-    if isinstance(carrier, InteractionVia):
-        return carrier.kept
-    return carrier if isinstance(carrier, KeptVia) else None
 
 
 def verdict_text(record: GameRecord, number: int, via: InteractionVia) -> str | None:
@@ -111,101 +86,12 @@ class Announcer:
         self.budget = budget
         self.charts = charts
         self.closer = closer
-        self.carriers = Carriers()
-        self.followups = Followups(budget)
+        self.delivery = Delivery(client, budget)
+        self.carriers = self.delivery.carriers
+        self.followups = self.delivery.followups
         """Every followup and interaction edit of the games, capped and counted."""
         self.names = SeenNames(client)
         """Who interacted lately, for the charts' legends (no member cache, no REST call)."""
-
-    def _channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
-        return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
-
-    async def _call(self, record: GameRecord, what: str, call: Any) -> Any:
-        try:
-            return await with_retry(call, f"game {record.state.id}: {what}", self.budget)
-        except discord.HTTPException as error:
-            lost = _lost(error)
-            if lost is not None:
-                raise lost from error
-            raise
-
-    async def _send(
-        self,
-        record: GameRecord,
-        what: str,
-        png: bytes | None = None,
-        via: Via | None = None,
-        lives_s: float = 0.0,
-        **kwargs: Any,
-    ) -> Posted:
-        """Post once: through the answer's interaction when it can carry the post (a
-        followup, off the global limit), or the game's kept one, else with the bot
-        token, where a retry after a 5xx that in fact went through carries the same
-        nonce, so Discord does not post it twice (discord.py sets enforce_nonce). `png` goes as
-        CHART_FILE, a new File per try (a sent File is closed). `lives_s`: how long the
-        carrier's token must still work after the post (a private round's time, its
-        message edited at its deadline by that token): a followup too late for that is
-        not made (`Followups`)."""
-        kwargs.setdefault("allowed_mentions", USERS_ONLY)
-
-        def chart() -> dict[str, Any]:
-            return {} if png is None else {"file": discord.File(io.BytesIO(png), CHART_FILE)}
-
-        carrier = self._carrier(record, via)
-        if carrier is not None:
-            private = {"ephemeral": True} if record.meta.private else {}
-            kept = _kept(carrier)
-            until = kept.usable_until() - lives_s if kept is not None else None
-            if record.meta.private and until is not None and until <= self.budget.clock():
-                raise Unreachable(f"game {record.state.id}: {what}: the token is too old for it",
-                                  waits=True)  # fmt: skip
-            try:
-                posted = await self.followups.post(
-                    lambda: carrier.post(**kwargs, **private, **chart()),
-                    f"game {record.state.id}: {what}", kept, until,
-                )  # fmt: skip
-            except (discord.HTTPException, RestBusy) as error:
-                self._drop_if_dead(record, carrier, error)
-                if record.meta.private:
-                    raise  # no bot token can post an ephemeral message
-                log.warning(
-                    "game %s: %s through the interaction failed (%r); by the bot token",
-                    record.state.id, what, error,
-                )  # fmt: skip
-            else:
-                if isinstance(carrier, InteractionVia | KeptVia):
-                    self.carriers.keep(record.state.id, carrier)
-                return posted
-        if record.meta.private:
-            raise self._unreachable(record, what)
-        channel = self._channel(record.channel_id, record.guild_id)
-        kwargs.setdefault("nonce", secrets.token_hex(12))
-        message: discord.Message = await self._call(
-            record, what, lambda: channel.send(**kwargs, **chart())
-        )
-        return Posted(message.id, message.created_at.timestamp())
-
-    def _drop_if_dead(self, record: GameRecord, carrier: Via, error: Exception) -> None:
-        """A dead token is dropped (`Carriers.drop_if_dead`); a private game's step then
-        waits for its player's next press, as after a restart (a thread game's goes by
-        the bot token)."""
-        if self.carriers.drop_if_dead(record.state.id, carrier, error) and record.meta.private:
-            raise Unreachable(f"game {record.state.id}: its interaction token is dead",
-                              waits=True) from error  # fmt: skip
-
-    def _unreachable(self, record: GameRecord, what: str) -> Unreachable:
-        """A private step with no fresh token: one the game held here aged or died, so
-        it was never seen and waits for the next press (`waits`); none held (a restart)."""
-        had = self.carriers.get(record.state.id) is not None
-        return Unreachable(f"game {record.state.id}: {what}: no fresh interaction", waits=had)
-
-    def _carrier(self, record: GameRecord, via: Via | None) -> Via | None:
-        """The answer's interaction when it can show the game, else the game's kept one
-        while fresh, else None (the bot token, or nothing if private)."""
-        if via is not None and shows(record, via):
-            return via
-        kept = self.carriers.get(record.state.id)
-        return kept if kept is not None and shows(record, kept) else None
 
     async def _chart(self, record: GameRecord, locale: str) -> bytes | None:
         """The Score chart, or None: a chart that fails or is late is logged by the
@@ -213,53 +99,6 @@ class Announcer:
         if self.charts is None or not record.state.rounds:
             return None
         return await self.charts.render(game_chart, record, locale, self.names.of(record, locale))
-
-    async def _edit(
-        self,
-        record: GameRecord,
-        message_id: int,
-        what: str,
-        via: Via | None = None,
-        **kwargs: Any,
-    ) -> None:
-        """Edit a round's message: through the answer's response when that is the message
-        its Answer button was on, or the kept interaction that posted it, else with the
-        bot token (a private game has none: `Unreachable`)."""
-        kept = self.carriers.get(record.state.id)
-        editors = (v for v in (via, kept) if v is not None and v.can_edit(message_id))
-        editor = next(editors, None)
-        if editor is not None:
-            try:
-                kept = _kept(editor)
-                await self.followups.edit(
-                    lambda: editor.edit(message_id, **kwargs), f"game {record.state.id}: {what}",
-                    kept, kept.usable_until() if kept is not None else None,
-                )  # fmt: skip
-                if isinstance(editor, InteractionVia):  # the freshest token carries what follows
-                    self.carriers.keep(record.state.id, editor)
-                return
-            except (discord.HTTPException, RestBusy) as error:
-                self._drop_if_dead(record, editor, error)
-                if record.meta.private:
-                    raise
-                log.warning(
-                    "game %s: %s through the interaction failed (%r); by the bot token",
-                    record.state.id, what, error,
-                )  # fmt: skip
-        if record.meta.private:
-            raise self._unreachable(record, what)
-        message = self._channel(record.channel_id, record.guild_id).get_partial_message(message_id)
-        await self._call(record, what, lambda: message.edit(**kwargs))
-
-    async def _edit_round(
-        self, record: GameRecord, number: int, what: str, via: Via | None = None, **kwargs: Any
-    ) -> bool:
-        """Edit round `number`'s message; False when it has none (its post failed)."""
-        message_id = record.meta.round_message_id
-        if message_id is None or record.meta.round_message_of not in (None, number):
-            return False
-        await self._edit(record, message_id, what, via, **kwargs)
-        return True
 
     @staticmethod
     def _players(record: GameRecord) -> str:
@@ -280,7 +119,7 @@ class Announcer:
         ping = (rnd.number == 1 or replayed) and stale
         lives = float(record.state.game_set.time_limit) if record.meta.private else 0.0
         try:
-            posted = await self._send(
+            posted = await self.delivery.send(
                 record,
                 f"round {rnd.number}",
                 via=via,
@@ -305,7 +144,7 @@ class Announcer:
         locale = record_locale(record)
         number = len(record.state.rounds)
         embed = render.round_embed(record, locale)
-        await self._edit_round(record, number, "answer received", via, embed=embed)
+        await self.delivery.edit_round(record, number, "answer received", via, embed=embed)
 
     async def round_resolved(self, record: GameRecord, number: int, via: Via | None = None) -> None:
         """The round's message becomes its result (and loses its Answer button)."""
@@ -317,11 +156,11 @@ class Announcer:
             # an earlier post of this round, its Answer pressed (it was posted again after
             # a crash lost the note that it was up): it ends too, free, by the response
             assert older is not None
-            await self._edit(
+            await self.delivery.edit(
                 record, older, f"{what} (an earlier post)", via, embed=embed, view=None
             )
-        if not await self._edit_round(record, number, what, via, embed=embed, view=None):
-            await self._send(record, what, via=via, embed=embed)
+        if not await self.delivery.edit_round(record, number, what, via, embed=embed, view=None):
+            await self.delivery.send(record, what, via=via, embed=embed)
         if isinstance(via, InteractionVia) and via.showed_result:
             via.verdict = verdict_text(record, number, via)
 
@@ -330,7 +169,7 @@ class Announcer:
         loses its Answer button, so nobody answers from it (issue 21)."""
         locale = record_locale(record)
         embed = render.replaced_embed(record, locale)
-        await self._edit(record, message_id, "old round message", embed=embed, view=None)
+        await self.delivery.edit(record, message_id, "old round message", embed=embed, view=None)
 
     async def game_over(
         self, record: GameRecord, ratings: list[RatingChange], via: Via | None = None
@@ -355,7 +194,7 @@ class Announcer:
         if last is not None and not all(a is not None for a in last.answers):
             embed = render.result_embed(record, last.number, locale)
             try:
-                await self._edit_round(
+                await self.delivery.edit_round(
                     record, last.number, "end of the round", via, embed=embed, view=None
                 )
             except Unreachable:  # a private round no token of now can edit: the summary
@@ -381,7 +220,7 @@ class Announcer:
             if index == 0 and png is not None:
                 await self._with_chart(record, what, png, via, kwargs)
             else:
-                await self._send(record, what, via=via, **kwargs)
+                await self.delivery.send(record, what, via=via, **kwargs)
 
     async def _with_chart(
         self, record: GameRecord, what: str, png: bytes, via: Via | None, kwargs: dict[str, Any]
@@ -391,7 +230,7 @@ class Announcer:
         embeds: list[discord.Embed] = kwargs["embeds"]
         embeds[0].set_image(url=f"attachment://{CHART_FILE}")
         try:
-            await self._send(record, what, png, via, **kwargs)
+            await self.delivery.send(record, what, png, via, **kwargs)
             return
         except ChannelLost as lost:
             if lost.reason != "forbidden":
@@ -399,15 +238,15 @@ class Announcer:
             log.warning("game %s: the chart was refused (no Attach Files?); without it",
                         record.state.id)  # fmt: skip
         embeds[0].set_image(url=None)
-        await self._send(record, what, via=via, **kwargs)
+        await self.delivery.send(record, what, via=via, **kwargs)
 
     async def challenge_closed(self, challenge: Challenge, status: ChallengeStatus) -> None:
         challenge.status = status
         if not challenge.message_id:
             return
-        message = self._channel(challenge.channel_id, challenge.guild_id).get_partial_message(
-            challenge.message_id
-        )
+        message = self.delivery.channel(
+            challenge.channel_id, challenge.guild_id
+        ).get_partial_message(challenge.message_id)
         await with_retry(
             lambda: message.edit(
                 content=render.challenge_text(challenge, challenge.locale),

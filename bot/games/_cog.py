@@ -18,8 +18,9 @@ from discord.ext import commands
 from bot.common import UserError, timestamp
 from bot.common.interactions import refuse, reply, set_choices
 from bot.games import _render as render
-from bot.games._announce import USERS_ONLY, Announcer
+from bot.games._announce import Announcer
 from bot.games._controls import GameControlsCog
+from bot.games._delivery import USERS_ONLY
 from bot.games._discord import admit_start, threads_in
 from bot.games._places import NEEDED, private_thread, public_thread, require
 from bot.games._riding import InteractionVia

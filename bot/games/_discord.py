@@ -271,17 +271,21 @@ async def with_retry(
     lane: Lane = Lane.GAMES,
     deadline_s: float = DEADLINE_S,
     bucket: Bucket | None = None,
+    through_pause: bool = True,
 ) -> T:
     """Run `call` within the budget and `deadline_s`, retrying only what discord.py does
     not (module docstring); the last failure is raised, `RestBusy` past the deadline.
-    `bucket`: the rate limit `call` spends, which a long 429 holds (`BucketBusy`)."""
+    `bucket`: the rate limit `call` spends, which a long 429 holds (`BucketBusy`).
+    Not `through_pause`: `Paused` instead of a wait for a 429's pause (`RestBudget.take`)."""
     clock: Clock = budget.clock if budget is not None else asyncio.get_running_loop().time
     sleep = budget.sleep if budget is not None else asyncio.sleep
     end = clock() + deadline_s
     attempt = 0
     while True:
         if budget is not None:
-            await budget.take(lane, within=end - clock(), bucket=bucket)
+            await budget.take(
+                lane, within=end - clock(), bucket=bucket, through_pause=through_pause
+            )
         sent_at = clock()
         try:
             answer = await _try(call, what, end - clock(), sleep)

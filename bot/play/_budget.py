@@ -15,7 +15,7 @@ from enum import StrEnum
 from bot.common import UserError
 from bot.play._ban import FIRST_BACKOFF_S, BanGate
 from bot.play._holds import Bucket, BucketBusy, BucketHolds, RestBusy
-from bot.play._types import Clock
+from bot.play._types import Clock, Paused
 
 log = logging.getLogger(__name__)
 
@@ -170,10 +170,14 @@ class RestBudget:
         *,
         within: float | None = None,
         bucket: Bucket | None = None,
+        through_pause: bool = True,
     ) -> None:
         """Wait for this call's turn; `RestBusy` at once when it would come later than
         `within` seconds from now, or when the optional lane is stopped; `BucketBusy`
-        when its `bucket` is held longer than that.
+        when its `bucket` is held longer than that. Not `through_pause`: `Paused` at
+        once while a 429 pauses the process or holds `bucket` for `within` or less (a
+        caller holding a lock others wait for waits it out after letting go:
+        `Shows.show`); a longer one is refused as before, its post tried again later.
 
         A waiter sleeps (`sleep`, a wait simcord's virtual clock recognizes) until its
         turn is due, then looks again: in order, it wakes about once.
@@ -182,6 +186,10 @@ class RestBudget:
             self._refused_calls[lane] += 1
             raise RestBusy(reason="optional traffic stopped: too many invalid requests")
         held = self.held_s(bucket)
+        if not through_pause:
+            paused = max(held, self._paused_until - self.clock())
+            if paused > 0 and (within is None or paused <= within):  # longer: refused below
+                raise Paused(paused, f"the {lane} lane is paused by a 429")
         if bucket is not None and held > 0:
             if within is not None and held > within:
                 self._refused_calls[lane] += 1

@@ -165,7 +165,7 @@ class RoundFlow:
                 ratings = await self.store.boards.record_duel_result(record)
             except Exception:
                 log.exception("game %s: recording the duel rating failed", game_id)
-        self.shows.ratings[game_id] = ratings
+        self.shows.tells.ratings[game_id] = ratings
         self.active.forget(record)
         return record
 
@@ -361,7 +361,7 @@ class RoundFlow:
             except Exception:
                 log.exception("game %s: recovery failed", record.state.id)
         try:
-            await self.shows.recover_untold()
+            await self.shows.tells.recover_untold()
         except Exception:
             log.exception("recovering the summaries still owed failed")
         return len(games)

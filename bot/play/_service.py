@@ -300,7 +300,7 @@ class GameService:
         `via` (a start while it runs): whether there was one to show. One in another
         channel cannot be shown from here (a followup lands in its own channel): the
         refusal names where it is."""
-        await self.flow.shows.tell_owed(guild_id, user_id, via)
+        await self.flow.shows.tells.tell_owed(guild_id, user_id, via)
         record = await self.game_of(guild_id, user_id)
         if record is None or not record.meta.private:
             return False

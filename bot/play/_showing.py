@@ -17,28 +17,52 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import rules
 from bot.play._active import ActiveGames
 from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
-from bot.play._timers import RoundTimers
-from bot.play._types import UNPOSTED, ChannelLost, Clock, GameEvents, Unreachable, Via, announce
+from bot.play._telling import Tells
+from bot.play._timers import RoundTimers, game_time
+from bot.play._types import (
+    UNPOSTED,
+    ChannelLost,
+    Clock,
+    GameEvents,
+    Paused,
+    Unreachable,
+    Via,
+    announce,
+)
 from bot.play._waiting import UNSEEN, wait_for_player, waits_for_player, waits_until
-from bot.storage import GameRecord, RatingChange, Store, Untold
-from rules import GameState, Mode, Termination
+from bot.storage import GameRecord, Store
+from rules import GameState
 
 log = logging.getLogger(__name__)
 
 REPOST_AFTER_S = (15.0, 30.0, 60.0, 120.0, 240.0)
 """A round whose post failed past its retries is posted again after these waits
 (about eight minutes in all); then the game is void: nobody loses a round unseen."""
-TELL_AGAIN_S = 300.0
-TELL_TRIES = 12
-"""A void game's summary that Discord did not take is tried again every five minutes
-for an hour: the player learns why when Discord answers again."""
+
+
+@dataclass(slots=True)
+class _Todo:
+    """What one step still has to show (`Shows.show`), kept while it waits out a pause."""
+
+    answered: int | None
+    resolved: int | None
+    replaced: int | None
+    resumed: bool = False
+
+
+def _same_open_round(live: GameRecord, record: GameRecord) -> bool:
+    """Whether the game still has `record`'s open round open (the same round, not replayed)."""
+    now, then = live.state.current_round, record.state.current_round
+    if live.state.outcome is not None or now is None or then is None:
+        return False
+    return (now.number, now.started_at) == (then.number, then.started_at)
 
 
 class Steps(Protocol):
@@ -71,8 +95,8 @@ class Shows:
         again with its whole time (an answer from its first post ends that one too),
         the answers are stored. A round posted by the bot token (a start, a timeout, a
         replay) is noted at once: no answer's save follows it soon."""
-        self.ratings: dict[str, list[RatingChange]] = {}
-        """A duel's rating changes, from `RoundFlow.finish` (under the lock) to its summary."""
+        self.tells = Tells(steps)
+        """The summaries: told, told again until Discord takes them, owed after a restart."""
 
     async def show(
         self,
@@ -87,40 +111,76 @@ class Shows:
         """Announce what a step just saved, outside the game's lock, in step order:
         who `answered`, the round `resolved` (its result), an old message `replaced`
         by a replay; then the summary if the game is over, else the open round's post
-        if it is not up yet. Returns the game as it is after."""
+        if it is not up yet. Returns the game as it is after.
+
+        A bot-token call that meets a 429's pause is not made inside the voice
+        (`Paused`): the step lets the voice go, waits the pause out, and goes on with
+        what it had not shown yet, so no later step (a player's answer) waits behind
+        the pause for the voice (issue 29). What a later step showed meanwhile is not
+        shown again: a round it moved past is not posted."""
+        todo = _Todo(answered, resolved, replaced)
         game_id = record.state.id
-        async with self.steps.active.voice(game_id):
-            try:
-                if answered is not None:
-                    await announce(
-                        f"game {game_id} answer",
-                        self.steps.events.answer_received(record, answered, via),
-                    )
-                if resolved is not None:
-                    await announce(
-                        f"game {game_id} round {resolved}",
-                        self.steps.events.round_resolved(record, resolved, via),
-                    )
-            except ChannelLost as lost:
-                return await self._void_now(record, lost.reason)
-            if record.state.outcome is not None:
-                if not await self._announce_over(record, via):
-                    await self._tell_later(record, 1, REPOST_AFTER_S[0])
-                return record
-            rnd = record.state.current_round
-            if rnd is None:
-                return record
-            if rnd.shown_at is not None:
-                if not self.steps.timers.armed(game_id):
-                    self.steps.arm(record)
-                return record
-            shown = await self._post_round(record, via, replayed=replayed)
-            if replaced is not None and shown is not record:
+        while True:
+            async with self.steps.active.voice(game_id):
+                try:
+                    return await self._show(record, via, todo, replayed=replayed)
+                except Paused as paused:
+                    wait = paused.seconds
+            log.info("game %s: its announcements wait %.1f s for a 429's pause", game_id, wait)
+            await game_time.wait(wait)
+            todo.resumed = True
+
+    async def _show(
+        self, record: GameRecord, via: Via | None, todo: _Todo, *, replayed: bool
+    ) -> GameRecord:
+        """`show`'s part inside the voice; `todo` keeps what is shown across a pause."""
+        game_id = record.state.id
+        try:
+            if todo.answered is not None:
                 await announce(
-                    f"game {game_id} old round message",
-                    self.steps.events.round_replaced(shown, replaced),
+                    f"game {game_id} answer",
+                    self.steps.events.answer_received(record, todo.answered, via),
                 )
-            return shown
+                todo.answered = None
+            if todo.resolved is not None:
+                await announce(
+                    f"game {game_id} round {todo.resolved}",
+                    self.steps.events.round_resolved(record, todo.resolved, via),
+                )
+                todo.resolved = None
+        except ChannelLost as lost:
+            return await self._void_now(record, lost.reason)
+        if record.state.outcome is not None:
+            if not await self.tells.over(record, via):
+                await self.tells.later(record, 1, REPOST_AFTER_S[0])
+            return record
+        if todo.resumed:  # a later step may have shown the game while this one waited
+            live = self.steps.active.get(game_id)
+            if live is None or not _same_open_round(live, record):
+                return live or record
+            record = live
+        rnd = record.state.current_round
+        if rnd is None:
+            return record
+        if rnd.shown_at is not None:
+            if not self.steps.timers.armed(game_id):
+                self.steps.arm(record)
+            if todo.resumed and todo.replaced is not None:  # posted before the pause
+                await self._replaced(record, todo)
+            return record
+        shown = await self._post_round(record, via, replayed=replayed)
+        if shown is not record:
+            await self._replaced(shown, todo)
+        return shown
+
+    async def _replaced(self, shown: GameRecord, todo: _Todo) -> None:
+        """The replayed round's old message says so (`GameEvents.round_replaced`)."""
+        if todo.replaced is not None:
+            await announce(
+                f"game {shown.state.id} old round message",
+                self.steps.events.round_replaced(shown, todo.replaced),
+            )
+            todo.replaced = None
 
     def with_unsaved(self, stored: GameRecord) -> GameRecord:
         """`stored` with this copy's note that its open round is up, which the store gets
@@ -157,22 +217,6 @@ class Shows:
                 except Exception:  # the next start posts the round again: nothing is lost
                     log.warning("game %s: saving that its round is up failed", game_id)
 
-    async def _announce_over(self, record: GameRecord, via: Via | None) -> bool:
-        """The summary; whether Discord took it (a game whose channel is gone: yes)."""
-        ratings = self.ratings.get(record.state.id, [])
-        try:
-            await self.steps.events.game_over(record, ratings, via)
-        except ChannelLost as lost:
-            log.info("game %s: over, but its channel is gone (%s)", record.state.id, lost.reason)
-        except Unreachable as unreachable:
-            log.info("game %s: over, untold for now: %s", record.state.id, unreachable)
-            return False
-        except Exception:
-            log.exception("announcing game %s over failed", record.state.id)
-            return False  # its ratings stay for the next try
-        self.ratings.pop(record.state.id, None)
-        return True
-
     async def _post_round(
         self, record: GameRecord, via: Via | None, *, replayed: bool
     ) -> GameRecord:
@@ -188,6 +232,9 @@ class Shows:
             posted = await self.steps.events.round_started(record, replayed=replayed, via=via)
         except ChannelLost as lost:
             return await self._void_now(record, lost.reason)
+        except Paused:  # not a failed post: `show` waits the pause out and posts it then
+            self._keep_best(record)
+            raise
         except Exception as error:
             await self._not_posted(game_id, number, error)
             return self.steps.active.get(game_id) or record
@@ -225,6 +272,16 @@ class Shows:
             self.steps.reveals.start(shown)
             self.steps.practice.play(shown)
             return shown
+
+    def _keep_best(self, record: GameRecord) -> None:
+        """The last round's best answers `record` found ride the game's copy (and its next
+        save), so its post after a pause does not solve them again."""
+        live = self.steps.active.get(record.state.id)
+        if live is None or not _same_open_round(live, record):
+            return
+        if len(record.meta.best) > len(live.meta.best):
+            meta = replace(live.meta, best=record.meta.best)
+            self.steps.active.remember(replace(live, meta=meta))
 
     async def _not_posted(self, game_id: str, number: int, error: Exception) -> None:
         """Round `number`'s post failed: it is tried again later (when the 429 that
@@ -317,31 +374,6 @@ class Shows:
                 self.steps.active.remember(replace(live, meta=meta))  # rides the next save
         return True
 
-    async def tell_owed(self, guild_id: int, user_id: int, via: Via) -> bool:
-        """The player's private game over and untold (voided after a crash left its round
-        unshowable: no token can post an ephemeral message), told through `via`, their
-        next press: that it did not count and the attempt is theirs again. Whether one
-        was told."""
-        told = False
-        for owed in await self.steps.store.untold.all():
-            if owed.guild_id != guild_id:
-                continue
-            record = await self.steps.store.games.load_game(owed.game_id)
-            if record is None or not record.meta.private or record.state.outcome is None:
-                continue
-            if str(user_id) not in record.state.players:
-                continue
-            async with self.steps.active.voice(record.state.id):
-                if not await self._announce_over(record, via):
-                    continue
-            self.steps.timers.cancel(record.state.id)  # its next try, due later
-            try:
-                await self.steps.store.untold.told(record.state.id)
-            except Exception:  # told again at its next due at worst
-                log.warning("game %s: clearing its owed summary failed", record.state.id)
-            told = True
-        return told
-
     async def repost(self, game_id: str, number: int, via: Via | None = None) -> None:
         """Post the open round `number` again; once its deadline passed unseen it starts
         afresh (`ReplayRound`: the same Digits, a full time limit from now)."""
@@ -369,58 +401,7 @@ class Shows:
                 return
             log.error("game %s: round %s could not be shown (%s); void", game_id, number, reason)
             record = await self.steps.void(record, reason)
-        await self._tell(record, 1)
-
-    async def _tell(self, record: GameRecord, tries: int) -> None:
-        """The summary of a game over (voided because Discord would not show it, or
-        whose summary failed), tried until it lands or TELL_TRIES have passed."""
-        async with self.steps.active.voice(record.state.id):
-            told = await self._announce_over(record, None)
-        if not told and tries < TELL_TRIES:
-            await self._tell_later(record, tries + 1, TELL_AGAIN_S)
-            return
-        if not told:
-            log.error("game %s: its summary was refused %d times; given up", record.state.id,
-                      tries)  # fmt: skip
-        try:
-            await self.steps.store.untold.told(record.state.id)
-        except Exception:  # told twice after a restart at worst
-            log.warning("game %s: clearing its owed summary failed", record.state.id)
-
-    async def _tell_later(self, record: GameRecord, tries: int, after_s: float) -> None:
-        """Try the summary again: a game over must be told once, and a 5xx that reaches
-        the bot is final for that call (discord.py tried it already). Stored with its
-        count, so a restart tries it by the same bound (`recover_untold`)."""
-        moment = self.steps.clock() + after_s
-        owed = Untold(record.state.id, record.guild_id, tries, moment)
-        try:
-            await self.steps.store.untold.keep(owed)
-        except Exception:  # the timer below still tries it while this process runs
-            log.warning("game %s: storing its owed summary failed", record.state.id)
-        self._tell_at(record, tries, moment)
-
-    def _tell_at(self, record: GameRecord, tries: int, moment: float) -> None:
-        self.steps.timers.later(record.state.id, moment, lambda: self._tell(record, tries))
-
-    async def recover_untold(self) -> int:
-        """After a restart: every summary still owed on this process's servers is tried
-        at its time, with its count (a duel's rating changes read again: rated once)."""
-        owed = [u for u in await self.steps.store.untold.all() if self.steps.owns(u.guild_id)]
-        for untold in owed:
-            record = await self.steps.store.games.load_game(untold.game_id)
-            if record is None or record.state.outcome is None:
-                await self.steps.store.untold.told(untold.game_id)
-                continue
-            result = record.state.outcome
-            if record.state.mode is Mode.DUEL and result.termination is not Termination.VOID:
-                try:
-                    self.ratings[untold.game_id] = await self.steps.store.boards.record_duel_result(
-                        record
-                    )
-                except Exception:
-                    log.exception("game %s: reading its rating changes failed", untold.game_id)
-            self._tell_at(record, untold.tries, max(untold.due, self.steps.clock()))
-        return len(owed)
+        await self.tells.tell(record, 1)
 
     async def _void_now(self, record: GameRecord, reason: str) -> GameRecord:
         """Discord took the game's place away during an announcement: void it."""
@@ -428,5 +409,5 @@ class Shows:
             live = self.steps.active.get(record.state.id) or record
             voided = await self.steps.void(live, reason)
         if voided is not live:
-            await self._announce_over(voided, None)
+            await self.tells.over(voided, None)
         return voided

@@ -106,6 +106,18 @@ class ChannelLost(Exception):
         self.reason = reason
 
 
+class Paused(Exception):
+    """A bot-token call of a game's announcement met a REST pause (a global 429, a
+    Cloudflare ban, its bucket's 429) and was not made: the announcement leaves the
+    game's voice, waits `seconds` and goes on (`Shows.show`). Sleeping through the
+    pause inside the voice would hold every later step's announcement of the game,
+    a player's answer among them, behind it (issue 29)."""
+
+    def __init__(self, seconds: float, reason: str) -> None:
+        super().__init__(f"{reason}: {seconds:.1f} s")
+        self.seconds = seconds
+
+
 class Via(Protocol):
     """The interaction an answer came through, which announcements may ride.
 
@@ -261,11 +273,11 @@ async def announce(what: str, call: Awaitable[T]) -> T | None:
     """Run one announcement; a failed one is logged and the game goes on (it is saved).
 
     `ChannelLost` is not a failure to log but news: it goes to the caller, which
-    voids the game.
+    voids the game; so is `Paused`, which the caller waits out outside the voice.
     """
     try:
         return await call
-    except ChannelLost:
+    except (ChannelLost, Paused):
         raise
     except Unreachable as unreachable:
         log.info("announcing %s: %s", what, unreachable)

@@ -21,6 +21,7 @@ from bot.games._discord import (
     with_retry,
 )
 from bot.observability import Metrics
+from bot.play import Paused
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
@@ -127,6 +128,27 @@ async def test_a_pause_holds_every_call_until_it_ends() -> None:
     assert not call.done()
     await time.advance(0.2)
     assert call.done()
+
+
+async def test_a_call_that_may_not_wait_out_a_pause_is_told_how_long_at_once() -> None:
+    """Issue 29: a game's announcement must not sleep through a pause inside its voice."""
+    time = ManualTime()
+    budget = _budget(time)
+    budget.pause(3.0, PauseKind.GLOBAL)
+    with pytest.raises(Paused) as paused:
+        await budget.take(through_pause=False)
+    assert paused.value.seconds == pytest.approx(3.0)
+    budget.hold(posts_in(7), 5.0)
+    await time.advance(3.1)  # the pause is over; the bucket's hold is not
+    with pytest.raises(Paused) as held:
+        await with_retry(lambda: asyncio.sleep(0), "round", budget, bucket=posts_in(7),
+                         through_pause=False)  # fmt: skip
+    assert held.value.seconds == pytest.approx(1.9)
+    await budget.take(through_pause=False, bucket=posts_in(8))  # nothing holds it: it goes
+    assert budget.delay_s() == 0.0  # the refused calls queued nothing
+    budget.hold(posts_in(9), 100.0)  # longer than the call may wait: refused, as ever
+    with pytest.raises(BucketBusy):
+        await budget.take(within=30.0, bucket=posts_in(9), through_pause=False)
 
 
 async def test_invalid_requests_count_over_a_sliding_ten_minutes(

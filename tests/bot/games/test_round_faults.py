@@ -11,9 +11,9 @@ import discord
 import pytest
 
 import rules
-from bot.games import _announce
+from bot.games import _delivery
 from bot.games._closing import END_BUTTONS_S
-from bot.play._showing import TELL_AGAIN_S
+from bot.play._telling import TELL_AGAIN_S
 from tests.support.sim import answer, answer_id, message_text, reply_text, round_messages
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -121,14 +121,14 @@ async def test_a_replayed_rounds_old_message_loses_its_button(world, make_bot) -
 
 async def test_discords_retries_never_run_under_a_games_lock(world, monkeypatch) -> None:
     held: list[str] = []
-    real = _announce.with_retry  # type: ignore[attr-defined]
+    real = _delivery.with_retry  # type: ignore[attr-defined]
 
-    async def watching(call, what, budget=None):
+    async def watching(call, what, budget=None, **options):
         locks = world.bot.service.active._locks
         held.extend(what for game_id, lock in locks.items() if lock.locked())
-        return await real(call, what, budget)
+        return await real(call, what, budget, **options)
 
-    monkeypatch.setattr(_announce, "with_retry", watching)
+    monkeypatch.setattr(_delivery, "with_retry", watching)
     world.digits.extend("3489", "2476")
     await world.alice.slash(world.channel, "training")
     thread = world.thread()

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 import rules
-from bot.play._showing import REPOST_AFTER_S, TELL_AGAIN_S
+from bot.play._showing import REPOST_AFTER_S
+from bot.play._telling import TELL_AGAIN_S
 from tests.support.sim import answer, message_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
