@@ -108,7 +108,7 @@ class WorkerPool:
         self._counters = Counters()
         self._dispatch_pending = False
         self._closed = False
-        self._loop: asyncio.AbstractEventLoop | None = None  # the one it runs on: `_bind`
+        self._loop: asyncio.AbstractEventLoop | None = None  # the one it runs on: `_running_loop`
 
     @property
     def backend(self) -> str:
@@ -178,7 +178,7 @@ class WorkerPool:
         to slow down, a full queue, too long) is `_queued`'s, which says so in a
         verdict. A caller cancelled while waiting cancels the future: a request not
         yet sent is then never sent, one sent has its answer read and dropped."""
-        loop = self._loop or self._bind()
+        loop = self._running_loop()
         plain = not self._closed and (len(self._queue) < self.queue_limit or self._idle)
         if not plain or (who is not None and self.penalties.delay(who, loop.time()) > 0):
             return self._queued(code, raw=raw, who=who)
@@ -193,9 +193,11 @@ class WorkerPool:
             loop.call_soon(self._dispatch)
         return future
 
-    def _bind(self) -> asyncio.AbstractEventLoop:
-        """The loop of its first request (its futures' and pipes'): asking is a getpid()."""
-        self._loop = asyncio.get_running_loop()
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop its requests run on, asked again (a getpid()) only when the one it
+        knows is not running: a second `asyncio.run`, a test's own loop."""
+        if self._loop is None or not self._loop.is_running():
+            self._loop = asyncio.get_running_loop()
         return self._loop
 
     async def run_raw(self, code: str, *, who: str | None = None) -> Verdict:
@@ -264,7 +266,7 @@ class WorkerPool:
 
     async def _drive(self, slot: Slot, batch: list[Job]) -> None:
         """Drive one worker through batch after batch while requests are queued."""
-        clock = (self._loop or self._bind()).time  # per task, not per batch: no getpid()
+        clock = self._running_loop().time  # per task, not per batch: no getpid()
         try:
             while True:
                 self._counters.batches += 1
