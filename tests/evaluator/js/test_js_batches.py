@@ -19,7 +19,9 @@ from tests.evaluator.js.conftest import open_node_pool
 
 @pytest.fixture
 async def one(js_backend: str) -> AsyncIterator[WorkerPool]:
-    opened = await open_node_pool(js_backend, pool_size=1)
+    """One worker, and time enough for a replacement's first answer: nothing here times
+    out on purpose, and a fresh container's node on a loaded machine took over 1 s."""
+    opened = await open_node_pool(js_backend, pool_size=1, timeout_s=15.0)
     try:
         yield opened
     finally:
