@@ -130,7 +130,7 @@ async def measure(seconds: float, cold_count: int) -> str:
         f"`python -m bench.bench_node_pool`: 2 warm bubblewrap node workers, {seconds:g} s per "
         "row, formulas like `34+89`, `Math.pow(3,4)-8*9`, `023*8`: formulas that can only "
         "compute, run in the worker's one kept vm context (any other formula gets a fresh "
-        "one, made after its answer).",
+        "one, made once the answers before it are written).",
         "",
         "**Pool (`WorkerPool.run`)**", "", head, *rows, "",
         "**Bot path (`Evaluator.evaluate`: JavaScript checker + pool)**", "", head, bot_row, "",
