@@ -19,7 +19,8 @@
  * it. Any other formula gets a fresh context made for it alone, and nothing it does
  * there survives it; the next one is made once the answers before it are written (at
  * the batch's end, before the next read, or before the next such formula of the same
- * batch), so its cost is in nobody's wait but that formula's own. (A fresh context is
+ * batch), so its cost is in nobody's wait but that formula's own. The answers before
+ * such a formula are written before it runs: it alone can take long. (A fresh context is
  * ~1.2 ms of node's time, 98 % of a formula's cost: the kept one is what lets node
  * keep PHP's pace.)
  * Mode "r" (tests only) runs statements in this realm with `require`, to prove the OS
@@ -217,10 +218,10 @@ function main() {
       } else if (!raw && PURE.test(request.c)) {
         out = evaluate('e', request.c, kept);
       } else {
-        if (used) {
-          flush(); // the answers before it do not wait for its context
-          context = freshContext();
-        }
+        // Only such a formula can take long (a pure one has no loop, call or regex to
+        // run): the answers before it do not wait for it, nor for its context.
+        flush();
+        if (used) context = freshContext();
         used = true;
         out = evaluate(raw ? 'r' : 'e', request.c, context);
       }

@@ -81,3 +81,22 @@ async def test_a_long_batch_of_long_answers_is_written_whole(one: WorkerPool) ->
         assert isinstance(verdict, EvalError) and verdict.code == ErrorCode.RUNTIME, verdict
         assert verdict.message == str(k) * 5000
     assert not any(one.stats().restarts.values())
+
+
+async def test_answers_before_a_formula_that_hangs_do_not_wait_for_it(js_backend: str) -> None:
+    """Only a formula that is not pure can take long, and the answers before it are
+    written before it runs: alice is answered, not sent again after mallory's timeout
+    (only mallory and bob, behind her, go back to the queue)."""
+    pool = await open_node_pool(js_backend, pool_size=1, timeout_s=5.0)
+    try:
+        got = await asyncio.gather(
+            pool.run("34+89", who="alice"),
+            pool.run("for (;;) {}", who="mallory"),
+            pool.run("7/2", who="bob"),
+        )
+        assert got[0] == Evaluation("34+89", 123.0)
+        assert isinstance(got[1], EvalError) and got[1].code == ErrorCode.TIMEOUT, got[1]
+        assert got[2] == Evaluation("7/2", 3.5)
+        assert pool.stats().retried == 2
+    finally:
+        await pool.close()
