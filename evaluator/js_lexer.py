@@ -35,23 +35,25 @@ _NUMBER = re.compile(
     r"0[xXoObB][0-9a-zA-Z_]*"
     r"|(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9_]*)?n?"
 )
-_NUMBER_START = re.compile(r"[0-9]|\.[0-9]")
-_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_SPACE = re.compile(r" +")
-_OPENERS = ("//", "/*", "<!--", "'", '"', "`")
 _ALLOWED_OPS = frozenset(("+", "-", "*", "/", "%", "**", "&", "|", "^", "<<", ">>", ">>>"))
 _CHARS = {"(": Kind.LPAREN, ")": Kind.RPAREN, ",": Kind.COMMA}
 _DIVISION_AFTER = frozenset((Kind.NUMBER, Kind.JS_NUMBER, Kind.NAME, Kind.RPAREN))
 """After these a `/` divides; after anything else (or at the start) it opens a regex."""
 
 
-def _punctuator(text: str, i: int) -> str:
-    for op in _PUNCTUATORS:
-        if text.startswith(op, i):
-            if op == "?." and text[i + 2 : i + 3].isdigit():
-                continue
-            return op
-    return text[i]
+_TOKEN = re.compile(
+    r"(?P<space> +)"
+    rf"|(?P<number>(?=[0-9]|\.[0-9])(?:{_NUMBER.pattern}))"
+    r"|(?P<name>[A-Za-z_$][A-Za-z0-9_$]*)"
+    r"|(?P<opener>//|/\*|<!--|['\"`])"
+    r"|(?P<punct>"
+    + "|".join(re.escape(op) + (r"(?![0-9])" if op == "?." else "") for op in _PUNCTUATORS)
+    + r"|.)",
+    re.S,
+)
+"""One token at a position, its kind the group that matched: the alternatives are tried in
+the order the scanner tries them (spaces, a number, a name, an opener, the longest
+punctuator, one character), so one C-level match replaces a Python loop over them."""
 
 
 def tokens(text: str) -> list[Token]:
@@ -59,34 +61,26 @@ def tokens(text: str) -> list[Token]:
     out: list[Token] = []
     i, n = 0, len(text)
     previous: Kind | None = None
+    match_at = _TOKEN.match
     while i < n:
-        ch = text[i]
-        match = _SPACE.match(text, i)
-        if match:
-            out.append(Token(Kind.SPACE, match[0], i + 1))
+        match = match_at(text, i)
+        assert match is not None  # the last alternative takes any one character
+        word, group = match[0], match.lastgroup
+        if group == "space":
+            out.append(Token(Kind.SPACE, word, i + 1))
             i = match.end()
             continue
-        if _NUMBER_START.match(text, i):
-            match = _NUMBER.match(text, i)
-            assert match is not None
-            word = match[0]
+        if group == "number":
             kind = Kind.NUMBER if word.isdigit() else Kind.JS_NUMBER
-            token = Token(kind, word, i + 1)
-        elif _NAME.match(text, i):
-            match = _NAME.match(text, i)
-            assert match is not None
-            token = Token(Kind.NAME, match[0], i + 1)
+        elif group == "name":
+            kind = Kind.NAME
+        elif group == "opener" or (word[0] == "/" and previous not in _DIVISION_AFTER):
+            # a comment, string or template; or a `/` where no operand ended: a regex
+            out.append(Token(Kind.OPENER, word if group == "opener" else "/", i + 1))
+            return out
         else:
-            opener = next((o for o in _OPENERS if text.startswith(o, i)), None)
-            if opener is None and ch == "/" and previous not in _DIVISION_AFTER:
-                opener = "/"  # a regular expression literal
-            if opener is not None:
-                out.append(Token(Kind.OPENER, opener, i + 1))
-                return out
-            word = _punctuator(text, i)
             kind = Kind.OP if word in _ALLOWED_OPS else _CHARS.get(word, Kind.TOKEN)
-            token = Token(kind, word, i + 1)
-        out.append(token)
-        previous = token.kind
-        i += len(token.text)
+        out.append(Token(kind, word, i + 1))
+        previous = kind
+        i += len(word)
     return out

@@ -17,12 +17,22 @@
  * formulas: written so, it names no binding but frozen Math's functions, so it cannot
  * assign, define, delete or reach a prototype, and leaves that context as it found
  * it. Any other formula gets a fresh context made for it alone, and nothing it does
- * there survives it; the next one is made right after its answer, before the next
- * read, so its cost is not in anyone's wait. (A fresh context is ~1.2 ms of node's
- * time, 98 % of a formula's cost: the kept one is what lets node keep PHP's pace.)
+ * there survives it; the next one is made once the answers before it are written (at
+ * the batch's end, before the next read, or before the next such formula of the same
+ * batch), so its cost is in nobody's wait but that formula's own. The answers before
+ * such a formula are written before it runs: it alone can take long. (A fresh context is
+ * ~1.2 ms of node's time, 98 % of a formula's cost: the kept one is what lets node
+ * keep PHP's pace.)
  * Mode "r" (tests only) runs statements in this realm with `require`, to prove the OS
  * sandbox holds on its own; this realm cannot be cleaned, so the worker retires right
  * after a raw request.
+ *
+ * As in worker.php, a batch's answers are written together, in one write at its end
+ * (or once FLUSH_MS or FLUSH_BYTES passed since the last write, so a long batch still
+ * streams; a retiring worker writes them before it exits): the pool then reads a whole
+ * batch in one wake-up instead of one per answer. A formula that ends the worker takes
+ * the unwritten answers before it along; the pool sends each of those again alone
+ * (`NodeProgram.answers_together`).
  *
  * As in worker.php: a whole batch is read before any of it runs (stdin is empty
  * whenever evaluated code runs), requests and nonces are locals here (strict mode:
@@ -44,6 +54,11 @@ const exit = process.exit;
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 const MAX_BATCH = 256;
+const FLUSH_MS = 1; // how long answers may wait for the end of their batch
+const FLUSH_BYTES = 16384; // and how many bytes of them, well under the pipe's 64 KiB
+const now = performance.now.bind(performance);
+const bufferFrom = Buffer.from.bind(Buffer);
+const bytesOf = (text) => bufferFrom(text, 'utf8');
 const PURE = new RegExp(
   '^(?:[0-9 ()+\\-*/%&|^<>,]|Math\\.(?:pow|sqrt|cbrt|abs|floor|ceil|round|trunc|sign|hypot|max|min)\\b)*$',
 );
@@ -156,8 +171,23 @@ function main() {
       return null;
     }
   };
+  /* Write every byte of `text` to stderr: a pipe the pool reads, which may take a
+   * long batch's answers in parts. */
+  const writeAll = (text) => {
+    const bytes = bytesOf(text);
+    let done = 0;
+    while (done < bytes.length) {
+      try {
+        done += writeSync(2, bytes, done, bytes.length - done);
+      } catch (error) {
+        if (!error || error.code !== 'EAGAIN') throw error;
+        sleep(1);
+      }
+    }
+  };
   const kept = freshContext();
   let context = freshContext();
+  let used = false; // whether `context` ran a formula: the next one needs a fresh one
   for (;;) {
     const line = readLine();
     if (line === null) return;
@@ -170,26 +200,44 @@ function main() {
       if (next === null) return;
       lines.push(decode(next));
     }
+    let answers = '';
+    let written = now();
+    const flush = () => {
+      if (answers !== '') writeAll(answers);
+      answers = '';
+      written = now();
+    };
     for (let k = 0; k < lines.length; k++) {
+      if (answers !== '' && (now() - written > FLUSH_MS || answers.length > FLUSH_BYTES)) flush();
       const request = lines[k];
       const nonce = request && typeof request.i === 'string' ? request.i : null;
       const raw = request !== null && request.m === 'r';
       let out;
-      let fresh = false;
       if (!request || typeof request.c !== 'string') {
         out = failure('sandbox', null, 'bad request');
       } else if (!raw && PURE.test(request.c)) {
         out = evaluate('e', request.c, kept);
       } else {
+        // Only such a formula can take long (a pure one has no loop, call or regex to
+        // run): the answers before it do not wait for it, nor for its context.
+        flush();
+        if (used) context = freshContext();
+        used = true;
         out = evaluate(raw ? 'r' : 'e', request.c, context);
-        fresh = true;
       }
-      out += ',"i":' + (nonce === null ? 'null' : stringify(nonce)) + (raw ? ',"bye":true}' : '}');
-      writeSync(2, out + '\n');
-      if (raw) exit(0);
-      if (fresh) context = freshContext();
+      answers += out + ',"i":' + (nonce === null ? 'null' : stringify(nonce));
+      answers += raw ? ',"bye":true}\n' : '}\n';
+      if (raw) {
+        flush();
+        exit(0);
+      }
     }
+    flush();
     lines = [];
+    if (used) {
+      context = freshContext(); // made while the pool reads: the next read may wait for it
+      used = false;
+    }
   }
 }
 
