@@ -14,7 +14,8 @@ import numpy as np
 
 from solver import values as V
 from solver.grammar import Level, Operation, formula_cost
-from solver.prepared import Block, Inverted, Prepared
+from solver.lazy_block import LazyBlock
+from solver.prepared import Inverted, Listed, Prepared
 from solver.search import (
     Form,
     block_derivations,
@@ -154,7 +155,8 @@ class Writer:
         level = Level.ATOM if op is None else op.level
         return f"({text})" if level < ctx else text
 
-    def _block_texts(self, block: Block, x: V.Values, ctx: int, need: int) -> list[str]:
+    def _block_texts(self, listed: Listed, x: V.Values, ctx: int, need: int) -> list[str]:
+        block = listed.entry(x) if isinstance(listed, LazyBlock) else listed
         entry = int(block.table.index_of(x)[0])
         if entry < 0 or int(block.table.lens[entry, ctx]) != need:
             return []

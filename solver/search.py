@@ -24,9 +24,10 @@ from solver import inverse
 from solver import values as V
 from solver.grammar import NEG, Func, Function, Grammar, JsFunc, Level, Operation, Wrap
 from solver.hits import Hits, padded_spans
-from solver.listing import Groupings, classed_block, derive, extreme_block, reduce_block
+from solver.lazy_block import Finish, LazyBlock
+from solver.listing import Groupings, classed_listing, derive, extreme_block, reduce_block
 from solver.objective import Intervals, widen
-from solver.prepared import Block, Inverted, Prepared
+from solver.prepared import Block, Inverted, Listed, Prepared
 from solver.semantics import SEMANTICS, Semantics, semantics
 from solver.tables import (
     Index,
@@ -45,7 +46,7 @@ PLAIN: Wrap | None = None
 Form = Wrap | None
 
 
-def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, Index]:
+def block_derivations(prep: Prepared, block: Listed) -> tuple[V.Values, Index, Index]:
     assert block.op is not None
     return derive(
         prep.left(block.split),
@@ -64,22 +65,22 @@ def _plan_blocks(
     split: int,
     a: Table,
     c: Table,
-    blocks: list[Block],
+    blocks: list[Listed],
     inverted: list[Inverted],
     groupings: Groupings | None = None,
 ) -> None:
     """Add what searches op over this split: listed blocks and inverted rows (inverse.py)."""
     classes = sem.class_keys(op)
     if classes is not None:
-        blocks.append(classed_block(sem, op, split, a, c, classes, groupings))
+        listed = classed_listing(sem, op, split, a, c, classes, groupings)
+        blocks.append(_listed(op, split, listed.derived, *listed.rows_columns, listed.finish))
         return
     how = sem.plan(op, a.values, c.values)
     if how is None and sem.picks_an_operand(op):
         blocks.append(extreme_block(sem, op, split, a, c))
         return
     if how is None:
-        vals, length, pair = derive(a, c, op, None, True, sem=sem)
-        blocks.append(reduce_block(op, split, vals, length, pair, None))
+        blocks.append(_listed(op, split, derive(a, c, op, None, True, sem=sem), None))
         return
     rows_left = how.rows_left
     other = c if rows_left else a
@@ -88,12 +89,12 @@ def _plan_blocks(
         inverted.append(Inverted(op, split, rows_left, invert))
         odd = sem.odd_columns(op, other.values)
         if len(odd):
-            vals, length, pair = derive(a, c, op, odd, not rows_left, sem=sem)
-            blocks.append(reduce_block(op, split, vals, length, pair, odd, not rows_left))
-    listed = how.rows(inverse.RowKind.LIST)
-    if len(listed):
-        vals, length, pair = derive(a, c, op, listed, rows_left, sem=sem)
-        blocks.append(reduce_block(op, split, vals, length, pair, listed, rows_left))
+            derived = derive(a, c, op, odd, not rows_left, sem=sem)
+            blocks.append(_listed(op, split, derived, odd, not rows_left))
+    listed_rows = how.rows(inverse.RowKind.LIST)
+    if len(listed_rows):
+        derived = derive(a, c, op, listed_rows, rows_left, sem=sem)
+        blocks.append(_listed(op, split, derived, listed_rows, rows_left))
     bucketed = how.rows(inverse.RowKind.BUCKET)
     if len(bucketed):
         ctx = op.contexts()[1 if rows_left else 0]
@@ -102,16 +103,46 @@ def _plan_blocks(
         first = np.ones(len(order), np.bool_)
         first[1:] = keys[order][1:] != keys[order][:-1]
         representatives = order[first]
-        vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives, sem)
-        block = reduce_block(op, split, vals, length, pair, bucketed, rows_left)
+        derived = derive(a, c, op, bucketed, rows_left, representatives, sem)
         # a bucket hides its other members: texts re-derive these rows in full
-        blocks.append(dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_)))
+        blocks.append(_listed(op, split, derived, bucketed, rows_left, None, _all_tied))
+
+
+_LAZY_SIZE = 65_536
+
+
+def _all_tied(block: Block) -> Block:
+    return dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_))
+
+
+def _listed(
+    op: Operation,
+    split: int,
+    derived: tuple[V.Values, Index, Index],
+    rows: Index | None,
+    rows_left: bool = True,
+    columns: Index | None = None,
+    finish: Finish | None = None,
+) -> Listed:
+    """A big block of JavaScript's doubles, a third of it distinct or more (a sample's),
+    kept unreduced until read (lazy_block.py: a cold solve's few queries cost less than
+    sorting it): `%` at every split and `**` over the last, 150,000-320,000 derivations
+    each, 14 bytes a derivation against 41 a distinct value reduced. Any other is
+    reduced now (`+` over a NaN column: 72,000 derivations, one value; every block kept
+    unreduced, the 2.4 million derivations of 4589 outgrew the solver's memory)."""
+    values = derived[0]
+    if values.doubles_only and len(values) >= _LAZY_SIZE:
+        sample = V.float_keys(values.f[:: len(values) // 1024])
+        if len(np.unique(sample)) * 3 > len(sample):
+            return LazyBlock(op, split, derived, rows, rows_left, columns, finish)
+    block = reduce_block(op, split, *derived, rows, rows_left, columns)
+    return block if finish is None else finish(block)
 
 
 def prepare(digits: str, grammar: Grammar) -> Prepared:
     tables = build_tables(digits, grammar)
     n = len(digits)
-    blocks: list[Block] = []
+    blocks: list[Listed] = []
     lit = literal_value(digits, grammar)
     if lit is not None:
         blocks.append(
@@ -257,7 +288,9 @@ def form_context(form: Form) -> int:
 # --- hits -----------------------------------------------------------------------------------
 
 
-def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
+def _block_hits(block: Listed, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
+    if isinstance(block, LazyBlock) and not block.reduced and pad == 0:
+        return block.exact_hits(lo, hi)
     starts, stops = padded_spans(block.table, lo, hi, pad)
     index, _ = expand(starts, stops)
     index = distinct_indices(index, len(block.table))
@@ -364,7 +397,11 @@ def x_hits(
     if listed and prep.listed is not None:  # prepared, its blocks listed together
         parts.append(prep.listed.hits(lo, hi, pad))
     elif listed:
-        parts += [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
+        parts += [
+            _block_hits(block, lo, hi, pad)
+            for block in prep.blocks
+            if isinstance(block, LazyBlock) or len(block.table)
+        ]
     if inverted:  # each part reduced as it comes: near 0 most pairs repeat (memory)
         parts += [
             _distinct(_inverted_hits(prep, inv, lo, hi, pad, max_length)) for inv in prep.inverted
