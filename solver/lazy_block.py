@@ -14,6 +14,7 @@ the float key.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import numpy as np
@@ -22,7 +23,7 @@ from solver import values as V
 from solver.grammar import Level, Operation
 from solver.hits import Hits
 from solver.listing import reduce_block
-from solver.prepared import Block
+from solver.prepared import Block, Listed
 from solver.tables import Index, Table
 
 Finish = Callable[[Block], Block]
@@ -145,3 +146,34 @@ class LazyBlock:
         assert self.op is not None
         block = reduce_block(self.op, self.split, *derived, self.rows, self.rows_left, self.columns)
         return block if self._finish is None else self._finish(block)
+
+
+_LAZY_SIZE = 65_536
+
+
+def all_tied(block: Block) -> Block:
+    return dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_))
+
+
+def listed_block(
+    op: Operation,
+    split: int,
+    derived: tuple[V.Values, Index, Index],
+    rows: Index | None,
+    rows_left: bool = True,
+    columns: Index | None = None,
+    finish: Finish | None = None,
+) -> Listed:
+    """A big block of JavaScript's doubles, a third of it distinct or more (a sample's),
+    kept unreduced until read (lazy_block.py: a cold solve's few queries cost less than
+    sorting it): `%` at every split and `**` over the last, 150,000-320,000 derivations
+    each, 14 bytes a derivation against 41 a distinct value reduced. Any other is
+    reduced now (`+` over a NaN column: 72,000 derivations, one value; every block kept
+    unreduced, the 2.4 million derivations of 4589 outgrew the solver's memory)."""
+    values = derived[0]
+    if values.doubles_only and len(values) >= _LAZY_SIZE:
+        sample = V.float_keys(values.f[:: len(values) // 1024])
+        if len(np.unique(sample)) * 3 > len(sample):
+            return LazyBlock(op, split, derived, rows, rows_left, columns, finish)
+    block = reduce_block(op, split, *derived, rows, rows_left, columns)
+    return block if finish is None else finish(block)

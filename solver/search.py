@@ -15,8 +15,6 @@ then reads it instead of inverting.
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from rules.game_set import FormulaLanguage
@@ -24,7 +22,7 @@ from solver import inverse
 from solver import values as V
 from solver.grammar import NEG, Func, Function, Grammar, JsFunc, Level, Operation, Wrap
 from solver.hits import Hits, padded_spans
-from solver.lazy_block import Finish, LazyBlock
+from solver.lazy_block import LazyBlock, all_tied, listed_block
 from solver.listing import Groupings, classed_listing, derive, extreme_block, reduce_block
 from solver.objective import Intervals, widen
 from solver.prepared import Block, Inverted, Listed, Prepared
@@ -73,14 +71,14 @@ def _plan_blocks(
     classes = sem.class_keys(op)
     if classes is not None:
         listed = classed_listing(sem, op, split, a, c, classes, groupings)
-        blocks.append(_listed(op, split, listed.derived, *listed.rows_columns, listed.finish))
+        blocks.append(listed_block(op, split, listed.derived, *listed.rows_columns, listed.finish))
         return
     how = sem.plan(op, a.values, c.values)
     if how is None and sem.picks_an_operand(op):
         blocks.append(extreme_block(sem, op, split, a, c))
         return
     if how is None:
-        blocks.append(_listed(op, split, derive(a, c, op, None, True, sem=sem), None))
+        blocks.append(listed_block(op, split, derive(a, c, op, None, True, sem=sem), None))
         return
     rows_left = how.rows_left
     other = c if rows_left else a
@@ -90,11 +88,11 @@ def _plan_blocks(
         odd = sem.odd_columns(op, other.values)
         if len(odd):
             derived = derive(a, c, op, odd, not rows_left, sem=sem)
-            blocks.append(_listed(op, split, derived, odd, not rows_left))
+            blocks.append(listed_block(op, split, derived, odd, not rows_left))
     listed_rows = how.rows(inverse.RowKind.LIST)
     if len(listed_rows):
         derived = derive(a, c, op, listed_rows, rows_left, sem=sem)
-        blocks.append(_listed(op, split, derived, listed_rows, rows_left))
+        blocks.append(listed_block(op, split, derived, listed_rows, rows_left))
     bucketed = how.rows(inverse.RowKind.BUCKET)
     if len(bucketed):
         ctx = op.contexts()[1 if rows_left else 0]
@@ -105,38 +103,7 @@ def _plan_blocks(
         representatives = order[first]
         derived = derive(a, c, op, bucketed, rows_left, representatives, sem)
         # a bucket hides its other members: texts re-derive these rows in full
-        blocks.append(_listed(op, split, derived, bucketed, rows_left, None, _all_tied))
-
-
-_LAZY_SIZE = 65_536
-
-
-def _all_tied(block: Block) -> Block:
-    return dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_))
-
-
-def _listed(
-    op: Operation,
-    split: int,
-    derived: tuple[V.Values, Index, Index],
-    rows: Index | None,
-    rows_left: bool = True,
-    columns: Index | None = None,
-    finish: Finish | None = None,
-) -> Listed:
-    """A big block of JavaScript's doubles, a third of it distinct or more (a sample's),
-    kept unreduced until read (lazy_block.py: a cold solve's few queries cost less than
-    sorting it): `%` at every split and `**` over the last, 150,000-320,000 derivations
-    each, 14 bytes a derivation against 41 a distinct value reduced. Any other is
-    reduced now (`+` over a NaN column: 72,000 derivations, one value; every block kept
-    unreduced, the 2.4 million derivations of 4589 outgrew the solver's memory)."""
-    values = derived[0]
-    if values.doubles_only and len(values) >= _LAZY_SIZE:
-        sample = V.float_keys(values.f[:: len(values) // 1024])
-        if len(np.unique(sample)) * 3 > len(sample):
-            return LazyBlock(op, split, derived, rows, rows_left, columns, finish)
-    block = reduce_block(op, split, *derived, rows, rows_left, columns)
-    return block if finish is None else finish(block)
+        blocks.append(listed_block(op, split, derived, bucketed, rows_left, None, all_tied))
 
 
 def prepare(digits: str, grammar: Grammar) -> Prepared:
