@@ -5,6 +5,9 @@
   `contributions`: on random derivations (many ties, every level) and on the real
   JavaScript and PHP tables of a few Digits, rebuilt the plain way.
 - `Steps.of_lens` reads a table's lengths back exactly (each row is a staircase).
+- `level_pairs` (each operation evaluated once over every range of a size: one node round
+  trip for JavaScript's `**`) gives every range the pairs, in the same order, that
+  `binary_pairs` gives it range by range.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from rules.sets import CLASSIC, parse_sets
 from solver import tables as T
 from solver import values as V
 from solver.grammar import CONTEXTS, Grammar
+from solver.semantics import semantics
 from tests.evaluator.js.test_js_check import JS_DARTS
 
 JS = Grammar.for_functions(parse_sets(JS_DARTS)["js-darts"].functions, FormulaLanguage.JAVASCRIPT)
@@ -89,3 +93,23 @@ def test_a_table_of_one_level_keeps_its_lengths() -> None:
     for level in range(CONTEXTS):
         table = T.reduce_steps(values, T.Steps.at_level(level, length))
         assert np.array_equal(table.lens, T.contributions(level, length))
+
+
+@pytest.mark.parametrize(("digits", "grammar"), [("3489", JS), ("2967", JS), ("9572", PHP)])
+def test_pairs_of_a_level_at_once_are_each_ranges(digits: str, grammar: Grammar) -> None:
+    built = T.build_tables(digits, grammar)
+    sem = semantics(grammar)
+    for (i, j), tables in built.items():
+        one_by_one = [
+            T.binary_pairs(sem, op, k, built[(i, k)].w, built[(k, j)].w)
+            for k in range(i + 1, j)
+            for op in grammar.ops
+        ]
+        assert len(one_by_one) == len(tables.pairs)
+        for mine, theirs in zip(tables.pairs, one_by_one, strict=True):
+            assert (mine.op, mine.split) == (theirs.op, theirs.split)
+            assert np.array_equal(mine.left, theirs.left)
+            assert np.array_equal(mine.right, theirs.right)
+            assert np.array_equal(mine.length, theirs.length)
+            assert np.array_equal(mine.values.keys(), theirs.values.keys())
+            assert np.array_equal(mine.values.isint, theirs.values.isint)
