@@ -14,7 +14,8 @@ import numpy as np
 
 from solver import values as V
 from solver.grammar import Level, Operation, formula_cost
-from solver.prepared import Block, Inverted, Prepared
+from solver.lazy_block import LazyBlock
+from solver.prepared import Inverted, Listed, Prepared
 from solver.search import (
     Form,
     block_derivations,
@@ -42,7 +43,11 @@ def _key(v: V.Values) -> tuple[bool, int]:
 
 
 class _Index:
-    """Where each value occurs among several arrays of values, found by binary search."""
+    """Where each value occurs among several arrays of values: found by a scan for the
+    first `_SCANS` values, then by binary search in an index sorted once. A cold solve
+    writes a handful of texts: sorting a three-digit span's 400,000 JavaScript wrap
+    values for them cost more than its whole search (a prepared Digits's writer, asked
+    every reveal, sorts after its first few)."""
 
     def __init__(self, parts: list[V.Values]) -> None:
         values = V.concat(parts)
@@ -50,22 +55,43 @@ class _Index:
         self.position = np.concatenate(
             [np.arange(len(p)) for p in parts] or [np.zeros(0, np.int64)]
         )
-        keys = values.keys()
-        self.order = np.lexsort((keys, values.isint))
-        self.isint = values.isint[self.order]
-        self.keys = keys[self.order]
+        self._values = values
+        self._doubles = values.doubles_only
+        self._scans = 0
+        self._sorted: tuple[V.Ints, V.Bools, V.Ints] | None = None
+
+    def _hits(self, is_int: bool, key: int) -> V.Ints:
+        """Positions in the concatenation holding the value, in order."""
+        values = self._values
+        if self._sorted is None and self._scans < _SCANS and self._doubles and not is_int:
+            self._scans += 1  # a double's candidates by ==, then its key (-0 is not 0)
+            x = float(V.floats_of_keys(np.array([key]))[0])
+            near = np.flatnonzero(np.isnan(values.f) if np.isnan(x) else values.f == x)
+            same: V.Ints = near[V.float_keys(values.f[near]) == key]
+            return same
+        if self._sorted is None:
+            keys = values.keys()
+            if self._doubles:  # one key: no int part to set apart
+                order = np.argsort(keys, kind="stable")
+            else:
+                order = np.lexsort((keys, values.isint))
+            self._sorted = order, values.isint[order], keys[order]
+        order, isint, keys = self._sorted
+        lo = int(np.searchsorted(isint, is_int, "left"))
+        hi = int(np.searchsorted(isint, is_int, "right"))
+        start = lo + int(np.searchsorted(keys[lo:hi], key, "left"))
+        stop = lo + int(np.searchsorted(keys[lo:hi], key, "right"))
+        return order[start:stop]
 
     def find(self, value: V.Values) -> list[tuple[int, V.Ints]]:
         """Per array holding the single value: its number and the value's positions there
         (arrays, not pairs: `Math.sign(x)` is 1 for some 40,000 x of a table)."""
-        is_int, key = bool(value.isint[0]), int(value.keys()[0])
-        lo = int(np.searchsorted(self.isint, is_int, "left"))
-        hi = int(np.searchsorted(self.isint, is_int, "right"))
-        start = lo + int(np.searchsorted(self.keys[lo:hi], key, "left"))
-        stop = lo + int(np.searchsorted(self.keys[lo:hi], key, "right"))
-        hits = self.order[start:stop]
+        hits = self._hits(bool(value.isint[0]), int(value.keys()[0]))
         source, position = self.source[hits], self.position[hits]
         return [(int(s), position[source == s]) for s in np.unique(source)]
+
+
+_SCANS = 48
 
 
 class Writer:
@@ -154,7 +180,8 @@ class Writer:
         level = Level.ATOM if op is None else op.level
         return f"({text})" if level < ctx else text
 
-    def _block_texts(self, block: Block, x: V.Values, ctx: int, need: int) -> list[str]:
+    def _block_texts(self, listed: Listed, x: V.Values, ctx: int, need: int) -> list[str]:
+        block = listed.entry(x) if isinstance(listed, LazyBlock) else listed
         entry = int(block.table.index_of(x)[0])
         if entry < 0 or int(block.table.lens[entry, ctx]) != need:
             return []

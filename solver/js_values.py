@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from solver.column import Bools, Floats, Ints, Values, float_keys, identity_codes, of_floats, quiet
+from solver.column import Bools, Floats, Ints, Values, doubles, float_keys, identity_codes, quiet
 from solver.grammar import Function, JsFunc, JsOp, Op, Operation, Wrap
 from solver.js_cbrt import cbrt
 from solver.js_pow import js_pow
@@ -56,7 +56,7 @@ def _all(a: Values) -> Bools:
 
 
 def _of(f: Floats | Ints) -> tuple[Values, Bools]:
-    out = of_floats(np.asarray(f, np.float64))
+    out = doubles(np.asarray(f, np.float64))
     return out, _all(out)
 
 
@@ -212,12 +212,12 @@ def useful_wrap(func: Function, argument: Values) -> Bools | None:
 
 
 def neg(a: Values) -> Values:
-    return of_floats(-a.f)
+    return doubles(-a.f)
 
 
 @quiet
 def apply_funcs(funcs: Sequence[Function], a: Values) -> dict[Function, Values]:
-    return {f: of_floats(UNARY[f](a.f)) for f in funcs}
+    return {f: doubles(UNARY[f](a.f)) for f in funcs}
 
 
 @quiet
@@ -225,7 +225,7 @@ def apply_wrap(wrap: Wrap, a: Values) -> Values:
     x = neg(a) if wrap.func is None or wrap.shape.inner else a
     if wrap.func is None:
         return x
-    y = of_floats(UNARY[wrap.func](x.f))
+    y = doubles(UNARY[wrap.func](x.f))
     return neg(y) if wrap.shape.outer else y
 
 
@@ -238,7 +238,7 @@ def literal(text: str) -> float:
 
 def result_codes(a: Values) -> Ints:
     """One code per Result: -0 and +0 are the same Result (`-0 === 0`, both print `0`)."""
-    return identity_codes(of_floats(a.f + 0.0))
+    return identity_codes(doubles(a.f + 0.0))
 
 
 def same_number(a: Floats, b: Floats) -> Bools:

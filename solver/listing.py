@@ -128,15 +128,43 @@ def classed_block(
     same value, longer); where a group has two shortest members, or two pairs of groups
     give the value as short, the value is tied and its text reads every pair of shortest
     members."""
+    listed = classed_listing(sem, op, split, a, c, keys, cache)
+    return listed.finish(reduce_block(op, split, *listed.derived, *listed.rows_columns))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Classed:
+    """`classed_block` before its reduction: the representatives' derivations, the members
+    the block's rows and columns are, and the ties the reduced block adds (`finish`)."""
+
+    derived: tuple[V.Values, Index, Index]
+    rows_columns: tuple[Index, bool, Index]
+    row_ties: V.Bools
+    col_ties: V.Bools
+    right_count: int
+
+    def finish(self, block: Block) -> Block:
+        left, right = block.witness // self.right_count, block.witness % self.right_count
+        tied = block.tied | self.row_ties[left] | self.col_ties[right]
+        return dataclasses.replace(block, tied=tied)
+
+
+def classed_listing(
+    sem: Semantics,
+    op: Operation,
+    split: int,
+    a: Table,
+    c: Table,
+    keys: tuple[KeyOf, KeyOf],
+    cache: Groupings | None = None,
+) -> Classed:
+    """What `classed_block` reduces (search.prepare keeps JavaScript's unreduced)."""
     cache = {} if cache is None else cache
     cl, cr = op.contexts()
     rows, row_members, row_ties = _classes(a, keys[0], cl, cache)
     cols, col_members, col_ties = _classes(c, keys[1], cr, cache)
-    vals, length, pair = derive(a, c, op, rows, True, cols, sem)
-    block = reduce_block(op, split, vals, length, pair, row_members, True, col_members)
-    left, right = block.witness // len(c), block.witness % len(c)
-    tied = block.tied | row_ties[left] | col_ties[right]
-    return dataclasses.replace(block, tied=tied)
+    derived = derive(a, c, op, rows, True, cols, sem)
+    return Classed(derived, (row_members, True, col_members), row_ties, col_ties, len(c))
 
 
 def pairs(

@@ -8,6 +8,7 @@ that none of them imports its way back to another (tests/test_layering.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from solver import values as V
 from solver.grammar import Func, Grammar, Operation
@@ -33,6 +34,27 @@ class Block:
     columns: Index | None = None
 
 
+class Listed(Protocol):
+    """A `Block`, or one kept unreduced until read (lazy_block.LazyBlock)."""
+
+    @property
+    def op(self) -> Operation | None: ...
+    @property
+    def split(self) -> int: ...
+    @property
+    def table(self) -> Table: ...
+    @property
+    def witness(self) -> Index: ...
+    @property
+    def tied(self) -> V.Bools: ...
+    @property
+    def rows(self) -> Index | None: ...
+    @property
+    def rows_left(self) -> bool: ...
+    @property
+    def columns(self) -> Index | None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Inverted:
     """`+ - * /` over one split, searched by inverting along the smaller side."""
@@ -48,7 +70,7 @@ class Prepared:
     digits: str
     grammar: Grammar
     tables: dict[Span, RangeTables]
-    blocks: list[Block]
+    blocks: list[Listed]
     inverted: list[Inverted]
     # caches of the text forms (textforms.py), filled on demand
     top_level: TopLevel | None = None

@@ -15,8 +15,6 @@ then reads it instead of inverting.
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from rules.game_set import FormulaLanguage
@@ -24,9 +22,10 @@ from solver import inverse
 from solver import values as V
 from solver.grammar import NEG, Func, Function, Grammar, JsFunc, Level, Operation, Wrap
 from solver.hits import Hits, padded_spans
-from solver.listing import Groupings, classed_block, derive, extreme_block, reduce_block
+from solver.lazy_block import LazyBlock, all_tied, listed_block
+from solver.listing import Groupings, classed_listing, derive, extreme_block, reduce_block
 from solver.objective import Intervals, widen
-from solver.prepared import Block, Inverted, Prepared
+from solver.prepared import Block, Inverted, Listed, Prepared
 from solver.semantics import SEMANTICS, Semantics, semantics
 from solver.tables import (
     Index,
@@ -45,7 +44,7 @@ PLAIN: Wrap | None = None
 Form = Wrap | None
 
 
-def block_derivations(prep: Prepared, block: Block) -> tuple[V.Values, Index, Index]:
+def block_derivations(prep: Prepared, block: Listed) -> tuple[V.Values, Index, Index]:
     assert block.op is not None
     return derive(
         prep.left(block.split),
@@ -64,22 +63,22 @@ def _plan_blocks(
     split: int,
     a: Table,
     c: Table,
-    blocks: list[Block],
+    blocks: list[Listed],
     inverted: list[Inverted],
     groupings: Groupings | None = None,
 ) -> None:
     """Add what searches op over this split: listed blocks and inverted rows (inverse.py)."""
     classes = sem.class_keys(op)
     if classes is not None:
-        blocks.append(classed_block(sem, op, split, a, c, classes, groupings))
+        listed = classed_listing(sem, op, split, a, c, classes, groupings)
+        blocks.append(listed_block(op, split, listed.derived, *listed.rows_columns, listed.finish))
         return
     how = sem.plan(op, a.values, c.values)
     if how is None and sem.picks_an_operand(op):
         blocks.append(extreme_block(sem, op, split, a, c))
         return
     if how is None:
-        vals, length, pair = derive(a, c, op, None, True, sem=sem)
-        blocks.append(reduce_block(op, split, vals, length, pair, None))
+        blocks.append(listed_block(op, split, derive(a, c, op, None, True, sem=sem), None))
         return
     rows_left = how.rows_left
     other = c if rows_left else a
@@ -88,12 +87,12 @@ def _plan_blocks(
         inverted.append(Inverted(op, split, rows_left, invert))
         odd = sem.odd_columns(op, other.values)
         if len(odd):
-            vals, length, pair = derive(a, c, op, odd, not rows_left, sem=sem)
-            blocks.append(reduce_block(op, split, vals, length, pair, odd, not rows_left))
-    listed = how.rows(inverse.RowKind.LIST)
-    if len(listed):
-        vals, length, pair = derive(a, c, op, listed, rows_left, sem=sem)
-        blocks.append(reduce_block(op, split, vals, length, pair, listed, rows_left))
+            derived = derive(a, c, op, odd, not rows_left, sem=sem)
+            blocks.append(listed_block(op, split, derived, odd, not rows_left))
+    listed_rows = how.rows(inverse.RowKind.LIST)
+    if len(listed_rows):
+        derived = derive(a, c, op, listed_rows, rows_left, sem=sem)
+        blocks.append(listed_block(op, split, derived, listed_rows, rows_left))
     bucketed = how.rows(inverse.RowKind.BUCKET)
     if len(bucketed):
         ctx = op.contexts()[1 if rows_left else 0]
@@ -102,16 +101,15 @@ def _plan_blocks(
         first = np.ones(len(order), np.bool_)
         first[1:] = keys[order][1:] != keys[order][:-1]
         representatives = order[first]
-        vals, length, pair = derive(a, c, op, bucketed, rows_left, representatives, sem)
-        block = reduce_block(op, split, vals, length, pair, bucketed, rows_left)
+        derived = derive(a, c, op, bucketed, rows_left, representatives, sem)
         # a bucket hides its other members: texts re-derive these rows in full
-        blocks.append(dataclasses.replace(block, tied=np.ones(len(block.tied), np.bool_)))
+        blocks.append(listed_block(op, split, derived, bucketed, rows_left, None, all_tied))
 
 
 def prepare(digits: str, grammar: Grammar) -> Prepared:
     tables = build_tables(digits, grammar)
     n = len(digits)
-    blocks: list[Block] = []
+    blocks: list[Listed] = []
     lit = literal_value(digits, grammar)
     if lit is not None:
         blocks.append(
@@ -257,7 +255,9 @@ def form_context(form: Form) -> int:
 # --- hits -----------------------------------------------------------------------------------
 
 
-def _block_hits(block: Block, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
+def _block_hits(block: Listed, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
+    if isinstance(block, LazyBlock) and not block.reduced and pad == 0:
+        return block.exact_hits(lo, hi)
     starts, stops = padded_spans(block.table, lo, hi, pad)
     index, _ = expand(starts, stops)
     index = distinct_indices(index, len(block.table))
@@ -364,7 +364,11 @@ def x_hits(
     if listed and prep.listed is not None:  # prepared, its blocks listed together
         parts.append(prep.listed.hits(lo, hi, pad))
     elif listed:
-        parts += [_block_hits(block, lo, hi, pad) for block in prep.blocks if len(block.table)]
+        parts += [
+            _block_hits(block, lo, hi, pad)
+            for block in prep.blocks
+            if isinstance(block, LazyBlock) or len(block.table)
+        ]
     if inverted:  # each part reduced as it comes: near 0 most pairs repeat (memory)
         parts += [
             _distinct(_inverted_hits(prep, inv, lo, hi, pad, max_length)) for inv in prep.inverted

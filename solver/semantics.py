@@ -156,7 +156,7 @@ class JsNumbers:
         return js_values.neg(a)
 
     def literal(self, text: str) -> V.Values | None:
-        return V.of_floats(np.array([js_values.literal(text)], np.float64))
+        return V.doubles(np.array([js_values.literal(text)], np.float64))
 
     def plan(self, op: Operation, left: V.Values, right: V.Values) -> inverse.Plan | None:
         return js_inverse.plan(op, left, right)

@@ -133,7 +133,9 @@ def group(values: V.Values, runs: bool = False) -> tuple[Index, Index, V.Ints, i
 
 
 def reduce(values: V.Values, contrib: Lens, runs: bool = False) -> Table:
-    """One entry per distinct value with the shortest length per context."""
+    """One entry per distinct value with the shortest length per context (the reference
+    of `reduce_steps`, which the tables use: a gather of every row's 8 contexts was most
+    of a JavaScript W table's time)."""
     if len(values) == 0:
         return Table(values, np.zeros(0, np.int64), 0, np.zeros((0, CONTEXTS), np.int16))
     order, starts, keys, n_int = group(values, runs)
@@ -144,6 +146,62 @@ def reduce(values: V.Values, contrib: Lens, runs: bool = False) -> Table:
 def contributions(level: int, length: NDArray[np.int64]) -> Lens:
     """Per context: the length itself if the level suffices, else two more for parentheses."""
     return (length[:, None] + 2 * (level < _CTX[None, :])).astype(np.int16)
+
+
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """Lengths per context of a column of derivations, three numbers a row instead of 8.
+
+    A derivation of level L and length n is n in contexts up to L and n + 2 (parentheses)
+    above, so the shortest over any set of them rises with the context by at most 2, in
+    two steps: `least` up to context `exact`, `least + 1` up to `near` (>= exact), then
+    `least + 2`. Reducing these three 1-D columns per value gives what the minimum over
+    the 8 columns of `contributions` gives (tests/solver/test_solver_js_tables.py)."""
+
+    least: NDArray[np.int64]
+    exact: NDArray[np.int8]
+    near: NDArray[np.int8]
+
+    @staticmethod
+    def at_level(level: int, length: NDArray[np.int64]) -> Steps:
+        top = np.full(len(length), level, np.int8)
+        return Steps(length, top, top)
+
+    @staticmethod
+    def of_lens(lens: Lens) -> Steps:
+        """A table's lengths (each row such a staircase: it was reduced from them)."""
+        least = lens[:, :1]
+        exact = (lens == least).sum(axis=1) - 1
+        near = (lens <= least + 1).sum(axis=1) - 1
+        return Steps(least[:, 0].astype(np.int64), exact.astype(np.int8), near.astype(np.int8))
+
+    @staticmethod
+    def concat(parts: list[Steps]) -> Steps:
+        return Steps(
+            np.concatenate([p.least for p in parts]),
+            np.concatenate([p.exact for p in parts]),
+            np.concatenate([p.near for p in parts]),
+        )
+
+
+def reduce_steps(values: V.Values, steps: Steps, runs: bool = False) -> Table:
+    """`reduce` of the same derivations with their lengths as `Steps`: three 1-D minima and
+    maxima per value instead of a minimum over an (n, 8) gather."""
+    if len(values) == 0:
+        return Table(values, np.zeros(0, np.int64), 0, np.zeros((0, CONTEXTS), np.int16))
+    order, starts, keys, n_int = group(values, runs)
+    # least and exact in one number: the smallest `least * 8 + 7 - exact` of a value is
+    # its shortest length with the highest context that length holds in
+    code = steps.least[order] * CONTEXTS + (CONTEXTS - 1 - steps.exact[order])
+    first = np.minimum.reduceat(code, starts)
+    least, top = first // CONTEXTS, CONTEXTS - 1 - first % CONTEXTS
+    above = code // CONTEXTS - np.repeat(least, np.diff(np.append(starts, len(order))))
+    none = np.int8(-1)
+    second = np.where(above == 0, steps.near[order], np.where(above == 1, steps.exact[order], none))
+    upper = np.maximum.reduceat(second, starts)
+    ctx = _CTX[None, :]
+    lens = least[:, None] + (ctx > top[:, None]) + (ctx > upper[:, None])
+    return Table(values.take(order[starts]), keys, n_int, lens.astype(np.int16))
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +216,21 @@ class Pairs:
     length: NDArray[np.int64]
 
 
-def binary_pairs(sem: Semantics, op: Operation, split: int, a: Table, c: Table) -> Pairs:
-    """op(a, c) for every pair (the language's errors dropped)."""
+def binary_pairs(
+    sem: Semantics,
+    op: Operation,
+    split: int,
+    a: Table,
+    c: Table,
+    evaluated: tuple[V.Values, V.Bools] | None = None,
+) -> Pairs:
+    """op(a, c) for every pair (the language's errors dropped); `evaluated`: op over the
+    grid already (`level_pairs`)."""
     left = np.repeat(np.arange(len(a)), len(c))
     right = np.tile(np.arange(len(c)), len(a))
-    out, ok = sem.binary(op)(a.values.repeat_each(len(c)), c.values.tile(len(a)))
+    if evaluated is None:
+        evaluated = sem.binary(op)(a.values.repeat_each(len(c)), c.values.tile(len(a)))
+    out, ok = evaluated
     cl, cr = op.contexts()
     length = np.repeat(op.length + a.lens[:, cl].astype(np.int64), len(c))
     length += np.tile(c.lens[:, cr], len(a))
@@ -212,25 +280,53 @@ def literal_value(text: str, grammar: Grammar | None = None) -> V.Values | None:
 _PHP = Grammar((), ())
 
 
+Job = tuple[int, Table, Table]
+"""A split of a range and its two operand tables."""
+
+
+def level_pairs(sem: Semantics, ops: tuple[Operation, ...], jobs: list[Job]) -> list[list[Pairs]]:
+    """`binary_pairs` of every job and op, each op evaluated once over all the jobs' grids:
+    JavaScript's `**` goes to node, one round trip per size of range instead of one per
+    range and split (7 a cold solve, each a wait for the scheduler on a loaded machine)."""
+    sizes = np.array([len(a) * len(c) for _, a, c in jobs], np.int64)
+    ends = np.cumsum(sizes)
+    x = V.concat([a.values.repeat_each(len(c)) for _, a, c in jobs])
+    y = V.concat([c.values.tile(len(a)) for _, a, c in jobs])
+    per_job: list[list[Pairs]] = [[] for _ in jobs]
+    for op in ops:
+        out, ok = sem.binary(op)(x, y)
+        for n, (split, a, c) in enumerate(jobs):
+            start, stop = int(ends[n] - sizes[n]), int(ends[n])
+            part = out.take(np.arange(start, stop)), ok[start:stop]
+            per_job[n].append(binary_pairs(sem, op, split, a, c, part))
+    return per_job
+
+
 def build_b(
-    span: Span, digits: str, grammar: Grammar, tables: dict[Span, RangeTables]
+    span: Span,
+    digits: str,
+    grammar: Grammar,
+    tables: dict[Span, RangeTables],
+    pairs: list[Pairs] | None = None,
 ) -> tuple[list[Pairs], Table]:
+    """The range's B table; `pairs`: its binary pairs already built (`level_pairs`)."""
     i, j = span
     parts: list[V.Values] = []
-    contribs: list[Lens] = []
+    steps: list[Steps] = []
     lit = literal_value(digits[i:j], grammar)
     if lit is not None:
         parts.append(lit)
-        contribs.append(contributions(int(Level.ATOM), np.array([j - i], np.int64)))
-    pairs = [
-        binary_pairs(semantics(grammar), op, k, tables[(i, k)].w, tables[(k, j)].w)
-        for k in range(i + 1, j)
-        for op in grammar.ops
-    ]
+        steps.append(Steps.at_level(int(Level.ATOM), np.array([j - i], np.int64)))
+    if pairs is None:
+        pairs = [
+            binary_pairs(semantics(grammar), op, k, tables[(i, k)].w, tables[(k, j)].w)
+            for k in range(i + 1, j)
+            for op in grammar.ops
+        ]
     for p in pairs:
         parts.append(p.values)
-        contribs.append(contributions(int(p.op.level), p.length))
-    return pairs, reduce(V.concat(parts), np.concatenate(contribs))
+        steps.append(Steps.at_level(int(p.op.level), p.length))
+    return pairs, reduce_steps(V.concat(parts), Steps.concat(steps))
 
 
 def wrap_all(b: Table, grammar: Grammar) -> list[Wrapped]:
@@ -265,8 +361,9 @@ def _form(wrap: Wrap, source: Index, out: V.Values, b: Table) -> Wrapped:
 def build_w(b: Table, grammar: Grammar) -> tuple[list[Wrapped], Table]:
     forms = wrap_all(b, grammar)
     parts = [b.values, *(f.values for f in forms)]
-    contribs = [b.lens, *(contributions(int(grammar.wrap_level(f.wrap)), f.length) for f in forms)]
-    return forms, reduce(V.concat(parts), np.concatenate(contribs), runs=True)
+    steps = [Steps.of_lens(b.lens)]
+    steps += [Steps.at_level(int(grammar.wrap_level(f.wrap)), f.length) for f in forms]
+    return forms, reduce_steps(V.concat(parts), Steps.concat(steps), runs=True)
 
 
 def build_tables(digits: str, grammar: Grammar, longest: int = 3) -> dict[Span, RangeTables]:
@@ -274,9 +371,12 @@ def build_tables(digits: str, grammar: Grammar, longest: int = 3) -> dict[Span, 
     tables: dict[Span, RangeTables] = {}
     n = len(digits)
     for size in range(1, min(longest, n) + 1):
-        for i in range(n - size + 1):
-            span = (i, i + size)
-            pairs, b = build_b(span, digits, grammar, tables)
+        spans = [(i, i + size) for i in range(n - size + 1)]
+        jobs = [(k, tables[(i, k)].w, tables[(k, j)].w) for i, j in spans for k in range(i + 1, j)]
+        batched = iter(level_pairs(semantics(grammar), grammar.ops, jobs))
+        for span in spans:
+            own = [p for _ in range(size - 1) for p in next(batched)]
+            pairs, b = build_b(span, digits, grammar, tables, own)
             wraps, w = build_w(b, grammar)
-            tables[span] = RangeTables(span, digits[i : i + size], b, w, pairs, wraps)
+            tables[span] = RangeTables(span, digits[span[0] : span[1]], b, w, pairs, wraps)
     return tables
