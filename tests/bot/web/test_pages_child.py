@@ -1,0 +1,186 @@
+"""WEB_PORT: the bot's process wiring (`bot.process.serve_pages`) serves the pages from a
+real child process (`formula-darts web --child`), never on its own loop; the child is
+started again when it dies, stopped with the bot, and stops by itself when the bot is
+killed (its pipe closes), leaving no orphan on the port."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import aiohttp
+
+from bot.pages_child import PagesChild
+from bot.process import serve_pages
+from bot.settings import BotSettings
+from bot.storage import Store, open_store
+from tests.bot.web.pages_site import GUILD, populate
+
+WAIT_S = 120.0
+"""A generous bound for a child to start or stop on a loaded machine: tests wait for the
+work itself; this only ends a test that would hang."""
+
+
+def _settings(tmp_path: Path, port: int | None) -> BotSettings:
+    url = f"sqlite+aiosqlite:///{tmp_path}/web.sqlite3"
+    return BotSettings(discord_token=None, database_url=url, web_port=port)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _listening_inode(port: int) -> str | None:
+    """The socket inode listening on 127.0.0.1:port (/proc/net/tcp: state 0A)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1].endswith(f":{port:04X}") and fields[3] == "0A":
+            return fields[9]
+    return None
+
+
+def _sockets(pid: int | str) -> set[str]:
+    found = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        target = os.readlink(fd) if fd.exists() else ""
+        if target.startswith("socket:["):
+            found.add(target[len("socket:[") : -1])
+    return found
+
+
+def _descendants(pid: int) -> set[int]:
+    """The process's children, and theirs (its chart worker)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found |= {int(child), *_descendants(int(child))}
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _living(pids: set[int]) -> list[int]:
+    return [pid for pid in pids if _alive(pid)]
+
+
+async def _page(url: str, status: int = 200) -> str:
+    """The page once it answers `status` (the child is starting meanwhile)."""
+    async with aiohttp.ClientSession() as http:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_S
+        while True:
+            try:
+                async with http.get(url) as page:
+                    if page.status == status:
+                        return await page.text()
+            except aiohttp.ClientConnectionError:
+                pass
+            assert loop.time() < deadline, f"{url} never answered {status}"
+            await asyncio.sleep(0.1)
+
+
+async def _until(check: object, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_S
+    while not check():  # type: ignore[operator]
+        assert loop.time() < deadline, what
+        await asyncio.sleep(0.05)
+
+
+async def _populated(tmp_path: Path) -> tuple[Store, str]:
+    store = await open_store(_settings(tmp_path, None).database_url)
+    return store, await populate(store)
+
+
+async def test_without_web_port_the_bot_starts_no_pages(tmp_path: Path) -> None:
+    store, _ = await _populated(tmp_path)
+    try:
+        async with serve_pages(_settings(tmp_path, None), store) as nothing:
+            assert nothing is None
+    finally:
+        await store.close()
+
+
+async def test_the_bots_child_serves_the_pages_is_restarted_and_stopped(tmp_path: Path) -> None:
+    store, key = await _populated(tmp_path)
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/s/{key}/?period=all"
+    try:
+        async with serve_pages(_settings(tmp_path, port), store) as child:
+            assert isinstance(child, PagesChild)
+            assert "Alice" in await _page(url)  # the names the bot kept in the store
+            first = child.process
+            assert first is not None and child.starts == 1
+            listening = _listening_inode(port)
+            assert listening in _sockets(first.pid)
+            assert listening not in _sockets("self")  # not on the bot's own loop
+
+            killed = {first.pid, *_descendants(first.pid)}
+            os.kill(first.pid, signal.SIGKILL)
+            await _until(lambda: child.starts == 2, "the child was not started again")
+            await _until(lambda: not _living(killed), "the killed child's chart worker lived on")
+            assert "Alice" in await _page(url)
+            second = child.process
+            assert second is not None and second.pid != first.pid
+            family = {second.pid, *_descendants(second.pid)}
+            assert len(family) >= 2  # the child and its chart worker
+
+            # the bot turns the pages off: the child is told, and forgets the page key
+            await store.servers.set_web(GUILD, False, 0.0)
+            await _page(url, 404)
+        assert second.returncode == 0  # SIGTERM: it stopped cleanly
+        # its chart worker and multiprocessing's tracker end as their pipes close
+        await _until(lambda: not _living(family), "an orphan outlived the bot's shutdown")
+        assert _listening_inode(port) is None
+    finally:
+        await store.close()
+
+
+BOT = """
+import asyncio, sys
+from bot.pages_child import PagesChild, PagesCommand
+
+async def main() -> None:
+    async with PagesChild(PagesCommand(sys.argv[1], "127.0.0.1", int(sys.argv[2]))) as child:
+        while child.process is None:
+            await asyncio.sleep(0.01)
+        print(child.process.pid, flush=True)
+        await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+
+async def test_a_killed_bot_leaves_no_pages_process(tmp_path: Path) -> None:
+    """SIGKILL leaves the bot no time to stop its child: the child sees its pipe close."""
+    store, key = await _populated(tmp_path)
+    await store.close()
+    port = _free_port()
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", BOT, _settings(tmp_path, None).database_url, str(port),
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert bot.stdout is not None
+        pid = int(await bot.stdout.readline())
+        await _page(f"http://127.0.0.1:{port}/s/{key}/?period=all")
+        family = {pid, *_descendants(pid)}
+        bot.kill()
+        await bot.wait()
+        await _until(lambda: not _living(family), "the child outlived the bot")
+        assert _listening_inode(port) is None
+    finally:
+        if bot.returncode is None:
+            bot.kill()
+            await bot.wait()
