@@ -123,7 +123,7 @@ class PagesChild:
                 why = f"could not start ({exc})"
             if time.monotonic() - began >= self.steady_s:
                 pause = self.first_pause_s
-            log.warning("the web pages' process %s; starting it again in %.0f s", why, pause)
+            log.warning("the web pages' process %s; starting it again in %g s", why, pause)
             await asyncio.sleep(pause)
             pause = min(pause * 2, self.max_pause_s)
 

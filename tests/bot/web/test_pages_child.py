@@ -6,15 +6,19 @@ killed (its pipe closes), leaving no orphan on the port."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import socket
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
-from bot.pages_child import PagesChild
+from bot.pages_child import SETTINGS_CHANGED, PagesChild, PagesCommand
 from bot.process import serve_pages
 from bot.settings import BotSettings
 from bot.storage import Store, open_store
@@ -90,10 +94,10 @@ async def _page(url: str, status: int = 200) -> str:
             await asyncio.sleep(0.1)
 
 
-async def _until(check: object, what: str) -> None:
+async def _until(check: Callable[[], object], what: str) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT_S
-    while not check():  # type: ignore[operator]
+    while not check():
         assert loop.time() < deadline, what
         await asyncio.sleep(0.05)
 
@@ -184,3 +188,48 @@ async def test_a_killed_bot_leaves_no_pages_process(tmp_path: Path) -> None:
         if bot.returncode is None:
             bot.kill()
             await bot.wait()
+
+
+@dataclass(frozen=True)
+class _Script(PagesCommand):
+    """A stand-in child: `code` run by python, in the environment the bot would give."""
+
+    code: str = ""
+
+    def argv(self) -> list[str]:
+        return [sys.executable, "-c", self.code]
+
+
+def _script(code: str) -> _Script:
+    return _Script("sqlite+aiosqlite:///unused", "127.0.0.1", 0, code=code)
+
+
+async def test_a_dying_child_is_started_again_each_time_later(caplog: Any) -> None:
+    """One log line per death, the pause doubling up to its cap."""
+    child = PagesChild(_script("raise SystemExit(3)"), first_pause_s=0.01, max_pause_s=0.04)
+    with caplog.at_level(logging.WARNING, logger="bot.pages_child"):
+        async with child:
+            await _until(lambda: child.starts >= 5, "the child was not started again")
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.pages_child"]
+    assert lines[:4] == [
+        f"the web pages' process exited with code 3; starting it again in {pause} s"
+        for pause in ("0.01", "0.02", "0.04", "0.04")
+    ]
+
+
+async def test_the_bots_settings_changes_are_told_to_the_child(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """What the bot writes on the child's stdin when `Store.servers.changes` moves (the
+    child's side, `forget_servers`, is what makes the page 404 above)."""
+    told = tmp_path / "told"
+    copy = f"import sys\nfor line in sys.stdin:\n    open({str(told)!r}, 'ab').write(line.encode())"
+    changes = [0]
+    async with PagesChild(_script(copy), lambda: changes[0], relay_s=0.01) as child:
+        await _until(lambda: child.process is not None, "the child did not start")
+        changes[0] += 1
+        await _until(told.exists, "the child was not told")
+        assert told.read_bytes() == SETTINGS_CHANGED
+        monkeypatch.setenv("DISCORD_TOKEN", "the bot's own")
+        env = _script(copy).environment()
+        assert "DISCORD_TOKEN" not in env and env["DATABASE_URL"].startswith("sqlite")
