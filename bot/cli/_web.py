@@ -58,7 +58,8 @@ async def _serve(url: str, host: str, port: int, *, child: bool = False) -> None
         async with await open_store(url, migrate=False) as store:
             app = create_app(store, charts=charts)
             async with serve(app, host, port):
-                print(f"formula-darts web: http://{host}:{port}/ (Ctrl-C stops)", flush=True)
+                if not child:  # the bot's child: its log line says where (bot.web.serve)
+                    print(f"formula-darts web: http://{host}:{port}/ (Ctrl-C stops)", flush=True)
                 try:  # warmed while the pages are served: no player's page pays it
                     await charts.start()
                 except Exception as exc:  # a page's chart timed out meanwhile and stopped it
