@@ -22,6 +22,8 @@ from bot.pages_child import SETTINGS_CHANGED, PagesChild, PagesCommand
 from bot.process import serve_pages
 from bot.settings import BotSettings
 from bot.storage import Store, open_store
+from bot.web import create_app, forget_servers
+from bot.web._keys import PAGES_ON
 from tests.bot.web.pages_site import GUILD, populate
 
 WAIT_S = 120.0
@@ -233,3 +235,25 @@ async def test_the_bots_settings_changes_are_told_to_the_child(
         monkeypatch.setenv("DISCORD_TOKEN", "the bot's own")
         env = _script(copy).environment()
         assert "DISCORD_TOKEN" not in env and env["DATABASE_URL"].startswith("sqlite")
+
+
+async def test_the_childs_side_forgets_the_page_keys_it_trusted(tmp_path: Path) -> None:
+    """`forget_servers`: what the child does on the bot's line (`formula-darts web --child`)."""
+    store, key = await _populated(tmp_path)
+    try:
+        app = create_app(store, charts=NoCharts())
+        settings = await store.servers.settings(GUILD)
+        app[PAGES_ON].put(key, settings, 100.0, changes=0)
+        assert app[PAGES_ON].get(key, 100.0, 0) is settings
+        forget_servers(app)
+        assert app[PAGES_ON].get(key, 100.0, 0) is None
+    finally:
+        await store.close()
+
+
+class NoCharts:
+    """No chart worker: this test draws nothing."""
+
+    async def render(self, chart: Callable[..., bytes], *args: object) -> bytes | None:
+        del chart, args
+        return None
