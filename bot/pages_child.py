@@ -29,6 +29,10 @@ log = logging.getLogger(__name__)
 SETTINGS_CHANGED = b"settings\n"
 """What the bot writes on the child's stdin when it changed a server's settings
 (`/config web off`): the child forgets the page keys it trusted (`PageKeys.forget`)."""
+NICENESS = 10
+"""How much lower the child's CPU priority is than the bot's (it lowers it itself,
+`formula-darts web --child`): when the cores are short, the games (the bot's loop, the
+solver, PHP) are served before a flood of page requests, whose readers can wait."""
 FIRST_PAUSE_S = 1.0
 """The pause before the first restart; doubled at each death in a row, up to `MAX_PAUSE_S`."""
 MAX_PAUSE_S = 30.0

@@ -13,11 +13,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from bot.pages_child import SETTINGS_CHANGED
+from bot.pages_child import NICENESS, SETTINGS_CHANGED
 
 # bot.web and bot.storage are imported where used: every command registers this one.
 
@@ -78,6 +79,8 @@ def _run(args: argparse.Namespace) -> int:
     from bot.settings import BotSettings
     from bot.storage import normalize_url
 
+    if args.child:  # the bot's pages: the games come first on a busy machine
+        os.nice(NICENESS)
     settings = BotSettings()
     level = logging.getLevelNamesMapping().get(str(args.log_level).upper(), logging.INFO)
     configure_logging(settings, level)

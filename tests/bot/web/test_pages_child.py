@@ -18,7 +18,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.pages_child import SETTINGS_CHANGED, PagesChild, PagesCommand
+from bot.pages_child import NICENESS, SETTINGS_CHANGED, PagesChild, PagesCommand
 from bot.process import serve_pages
 from bot.settings import BotSettings
 from bot.storage import Store, open_store
@@ -76,6 +76,10 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _nice(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
 def _living(pids: set[int]) -> list[int]:
     return [pid for pid in pids if _alive(pid)]
 
@@ -131,6 +135,7 @@ async def test_the_bots_child_serves_the_pages_is_restarted_and_stopped(tmp_path
             listening = _listening_inode(port)
             assert listening in _sockets(first.pid)
             assert listening not in _sockets("self")  # not on the bot's own loop
+            assert _nice(first.pid) == _nice(os.getpid()) + NICENESS  # the games come first
 
             killed = {first.pid, *_descendants(first.pid)}
             os.kill(first.pid, signal.SIGKILL)
