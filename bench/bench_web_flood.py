@@ -2,29 +2,30 @@
 16 clients asking replays and player pages, beside honest readers, a busy PHP pool and
 players waiting for their rounds' reveals.
 
-One process set up like the bot with `WEB_PORT` (its file-descriptor limit lowered to a
-container's usual 1,024): a store with one server's games, a bubblewrap PHP pool of two
-workers answering formulas without a pause and timing one out every two seconds (so a
-worker is replaced every two seconds). The pages are served either by that process
-(`together`: `bot.web.serve` with a started chart worker, as WEB_PORT does) or by
-`formula-darts web` in a process of its own (`apart`). The
-clients are processes of their own: an honest reader asking a board and a player page
-one after another; then, for the flood half, a slow-loris holding `--loris` connections
-(half-sent headers, a byte a second, reconnecting when closed) and `--clients` clients
-asking player pages (of other players than the reader's, in two languages: charts to
-draw) and replays, half each, as fast as they are answered. Meanwhile `--reveals` players
-in the bot's process ask, one after another (1 s apart, new Digits each time), a round's
-confirmed best answer as the game flow does (`ConfirmedSolver.best`: the solver's
-process, then PHP through the same pool): issue 29 asks their p99 under the flood to stay
-within 1.5x of the quiet run's. The same run is done quiet first, as the baseline. Prints
-and writes the `web-flood` section of docs/BENCHMARKS.md.
+One process set up like the bot (its file-descriptor limit lowered to a container's usual
+1,024): a store with one server's games, a bubblewrap PHP pool of two workers answering
+formulas without a pause and timing one out every two seconds (so a worker is replaced
+every two seconds). The pages are served by the bot's own wiring for `WEB_PORT`
+(`together`: `bot.process.serve_pages`, its supervised `formula-darts web` child), by
+`formula-darts web` started apart (`apart`), or, for comparison with what WEB_PORT did
+before, on this process's own loop (`in-process`: `bot.web.serve` with a started chart
+worker). The clients are processes of their own (`bench/_flood_clients.py`): an honest
+reader asking a board and a player page one after another; then, for the flood half, a
+slow-loris holding `--loris` connections (half-sent headers, a byte a second, reconnecting
+when closed) and `--clients` clients asking player pages (of other players than the
+reader's, in two languages: charts to draw) and replays, half each, as fast as they are
+answered. Meanwhile `--reveals` players in the bot's process ask, one after another (1 s
+apart, new Digits each time), a round's confirmed best answer as the game flow does
+(`ConfirmedSolver.best`: the solver's process, then PHP through the same pool): issue 29
+asks their p99 under the flood to stay within 1.5x of the quiet run's. The same run is
+done quiet first, as the baseline. Prints and writes the `web-flood` section of
+docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import resource
@@ -32,7 +33,6 @@ import socket
 import sys
 import tempfile
 import time
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,11 +40,14 @@ import aiohttp
 import sqlalchemy as sa
 
 import rules
+from bench._flood_clients import result, spawn
 from bench._report import latency_cells, percentile, write_section
 from bench._solver_inputs import round_score
 from bench._storage_data import Dataset, bulk_load
 from bot.charts import ChartRenderer
 from bot.common.serving import Gate
+from bot.process import serve_pages
+from bot.settings import BotSettings
 from bot.solving import ConfirmedSolver
 from bot.storage import Store, open_store
 from bot.web import NoNames, create_app, serve
@@ -57,125 +60,6 @@ from solver.process import SolverProcess
 
 FORMULAS = ("34+89", "7/2", "(1+2)*3-4", "2**10", "99%7")
 HANG = "while (true) {}"
-
-
-def _unlimit() -> None:
-    """A client process may hold as many sockets as the machine allows."""
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-async def _honest(base: str, players: list[str], seconds: float) -> dict[str, Any]:
-    """One reader at a time, a board then a player page: what each answer was, how long."""
-    statuses: Counter[str] = Counter()
-    times: list[float] = []
-    deadline = time.perf_counter() + seconds
-    timeout = aiohttp.ClientTimeout(total=15)
-    async with aiohttp.ClientSession(timeout=timeout) as http:
-        n = 0
-        while time.perf_counter() < deadline:
-            path = "?period=all" if n % 2 == 0 else f"p/{players[n % len(players)]}"
-            n += 1
-            began = time.perf_counter()
-            try:
-                async with http.get(base + path) as answer:
-                    await answer.read()
-                    statuses[str(answer.status)] += 1
-                    if answer.status == 200:
-                        times.append(time.perf_counter() - began)
-            except (aiohttp.ClientError, TimeoutError) as exc:
-                statuses[type(exc).__name__] += 1
-            await asyncio.sleep(0.05)
-    return {"statuses": dict(statuses), "times": times}
-
-
-async def _flood(
-    base: str, players: list[str], games: list[str], seconds: float, clients: int
-) -> dict[str, Any]:
-    """`clients` readers as fast as answered: odd ones player pages, even ones replays."""
-    statuses: Counter[str] = Counter()
-    deadline = time.perf_counter() + seconds
-    timeout = aiohttp.ClientTimeout(total=15)
-    connector = aiohttp.TCPConnector(limit=clients)
-
-    async def client(http: aiohttp.ClientSession, first: int) -> None:
-        n = first
-        while time.perf_counter() < deadline:
-            n += clients
-            lang = "uk" if (n // len(players)) % 2 else "en"
-            path = (
-                f"p/{players[n % len(players)]}"
-                if first % 2 or not games
-                else (f"g/{games[n % len(games)]}")
-            )
-            try:
-                async with http.get(f"{base}{path}?lang={lang}") as a:
-                    await a.read()
-                    statuses[str(a.status)] += 1
-            except (aiohttp.ClientError, TimeoutError) as exc:
-                statuses[type(exc).__name__] += 1
-
-    async with aiohttp.ClientSession(timeout=timeout, connector=connector) as http:
-        await asyncio.gather(*(client(http, i) for i in range(clients)))
-    return {"statuses": dict(statuses)}
-
-
-async def _loris(port: int, count: int, seconds: float) -> dict[str, Any]:
-    """`count` connections that never finish their headers, each reopened when closed."""
-    opened = closed = 0
-    deadline = time.perf_counter() + seconds
-
-    async def one() -> None:
-        nonlocal opened, closed
-        while time.perf_counter() < deadline:
-            try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            except OSError:
-                await asyncio.sleep(1)
-                continue
-            opened += 1
-            try:
-                writer.write(b"GET /rules HTTP/1.1\r\nHost: x\r\n")
-                while time.perf_counter() < deadline and not reader.at_eof():
-                    writer.write(b"X")
-                    await writer.drain()
-                    try:
-                        await asyncio.wait_for(reader.read(1024), 1.0)
-                    except TimeoutError:
-                        continue
-            except OSError:
-                pass
-            finally:
-                closed += 1
-                writer.close()
-
-    await asyncio.gather(*(one() for _ in range(count)))
-    return {"opened": opened, "closed": closed}
-
-
-async def _client(role: str, args: argparse.Namespace) -> None:
-    _unlimit()
-    players = args.players.split(",") if args.players else []
-    if role == "honest":
-        out = await _honest(args.base, players, args.seconds)
-    elif role == "flood":
-        games = args.games_flooded.split(",") if args.games_flooded else []
-        out = await _flood(args.base, players, games, args.seconds, args.clients)
-    else:
-        out = await _loris(args.port, args.loris, args.seconds)
-    print(json.dumps(out), flush=True)
-
-
-async def _spawn(role: str, *extra: str) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bench.bench_web_flood", "--role", role, *extra,
-        stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-
-
-async def _result(process: asyncio.subprocess.Process) -> dict[str, Any]:
-    out, _ = await process.communicate()
-    return dict(json.loads(out.decode().strip().splitlines()[-1]))
 
 
 async def _php(pool: WorkerPool, seconds: float) -> dict[str, Any]:
@@ -256,15 +140,15 @@ async def _phase(
     listed = ",".join(players)
     clients = []
     if flood:
-        clients.append(await _spawn("loris", "--port", str(port), "--loris", str(args.loris),
+        clients.append(await spawn("loris", "--port", str(port), "--loris", str(args.loris),
                                     "--seconds", str(args.seconds + 3)))  # fmt: skip
         await asyncio.sleep(3)  # the loris connections open
         others = ",".join(flooded)
-        clients.append(await _spawn("flood", "--base", base, "--players", others,
+        clients.append(await spawn("flood", "--base", base, "--players", others,
                                     "--games-flooded", ",".join(targets.games),
                                     "--clients", str(args.clients),
                                     "--seconds", seconds))  # fmt: skip
-    honest = await _spawn("honest", "--base", base, "--players", listed, "--seconds", seconds)
+    honest = await spawn("honest", "--base", base, "--players", listed, "--seconds", seconds)
     most_open = 0
 
     async def watch() -> None:
@@ -277,7 +161,7 @@ async def _phase(
     php, reveals = await asyncio.gather(
         _php(pool, args.seconds), _reveals(bot.revealer, args.reveals, args.seconds)
     )
-    results = [await _result(p) for p in (honest, *clients)]
+    results = [await result(p) for p in (honest, *clients)]
     watching.cancel()
     await pool.settled()
     return {
@@ -294,8 +178,9 @@ async def _phase(
 
 
 LAYOUTS = {
-    "together": "the pages served by the bench's process (the bot with WEB_PORT)",
-    "apart": "the pages served by `formula-darts web` in a process of its own",
+    "together": "the bot's own wiring for WEB_PORT: its supervised `formula-darts web` child",
+    "apart": "`formula-darts web` started apart, beside the bot",
+    "in-process": "the pages on the bot's own event loop (what WEB_PORT did before)",
 }
 
 
@@ -305,8 +190,9 @@ def report(out: dict[str, dict[str, Any]], args: argparse.Namespace, load: str) 
         "",
         f"A process like the bot (RLIMIT_NOFILE {args.nofile}): one server's {args.games:,} "
         "games, a bubblewrap PHP pool of 2 answering formulas in two lanes and timing one out "
-        "every 2 s (a worker replaced each time). The pages on loopback, served either by "
-        "that process (`together`, WEB_PORT) or by `formula-darts web` beside it (`apart`). "
+        "every 2 s (a worker replaced each time). The pages on loopback, served by "
+        + "; ".join(f"`{name}`: {LAYOUTS[name]}" for name in out)
+        + ". "
         f"Quiet, then with {args.loris} slow-loris connections and {args.clients} clients "
         f"asking other players' pages and replays, {args.seconds:.0f} s each; an honest reader "
         "asks a board and a player page one after another throughout, and "
@@ -354,7 +240,7 @@ def report(out: dict[str, dict[str, Any]], args: argparse.Namespace, load: str) 
     return "\n".join([*lines, "", *notes])
 
 
-async def _together(
+async def _in_process(
     bot: _Bot, store: Store, key: str, targets: _Targets, args: argparse.Namespace
 ) -> dict[str, Any]:
     async with (
@@ -370,30 +256,58 @@ async def _together(
         }
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def _answering(url: str) -> None:
+    """Until the pages' process answers (it starts, opens the store, warms up)."""
+    async with aiohttp.ClientSession() as http:
+        for _ in range(600):
+            try:
+                async with http.get(url) as answer:
+                    if answer.status == 200:
+                        return
+            except aiohttp.ClientError:
+                await asyncio.sleep(0.1)
+    raise RuntimeError(f"{url} never answered")
+
+
+async def _phases(
+    bot: _Bot, port: int, key: str, targets: _Targets, args: argparse.Namespace
+) -> dict[str, Any]:
+    """The quiet and flood runs against pages served by another process on `port`."""
+    base = f"http://127.0.0.1:{port}/s/{key}/"
+    await _answering(f"{base}p/{targets.players[0]}")
+    return {
+        name: await _phase(bot, None, base, port, targets, args, name == "flood")
+        for name in ("quiet", "flood")
+    }
+
+
+async def _together(
+    bot: _Bot, store: Store, url: str, key: str, targets: _Targets, args: argparse.Namespace
+) -> dict[str, Any]:
+    port = _free_port()
+    settings = BotSettings(discord_token=None, database_url=url, web_port=port)
+    async with serve_pages(settings, store, "WARNING") as child:
+        out = await _phases(bot, port, key, targets, args)
+    assert getattr(child, "starts", 0) == 1, "the pages' child was restarted during the run"
+    return out
+
+
 async def _apart(
     bot: _Bot, url: str, key: str, targets: _Targets, args: argparse.Namespace
 ) -> dict[str, Any]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
+    port = _free_port()
     web = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", "web", "--url", url, "--host", "127.0.0.1",
-        "--port", str(port), stdout=asyncio.subprocess.DEVNULL,
+        "--port", str(port), "--log-level", "WARNING", stdout=asyncio.subprocess.DEVNULL,
     )  # fmt: skip
-    base = f"http://127.0.0.1:{port}/s/{key}/"
     try:
-        async with aiohttp.ClientSession() as http:
-            for _ in range(600):
-                try:
-                    async with http.get(f"{base}p/{targets.players[0]}") as answer:
-                        if answer.status == 200:
-                            break
-                except aiohttp.ClientError:
-                    await asyncio.sleep(0.1)
-        return {
-            name: await _phase(bot, None, base, port, targets, args, name == "flood")
-            for name in ("quiet", "flood")
-        }
+        return await _phases(bot, port, key, targets, args)
     finally:
         if web.returncode is None:
             web.terminate()
@@ -430,9 +344,12 @@ async def main_async(args: argparse.Namespace) -> int:
                 await _reveals(bot.revealer, args.reveals, 5.0)  # warm
                 for layout in args.layouts.split(","):
                     print(f"  {layout} ...", file=sys.stderr)
-                    run = _together(bot, store, key, targets, args) if layout == "together" \
-                        else _apart(bot, url, key, targets, args)  # fmt: skip
-                    out[layout] = await run
+                    if layout == "together":
+                        out[layout] = await _together(bot, store, url, key, targets, args)
+                    elif layout == "apart":
+                        out[layout] = await _apart(bot, url, key, targets, args)
+                    else:
+                        out[layout] = await _in_process(bot, store, key, targets, args)
         finally:
             await store.close()
     await pool.close()
@@ -451,17 +368,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--reveals", type=int, default=2, help="players asking reveals")
     parser.add_argument("--nofile", type=int, default=1024)
-    parser.add_argument("--layouts", default="together,apart", help="together, apart or both")
+    parser.add_argument(
+        "--layouts", default="together,apart", help="of together, apart, in-process (comma)"
+    )
     parser.add_argument("--no-write", action="store_true", help="do not update docs/BENCHMARKS.md")
-    parser.add_argument("--role", choices=("honest", "flood", "loris"), help=argparse.SUPPRESS)
-    parser.add_argument("--base", help=argparse.SUPPRESS)
-    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--players", help=argparse.SUPPRESS)
-    parser.add_argument("--games-flooded", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.role:
-        asyncio.run(_client(args.role, args))
-        return 0
+    unknown = set(args.layouts.split(",")) - LAYOUTS.keys()
+    if unknown:
+        parser.error(f"unknown layouts: {', '.join(sorted(unknown))}")
     return asyncio.run(main_async(args))
 
 

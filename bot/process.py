@@ -1,6 +1,7 @@
 """One bot process (`formula-darts run`): open the resources (store, sandboxes, solver,
 chart worker), build the one game engine, run the faces on it (the Discord bot, its
-metrics, the web pages, the background fillers) until the bot stops, close them.
+metrics, the web pages' child process, the background fillers) until the bot stops,
+close them.
 
 Beside `bot.app`, which is the Discord face itself: this is its `main()` side, kept apart
 so the face stays a class and the process's wiring reads in one place.
@@ -8,6 +9,7 @@ so the face stays a class and the process's wiring reads in one place.
 
 from __future__ import annotations
 
+import logging
 from contextlib import AbstractAsyncContextManager, nullcontext
 
 import rules
@@ -15,6 +17,7 @@ from bot.app import FormulaDartsBot, create_bot, discord_clock
 from bot.charts import ChartRenderer
 from bot.cli.engine import game_service
 from bot.observability import Metrics, readiness_checks, serve_observability
+from bot.pages_child import PagesChild, PagesCommand
 from bot.play import (
     BestBackfill,
     GameService,
@@ -24,9 +27,7 @@ from bot.puzzles import PoolFiller, filling
 from bot.settings import BotSettings
 from bot.sharding import IdentifyGate
 from bot.solving import ConfirmedSolver
-from bot.storage import Store, open_store
-from bot.web import Names, create_app, serve
-from bot.web.engine import hand_service
+from bot.storage import Store, normalize_url, open_store
 from evaluator import Evaluator, open_evaluator
 from evaluator.sandbox.stats import RestartReason
 from solver.process import Lane as SolverLane
@@ -82,7 +83,7 @@ async def _run_faces(
     revealer: ConfirmedSolver, solver: SolverProcess, charts: ChartRenderer,
 ) -> None:  # fmt: skip
     """The faces on the one `service`: the Discord bot (which closes the service when it
-    stops), its metrics, the web pages (given the service too), the best answers'
+    stops), its metrics, the web pages (a child process: `serve_pages`), the best answers'
     backfill; until the bot stops. `revealer` is the service's, shared with the rooms."""
     store, evaluator = service.store, revealer.evaluator
     async with (
@@ -98,7 +99,7 @@ async def _run_faces(
             identify_gate=IdentifyGate(store.install),
         ) as bot,
         serve_observability(settings, metrics, readiness_checks(bot, store.games, evaluator)),
-        serve_pages(settings, store, bot.names, charts, service),
+        serve_pages(settings, store, logging.getLevelName(logging.getLogger().level)),
         backfilling(  # one process finds finished games' best answers: the one that syncs
             BestBackfill(
                 store,
@@ -126,20 +127,17 @@ async def _run_faces(
 
 
 def serve_pages(
-    settings: BotSettings,
-    store: Store,
-    names: Names,
-    charts: ChartRenderer | None = None,
-    service: GameService | None = None,
+    settings: BotSettings, store: Store, log_level: str = "INFO"
 ) -> AbstractAsyncContextManager[object]:
-    """The servers' web pages on WEB_PORT, beside the bot (drawing with its chart worker,
-    given the one game engine); nothing when it is not set."""
+    """The servers' web pages on WEB_PORT, in a child process the bot supervises
+    (`PagesChild`: `formula-darts web`, its own event loop, GIL and chart worker), told of
+    this process's settings changes; nothing when WEB_PORT is not set."""
     if settings.web_port is None:
         return nullcontext()
-    app = create_app(store, names, charts=charts)
-    if service is not None:
-        hand_service(app, service)
-    return serve(app, settings.web_host, settings.web_port)
+    command = PagesCommand(
+        normalize_url(settings.database_url), settings.web_host, settings.web_port, log_level
+    )
+    return PagesChild(command, lambda: store.servers.changes)
 
 
 def observe(metrics: Metrics, bot: FormulaDartsBot, evaluator: Evaluator) -> None:

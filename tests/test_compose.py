@@ -129,8 +129,10 @@ def _port(spec: str | dict[str, Any]) -> tuple[str, str, str]:
 
 
 def test_the_web_pages_are_served_once_on_the_hosts_loopback(tmp_path) -> None:
-    """single: the bot serves them (WEB_PORT); shards: `formula-darts web` alone, once."""
+    """single: the bot serves them (WEB_PORT, from its pages' child process, under an init
+    that reaps what a killed child leaves); shards: `formula-darts web` alone, once."""
     bot = resolved(tmp_path, "single")["bot"]
+    assert bot["init"] is True
     assert bot["environment"]["WEB_PORT"] == "8080" and bot["environment"]["WEB_HOST"] == "0.0.0.0"
     assert [_port(p) for p in bot["ports"]] == [("127.0.0.1", "8080", "8080")]
     shards = resolved(tmp_path, "shards")

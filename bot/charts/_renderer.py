@@ -15,6 +15,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +30,25 @@ Args = TypeVarTuple("Args")
 
 TIMEOUT_S = 10.0
 """Far above a chart's p99 (see docs/BENCHMARKS.md): only a sick worker takes this long."""
+PARENT_CHECK_S = 1.0
+"""How often a worker looks whether the process that started it is still there."""
+
+
+def _start_worker(parent: int) -> None:
+    """The worker's initializer: watch `parent` (the pool's process, named by itself: a
+    parent killed before this runs is then seen too), then warm up."""
+    threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
+    _warm()
+
+
+def _exit_with(parent: int) -> None:
+    """A parent killed by SIGKILL (a supervisor's last resort on the web pages' child, the
+    kernel's OOM killer) closes nothing: the executor's queue keeps its writer open in the
+    worker too, so the worker would wait on it forever, an orphan. Its parent's id
+    changes when it is reparented: then it exits."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
 
 
 def _warm() -> None:
@@ -56,7 +78,10 @@ class ChartRenderer:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._executor
 

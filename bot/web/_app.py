@@ -103,6 +103,12 @@ def create_app(
     return app
 
 
+def forget_servers(app: web.Application) -> None:
+    """Another process (the bot, whose child serves these pages) changed a server's
+    settings: whether a server's pages are on is asked of the database again."""
+    app[PAGES_ON].forget()
+
+
 async def _own_charts(app: web.Application) -> AsyncIterator[None]:
     """A chart worker for the application alone (`formula-darts web`), warmed as the
     application starts: its process start and matplotlib's import are not counted against

@@ -87,6 +87,11 @@ class PageKeys:
         makes this entry stale at once."""
         self._found.put(key, _Found(settings, now, changes))
 
+    def forget(self) -> None:
+        """Another process changed a server's settings (the bot, whose child serves these
+        pages, says so): every key is asked again, as after a change of this process."""
+        self._found = Recent(self._found.size)
+
 
 BoardKey = tuple[str, str, str, str, str | None, int, int | None, str, str | None]
 """Page key, language, Set, period, version asked, page, "my place" asked, search words,

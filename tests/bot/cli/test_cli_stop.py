@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,33 @@ def test_a_signal_shuts_the_bot_down_cleanly(tmp_path: Path, signum: signal.Sign
             return games[0].state.rounds[1].shown_at is not None
 
     assert asyncio.run(round_two_up())  # the note that round 2 is up was written
+
+
+def test_sigterm_stops_the_bots_pages_child_too(tmp_path: Path) -> None:
+    """With WEB_PORT the bot's pages are its child process: SIGTERM to the bot stops it
+    (no orphan keeps the port), and the bot still exits 0."""
+    database = tmp_path / "stop.sqlite3"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.stopping_bot", str(database), str(port)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline().split(), process.stdout.readline().split()]
+        assert [line[:1] for line in lines] == [["pages"], ["ready"]], lines
+        child = int(lines[0][1])
+        assert Path(f"/proc/{child}").exists()
+        process.send_signal(signal.SIGTERM)
+        _, errors = process.communicate(timeout=STOP_GRACE_S * 4)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, errors[-3000:]
+    assert not Path(f"/proc/{child}").exists()  # reaped by the bot: gone, not a zombie
+    with socket.socket() as again:
+        again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past closed connections
+        again.bind(("127.0.0.1", port))  # nobody listens on the port

@@ -1,5 +1,5 @@
-"""WEB_PORT: the bot's process serves the pages beside itself only when it is set, and
-`formula-darts web` serves them alone over the same database."""
+"""`formula-darts web` serves the pages alone over the bot's database (the bot's own child
+on WEB_PORT is this command: tests/bot/web/test_pages_child.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,8 @@ import aiohttp
 
 from bot.cli import build_parser
 from bot.cli._web import _serve
-from bot.process import serve_pages
 from bot.settings import BotSettings
 from bot.storage import open_store
-from bot.web import NameBook
 from tests.bot.web.pages_site import populate
 
 
@@ -27,22 +25,6 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-async def test_the_bot_serves_its_pages_only_on_web_port(tmp_path: Path) -> None:
-    store = await open_store(_settings(tmp_path, None).database_url)
-    try:
-        key = await populate(store)
-        async with serve_pages(_settings(tmp_path, None), store, NameBook(store)) as nothing:
-            assert nothing is None
-        async with serve_pages(_settings(tmp_path, 0), store, NameBook(store)) as runner:
-            port = runner.addresses[0][1]  # type: ignore[attr-defined]
-            async with aiohttp.ClientSession() as http:
-                page = await http.get(f"http://127.0.0.1:{port}/s/{key}/?period=all")
-                assert page.status == 200
-                assert "Alice" in await page.text()
-    finally:
-        await store.close()
 
 
 async def test_formula_darts_web_serves_the_same_database_alone(tmp_path: Path) -> None:

@@ -1,0 +1,160 @@
+"""The servers' web pages in a child process of the bot (`formula-darts run` with WEB_PORT).
+
+Served in the bot's own process, a flood of page requests shared its event loop and GIL
+with the games: the reveals' p99 moved 1.74x under one (docs/BENCHMARKS.md, web-flood).
+So the bot starts `formula-darts web --child` (the same code as the command alone, which
+loads no discord) and supervises it: started with the bot's settings (the database URL in
+its environment, never on its command line; no Discord token), started again with a
+growing pause when it dies (one log line each time), stopped at shutdown (SIGTERM, then
+SIGKILL after a grace). Its stdin is the bot's pipe: the bot writes on it when it changed
+a server's settings, so `/config web off` takes effect in the pages within `relay_s`
+(not the 5 s another process waits), and when the bot dies, even by SIGKILL, the pipe
+closes and the child stops: no orphan keeps the port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+SETTINGS_CHANGED = b"settings\n"
+"""What the bot writes on the child's stdin when it changed a server's settings
+(`/config web off`): the child forgets the page keys it trusted (`PageKeys.forget`)."""
+NICENESS = 10
+"""How much lower the child's CPU priority is than the bot's (it lowers it itself,
+`formula-darts web --child`): when the cores are short, the games (the bot's loop, the
+solver, PHP) are served before a flood of page requests, whose readers can wait."""
+FIRST_PAUSE_S = 1.0
+"""The pause before the first restart; doubled at each death in a row, up to `MAX_PAUSE_S`."""
+MAX_PAUSE_S = 30.0
+STEADY_S = 60.0
+"""A child that served this long before it died is restarted after `FIRST_PAUSE_S` again."""
+GRACE_S = 10.0
+"""How long a stopping child may close its chart worker and store before it is killed
+(well inside compose's stop_grace_period of 30 s)."""
+RELAY_S = 0.5
+"""How often the bot's count of its settings changes is looked at."""
+
+
+@dataclass(frozen=True, slots=True)
+class PagesCommand:
+    """How the child is started: `formula-darts web` on the bot's database and address."""
+
+    database_url: str
+    host: str
+    port: int
+    log_level: str = "INFO"
+
+    def argv(self) -> list[str]:
+        return [
+            sys.executable, "-m", "bot.cli", "web", "--child",
+            "--host", self.host, "--port", str(self.port), "--log-level", self.log_level,
+        ]  # fmt: skip
+
+    def environment(self) -> dict[str, str]:
+        """The bot's environment (LOG_FORMAT, .env's place), its database URL (which may
+        hold a password: `ps` shows a command line to anyone), without the token."""
+        env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+        env["DATABASE_URL"] = self.database_url
+        return env
+
+
+class PagesChild:
+    """`async with PagesChild(command):` the pages' process runs, and is started again
+    whenever it dies, until the block ends; `changes` is the bot's count of its settings
+    changes (`Store.servers.changes`), relayed to the child."""
+
+    def __init__(
+        self,
+        command: PagesCommand,
+        changes: Callable[[], int] | None = None,
+        *,
+        first_pause_s: float = FIRST_PAUSE_S,
+        max_pause_s: float = MAX_PAUSE_S,
+        steady_s: float = STEADY_S,
+        grace_s: float = GRACE_S,
+        relay_s: float = RELAY_S,
+    ) -> None:
+        self.command = command
+        self.changes = changes
+        self.first_pause_s = first_pause_s
+        self.max_pause_s = max_pause_s
+        self.steady_s = steady_s
+        self.grace_s = grace_s
+        self.relay_s = relay_s
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+        """How many times the child was started (1 + its restarts)."""
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def __aenter__(self) -> PagesChild:
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._supervise(), name="web-pages-child")]
+        if self.changes is not None:
+            self._tasks.append(loop.create_task(self._relay(self.changes), name="web-relay"))
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._stop()
+
+    async def _supervise(self) -> None:
+        pause = self.first_pause_s
+        while True:
+            began = time.monotonic()
+            try:
+                self.process = await asyncio.create_subprocess_exec(
+                    *self.command.argv(),
+                    env=self.command.environment(),
+                    stdin=asyncio.subprocess.PIPE,
+                    start_new_session=True,  # a terminal's Ctrl-C reaches the bot alone
+                )
+                self.starts += 1
+                code = await self.process.wait()
+                why = f"exited with code {code}"
+            except OSError as exc:  # no python, too many processes: try again later
+                why = f"could not start ({exc})"
+            if time.monotonic() - began >= self.steady_s:
+                pause = self.first_pause_s
+            log.warning("the web pages' process %s; starting it again in %g s", why, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, self.max_pause_s)
+
+    async def _relay(self, changes: Callable[[], int]) -> None:
+        """Tell the child each time the bot's settings changes moved."""
+        told = changes()
+        while True:
+            await asyncio.sleep(self.relay_s)
+            now, process = changes(), self.process
+            if now == told or process is None or process.stdin is None:
+                continue
+            told = now
+            with contextlib.suppress(ConnectionError):  # it died: the next one asks anew
+                process.stdin.write(SETTINGS_CHANGED)
+                await process.stdin.drain()
+
+    async def _stop(self) -> None:
+        """SIGTERM (the child closes its chart worker and store), SIGKILL after the grace."""
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), self.grace_s)
+        except TimeoutError:
+            log.warning("the web pages' process did not stop in %.0f s; killed", self.grace_s)
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
