@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 
 import pytest
@@ -71,6 +72,24 @@ async def test_active_games_know_their_channel_and_forget_it_with_the_game() -> 
     assert active.lock(record.state.id) is lock
     active.forget(record)
     assert active.in_channel(record.channel_id) is None and len(active) == 0
+
+
+async def test_a_game_keeps_its_lock_only_while_someone_holds_or_awaits_it() -> None:
+    """Issue 28: a running game between steps holds no lock object; a held one is the
+    same for every step that comes meanwhile, so its steps still go one at a time."""
+    active = ActiveGames()
+    order: list[str] = []
+
+    async def step(name: str) -> None:
+        async with active.lock("g"):
+            order.append(f"{name} in")
+            await turns(3)
+            order.append(f"{name} out")
+
+    await asyncio.gather(step("a"), step("b"))
+    assert order == ["a in", "a out", "b in", "b out"]
+    gc.collect()
+    assert len(active._locks) == 0  # idle: nothing kept for the game
 
 
 async def test_the_rest_budget_stays_below_its_share_of_the_global_limit() -> None:
