@@ -20,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import tracemalloc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +75,30 @@ def resident(metrics: Any) -> float:
     return float(value) / MIB
 
 
+@asynccontextmanager
+async def memory_bot(db: Path, *, private: bool) -> AsyncIterator[tuple[Any, Any]]:
+    """The real bot (`create_bot`, every cog) and its own `Metrics` (whose resident memory
+    the phases read), on a SQLite file at `db` and the local PHP pool of 2 (processes of
+    their own, not counted); private solo games or threads. Not yet on simcord."""
+    from bot.app import create_bot
+    from bot.observability import Metrics
+    from bot.settings import BotSettings, SoloGames
+    from bot.storage import open_store
+    from evaluator import EvaluatorSettings, open_evaluator
+
+    metrics = Metrics()
+    settings = BotSettings(
+        discord_token=None,
+        database_url=f"sqlite+aiosqlite:///{db}",
+        solo_games=SoloGames.PRIVATE if private else SoloGames.THREAD,
+    )
+    pool = EvaluatorSettings(evaluator="local", pool_size=2)
+    async with await open_store(settings.database_url) as store, await open_evaluator(
+        pool
+    ) as evaluator:  # fmt: skip
+        yield create_bot(settings, store=store, evaluator=evaluator, metrics=metrics), metrics
+
+
 async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, float]:
     """`count` private Trainings started and round 1 answered, then each ended by /resign;
     RSS, discord.py's objects and (`traced`) the growth by owner at each moment.
@@ -80,24 +106,9 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
     Tracing starts at 'idle', after the warm-up, so the snapshots hold only what was
     allocated since: what the games hold, not the whole process (tracing from the start
     with 25 frames took 2 GiB and most of an hour for 5 games on a loaded machine)."""
-    from bot.app import create_bot
-    from bot.observability import Metrics
-    from bot.settings import BotSettings, SoloGames
-    from bot.storage import open_store
-    from evaluator import EvaluatorSettings, open_evaluator
     from tests.support.sim import RealWorkEnv
 
-    metrics = Metrics()
-    settings = BotSettings(
-        discord_token=None,
-        database_url=f"sqlite+aiosqlite:///{tmp}/p.db",
-        solo_games=SoloGames.PRIVATE,
-    )
-    pool = EvaluatorSettings(evaluator="local", pool_size=2)
-    async with await open_store(settings.database_url) as store, await open_evaluator(
-        pool
-    ) as evaluator:  # fmt: skip
-        bot = create_bot(settings, store=store, evaluator=evaluator, metrics=metrics)
+    async with memory_bot(tmp / "p.db", private=True) as (bot, metrics):
         env = RealWorkEnv(bot, shard_count=1)
         await env.start()
         guild = env.create_guild("Memory Club")
@@ -105,8 +116,11 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
         players = [guild.add_member(env.create_user(f"p{i}")) for i in range(count + 1)]
 
         async def play_round_one(player: Any) -> None:
-            await player.slash(channel, "training")
-            shown = [m for m in channel.history(viewer=player) if m.components][-1]
+            started = await player.slash(channel, "training")
+            # the round is one of the command's own messages: reading the channel's whole
+            # history instead made each start slower as the games piled up
+            mine = [started.response, *started.followups]
+            shown = [m.message for m in mine if m is not None and m.message.components][-1]
             fields = {field.name: field.value for field in shown.embeds[0].fields}
             rows: list[Any] = list(shown.components)
             ids = [getattr(c, "custom_id", None) for row in rows for c in row.children]

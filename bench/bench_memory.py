@@ -37,30 +37,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench._memory_private import FRAMES, MOMENTS, OWNERS, private, resident
+from bench._memory_private import FRAMES, MOMENTS, OWNERS, memory_bot, private, resident
 from bench._report import write_section
 
 
 async def idle(tmp: Path) -> dict[str, float]:
     import simcord
 
-    from bot.app import create_bot
-    from bot.observability import Metrics
-    from bot.settings import BotSettings, SoloGames
-    from bot.storage import open_store
-    from evaluator import EvaluatorSettings, open_evaluator
-
-    metrics = Metrics()
-    settings = BotSettings(
-        discord_token=None,
-        database_url=f"sqlite+aiosqlite:///{tmp}/m.db",
-        solo_games=SoloGames.THREAD,
-    )
-    pool = EvaluatorSettings(evaluator="local", pool_size=2)
-    async with await open_store(settings.database_url) as store, await open_evaluator(
-        pool
-    ) as evaluator:  # fmt: skip
-        bot = create_bot(settings, store=store, evaluator=evaluator, metrics=metrics)
+    async with memory_bot(tmp / "m.db", private=False) as (bot, metrics):
         env = simcord.Env(bot, shard_count=1)
         await env.start()
         guild = env.create_guild("Memory Club")
