@@ -33,6 +33,9 @@ OWNERS = ("simcord", "discord", "bot", "database")
 _PARTS = {"simcord": "simcord", "discord": "discord", "bot": "bot", "sqlalchemy": "database",
           "aiosqlite": "database"}  # fmt: skip
 MOMENTS = ("idle", "running", "ended", "later")
+DROPPED = "running-nologs"
+"""'running' again once simcord's logs are let go (`drop_logs`); 'ended' comes after it."""
+TRACED = ("running", DROPPED, "ended")
 
 
 def owner(traceback: tracemalloc.Traceback) -> str:
@@ -117,13 +120,13 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
 
         async def play_round_one(player: Any) -> None:
             started = await player.slash(channel, "training")
-            # the round is one of the command's own messages: reading the channel's whole
-            # history instead made each start slower as the games piled up
+            # the round is one of the command's own messages, read as simcord holds it: the
+            # channel's whole history made each start slower as games piled up, and built a
+            # discord.py Message per message that simcord's record of the click then kept
             mine = [started.response, *started.followups]
-            shown = [m.message for m in mine if m is not None and m.message.components][-1]
+            shown = [m for m in mine if m is not None and m.components][-1]
             fields = {field.name: field.value for field in shown.embeds[0].fields}
-            rows: list[Any] = list(shown.components)
-            ids = [getattr(c, "custom_id", None) for row in rows for c in row.children]
+            ids = [c.get("custom_id") for row in shown.components for c in row["components"]]
             answer = next(i for i in ids if i and i.startswith("fd:ans:"))
             clicked = await player.click(shown, custom_id=answer)
             digits = (fields["Digits"] or "").strip("*")
@@ -132,14 +135,26 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
         seen: dict[str, tuple[float, dict[str, int]]] = {}
         snapshots: dict[str, tracemalloc.Snapshot] = {}
 
+        def drop_logs() -> None:
+            """Let go simcord's logs of every call and event (`http_requests`, and the
+            `transcript`, which keeps each request's payload as discord.py built it, with
+            the bot's strings in it): a test's record that no bot process has."""
+            env.backend.http_requests.clear()
+            env.backend.transcript.clear()
+
         def measure(moment: str) -> None:
             seen[moment] = (resident(metrics), alive())
             if traced and moment != "later":
                 snapshots[moment] = tracemalloc.take_snapshot()
+            if traced and moment == "running":
+                drop_logs()
+                gc.collect()
+                snapshots[DROPPED] = tracemalloc.take_snapshot()
 
         await play_round_one(players[0])  # warms every path
         await players[0].slash(channel, "resign")
         await env.advance_time(1)
+        drop_logs()  # the warm-up's: in every snapshot alike, so no figure changes
         if traced:
             tracemalloc.start(FRAMES)
         measure("idle")
@@ -159,7 +174,7 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
         result[f"{moment}_rss"] = rss
         result |= {f"{moment}_{name}": n for name, n in counts.items()}
     if snapshots:
-        for moment in ("running", "ended"):
+        for moment in TRACED:
             added = by_owner(snapshots["idle"], snapshots[moment])
             result |= {f"traced_{moment}_{k}": v for k, v in added.items()}
     return result
