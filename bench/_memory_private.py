@@ -20,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import tracemalloc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,9 @@ OWNERS = ("simcord", "discord", "bot", "database")
 _PARTS = {"simcord": "simcord", "discord": "discord", "bot": "bot", "sqlalchemy": "database",
           "aiosqlite": "database"}  # fmt: skip
 MOMENTS = ("idle", "running", "ended", "later")
+DROPPED = "running-nologs"
+"""'running' again once simcord's logs are let go (`drop_logs`); 'ended' comes after it."""
+TRACED = ("running", DROPPED, "ended")
 
 
 def owner(traceback: tracemalloc.Traceback) -> str:
@@ -73,6 +78,30 @@ def resident(metrics: Any) -> float:
     return float(value) / MIB
 
 
+@asynccontextmanager
+async def memory_bot(db: Path, *, private: bool) -> AsyncIterator[tuple[Any, Any]]:
+    """The real bot (`create_bot`, every cog) and its own `Metrics` (whose resident memory
+    the phases read), on a SQLite file at `db` and the local PHP pool of 2 (processes of
+    their own, not counted); private solo games or threads. Not yet on simcord."""
+    from bot.app import create_bot
+    from bot.observability import Metrics
+    from bot.settings import BotSettings, SoloGames
+    from bot.storage import open_store
+    from evaluator import EvaluatorSettings, open_evaluator
+
+    metrics = Metrics()
+    settings = BotSettings(
+        discord_token=None,
+        database_url=f"sqlite+aiosqlite:///{db}",
+        solo_games=SoloGames.PRIVATE if private else SoloGames.THREAD,
+    )
+    pool = EvaluatorSettings(evaluator="local", pool_size=2)
+    async with await open_store(settings.database_url) as store, await open_evaluator(
+        pool
+    ) as evaluator:  # fmt: skip
+        yield create_bot(settings, store=store, evaluator=evaluator, metrics=metrics), metrics
+
+
 async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, float]:
     """`count` private Trainings started and round 1 answered, then each ended by /resign;
     RSS, discord.py's objects and (`traced`) the growth by owner at each moment.
@@ -80,24 +109,9 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
     Tracing starts at 'idle', after the warm-up, so the snapshots hold only what was
     allocated since: what the games hold, not the whole process (tracing from the start
     with 25 frames took 2 GiB and most of an hour for 5 games on a loaded machine)."""
-    from bot.app import create_bot
-    from bot.observability import Metrics
-    from bot.settings import BotSettings, SoloGames
-    from bot.storage import open_store
-    from evaluator import EvaluatorSettings, open_evaluator
     from tests.support.sim import RealWorkEnv
 
-    metrics = Metrics()
-    settings = BotSettings(
-        discord_token=None,
-        database_url=f"sqlite+aiosqlite:///{tmp}/p.db",
-        solo_games=SoloGames.PRIVATE,
-    )
-    pool = EvaluatorSettings(evaluator="local", pool_size=2)
-    async with await open_store(settings.database_url) as store, await open_evaluator(
-        pool
-    ) as evaluator:  # fmt: skip
-        bot = create_bot(settings, store=store, evaluator=evaluator, metrics=metrics)
+    async with memory_bot(tmp / "p.db", private=True) as (bot, metrics):
         env = RealWorkEnv(bot, shard_count=1)
         await env.start()
         guild = env.create_guild("Memory Club")
@@ -105,11 +119,14 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
         players = [guild.add_member(env.create_user(f"p{i}")) for i in range(count + 1)]
 
         async def play_round_one(player: Any) -> None:
-            await player.slash(channel, "training")
-            shown = [m for m in channel.history(viewer=player) if m.components][-1]
+            started = await player.slash(channel, "training")
+            # the round is one of the command's own messages, read as simcord holds it: the
+            # channel's whole history made each start slower as games piled up, and built a
+            # discord.py Message per message that simcord's record of the click then kept
+            mine = [started.response, *started.followups]
+            shown = [m for m in mine if m is not None and m.components][-1]
             fields = {field.name: field.value for field in shown.embeds[0].fields}
-            rows: list[Any] = list(shown.components)
-            ids = [getattr(c, "custom_id", None) for row in rows for c in row.children]
+            ids = [c.get("custom_id") for row in shown.components for c in row["components"]]
             answer = next(i for i in ids if i and i.startswith("fd:ans:"))
             clicked = await player.click(shown, custom_id=answer)
             digits = (fields["Digits"] or "").strip("*")
@@ -118,14 +135,26 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
         seen: dict[str, tuple[float, dict[str, int]]] = {}
         snapshots: dict[str, tracemalloc.Snapshot] = {}
 
+        def drop_logs() -> None:
+            """Let go simcord's logs of every call and event (`http_requests`, and the
+            `transcript`, which keeps each request's payload as discord.py built it, with
+            the bot's strings in it): a test's record that no bot process has."""
+            env.backend.http_requests.clear()
+            env.backend.transcript.clear()
+
         def measure(moment: str) -> None:
             seen[moment] = (resident(metrics), alive())
             if traced and moment != "later":
                 snapshots[moment] = tracemalloc.take_snapshot()
+            if traced and moment == "running":
+                drop_logs()
+                gc.collect()
+                snapshots[DROPPED] = tracemalloc.take_snapshot()
 
         await play_round_one(players[0])  # warms every path
         await players[0].slash(channel, "resign")
         await env.advance_time(1)
+        drop_logs()  # the warm-up's: in every snapshot alike, so no figure changes
         if traced:
             tracemalloc.start(FRAMES)
         measure("idle")
@@ -145,7 +174,7 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
         result[f"{moment}_rss"] = rss
         result |= {f"{moment}_{name}": n for name, n in counts.items()}
     if snapshots:
-        for moment in ("running", "ended"):
+        for moment in TRACED:
             added = by_owner(snapshots["idle"], snapshots[moment])
             result |= {f"traced_{moment}_{k}": v for k, v in added.items()}
     return result

@@ -19,6 +19,7 @@ What is known is only a shortcut: losing it costs one full save, never a wrong o
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -43,21 +44,33 @@ SEAT_MUTABLE = ("status", "score", "answered", "points_total", "won", "checkout"
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """A game as this Store last committed it: enough to write the next step alone."""
+    """A game as this Store last committed it: enough to write the next step alone.
+
+    Kept for every running game, so it is compact (issue 28, memory per game): the state
+    as its stored text alone, which the compare-and-set needs as it is (its dict, three
+    times the text's size, is read back from it on the step that needs it), and of each
+    seat only the columns a step can change (`SEAT_MUTABLE`)."""
 
     state_json: str
-    state: dict[str, Any]
     created_at: float
     finished_at: float | None
-    seats: tuple[_codec.Row, ...]
+    seats: tuple[tuple[Any, ...], ...]
+    over: bool
+    """The state has an outcome: a finished game is not kept."""
+
+
+def seat_values(row: _codec.Row) -> tuple[Any, ...]:
+    """A seat row's changeable columns, in `SEAT_MUTABLE`'s order."""
+    return tuple(row[name] for name in SEAT_MUTABLE)
 
 
 def written(
     record: GameRecord, state_json: str, state: dict[str, Any], finished_at: float | None
 ) -> Written:
     """What a full save left in the store (its seat rows are the state's, as written)."""
-    seats = _codec.player_rows(record.state, guild_id=record.guild_id, created_at=record.created_at)
-    return Written(state_json, state, record.created_at, finished_at, tuple(seats))
+    rows = _codec.player_rows(record.state, guild_id=record.guild_id, created_at=record.created_at)
+    seats = tuple(seat_values(row) for row in rows)
+    return Written(state_json, record.created_at, finished_at, seats, state["outcome"] is not None)
 
 
 _games, _seats = table(Game), table(GamePlayer)
@@ -117,7 +130,7 @@ class Known:
         self._games: dict[str, Written] = {}
 
     def keep(self, game_id: str, value: Written) -> None:
-        if value.state["outcome"] is not None:
+        if value.over:
             self._games.pop(game_id, None)
         else:
             self._games[game_id] = value
@@ -133,13 +146,19 @@ class Known:
         if known is None:
             return None
         new = state.to_dict()
-        same = new == known.state
-        if not same and not _codec.extends(known.state, new):
-            return None
-        state_json = known.state_json if same else _codec.dumps(new)
+        new_json = _codec.dumps(new)
+        old: dict[str, Any] | None = None
+        same = new_json == known.state_json
+        if not same:
+            old = json.loads(known.state_json)
+            same = old == new  # the text of another writer (or version) of the same state
+            if not same and not _codec.extends(old, new):
+                return None
+        state_json = known.state_json if same else new_json
         record = replace(record, created_at=known.created_at)  # the stored start, not the caller's
         finished_at = known.finished_at
-        if finished_at is None and state.outcome is not None:
+        over = state.outcome is not None
+        if finished_at is None and over:
             finished_at = _codec.finished_moment(state, known.created_at) if now is None else now
         statement = STEP
         if state.outcome is None and finished_at is None:  # the known state is going on too
@@ -152,17 +171,18 @@ class Known:
         row.update(b_id=state.id, b_old=known.state_json)
         ops: list[Op] = [(statement, row)]
         if same:
-            return Step(ops, Written(state_json, new, known.created_at, finished_at, known.seats))
-        seats = _codec.player_rows(state, guild_id=record.guild_id, created_at=known.created_at)
+            return Step(ops, Written(state_json, known.created_at, finished_at, known.seats, over))
+        rows = _codec.player_rows(state, guild_id=record.guild_id, created_at=known.created_at)
+        seats = tuple(seat_values(seat) for seat in rows)
         changed = [
             {"b_game": state.id, "b_seat": seat["seat"], **{k: seat[k] for k in SEAT_MUTABLE}}
-            for seat, before in zip(seats, known.seats, strict=True)
-            if seat != before
+            for seat, values, before in zip(rows, seats, known.seats, strict=True)
+            if values != before
         ]
         if changed:
             ops.append((SEAT, changed))
-        ops += round_ops(state, known.state)
-        return Step(ops, Written(state_json, new, known.created_at, finished_at, tuple(seats)))
+        ops += round_ops(state, old)
+        return Step(ops, Written(state_json, known.created_at, finished_at, seats, over))
 
     async def advance(
         self, conn: AsyncConnection, record: GameRecord, now: float | None

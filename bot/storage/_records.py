@@ -46,7 +46,7 @@ class AttemptsUsed(ValueError):
     """
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """The best answer a round allowed a player (seat), found by the solver and confirmed
     by real PHP: shown after the round (after the period for a Qualification)."""
@@ -65,7 +65,7 @@ class Reveal:
 _REVEAL_FIELDS = tuple(f.name for f in fields(Reveal))
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class GameMeta:
     """What the bot keeps with a game beyond the rules state, so a restart loses none of it.
 
@@ -132,7 +132,7 @@ class GameMeta:
         return [b for b in self.best if b.round == round_number]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class GameRecord:
     """A game as the bot keeps it: the rules state plus where it is played.
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
-from collections.abc import Callable
 
 import pytest
 
@@ -12,7 +12,6 @@ from bot.play._active import ActiveGames
 from bot.play._in_flight import AnswersInFlight
 from bot.play._refusals import Refusal
 from bot.play._seats import Seats
-from bot.play._timers import RoundTimers, Timers
 from bot.play._types import GameError
 from tests.bot.storage.builders import record as stored
 from tests.bot.storage.builders import single
@@ -24,78 +23,6 @@ async def turns(count: int = 10) -> None:
     """Let the loop run `count` times: what is due now has run, and no clock moved."""
     for _ in range(count):
         await asyncio.sleep(0)
-
-
-def started(schedule: Callable[[], object]) -> asyncio.Task[None]:
-    """The one task `schedule()` starts: a timer's task, whose end is its last word."""
-    before = asyncio.all_tasks()
-    schedule()
-    (task,) = asyncio.all_tasks() - before
-    return task
-
-
-async def ended(task: asyncio.Task[None]) -> None:
-    await asyncio.wait_for(asyncio.shield(task), 30)
-
-
-async def test_a_timer_runs_once_at_its_moment_and_a_new_schedule_replaces_it() -> None:
-    timers = Timers(time.time, "test")
-    ran: list[str] = []
-
-    async def note(what: str) -> None:
-        ran.append(what)
-
-    timers.at("g", time.time() + 60, lambda: note("first"))
-    second = started(lambda: timers.at("g", time.time(), lambda: note("second")))  # replaces
-    other = started(lambda: timers.at("h", time.time(), lambda: note("other")))
-    timers.cancel("h")
-    await ended(second)
-    await turns()
-    assert ran == ["second"] and other.cancelled()
-    assert not timers.armed("g")
-    timers.at("g", time.time() + 60, lambda: note("never"))
-    timers.close()
-    assert not timers.armed("g")
-
-
-async def test_a_failed_deadline_is_retried_from_the_store_until_it_succeeds() -> None:
-    calls: list[tuple[str, str, int]] = []
-
-    async def deadline(game: str, number: int) -> None:
-        calls.append(("deadline", game, number))
-        raise OSError("database is locked")
-
-    async def retry(game: str, number: int) -> None:
-        calls.append(("retry", game, number))
-        if len([c for c in calls if c[0] == "retry"]) < 2:
-            raise OSError("still locked")
-
-    timers = RoundTimers(time.time, deadline, retry, first_retry_s=0.01, max_retry_s=0.02)
-    await ended(started(lambda: timers.arm("g", 3, time.time())))
-    assert calls == [("deadline", "g", 3), ("retry", "g", 3), ("retry", "g", 3)]
-    assert not timers.armed("g")
-
-
-async def test_retries_stop_after_the_last_try_and_a_new_round_cancels_them() -> None:
-    tries: list[int] = []
-
-    async def failing(game: str, number: int) -> None:
-        tries.append(number)
-        raise OSError("down")
-
-    timers = RoundTimers(time.time, failing, failing, first_retry_s=0.01, tries=3)
-    await ended(started(lambda: timers.arm("g", 1, time.time())))
-    assert tries == [1, 1, 1]  # the deadline and two retries, then it gives up
-
-    tries.clear()
-    slow = RoundTimers(time.time, failing, failing, first_retry_s=5.0)
-    retry = started(lambda: slow.retry_soon("g", 1))
-    await turns()
-    assert slow.armed("g") and not retry.done()  # waiting for its retry
-    slow.arm("g", 2, time.time() + 3600)  # the game went on: its own timer replaces the retry
-    await turns()
-    assert tries == [] and retry.cancelled()
-    slow.close()
 
 
 async def test_one_formula_per_player_per_round_and_the_deadline_waits_for_it() -> None:
@@ -145,6 +72,24 @@ async def test_active_games_know_their_channel_and_forget_it_with_the_game() -> 
     assert active.lock(record.state.id) is lock
     active.forget(record)
     assert active.in_channel(record.channel_id) is None and len(active) == 0
+
+
+async def test_a_game_keeps_its_lock_only_while_someone_holds_or_awaits_it() -> None:
+    """Issue 28: a running game between steps holds no lock object; a held one is the
+    same for every step that comes meanwhile, so its steps still go one at a time."""
+    active = ActiveGames()
+    order: list[str] = []
+
+    async def step(name: str) -> None:
+        async with active.lock("g"):
+            order.append(f"{name} in")
+            await turns(3)
+            order.append(f"{name} out")
+
+    await asyncio.gather(step("a"), step("b"))
+    assert order == ["a in", "a out", "b in", "b out"]
+    gc.collect()
+    assert len(active._locks) == 0  # idle: nothing kept for the game
 
 
 async def test_the_rest_budget_stays_below_its_share_of_the_global_limit() -> None:

@@ -13,6 +13,7 @@ import discord
 import pytest
 
 from bot.settings import BotSettings, SoloGames
+from rules import CLASSIC
 from tests.bot.games.test_interaction_rounds import game_id_of, live_round
 from tests.support.sim import answer
 
@@ -55,7 +56,40 @@ async def test_a_private_game_keeps_no_view_and_leaves_nothing_alive(world) -> N
     assert live_round(world.env, game_id) is None
     assert kept_views(world) == views_before
     left = [t for t in asyncio.all_tasks() if t not in tasks_before]
-    assert [t.get_name() for t in left] == ["sweep:sweep"]  # one per process, from the first game
+    assert [t.get_name() for t in left] == ["sweep:wake"]  # one per process, from the first game
     assert world.bot.announcer.carriers.get(game_id) is None
     assert alive(discord.Interaction) == 0
     assert alive(discord.ui.View) == 0
+
+
+def round_tasks(before: set[asyncio.Task[object]]) -> list[str]:
+    return sorted(
+        t.get_name() for t in asyncio.all_tasks() - before if t.get_name().startswith("round:")
+    )
+
+
+async def test_running_games_share_one_round_timer_and_each_round_still_ends_on_time(
+    world,
+) -> None:
+    """Three private games wait on one task (the round timers' waker), not one each; each
+    round still times out at its own deadline (a missed round ends a Training), and an
+    answer moves that game's timer to its next round."""
+    world.digits.extend("3489", "2476", "1234", "5678", "1357", "2468")
+    before = asyncio.all_tasks()
+    games = []
+    for member in (world.alice, world.bob, world.carol):
+        await member.slash(world.channel, "training")
+        games.append(await game_id_of(world, member))
+    assert round_tasks(before) == ["round:wake"]
+    await world.env.advance_time(CLASSIC.time_limit / 2)
+    rnd = live_round(world.env, games[0])
+    assert rnd is not None and rnd.number == 1
+    await answer(world.alice, latest(world, world.alice), rnd.digits)  # alice's round 2 opens
+    await world.env.advance_time(CLASSIC.time_limit / 2 - 2)
+    assert [getattr(live_round(world.env, g), "number", None) for g in games] == [2, 1, 1]
+    await world.env.advance_time(3)  # past bob's and carol's deadlines, not alice's
+    assert [getattr(live_round(world.env, g), "number", None) for g in games] == [2, None, None]
+    assert round_tasks(before) == ["round:wake"]  # alice's round 2
+    await world.alice.slash(world.channel, "resign")
+    await world.env.advance_time(1)
+    assert round_tasks(before) == []

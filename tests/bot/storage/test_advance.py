@@ -170,3 +170,31 @@ async def test_on_postgres_a_step_is_one_statement_or_nothing(postgres_url: str)
         assert loaded is not None and loaded.state.to_dict() == states[3].to_dict()
     finally:
         await store.close()
+
+
+def _reachable_dicts(value: object) -> int:
+    """How many dicts `value` holds, however deep (through tuples)."""
+    if isinstance(value, dict):
+        return 1 + sum(_reachable_dicts(v) for v in value.values())
+    if isinstance(value, tuple):
+        return sum(_reachable_dicts(v) for v in value)
+    return 0
+
+
+async def test_what_is_known_of_a_running_game_is_its_text_and_seat_values(store: Store) -> None:
+    """Issue 28: the shortcut's copy is kept for every running game, so it holds the
+    state's stored text and each seat's changeable values, not the state's dict (three
+    times the text) nor whole seat rows; the next step still takes the shortcut."""
+    states = steps("small")
+    await store.games.save_game(record(states[1]))
+    known = store.games._known._games["small"]
+    games = table(Game)
+    async with store.engine.connect() as conn:
+        stored = await conn.scalar(sa.select(games.c.state).where(games.c.id == "small"))
+    assert known.state_json == stored  # what the compare-and-set compares
+    fields = [getattr(known, f.name) for f in dataclasses.fields(known)]
+    assert sum(_reachable_dicts(v) for v in fields) == 0
+    assert len(known.seats) == 2 and all(len(seat) == 7 for seat in known.seats)
+    await store.games.save_game(record(states[2]))  # the shortcut, from the text
+    after = store.games._known._games["small"]
+    assert after is not known and after.state_json != known.state_json
