@@ -8,7 +8,7 @@ from tests.solver.test_cli_solve import cli
 
 
 def test_top_lists_each_number_once() -> None:
-    proc = cli("8993", "--score", "501", "--top", "5")
+    proc = cli("8993", "--score", "501", "--top", "5", "--timeout", "600")  # a loaded machine
     assert proc.returncode == 0, proc.stderr
     rows = proc.stdout.splitlines()[1:]
     assert len(rows) == 5
