@@ -16,28 +16,24 @@ says why once Discord takes it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 import rules
-from bot.play._active import ActiveGames
 from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
-from bot.play._telling import Tells
-from bot.play._timers import RoundTimers, game_time
+from bot.play._telling import Telling, Tells
+from bot.play._timers import game_time
 from bot.play._types import (
     UNPOSTED,
     ChannelLost,
-    Clock,
-    GameEvents,
     Paused,
     Unreachable,
     Via,
     announce,
 )
 from bot.play._waiting import UNSEEN, wait_for_player, waits_for_player, waits_until
-from bot.storage import GameRecord, Store
+from bot.storage import GameRecord
 from rules import GameState
 
 log = logging.getLogger(__name__)
@@ -65,15 +61,9 @@ def _same_open_round(live: GameRecord, record: GameRecord) -> bool:
     return (now.number, now.started_at) == (then.number, then.started_at)
 
 
-class Steps(Protocol):
-    """What showing needs of the game flow (`RoundFlow`)."""
+class Steps(Telling, Protocol):
+    """What showing needs of the game flow (`RoundFlow`): what telling needs, and more."""
 
-    active: ActiveGames
-    events: GameEvents
-    store: Store
-    owns: Callable[[int], bool]
-    clock: Clock
-    timers: RoundTimers
     reveals: Reveals
     practice: PracticeOpponent
 
