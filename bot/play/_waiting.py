@@ -18,12 +18,22 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from bot.play._active import ActiveGames
+from bot.play._timers import RoundTimers
 from bot.storage import GameRecord
+from rules import GameState
 
-if TYPE_CHECKING:
-    from bot.play._showing import Steps
+
+class Steps(Protocol):
+    """What waiting needs of the game flow (`Shows`' steps have it: no import of them)."""
+
+    active: ActiveGames
+    timers: RoundTimers
+
+    async def commit(self, record: GameRecord, state: GameState) -> GameRecord: ...
+
 
 log = logging.getLogger(__name__)
 
