@@ -18,9 +18,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from bot.pages_child import NICENESS, SETTINGS_CHANGED
-
-# bot.web and bot.storage are imported where used: every command registers this one.
+# bot.web, bot.storage and bot.pages_child are imported where used: every command registers
+# this one, and `eval` loads no bot module past the entry point.
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +39,8 @@ def register(sub: Any) -> None:  # argparse._SubParsersAction
 async def _parent_lines(forget: Callable[[], None]) -> None:
     """The bot's pipe on stdin, until it closes: the bot stopped or died (even by
     SIGKILL, which leaves it no time to stop this process), so this one ends too."""
+    from bot.pages_child import SETTINGS_CHANGED
+
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -76,6 +77,7 @@ async def _serve(url: str, host: str, port: int, *, child: bool = False) -> None
 def _run(args: argparse.Namespace) -> int:
     from bot.cli._run import until_stopped
     from bot.observability import configure_logging
+    from bot.pages_child import NICENESS
     from bot.settings import BotSettings
     from bot.storage import normalize_url
 
