@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,6 @@ from bot.common import SetsDirectory
 from bot.daily import DailyContent, DailyPosts
 from bot.daily._ahead import AHEAD_S, SMALL
 from bot.games import Lane, RestBudget, RestBusy
-from bot.play import Bucket
 from bot.storage import GameRecord, Store
 from solver.result import Candidate
 from tests.bot.daily import seeds
@@ -236,11 +236,9 @@ async def test_on_simcord_the_post_goes_through_the_bots_budget_in_the_daily_lan
     lanes: list[Lane] = []
     take = budget.take
 
-    async def recorded(
-        lane: Lane = Lane.GAMES, *, within: float | None = None, bucket: Bucket | None = None
-    ) -> None:
+    async def recorded(lane: Lane = Lane.GAMES, **how: Any) -> None:
         lanes.append(lane)
-        await take(lane, within=within, bucket=bucket)
+        await take(lane, **how)
 
     monkeypatch.setattr(budget, "take", recorded)
     await world.env.advance_time(DAY_S + 60)
