@@ -55,28 +55,36 @@ class _Index:
         self.position = np.concatenate(
             [np.arange(len(p)) for p in parts] or [np.zeros(0, np.int64)]
         )
-        self._values = values
+        self._values: V.Values | None = values  # until sorted: a prepared Digits keeps it
         self._doubles = values.doubles_only
         self._scans = 0
         self._sorted: tuple[V.Ints, V.Bools, V.Ints] | None = None
+        if not self._doubles:  # PHP's: sorted at once, as before (nothing to scan)
+            self._sort()
+
+    def _sort(self) -> tuple[V.Ints, V.Bools, V.Ints]:
+        """The index sorted once; the concatenation is let go then (memory per Digits)."""
+        values = self._values
+        assert values is not None
+        keys = values.keys()
+        if self._doubles:  # one key: no int part to set apart
+            order = np.argsort(keys, kind="stable")
+        else:
+            order = np.lexsort((keys, values.isint))
+        self._sorted = order, values.isint[order], keys[order]
+        self._values = None
+        return self._sorted
 
     def _hits(self, is_int: bool, key: int) -> V.Ints:
         """Positions in the concatenation holding the value, in order."""
         values = self._values
-        if self._sorted is None and self._scans < _SCANS and self._doubles and not is_int:
+        if values is not None and self._scans < _SCANS and self._doubles and not is_int:
             self._scans += 1  # a double's candidates by ==, then its key (-0 is not 0)
             x = float(V.floats_of_keys(np.array([key]))[0])
             near = np.flatnonzero(np.isnan(values.f) if np.isnan(x) else values.f == x)
             same: V.Ints = near[V.float_keys(values.f[near]) == key]
             return same
-        if self._sorted is None:
-            keys = values.keys()
-            if self._doubles:  # one key: no int part to set apart
-                order = np.argsort(keys, kind="stable")
-            else:
-                order = np.lexsort((keys, values.isint))
-            self._sorted = order, values.isint[order], keys[order]
-        order, isint, keys = self._sorted
+        order, isint, keys = self._sorted if self._sorted is not None else self._sort()
         lo = int(np.searchsorted(isint, is_int, "left"))
         hi = int(np.searchsorted(isint, is_int, "right"))
         start = lo + int(np.searchsorted(keys[lo:hi], key, "left"))
