@@ -35,7 +35,9 @@ _PARTS = {"simcord": "simcord", "discord": "discord", "bot": "bot", "sqlalchemy"
 MOMENTS = ("idle", "running", "ended", "later")
 DROPPED = "running-nologs"
 """'running' again once simcord's logs are let go (`drop_logs`); 'ended' comes after it."""
-TRACED = ("running", DROPPED, "ended")
+ENDED_DROPPED = "ended-nologs"
+"""'ended' again once the logs of the ends (each /resign's calls) are let go too."""
+TRACED = ("running", DROPPED, "ended", ENDED_DROPPED)
 
 
 def owner(traceback: tracemalloc.Traceback) -> str:
@@ -146,10 +148,12 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
             seen[moment] = (resident(metrics), alive())
             if traced and moment != "later":
                 snapshots[moment] = tracemalloc.take_snapshot()
-            if traced and moment == "running":
+            if traced and moment in ("running", "ended"):
                 drop_logs()
                 gc.collect()
-                snapshots[DROPPED] = tracemalloc.take_snapshot()
+                snapshots[DROPPED if moment == "running" else ENDED_DROPPED] = (
+                    tracemalloc.take_snapshot()
+                )
 
         await play_round_one(players[0])  # warms every path
         await players[0].slash(channel, "resign")

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from bench._memory_private import (
     DROPPED,
+    ENDED_DROPPED,
     FRAMES,
     MOMENTS,
     OWNERS,
@@ -220,7 +221,10 @@ def traced_lines(seen: dict[str, float], count: int) -> list[str]:
         per_k = {o: seen[f"traced_{moment}_{o}"] / count * 1000 for o in names}
         ours = sum(v for k, v in per_k.items() if k != "simcord")
         cells = " | ".join(f"{per_k[o]:.1f}" for o in names)
-        label = {DROPPED: "running, simcord's logs let go"}.get(moment, moment)
+        label = {
+            DROPPED: "running, simcord's logs let go",
+            ENDED_DROPPED: "ended, simcord's logs let go",
+        }.get(moment, moment)
         lines.append(f"| {label} | {cells} | **{ours:.1f}** |")
     return lines
 
