@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import resource
 import sys
 import time
@@ -112,6 +113,8 @@ async def _loris(port: int, count: int, seconds: float) -> dict[str, Any]:
 
 async def _client(args: argparse.Namespace) -> None:
     _unlimit()
+    if args.nice:  # a hostile client standing for one elsewhere (`--hostile-nice`)
+        os.nice(args.nice)
     players = args.players.split(",") if args.players else []
     if args.role == "honest":
         out = await _honest(args.base, players, args.seconds)
@@ -146,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games-flooded")
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--loris", type=int, default=800)
+    parser.add_argument("--nice", type=int, default=0)
     asyncio.run(_client(parser.parse_args(argv)))
     return 0
 

@@ -141,13 +141,15 @@ async def _phase(
     clients = []
     if flood:
         clients.append(await spawn("loris", "--port", str(port), "--loris", str(args.loris),
-                                    "--seconds", str(args.seconds + 3)))  # fmt: skip
+                                    "--seconds", str(args.seconds + 3),
+                                    "--nice", str(args.hostile_nice)))  # fmt: skip
         await asyncio.sleep(3)  # the loris connections open
         others = ",".join(flooded)
         clients.append(await spawn("flood", "--base", base, "--players", others,
                                     "--games-flooded", ",".join(targets.games),
                                     "--clients", str(args.clients),
-                                    "--seconds", seconds))  # fmt: skip
+                                    "--seconds", seconds,
+                                    "--nice", str(args.hostile_nice)))  # fmt: skip
     honest = await spawn("honest", "--base", base, "--players", listed, "--seconds", seconds)
     most_open = 0
 
@@ -197,8 +199,9 @@ def report(out: dict[str, dict[str, Any]], args: argparse.Namespace, load: str) 
         f"asking other players' pages and replays, {args.seconds:.0f} s each; an honest reader "
         "asks a board and a player page one after another throughout, and "
         f"{args.reveals} players each ask a round's confirmed best answer (solver, then PHP), "
-        "1 s apart. Load average before the run: "
-        f"{load}.",
+        "1 s apart. The flood's and the slow-loris's processes ran at niceness "
+        f"{args.hostile_nice} (19: standing for clients elsewhere, whose CPU is not the "
+        f"bot's cores'). Load average before the run: {load}.",
         "",
         "| layout | run | reveals | reveal p50 | p90 | p99 | max ms | empty "
         "| honest answers | honest p50 | p90 | p99 | max ms | PHP p50 | p90 "
@@ -368,6 +371,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--reveals", type=int, default=2, help="players asking reveals")
     parser.add_argument("--nofile", type=int, default=1024)
+    parser.add_argument(
+        "--hostile-nice", type=int, default=0,
+        help="the flood's and the slow-loris's niceness: 19 stands for clients on machines "
+        "of their own, whose CPU is not the bot's cores'",
+    )  # fmt: skip
     parser.add_argument(
         "--layouts", default="together,apart", help="of together, apart, in-process (comma)"
     )
