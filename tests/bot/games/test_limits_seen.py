@@ -67,13 +67,11 @@ async def test_an_answer_from_another_channel_brings_the_next_round_there(world)
     assert not other.history(viewer=world.bob)  # still alice's alone
 
 
-async def test_a_qualification_voided_after_a_crash_is_told_at_the_next_press(
-    world, make_bot
-) -> None:
-    """A crash leaves round 2 unshowable (no token can post an ephemeral message): the
-    game is void after its re-post bound and its attempt given back, and the player was
-    told nothing; their next /qualification now says so, then starts the new attempt."""
-    await world.alice.slash(world.channel, "qualification")
+async def voided_by_a_crash(world, make_bot, command: str) -> str:
+    """Alice's private game of `command`, round 1 answered, then a crash before round 2's
+    note was saved: no token can show round 2, so the game is void after its re-post
+    bound (`UNPOSTED`). Its id."""
+    await world.alice.slash(world.channel, command)
     game_id = await game_id_of(world, world.alice)
     rnd = live_round(world.env, game_id)
     await answer(world.alice, latest(world, world.alice), rnd.digits)
@@ -82,6 +80,16 @@ async def test_a_qualification_voided_after_a_crash_is_told_at_the_next_press(
     await world.env.advance_time(20 * 60)
     stored = await world.store.games.load_game(game_id)
     assert stored is not None and stored.meta.void_reason == UNPOSTED
+    return game_id
+
+
+async def test_a_qualification_voided_after_a_crash_is_told_at_the_next_press(
+    world, make_bot
+) -> None:
+    """A crash leaves round 2 unshowable (no token can post an ephemeral message): the
+    game is void after its re-post bound and its attempt given back, and the player was
+    told nothing; their next /qualification now says so, then starts the new attempt."""
+    await voided_by_a_crash(world, make_bot, "qualification")
     before = {m.id for m in world.channel.history(viewer=world.alice)}
     await world.alice.slash(world.channel, "qualification")
     new = [m for m in world.channel.history(viewer=world.alice) if m.id not in before]

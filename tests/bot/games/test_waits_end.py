@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play import UNPOSTED, UNSEEN
+from bot.play import UNSEEN
 from bot.play._waiting import WAITS_AT_MOST_S
 from tests.bot.games.test_aged_tokens import held_past_the_token
-from tests.bot.games.test_interaction_rounds import game_id_of, live_round
+from tests.bot.games.test_limits_seen import voided_by_a_crash
 from tests.bot.games.test_private_games import latest, settings  # noqa: F401 (fixture)
-from tests.support.sim import answer, message_text, shown
+from tests.support.sim import message_text, shown
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -25,15 +25,7 @@ async def game_page(world, game_id: str) -> str:
 
 
 async def test_a_game_voided_because_its_round_was_never_shown_says_so(world, make_bot) -> None:
-    await world.alice.slash(world.channel, "training")
-    game_id = await game_id_of(world, world.alice)
-    rnd = live_round(world.env, game_id)
-    await answer(world.alice, latest(world, world.alice), rnd.digits)
-    world.bot.service.flow.shows.unsaved.clear()  # the crash: round 2's note never saved
-    await world.env.restart_bot(make_bot())
-    await world.env.advance_time(20 * 60)
-    stored = await world.store.games.load_game(game_id)
-    assert stored is not None and stored.meta.void_reason == UNPOSTED
+    game_id = await voided_by_a_crash(world, make_bot, "training")
     page = await game_page(world, game_id)
     assert "void" in page and "admin" not in page, page
     assert "Discord would not let the bot show" in page, page
