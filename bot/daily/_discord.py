@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 
 import discord
 
+from bot.daily._content import DailyContent
 from bot.daily._render import daily_embed, daily_view, marked
-from bot.daily._service import DailyContent
 from bot.games import Lane, RestBudget, with_retry
 from bot.storage import ChannelGone
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.common import code, fmt, mention, set_label
-from bot.daily._service import DailyContent
+from bot.daily._content import DailyContent
 from bot.games import QualificationButton
 from bot.i18n import day_of, t
 from bot.leaderboards import board_lines

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import rules
+from bot.daily._content import DailyContent
 from bot.daily._render import daily_embed
-from bot.daily._service import DailyContent
 from bot.storage import LeaderRow, PeriodSummary, RoundBest, Store
 from evaluator import Evaluator
 from rules import FormulaLanguage
