@@ -3,7 +3,7 @@
 Safe by construction: only GET (and HEAD), no cookies, a strict Content-Security-Policy
 (no script at all, styles only from this page) on every answer (`_serving`), and
 addresses that name a server by its random page key, never its snowflake. A page is
-gzipped for a client that takes it, and carries a weak ETag of its bytes so a client can
+gzipped for a client that takes it (once per page's bytes: `Zipped`), and carries a weak ETag of its bytes so a client can
 revalidate; `Cache-Control` (set by each page: a board a few seconds, a finished replay a
 day) lets it reuse the page meanwhile.
 """
@@ -20,7 +20,7 @@ from aiohttp import web
 from bot.charts import ChartRenderer
 from bot.storage import Store
 from bot.web import _cup_routes, _puzzles, _room, _routes
-from bot.web._cache import BoardCache, ChartCache, PageKeys
+from bot.web._cache import BoardCache, ChartCache, PageKeys, Zipped
 from bot.web._keys import (
     BOARDS,
     CACHE_S,
@@ -30,6 +30,7 @@ from bot.web._keys import (
     NAMES,
     PAGES_ON,
     STORE,
+    ZIPPED,
     Charts,
     Names,
 )
@@ -63,9 +64,11 @@ async def _answers(request: web.Request, handler: Handler) -> web.StreamResponse
         kept = {k: response.headers[k] for k in KEPT if k in response.headers}
         return web.Response(status=304, headers=kept)
     if len(body) >= GZIP_MIN:
-        response.enable_compression()
         vary = response.headers.get("Vary")
         response.headers["Vary"] = f"{vary}, Accept-Encoding" if vary else "Accept-Encoding"
+        if "gzip" in request.headers.get("Accept-Encoding", "").lower():
+            response.body = request.app[ZIPPED].of(etag, body)
+            response.headers["Content-Encoding"] = "gzip"
     return response
 
 
@@ -85,6 +88,7 @@ def create_app(
     app[BOARDS] = BoardCache(CACHE_S)
     app[DRAWN] = ChartCache()
     app[PAGES_ON] = PageKeys()
+    app[ZIPPED] = Zipped()
     if charts is not None:
         app[CHARTS] = charts
     else:

@@ -10,7 +10,7 @@ import jinja2
 from aiohttp import web
 
 from bot.storage import Store
-from bot.web._cache import BoardCache, ChartCache, PageKeys
+from bot.web._cache import BoardCache, ChartCache, PageKeys, Zipped
 
 Args = TypeVarTuple("Args")
 
@@ -49,3 +49,4 @@ CHARTS: web.AppKey[Charts] = web.AppKey("charts")
 BOARDS = web.AppKey("boards", BoardCache)
 DRAWN = web.AppKey("drawn", ChartCache)
 PAGES_ON = web.AppKey("pages_on", PageKeys)
+ZIPPED = web.AppKey("zipped", Zipped)

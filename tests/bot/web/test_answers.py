@@ -5,6 +5,7 @@ kept long, the player's chart drawn once off the loop. Real store, real aiohttp 
 from __future__ import annotations
 
 import asyncio
+import gzip
 from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any, TypeVarTuple
@@ -136,6 +137,32 @@ async def test_pages_are_gzipped_for_a_client_that_takes_it(site: Site) -> None:
         assert answer.headers.get("Content-Encoding") == "gzip", path
         assert "Accept-Encoding" in answer.headers.get("Vary", ""), path
         assert "</html>" in await answer.text()  # the client unzips it
+
+
+async def test_a_page_asked_again_is_served_gzipped_as_kept(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cached board is the same bytes each time: compressed once, not per request (as
+    aiohttp's own compression did, in an executor thread for every page over 4 KiB)."""
+    compressed: list[int] = []
+    real = gzip.compress
+
+    def counting(data: bytes, *args: Any, **kwargs: Any) -> bytes:
+        compressed.append(len(data))
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(gzip, "compress", counting)
+    bodies = set()
+    for _ in range(3):
+        answer = await site.client.get(
+            site.base + "?period=all", headers={"Accept-Encoding": "gzip"}, auto_decompress=False
+        )
+        assert answer.status == 200 and answer.headers["Content-Encoding"] == "gzip"
+        bodies.add(await answer.read())
+    assert len(compressed) == 1 and len(bodies) == 1
+    assert b"Alice" in gzip.decompress(bodies.pop())
+    plain = await site.client.get(site.base + "?period=all", headers={"Accept-Encoding": ""})
+    assert "Content-Encoding" not in plain.headers and "Alice" in await plain.text()
 
 
 async def test_a_finished_replay_is_kept_long_and_a_running_one_not_at_all(site: Site) -> None:
