@@ -14,8 +14,9 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable
+from typing import NamedTuple
 
-from evaluator.lexer import Kind, Token, is_plain, plain_tokens, tokens
+from evaluator.lexer import Kind, Token, plain_tokens, tokens
 from evaluator.result import ErrorCode, EvalError, FormulaError
 
 MAX_LENGTH = 256
@@ -224,46 +225,93 @@ def _check_digits(tokens_read: list[Token], digits: str) -> None:
     )
 
 
-_CALLED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?: *\()?")
-"""In a plain formula: a name, with the `(` that calls it if one follows."""
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_])[0-9]+")
 """In a plain formula: a number. A digit right after a letter, `_` or digit is a name's
 (`log10`) or the same number's; no digit is right before a letter or `_` there."""
-_PAREN = re.compile(r"[()]")
+_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*", re.ASCII)
+_DIGITS_ONLY = bytes(b if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_PARENS_ONLY = bytes(b if b in b"()" else 0x20 for b in range(256))
+"""Tables for `bytes.translate`: every other byte becomes a space, removed after (a table
+with `delete` is built again on every call, ten times slower)."""
 
 
-def _passes_plainly(text: str, digits: str, functions: frozenset[str]) -> bool:
-    """True if `text` is plain (`lexer.is_plain`) and passes every check: the common case,
-    decided without making tokens. False decides nothing: the full way then finds the
-    problem, or finds none (this is a shortcut, never a second set of rules).
+class _Plain(NamedTuple):
+    """What the shortcut knows of a Set's names, made once per Set (`_for_set`)."""
 
-    In a plain formula PHP's tokens are the obvious ones (`lexer.plain_tokens`), so a
-    name may reach PHP when it is a Set function called at once, and the numbers are
-    the digits' runs, names' digits apart (`log10`). The parentheses balance and nest
-    at most MAX_NESTING deep when there are no more `(` than that and cutting `()`
-    pairs leaves none."""
-    if not is_plain(text):
-        return False
-    names = _CALLED.findall(text)
-    for name in names:
-        if name[-1] != "(" or name.rstrip(" (").lower() not in functions:
-            return False
-    if "".join(_NUMBER.findall(text)) != digits:
-        return False
-    opened = text.count("(")
-    if opened == 0:
-        return ")" not in text
-    if opened > MAX_NESTING or opened != text.count(")"):
-        return False
-    parens = "".join(_PAREN.findall(text))
-    while "()" in parens:
-        parens = parens.replace("()", "")
-    return not parens
+    functions: frozenset[str]  # lower-case
+    shape: re.Pattern[str]
+    digits_in_names: bool
 
 
 @functools.lru_cache(maxsize=64)
+def _for_set(functions: tuple[str, ...]) -> _Plain:
+    """The Set's names lowered, and the pattern a plain formula of the Set matches whole:
+    runs of the characters of numbers, spaces, `( ) ,` and the operators, and between
+    them a Set function called at once (a name ends only where `(` follows, so none is
+    cut short; none follows a digit, where PHP reads `3pow` as a number and a name).
+    ASCII only (`re.ASCII`: under Unicode case folding `ſ` would match `s`)."""
+    lowered = frozenset(f.lower() for f in functions)
+    names = sorted(f for f in lowered if _IDENTIFIER.fullmatch(f))
+    calls = f"|(?<![0-9])(?:{'|'.join(map(re.escape, names))}) *\\(" if names else ""
+    shape = re.compile(rf"(?:[0-9 (),%^+*/&|<>-]++{calls})*+", re.ASCII | re.IGNORECASE)
+    return _Plain(lowered, shape, any(ch.isdigit() for name in names for ch in name))
+
+
+def _passes_plainly(text: str, digits: str, functions: frozenset[str]) -> bool:
+    """`_plainly` for a Set given by its lower-case names (tests hold it to the full way)."""
+    return _plainly(text, digits, _for_set(tuple(sorted(functions))))
+
+
+def _plainly(text: str, digits: str, plain: _Plain) -> bool:
+    """True if `text` is plain and passes every check: the common case, decided by one
+    regex match, a few substring tests and a byte translation, without making tokens.
+    False decides nothing: the full way then finds the problem, or finds none (this
+    is a shortcut, never a second set of rules; tests/evaluator/test_check_plain.py
+    holds it to the full way).
+
+    Plain (`lexer.is_plain`): the Set's shape, and no two characters PHP reads as one
+    longer token (`--`, `->`, `**`, `//`, `/*`, `&&`, `||`; `<` and `>` only as `<<`
+    and `>>`, never three in a row). Then PHP's tokens are the obvious ones: the
+    numbers are the digits' runs, names' digits apart (`log10`), and the parentheses
+    balance and nest at most MAX_NESTING deep when there are no more `(` than that
+    and cutting `()` pairs leaves none."""
+    if plain.shape.fullmatch(text) is None:
+        return False
+    if "--" in text or "++" in text or "**" in text or "//" in text or "/*" in text:
+        return False
+    if "&&" in text or "||" in text or "->" in text:
+        return False
+    if ("<" in text or ">" in text) and not _shifts_only(text):
+        return False
+    raw = text.encode()  # ASCII: the shape matches nothing else
+    if plain.digits_in_names:
+        if "".join(_NUMBER.findall(text)) != digits:
+            return False
+    elif raw.translate(_DIGITS_ONLY).replace(b" ", b"") != digits.encode():
+        return False
+    opened = raw.count(b"(")
+    if opened == 0:
+        return b")" not in raw
+    if opened == 1:  # one call, or one pair: the common case
+        return raw.count(b")") == 1 and raw.index(b"(") < raw.index(b")")
+    if opened > MAX_NESTING or opened != raw.count(b")"):
+        return False
+    parens = raw.translate(_PARENS_ONLY).replace(b" ", b"")
+    while b"()" in parens:
+        parens = parens.replace(b"()", b"")
+    return not parens
+
+
+def _shifts_only(text: str) -> bool:
+    """Whether every `<` and `>` is in a `<<` or `>>` PHP reads as a shift."""
+    if "<<<" in text or ">>>" in text:
+        return False
+    rest = text.replace("<<", "").replace(">>", "")
+    return "<" not in rest and ">" not in rest
+
+
 def _lowered(functions: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(f.lower() for f in functions)
+    return _for_set(functions).functions
 
 
 def prepare(formula: str) -> str:
@@ -298,10 +346,10 @@ def check(formula: str, digits: str, functions: Iterable[str]) -> str:
     `functions` are the Set's allowed PHP functions (case-insensitive, as in PHP).
     """
     text = prepare(formula)
-    allowed = _lowered(functions if isinstance(functions, tuple) else tuple(functions))
-    if _passes_plainly(text, digits, allowed):
+    plain = _for_set(functions if isinstance(functions, tuple) else tuple(functions))
+    if _plainly(text, digits, plain):
         return text
-    read = tokenize(text, allowed)
+    read = tokenize(text, plain.functions)
     _check_nesting(read)
     _check_digits(read, digits)
     return text

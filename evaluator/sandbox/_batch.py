@@ -23,9 +23,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from evaluator.result import ErrorCode, EvalError, Verdict
 from evaluator.sandbox.base import Worker, WorkerDied
@@ -111,6 +111,29 @@ def waiting(queue: deque[Job]) -> bool:
     while queue and queue[0].future.done():
         queue.popleft()
     return bool(queue)
+
+
+def fail_all(queue: deque[Job], error: EvalError) -> None:
+    """Every request still waiting answered `error` (no worker can start; the pool closed)."""
+    while queue:
+        job = queue.popleft()
+        if not job.future.done():
+            job.future.set_result(error)
+
+
+def start(work: Coroutine[Any, Any, None], tasks: set[asyncio.Task[None]]) -> None:
+    """`work` as a task of the running loop, in `tasks` while it runs (`WorkerPool.settled`)."""
+    task = asyncio.get_running_loop().create_task(work)
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
+
+
+async def kill(worker: Worker, backend: str) -> None:
+    """Kill a worker; a failure to is logged, never raised (it is being forgotten anyway)."""
+    try:
+        await worker.kill()
+    except Exception:
+        log.exception("%s worker did not die cleanly", backend)
 
 
 def drop_cancelled(queue: deque[Job]) -> None:

@@ -67,6 +67,8 @@ class LocalWorker:
         self._tail = b""
         self._gone: str | None = None  # why no more answers can come
         self._waiter: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None  # one a busy spell (`_on_deadline`)
+        self._deadline = 0.0  # the waiter's
         self._loop: asyncio.AbstractEventLoop | None = None  # while its pipes are watched
         self._closed = False
 
@@ -124,17 +126,35 @@ class LocalWorker:
         # and a BlockingIOError a batch).
         if not self._lines and self._gone is None:
             waiter = self._waiter = loop.create_future()
-            timer = loop.call_at(deadline, _expire, waiter)
+            self._deadline = deadline
+            timer = self._timer
+            if timer is None or timer.when() > deadline:  # else it fires first, and moves on
+                if timer is not None:
+                    timer.cancel()
+                self._timer = loop.call_at(deadline, self._on_deadline)
             try:
                 await waiter
             finally:
-                timer.cancel()
                 self._waiter = None
         if not self._lines:
             raise self._died(self._gone or "no answer")
 
+    def _on_deadline(self) -> None:
+        """The busy spell's one timer (none armed and cancelled a batch): it expires the
+        waiter whose deadline it reached, or moves on to its later one; `settle` ends it."""
+        timer, self._timer, waiter = self._timer, None, self._waiter
+        if timer is None or waiter is None or waiter.done() or self._loop is None:
+            return
+        if self._deadline <= timer.when():
+            waiter.set_exception(TimeoutError())
+        else:
+            self._timer = self._loop.call_at(self._deadline, self._on_deadline)
+
     def settle(self) -> None:
         loop, self._loop = self._loop, None
+        timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
         if loop is not None:
             loop.remove_reader(self._responses)
             loop.remove_reader(self._output)
@@ -213,11 +233,6 @@ class LocalWorker:
         for fd in (self._requests, self._responses, self._output):
             with contextlib.suppress(OSError):
                 os.close(fd)
-
-
-def _expire(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_exception(TimeoutError())
 
 
 def bwrap_missing_message(path: str) -> str:

@@ -35,8 +35,7 @@ import asyncio
 import logging
 import math
 from collections import deque
-from collections.abc import Awaitable, Coroutine, Iterable
-from typing import Any
+from collections.abc import Awaitable, Iterable
 
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
 from evaluator.sandbox._batch import (
@@ -45,8 +44,11 @@ from evaluator.sandbox._batch import (
     closed_error,
     drive,
     drop_cancelled,
+    fail_all,
     in_lanes,
+    kill,
     requeue,
+    start,
     take_batch,
     waiting,
 )
@@ -107,6 +109,7 @@ class WorkerPool:
         self._spawns: set[asyncio.Task[None]] = set()
         self._counters = Counters()
         self._dispatch_pending = False
+        self._taking = 0  # drives between batches, about to take the queue: no dispatch needed
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None  # the one it runs on: `_running_loop`
 
@@ -188,8 +191,14 @@ class WorkerPool:
             return self._queued(code, raw=raw, who=who)
         future: asyncio.Future[Verdict] = asyncio.Future(loop=loop)  # not create_future's frame
         self._queue.append(Job(line, nonce, code, who, future))
-        if not self._dispatch_pending and (self._idle or self._live < self.size):
-            self._dispatch_pending = True  # `_wake`, inline: this runs once per formula
+        # `_wake`, inline (once per formula). Not while a worker is about to take the queue
+        # (`_taking`): it takes this request, or its `finally` dispatches it.
+        if (
+            not self._dispatch_pending
+            and not self._taking
+            and (self._idle or self._live < self.size)
+        ):
+            self._dispatch_pending = True
             loop.call_soon(self._dispatch)
         return future
 
@@ -260,7 +269,7 @@ class WorkerPool:
         while self._idle and not self._closed and waiting(self._queue):
             slot = self._idle.pop()
             batch = take_batch(self._queue, 1 + len(self._idle))
-            self._start(self._drive(slot, batch), self._tasks)
+            start(self._drive(slot, batch), self._tasks)
         if self._queue and not self._closed:
             self._ensure_workers()
 
@@ -277,13 +286,19 @@ class WorkerPool:
                     raise
                 if not self._account(slot, batch, *outcome):
                     return
-                if not self._queue:
-                    await asyncio.sleep(0)  # the callers just answered may ask again at once
+                if not self._queue:  # the callers just answered may ask again at once
+                    self._taking += 1
+                    try:
+                        await asyncio.sleep(0)
+                    finally:
+                        self._taking -= 1
                 worn = slot.requests >= self.max_requests or slot.busy_s >= self.max_busy_s
                 if worn or self._closed or not waiting(self._queue):
                     self._release(slot)
                     return
                 batch = take_batch(self._queue, 1 + len(self._idle))
+                if self._queue:  # the idle workers' share
+                    self._wake()
         finally:
             self._dispatch()
 
@@ -325,20 +340,14 @@ class WorkerPool:
             self._counters.restarts[reason] += 1
             if self.observer is not None:
                 self.observer.worker_restarted(reason)
-        self._start(self._kill(slot.worker), self._tasks)
+        start(kill(slot.worker, self.backend), self._tasks)
         self._ensure_workers()
-
-    async def _kill(self, worker: Worker) -> None:
-        try:
-            await worker.kill()
-        except Exception:
-            log.exception("%s worker did not die cleanly", self.backend)
 
     def _ensure_workers(self) -> None:
         while self._live < self.size and not self._closed:
             self._live += 1
             self._spawning += 1
-            self._start(self._spawn(), self._spawns)
+            start(self._spawn(), self._spawns)
 
     async def _spawn(self) -> None:
         try:
@@ -352,7 +361,7 @@ class WorkerPool:
                 error = EvalError(
                     ErrorCode.SANDBOX, f"could not start a {self.program.name} worker: {exc}"
                 )
-                self._fail_queue(error)
+                fail_all(self._queue, error)
             return
         except asyncio.CancelledError:
             self._live -= 1
@@ -361,40 +370,28 @@ class WorkerPool:
         self._spawning -= 1
         if self._closed:
             self._live -= 1
-            await self._kill(worker)
+            await kill(worker, self.backend)
             return
         self._idle.append(Slot(worker))
         self._dispatch()
-
-    def _fail_queue(self, error: EvalError) -> None:
-        while self._queue:
-            job = self._queue.popleft()
-            if not job.future.done():
-                job.future.set_result(error)
 
     async def settled(self) -> None:
         """Wait until no batch, kill or spawn is in flight (tests; a graceful stop)."""
         while pending := self._tasks | self._spawns:
             await asyncio.gather(*pending, return_exceptions=True)
 
-    @staticmethod
-    def _start(work: Coroutine[Any, Any, None], tasks: set[asyncio.Task[None]]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-
     async def close(self) -> None:
         """Kill every idle worker now; busy ones are killed when their batch ends."""
         if self._closed:
             return
         self._closed = True
-        self._fail_queue(closed_error())
+        fail_all(self._queue, closed_error())
         for task in list(self._spawns):
             task.cancel()
         idle, self._idle = self._idle, []
         self._live -= len(idle)
         for slot in idle:
-            await self._kill(slot.worker)
+            await kill(slot.worker, self.backend)
         try:
             await self.factory.cleanup()
         except Exception:
