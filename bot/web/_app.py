@@ -3,9 +3,9 @@
 Safe by construction: only GET (and HEAD), no cookies, a strict Content-Security-Policy
 (no script at all, styles only from this page) on every answer (`_serving`), and
 addresses that name a server by its random page key, never its snowflake. A page is
-gzipped for a client that takes it (once per page's bytes: `Zipped`), and carries a weak ETag of its bytes so a client can
-revalidate; `Cache-Control` (set by each page: a board a few seconds, a finished replay a
-day) lets it reuse the page meanwhile.
+gzipped for a client that takes it (once per page's bytes: `Zipped`), and carries a
+weak ETag of its bytes so a client can revalidate; `Cache-Control` (set by each page: a
+board a few seconds, a finished replay a day) lets it reuse the page meanwhile.
 """
 
 from __future__ import annotations
