@@ -93,3 +93,26 @@ async def test_running_games_share_one_round_timer_and_each_round_still_ends_on_
     await world.alice.slash(world.channel, "resign")
     await world.env.advance_time(1)
     assert round_tasks(before) == []
+
+
+async def test_a_running_private_game_keeps_its_followup_as_data_not_a_webhook(world) -> None:
+    """A running private game keeps its player's interaction for the steps no interaction
+    brings (a timeout, /resign): its token, id and posted messages (`KeptVia`), about 420
+    bytes, not discord.py's `Webhook` (730 with it); a `Webhook` is built per call and let
+    go. The kept token still carries the game: /resign ends its round's message through it."""
+    world.digits.extend("3489", "2476")
+    await world.alice.slash(world.channel, "training")
+    game_id = await game_id_of(world, world.alice)
+    rnd = live_round(world.env, game_id)
+    assert rnd is not None
+    await answer(world.alice, latest(world, world.alice), rnd.digits)
+    kept = world.bot.announcer.carriers.get(game_id)
+    assert kept is not None and kept.posted
+    assert alive(discord.Webhook) == 0
+    assert not hasattr(kept, "__dict__")
+    posted = len(world.env.backend.http_requests)
+    await world.alice.slash(world.channel, "resign")
+    await world.env.advance_time(1)
+    assert live_round(world.env, game_id) is None
+    through_kept = [r for r in world.env.backend.http_requests[posted:] if kept.token in r.path]
+    assert through_kept  # the round's message, edited by the token that posted it
