@@ -224,3 +224,40 @@ async def private(
             added = by_owner(snapshots[WARM], snapshots[moment])
             result |= {f"traced_{moment}_{k}": v for k, v in added.items()}
     return result
+
+
+def kept_via_bytes(count: int = 1000) -> float:
+    """Bytes per `KeptVia` (bot/games/_riding.py), what a running private game keeps of
+    its player's interaction: built from a followup `Webhook` the way
+    `Interaction.followup` builds one (`Webhook.from_state` on the client's state), with
+    one posted message, the `Webhook` itself let go as the bot does; traced over `count`
+    (the tokens, which exist either way, made before tracing)."""
+    import types
+
+    import discord
+
+    from bot.games._riding import KeptVia
+
+    http = types.SimpleNamespace(
+        _HTTPClient__session=object(), proxy=None, proxy_auth=None, token="bot-token"
+    )  # fmt: skip
+    state: Any = types.SimpleNamespace(http=http)
+    tokens = [f"aW50ZXJhY3Rpb246{i:020d}:" + "x" * 150 for i in range(count)]
+    app_id, channel_id, first_message = 1456074443980800000, 1456074443980800001, 1 << 60
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    kept = []
+    for i, token in enumerate(tokens):
+        data: Any = {"id": app_id, "type": 3, "token": token}
+        via = KeptVia(discord.Webhook.from_state(data, state), lambda: 0.0, 1e9 + i, channel_id)
+        posted = first_message + i
+        if isinstance(via.posted, set):  # the code before mem3 kept a set
+            via.posted.add(posted)
+        else:
+            via.posted = (*via.posted, posted)
+        kept.append(via)
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    return sum(s.size_diff for s in after.compare_to(before, "filename")) / count

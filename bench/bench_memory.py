@@ -46,6 +46,7 @@ from bench._memory_private import (
     TRACED,
     TRACED2,
     WARM,
+    kept_via_bytes,
     memory_bot,
     private,
     resident,
@@ -127,7 +128,14 @@ def main() -> None:
         "--batches", type=int, choices=[1, 2], default=2,
         help="private: a second batch of --games after the first ended, against the warm idle",
     )  # fmt: skip
+    parser.add_argument(
+        "--kept-via", action="store_true",
+        help="bytes per KeptVia, what a running private game keeps of its interaction",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.kept_via:
+        print(f"{kept_via_bytes():.0f} bytes per KeptVia (over 1,000, traced)")
+        return
     if args.phase:
         with tempfile.TemporaryDirectory(prefix="fd-mem-") as tmp:
             place = Path(tmp)

@@ -76,7 +76,7 @@ class KeptVia:
     (`webhook`) from the id, the token and the client's shared parts (session, state,
     proxy, the bot token), as `Interaction.followup` builds one. With slots and its
     posted ids in a tuple, one is about 420 bytes where it was 730 with the `Webhook`
-    and a set (`bench/bench_memory.py`, docs/BENCHMARKS.md "mem3")."""
+    and a set (`python -m bench.bench_memory --kept-via`; docs/BENCHMARKS.md "mem3")."""
 
     __slots__ = (
         "_auth",
