@@ -20,11 +20,14 @@ the next and hide its cost:
   private Training by `/training` and answering round 1 with its Answer button, so
   every game holds what discord.py makes for it (its interactions, followup webhooks,
   Views and their timeout tasks, if any); measured idle (one game played), with the N
-  games running, and after every one ended by `/resign`, then 16 minutes later
-  (past discord.py's 15-minute View timeout). Resident memory includes simcord's own
-  copy of every message (an upper bound of the bot's share); discord.py's Views,
-  Interactions and Webhooks alive, and the asyncio tasks, are counted too; `--traced`
-  says who allocated what (bench/_memory_private.py).
+  games running, and after every one ended by `/resign`; then (`--batches 2`, the
+  default) N other players the same way from the warm idle the first batch left, so
+  what stays after the games end is told apart as per game (a leak) or first use; then
+  16 minutes later (past discord.py's 15-minute View timeout). Resident memory
+  includes simcord's own copy of every message (an upper bound of the bot's share);
+  discord.py's Views, Interactions and Webhooks alive, and the asyncio tasks, are
+  counted too; `--traced` says who allocated what (bench/_memory_private.py);
+  `--kept-via` gives the bytes a running private game keeps of its interaction.
 """
 
 from __future__ import annotations
