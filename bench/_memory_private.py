@@ -32,12 +32,22 @@ FRAMES = 25
 OWNERS = ("simcord", "discord", "bot", "database")
 _PARTS = {"simcord": "simcord", "discord": "discord", "bot": "bot", "sqlalchemy": "database",
           "aiosqlite": "database"}  # fmt: skip
-MOMENTS = ("idle", "running", "ended", "later")
+MOMENTS = ("idle", "running", "ended", "warm", "running2", "ended2", "later")
+"""When RSS and discord.py's objects are counted; 'warm' and 'ended2' after simcord's
+logs and copies are let go; the '2' ones only with `batches=2`."""
 DROPPED = "running-nologs"
 """'running' again once simcord's logs are let go (`drop_logs`); 'ended' comes after it."""
 ENDED_DROPPED = "ended-nologs"
 """'ended' again once the logs of the ends (each /resign's calls) are let go too."""
-TRACED = ("running", DROPPED, "ended", ENDED_DROPPED)
+WARM = MOMENTS[3]
+"""'ended' again once simcord's copies of the ended games (their messages and
+interactions, which Discord keeps, not a bot) are let go too: the warm idle, where a
+second batch starts."""
+TRACED = ("running", DROPPED, "ended", ENDED_DROPPED, WARM)
+"""Traced moments of the first batch, each against 'idle'."""
+TRACED2 = ("running2", "running2-nologs", "ended2")
+"""Traced moments of the second batch (`batches=2`), each against the warm idle; its
+'ended2' has the logs and copies let go, as the warm idle has."""
 
 
 def owner(traceback: tracemalloc.Traceback) -> str:
@@ -104,13 +114,22 @@ async def memory_bot(db: Path, *, private: bool) -> AsyncIterator[tuple[Any, Any
         yield create_bot(settings, store=store, evaluator=evaluator, metrics=metrics), metrics
 
 
-async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, float]:
+async def private(
+    tmp: Path, count: int, *, traced: bool = False, batches: int = 1
+) -> dict[str, float]:
     """`count` private Trainings started and round 1 answered, then each ended by /resign;
-    RSS, discord.py's objects and (`traced`) the growth by owner at each moment.
+    with `batches=2`, then `count` more with other players the same way. RSS, discord.py's
+    objects and (`traced`) the growth by owner at each moment.
 
     Tracing starts at 'idle', after the warm-up, so the snapshots hold only what was
     allocated since: what the games hold, not the whole process (tracing from the start
-    with 25 frames took 2 GiB and most of an hour for 5 games on a loaded machine)."""
+    with 25 frames took 2 GiB and most of an hour for 5 games on a loaded machine).
+
+    Why a second batch: what one batch leaves after it ends is either held per game (a
+    leak: a second batch leaves as much again) or the first use of something bounded
+    (SQLAlchemy's and sqlite3's caches, discord.py's state, the evaluator's cache of
+    checked formulas, the names of players seen lately): the second batch, measured
+    against the warm idle the first left, tells which."""
     from tests.support.sim import RealWorkEnv
 
     async with memory_bot(tmp / "p.db", private=True) as (bot, metrics):
@@ -118,7 +137,7 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
         await env.start()
         guild = env.create_guild("Memory Club")
         channel = guild.create_text_channel("games")
-        players = [guild.add_member(env.create_user(f"p{i}")) for i in range(count + 1)]
+        players = [guild.add_member(env.create_user(f"p{i}")) for i in range(batches * count + 1)]
 
         async def play_round_one(player: Any) -> None:
             started = await player.slash(channel, "training")
@@ -144,36 +163,56 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
             env.backend.http_requests.clear()
             env.backend.transcript.clear()
 
+        def drop_copies() -> None:
+            """Let go simcord's copies of what Discord keeps (every message, ephemeral
+            ones too, and every interaction with its token), which share the bot's
+            strings and payloads: only when no game runs, as they are the games' places."""
+            for messages in env.backend.messages.values():
+                messages.clear()
+            env.backend.interactions.clear()
+            env.backend.interaction_tokens.clear()
+
+        def trace(moment: str) -> None:
+            if traced:
+                gc.collect()
+                snapshots[moment] = tracemalloc.take_snapshot()
+
         def measure(moment: str) -> None:
             seen[moment] = (resident(metrics), alive())
-            if traced and moment != "later":
-                snapshots[moment] = tracemalloc.take_snapshot()
-            if traced and moment in ("running", "ended"):
-                drop_logs()
-                gc.collect()
-                snapshots[DROPPED if moment == "running" else ENDED_DROPPED] = (
-                    tracemalloc.take_snapshot()
-                )
+            trace(moment)
 
         await play_round_one(players[0])  # warms every path
         await players[0].slash(channel, "resign")
         await env.advance_time(1)
-        drop_logs()  # the warm-up's: in every snapshot alike, so no figure changes
+        drop_logs()  # the warm-up's, and its copies: idle holds none of simcord's
+        drop_copies()
         if traced:
             tracemalloc.start(FRAMES)
         measure("idle")
-        for player in players[1:]:
-            await play_round_one(player)
-        measure("running")
-        held = len(bot.service.active)
-        for player in players[1:]:
-            await player.slash(channel, "resign")
-        await env.advance_time(1)
-        measure("ended")
+        held: list[int] = []
+        for batch in range(batches):
+            second = "2" if batch else ""
+            playing = players[1 + batch * count : 1 + (batch + 1) * count]
+            for player in playing:
+                await play_round_one(player)
+            measure(f"running{second}")
+            held.append(len(bot.service.active))
+            drop_logs()
+            trace(f"running{second}-nologs")
+            for player in playing:
+                await player.slash(channel, "resign")
+            await env.advance_time(1)
+            if not second:
+                measure("ended")
+            drop_logs()
+            if not second:
+                trace(ENDED_DROPPED)
+            drop_copies()
+            measure(f"ended{second}" if second else WARM)
         await env.advance_time(16 * 60)
         measure("later")
         await env.shutdown()
-    result: dict[str, float] = {"held": held}
+    result: dict[str, float] = {f"held{i + 1}": n for i, n in enumerate(held)}
     for moment, (rss, counts) in seen.items():
         result[f"{moment}_rss"] = rss
         result |= {f"{moment}_{name}": n for name, n in counts.items()}
@@ -181,4 +220,44 @@ async def private(tmp: Path, count: int, *, traced: bool = False) -> dict[str, f
         for moment in TRACED:
             added = by_owner(snapshots["idle"], snapshots[moment])
             result |= {f"traced_{moment}_{k}": v for k, v in added.items()}
+        for moment in TRACED2 if batches > 1 else ():
+            added = by_owner(snapshots[WARM], snapshots[moment])
+            result |= {f"traced_{moment}_{k}": v for k, v in added.items()}
     return result
+
+
+def kept_via_bytes(count: int = 1000) -> float:
+    """Bytes per `KeptVia` (bot/games/_riding.py), what a running private game keeps of
+    its player's interaction: built from a followup `Webhook` the way
+    `Interaction.followup` builds one (`Webhook.from_state` on the client's state), with
+    one posted message, the `Webhook` itself let go as the bot does; traced over `count`
+    (the tokens, which exist either way, made before tracing)."""
+    import types
+
+    import discord
+
+    from bot.games._riding import KeptVia
+
+    http = types.SimpleNamespace(
+        _HTTPClient__session=object(), proxy=None, proxy_auth=None, token="bot-token"
+    )  # fmt: skip
+    state: Any = types.SimpleNamespace(http=http)
+    tokens = [f"aW50ZXJhY3Rpb246{i:020d}:" + "x" * 150 for i in range(count)]
+    app_id, channel_id, first_message = 1456074443980800000, 1456074443980800001, 1 << 60
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    kept = []
+    for i, token in enumerate(tokens):
+        data: Any = {"id": app_id, "type": 3, "token": token}
+        via = KeptVia(discord.Webhook.from_state(data, state), lambda: 0.0, 1e9 + i, channel_id)
+        posted = first_message + i
+        if isinstance(via.posted, set):  # the code before mem3 kept a set
+            via.posted.add(posted)
+        else:
+            via.posted = (*via.posted, posted)
+        kept.append(via)
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    return sum(s.size_diff for s in after.compare_to(before, "filename")) / count

@@ -20,11 +20,14 @@ the next and hide its cost:
   private Training by `/training` and answering round 1 with its Answer button, so
   every game holds what discord.py makes for it (its interactions, followup webhooks,
   Views and their timeout tasks, if any); measured idle (one game played), with the N
-  games running, and after every one ended by `/resign`, then 16 minutes later
-  (past discord.py's 15-minute View timeout). Resident memory includes simcord's own
-  copy of every message (an upper bound of the bot's share); discord.py's Views,
-  Interactions and Webhooks alive, and the asyncio tasks, are counted too; `--traced`
-  says who allocated what (bench/_memory_private.py).
+  games running, and after every one ended by `/resign`; then (`--batches 2`, the
+  default) N other players the same way from the warm idle the first batch left, so
+  what stays after the games end is told apart as per game (a leak) or first use; then
+  16 minutes later (past discord.py's 15-minute View timeout). Resident memory
+  includes simcord's own copy of every message (an upper bound of the bot's share);
+  discord.py's Views, Interactions and Webhooks alive, and the asyncio tasks, are
+  counted too; `--traced` says who allocated what (bench/_memory_private.py);
+  `--kept-via` gives the bytes a running private game keeps of its interaction.
 """
 
 from __future__ import annotations
@@ -44,6 +47,9 @@ from bench._memory_private import (
     MOMENTS,
     OWNERS,
     TRACED,
+    TRACED2,
+    WARM,
+    kept_via_bytes,
     memory_bot,
     private,
     resident,
@@ -93,8 +99,9 @@ async def games(tmp: Path, count: int) -> dict[str, float]:
     return {"before_mib": before, "after_mib": after, "held": held}
 
 
-def phase(name: str, count: int, *, traced: bool = False) -> dict[str, float]:
-    command = [sys.executable, "-m", "bench.bench_memory", "--phase", name, "--games", str(count)]
+def phase(name: str, count: int, *, traced: bool = False, batches: int = 1) -> dict[str, float]:
+    command = [sys.executable, "-m", "bench.bench_memory", "--phase", name, "--games", str(count),
+               "--batches", str(batches)]  # fmt: skip
     out = subprocess.run(
         command + (["--traced"] if traced else []),
         capture_output=True, text=True, check=False, cwd=Path(__file__).resolve().parent.parent,
@@ -120,20 +127,33 @@ def main() -> None:
         "--traced", action="store_true",
         help="private: also trace allocations by package (simcord's apart; slower)",
     )  # fmt: skip
+    parser.add_argument(
+        "--batches", type=int, choices=[1, 2], default=2,
+        help="private: a second batch of --games after the first ended, against the warm idle",
+    )  # fmt: skip
+    parser.add_argument(
+        "--kept-via", action="store_true",
+        help="bytes per KeptVia, what a running private game keeps of its interaction",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.kept_via:
+        print(f"{kept_via_bytes():.0f} bytes per KeptVia (over 1,000, traced)")
+        return
     if args.phase:
         with tempfile.TemporaryDirectory(prefix="fd-mem-") as tmp:
             place = Path(tmp)
             work = {
                 "idle": lambda: idle(place),
                 "games": lambda: games(place, args.games),
-                "private": lambda: private(place, args.games, traced=args.traced),
+                "private": lambda: private(
+                    place, args.games, traced=args.traced, batches=args.batches
+                ),
             }[args.phase]()
             print(json.dumps(asyncio.run(work)))
         return
 
     if args.private_only:
-        seen = phase("private", args.games, traced=args.traced)
+        seen = phase("private", args.games, traced=args.traced, batches=args.batches)
         private_report(seen, args.games, write=not args.no_write)
         return
     idles = sorted(phase("idle", args.games)["idle_mib"] for _ in range(args.runs))
@@ -166,13 +186,19 @@ def main() -> None:
 
 def private_report(seen: dict[str, float], count: int, *, write: bool) -> None:
     """The private phase's table (section "memory-private")."""
-    per_k = (seen["running_rss"] - seen["idle_rss"]) / count * 1000
+    moments = [m for m in MOMENTS if f"{m}_rss" in seen]
     rows = [
         f"| {moment} | {seen[f'{moment}_rss']:.1f} | {seen[f'{moment}_views']:.0f} | "
         f"{seen[f'{moment}_interactions']:.0f} | {seen[f'{moment}_webhooks']:.0f} | "
         f"{seen[f'{moment}_tasks']:.0f} |"
-        for moment in MOMENTS
+        for moment in moments
     ]
+    held = " and ".join(f"{seen[k]:.0f}" for k in ("held1", "held2") if k in seen)
+    per_k = (seen["running_rss"] - seen["idle_rss"]) / count * 1000
+    second = ""
+    if "running2_rss" in seen:
+        per_k2 = (seen["running2_rss"] - seen["warm_rss"]) / count * 1000
+        second = f"; a second batch against the warm idle: {per_k2:.1f}"
     body = "\n".join(
         [
             "## Memory of private games, with discord.py's own objects\n",
@@ -180,18 +206,21 @@ def private_report(seen: dict[str, float], count: int, *, write: bool) -> None:
             "(`SOLO_GAMES=private`) on simcord (`RealWorkEnv`: game time moves only when the "
             f"run moves it, so no round times out while the machine is slow); each of {count:,} "
             "players starts a private Training by `/training` and answers round 1 with its "
-            "Answer button; then every game ends by `/resign`; 'later' is 16 minutes on (past "
-            "discord.py's 15-minute View timeout). Resident memory after a full GC includes "
-            "simcord's own copy of every message; Views, Interactions and Webhooks are "
+            "Answer button; then every game ends by `/resign`. 'warm' is after that once "
+            "simcord's logs and its copies of the ended games (messages, interactions: what "
+            "Discord keeps, not a bot) are let go; 'running2' and 'ended2' are a second batch "
+            f"of {count:,} other players from there ('ended2' with simcord's logs and copies "
+            "let go); 'later' is 16 minutes on (past discord.py's 15-minute View timeout). "
+            "Resident memory after a full GC; Views, Interactions and Webhooks are "
             "discord.py's objects alive.\n",
             "| moment | RSS MiB | Views | Interactions | Webhooks | asyncio tasks |",
             "|---|---:|---:|---:|---:|---:|",
             *rows,
             "",
-            f"RSS added per 1,000 running private games: {per_k:.1f} MiB, simcord included "
-            f"(after they end: {seen['ended_rss'] - seen['idle_rss']:+.1f} MiB against idle; "
-            f"CPython keeps freed arenas); games held at 'running': {seen['held']:.0f} of "
-            f"{count:,}.",
+            f"RSS added per 1,000 running private games: {per_k:.1f} MiB against idle, simcord "
+            f"included{second} (CPython keeps freed arenas, so RSS does not come back "
+            f"down; the traced figures are the measure of what is held); games held at "
+            f"'running': {held} of {count:,}.",
             *traced_lines(seen, count),
         ]
     )
@@ -201,7 +230,8 @@ def private_report(seen: dict[str, float], count: int, *, write: bool) -> None:
 
 
 def traced_lines(seen: dict[str, float], count: int) -> list[str]:
-    """`--traced`: what was added from idle, by owner (bench/_memory_private.py), per 1,000."""
+    """`--traced`: what was added, by owner (bench/_memory_private.py), per 1,000 games:
+    the first batch against idle, the second against the warm idle the first left."""
     if "traced_running_simcord" not in seen:
         return []
     names = (*OWNERS, "other")
@@ -209,23 +239,32 @@ def traced_lines(seen: dict[str, float], count: int) -> list[str]:
         "",
         f"Traced (`--traced`: tracemalloc, {FRAMES} frames; each allocation goes to the "
         "innermost frame of simcord, discord.py, the bot or SQLAlchemy/aiosqlite on its stack, "
-        "'other' when none is), MiB per 1,000 games against idle. simcord's logs of every "
-        "call keep each payload as discord.py built it, with the bot's strings in it, so what "
-        "discord.py and the bot made is also measured once those logs are let go (a test's "
-        "record no bot process has); 'ended' comes after that:",
+        "'other' when none is), MiB per 1,000 games. simcord's logs of every call keep each "
+        "payload as discord.py built it, and its copies of every message and interaction "
+        "share the bot's strings, so what discord.py and the bot made is also measured once "
+        "those are let go (a test's record and Discord's side, which no bot process has):",
         "",
-        f"| moment | {' | '.join(names)} | all but simcord |",
-        "|---|" + "---:|" * (len(names) + 1),
+        f"| batch | moment | against | {' | '.join(names)} | all but simcord |",
+        "|---|---|---|" + "---:|" * (len(names) + 1),
     ]
-    for moment in TRACED:
+    labels = {
+        "running": ("1", "running", "idle"),
+        DROPPED: ("1", "running, simcord's logs let go", "idle"),
+        "ended": ("1", "ended", "idle"),
+        ENDED_DROPPED: ("1", "ended, simcord's logs let go", "idle"),
+        WARM: ("1", "ended, simcord's logs and copies let go (**warm idle**)", "idle"),
+        "running2": ("2", "running", "warm idle"),
+        "running2-nologs": ("2", "running, simcord's logs let go", "warm idle"),
+        "ended2": ("2", "ended, simcord's logs and copies let go", "warm idle"),
+    }
+    for moment in (*TRACED, *TRACED2):
+        if f"traced_{moment}_simcord" not in seen:
+            continue
         per_k = {o: seen[f"traced_{moment}_{o}"] / count * 1000 for o in names}
         ours = sum(v for k, v in per_k.items() if k != "simcord")
-        cells = " | ".join(f"{per_k[o]:.1f}" for o in names)
-        label = {
-            DROPPED: "running, simcord's logs let go",
-            ENDED_DROPPED: "ended, simcord's logs let go",
-        }.get(moment, moment)
-        lines.append(f"| {label} | {cells} | **{ours:.1f}** |")
+        cells = " | ".join(f"{per_k[o]:.2f}" for o in names)
+        batch, label, against = labels[moment]
+        lines.append(f"| {batch} | {label} | {against} | {cells} | **{ours:.2f}** |")
     return lines
 
 

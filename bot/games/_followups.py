@@ -51,7 +51,7 @@ class Buckets(NamedTuple):
 
 def buckets_of(kept: KeptVia) -> Buckets:
     """The buckets `kept`'s calls count against: its token's, and its channel's."""
-    token = kept.webhook.token or ""
+    token = kept.token or ""
     channel = followups_in(kept.channel_id) if kept.channel_id is not None else None
     return Buckets(followups_of(token), followups_shared(token), channel)
 

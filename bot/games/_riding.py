@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import _WebhookState, async_context
 
 from bot.play import Clock, Posted, Via
 from bot.storage import GameRecord
@@ -68,20 +68,53 @@ def plays_privately(round_s: float) -> bool:
 
 class KeptVia:
     """What a later step needs of an interaction whose handler is done: its followup
-    webhook (the token), when Discord took it, its channel, the messages it made. A few
-    hundred bytes, where the whole interaction holds its message, member and more;
-    `InteractionVia` posts its own followups through one."""
+    webhook's id and token, when Discord took it, its channel, the messages it made.
+    A running private game keeps one; the whole interaction holds its message, member
+    and more.
+
+    It keeps plain data, not discord.py's `Webhook`: a `Webhook` is built per call
+    (`webhook`) from the id, the token and the client's shared parts (session, state,
+    proxy, the bot token), as `Interaction.followup` builds one. With slots and its
+    posted ids in a tuple, one is about 420 bytes where it was 730 with the `Webhook`
+    and a set (`python -m bench.bench_memory --kept-via`; docs/BENCHMARKS.md "mem3")."""
+
+    __slots__ = (
+        "_auth",
+        "_id",
+        "_proxy",
+        "_proxy_auth",
+        "_session",
+        "_state",
+        "_type",
+        "channel_id",
+        "clock",
+        "dead",
+        "original",
+        "posted",
+        "taken",
+        "token",
+    )
 
     source: int | None = None
 
     def __init__(
         self, webhook: discord.Webhook, clock: Clock, taken: float, channel_id: int | None
     ) -> None:
-        self.webhook = webhook
+        self._id = webhook.id
+        self._type = webhook.type.value
+        self.token = webhook.token
+        """The interaction's token: a 15-minute credential, kept in memory only."""
+        self._session = webhook.session
+        self._proxy = webhook.proxy
+        self._proxy_auth = webhook.proxy_auth
+        self._auth = webhook.auth_token
+        state = webhook._state
+        # a partial webhook's `_WebhookState` holds that webhook: keep what it stands for
+        self._state = state._parent if isinstance(state, _WebhookState) else state
         self.clock = clock
         self.taken = taken
         self.channel_id = channel_id
-        self.posted: set[int] = set()
+        self.posted: tuple[int, ...] = ()
         """The messages its followups made: only this token may edit an ephemeral one."""
         self.dead = False
         """Discord refused the token (`dead_token`): nothing goes through it again."""
@@ -89,6 +122,15 @@ class KeptVia:
         """The message of the component the interaction came from: its `@original`, which
         the token may edit too (a duel's round a player answered, ended at its deadline
         through that player's interaction instead of the bot token)."""
+
+    @property
+    def webhook(self) -> discord.Webhook:
+        """The followup webhook, built for this call (none is kept between calls)."""
+        data: Any = {"id": self._id, "type": self._type, "token": self.token}
+        return discord.Webhook(
+            data, self._session, token=self._auth, state=self._state, proxy=self._proxy,
+            proxy_auth=self._proxy_auth,
+        )  # fmt: skip
 
     def usable_until(self) -> float:
         """When calls through it stop: its token's life less the margin."""
@@ -124,7 +166,7 @@ class KeptVia:
 
     async def post(self, **fields: Any) -> Posted:
         message = await self.webhook.send(wait=True, **fields)
-        self.posted.add(message.id)
+        self.posted = (*self.posted, message.id)
         return Posted(message.id, message.created_at.timestamp())
 
 

@@ -93,3 +93,51 @@ async def test_running_games_share_one_round_timer_and_each_round_still_ends_on_
     await world.alice.slash(world.channel, "resign")
     await world.env.advance_time(1)
     assert round_tasks(before) == []
+
+
+async def test_a_running_private_game_keeps_its_followup_as_data_not_a_webhook(world) -> None:
+    """A running private game keeps its player's interaction for the steps no interaction
+    brings (a timeout, /resign): its token, id and posted messages (`KeptVia`), about 420
+    bytes, not discord.py's `Webhook` (730 with it); a `Webhook` is built per call and let
+    go. The kept token still carries the game: /resign ends its round's message through it."""
+    world.digits.extend("3489", "2476")
+    await world.alice.slash(world.channel, "training")
+    game_id = await game_id_of(world, world.alice)
+    rnd = live_round(world.env, game_id)
+    assert rnd is not None
+    await answer(world.alice, latest(world, world.alice), rnd.digits)
+    kept = world.bot.announcer.carriers.get(game_id)
+    assert kept is not None and kept.posted
+    assert alive(discord.Webhook) == 0
+    assert not hasattr(kept, "__dict__")
+    posted = len(world.env.backend.http_requests)
+    await world.alice.slash(world.channel, "resign")
+    await world.env.advance_time(1)
+    assert live_round(world.env, game_id) is None
+    through_kept = [r for r in world.env.backend.http_requests[posted:] if kept.token in r.path]
+    assert through_kept  # the round's message, edited by the token that posted it
+
+
+async def test_ended_private_games_leave_no_entry_in_the_bots_per_game_structures(world) -> None:
+    """What the bot keeps per game is let go when each game ends, however many end: its
+    record among the active games, its kept interaction (`Carriers`), its round timer
+    and the timers' heap. (A guard for issue 28's "nothing left behind": the bench's
+    second batch of ended games leaves only bounded caches, docs/BENCHMARKS.md "mem3".)"""
+    world.digits.extend("3489", "2476", "1234", "5678", "1357", "2468")
+    players = (world.alice, world.bob, world.carol)
+    games = []
+    for member in players:
+        await member.slash(world.channel, "training")
+        game_id = await game_id_of(world, member)
+        rnd = live_round(world.env, game_id)
+        assert rnd is not None
+        await answer(member, latest(world, member), rnd.digits)
+        games.append(game_id)
+    service, carriers = world.bot.service, world.bot.announcer.carriers
+    assert all(carriers.get(g) is not None and service.flow.timers.armed(g) for g in games)
+    for member in players:
+        await member.slash(world.channel, "resign")
+    await world.env.advance_time(1)
+    assert len(service.active) == 0
+    assert [g for g in games if carriers.get(g) is not None or service.flow.timers.armed(g)] == []
+    assert service.flow.timers._timers._heap == []
