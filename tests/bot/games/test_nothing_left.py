@@ -31,6 +31,9 @@ def kept_views(world: Any) -> int:
 
 
 def alive(kind: type) -> int:
+    """How many of `kind` the GC finds. Counted against the figure at the test's start:
+    a session's earlier tests (a fault test's stranded coroutine holds its interaction)
+    may leave some; what a test's own game leaves is the difference."""
     gc.collect()
     return sum(1 for thing in gc.get_objects() if isinstance(thing, kind))
 
@@ -41,6 +44,7 @@ def latest(world: Any, member: Any) -> discord.Message:
 
 async def test_a_private_game_keeps_no_view_and_leaves_nothing_alive(world) -> None:
     views_before = kept_views(world)
+    interactions, views = alive(discord.Interaction), alive(discord.ui.View)
     tasks_before = asyncio.all_tasks()
     world.digits.extend("3489", "2476", "1234")
     await world.alice.slash(world.channel, "training")
@@ -50,7 +54,7 @@ async def test_a_private_game_keeps_no_view_and_leaves_nothing_alive(world) -> N
         assert rnd is not None
         await answer(world.alice, latest(world, world.alice), rnd.digits)
     assert kept_views(world) == views_before
-    assert alive(discord.ui.View) == 0  # each was kept by a 15-minute timeout task
+    assert alive(discord.ui.View) == views  # each was kept by a 15-minute timeout task
     await world.alice.slash(world.channel, "resign")
     await world.env.advance_time(1)
     assert live_round(world.env, game_id) is None
@@ -58,8 +62,8 @@ async def test_a_private_game_keeps_no_view_and_leaves_nothing_alive(world) -> N
     left = [t for t in asyncio.all_tasks() if t not in tasks_before]
     assert [t.get_name() for t in left] == ["sweep:wake"]  # one per process, from the first game
     assert world.bot.announcer.carriers.get(game_id) is None
-    assert alive(discord.Interaction) == 0
-    assert alive(discord.ui.View) == 0
+    assert alive(discord.Interaction) == interactions
+    assert alive(discord.ui.View) == views
 
 
 def round_tasks(before: set[asyncio.Task[object]]) -> list[str]:
@@ -100,6 +104,7 @@ async def test_a_running_private_game_keeps_its_followup_as_data_not_a_webhook(w
     brings (a timeout, /resign): its token, id and posted messages (`KeptVia`), about 420
     bytes, not discord.py's `Webhook` (730 with it); a `Webhook` is built per call and let
     go. The kept token still carries the game: /resign ends its round's message through it."""
+    webhooks = alive(discord.Webhook)
     world.digits.extend("3489", "2476")
     await world.alice.slash(world.channel, "training")
     game_id = await game_id_of(world, world.alice)
@@ -108,7 +113,7 @@ async def test_a_running_private_game_keeps_its_followup_as_data_not_a_webhook(w
     await answer(world.alice, latest(world, world.alice), rnd.digits)
     kept = world.bot.announcer.carriers.get(game_id)
     assert kept is not None and kept.posted
-    assert alive(discord.Webhook) == 0
+    assert alive(discord.Webhook) == webhooks
     assert not hasattr(kept, "__dict__")
     posted = len(world.env.backend.http_requests)
     await world.alice.slash(world.channel, "resign")
