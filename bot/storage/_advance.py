@@ -135,6 +135,9 @@ class Known:
         else:
             self._games[game_id] = value
 
+    def knows(self, game_id: str) -> bool:
+        return game_id in self._games
+
     def forget(self, game_id: str) -> None:
         self._games.pop(game_id, None)
 

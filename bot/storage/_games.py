@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
@@ -16,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
 from bot.storage._advance import Known, Written, write_rounds, written
+from bot.storage._first import first_step, started
 from bot.storage._lane import SqliteLane
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
 from bot.storage._pg_steps import PgSteps
@@ -94,7 +94,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
         )
     ).one_or_none()
     if stored is None:
-        record = replace(record, created_at=record.created_at or _started(state, now))
+        record = replace(record, created_at=record.created_at or started(state, now))
         finished = await _insert_new(conn, record, state_json, now)
         return written(record, state_json, new, finished)
     record = replace(record, created_at=stored.created_at)  # a copy: the caller's stays as it is
@@ -133,10 +133,17 @@ async def save_game(
 ) -> None:  # fmt: skip
     """`GameStore.save_game`: the shortcut (`_advance`) if it can, else the full way, in one
     transaction; on a SQLite file the shortcut is one trip to SQLite's thread (`_lane`), on
-    PostgreSQL one statement (`_pg_steps`).
+    PostgreSQL one statement (`_pg_steps`), and a game it never wrote is first tried as a
+    new one in the lane (`_first`).
     A key conflict (a rival's new game with this id) is retried once; then it is
     StaleGame."""
     game_id = record.state.id
+    if (
+        isinstance(lane, SqliteLane)
+        and not known.knows(game_id)
+        and await _first_save(lane, known, record, now)
+    ):
+        return
     for attempt in range(2):
         try:
             step = known.plan(record, now) if lane is not None else None
@@ -156,6 +163,23 @@ async def save_game(
                 raise StaleGame(f"game {game_id} conflicts with a stored one") from exc
 
 
+async def _first_save(
+    lane: SqliteLane, known: Known, record: GameRecord, now: float | None
+) -> bool:
+    """A game this Store never wrote, inserted in the lane; False: nothing was written
+    (the game is stored already, or only the full way may insert it), take the full way."""
+    step = first_step(record, now)
+    if step is None:
+        return False
+    try:
+        if not await lane.apply(step.ops):
+            return False
+    except IntegrityError:
+        return False  # its row is there (a restart, another process): the full way decides
+    known.keep(record.state.id, step.written)
+    return True
+
+
 def _same_writer(game_id: str, stored_meta: str, meta: GameMeta) -> None:
     """The same state saved again is a retry of this writer's own save, or another
     process that computed the same step (two processes holding one game): that one is
@@ -163,15 +187,6 @@ def _same_writer(game_id: str, stored_meta: str, meta: GameMeta) -> None:
     stored = json.loads(stored_meta).get("writer")
     if stored and meta.writer and stored != meta.writer:
         raise StaleGame(f"game {game_id}: this step was written by another process")
-
-
-def _started(state: GameState, now: float | None) -> float:
-    """A new record's creation time when the caller gave none: its clock, else the state's."""
-    if now is not None:
-        return now
-    if state.rounds:
-        return state.rounds[0].started_at
-    return time.time()
 
 
 async def _insert_new(
