@@ -25,8 +25,9 @@ from dataclasses import replace
 import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite
 
-from bot.storage import _codec
-from bot.storage._advance import Op, Step, round_ops, written
+from bot.storage import _codec, _state_text
+from bot.storage._advance import Step, Written
+from bot.storage._changes import Op, round_ops
 from bot.storage._models import Game, GamePlayer, Player, Server, table
 from bot.storage._records import GameRecord
 from rules import GameState, Mode
@@ -69,8 +70,7 @@ def first_step(record: GameRecord, now: float | None) -> Step | None:
         return None
     record = replace(record, created_at=record.created_at or started(state, now))
     seen = record.created_at
-    new = state.to_dict()
-    state_json = _codec.dumps(new)
+    state_json, cuts = _state_text.state_text(state)
     finished_at = None
     if state.outcome is not None:
         finished_at = now if now is not None else _codec.finished_moment(state, seen)
@@ -83,4 +83,5 @@ def first_step(record: GameRecord, now: float | None) -> Step | None:
         (NEW_SEATS, seats),
         *round_ops(state, None),
     ]
-    return Step(ops, written(record, state_json, new, finished_at))
+    over = state.outcome is not None
+    return Step(ops, Written(state_json, seen, finished_at, _codec.seat_totals(state), over, cuts))

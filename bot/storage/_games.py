@@ -27,6 +27,7 @@ from bot.storage._records import (
     GameRecord,
     StaleGame,
 )
+from bot.storage._state_text import state_text
 from rules import GameState, Mode
 
 Writer = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
@@ -85,7 +86,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
     """
     state = record.state
     new = state.to_dict()
-    state_json = _codec.dumps(new)
+    state_json, cuts = state_text(state)
     stored = (
         await conn.execute(
             sa.select(games.c.state, games.c.meta, games.c.created_at, games.c.finished_at)
@@ -96,7 +97,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
     if stored is None:
         record = replace(record, created_at=record.created_at or started(state, now))
         finished = await _insert_new(conn, record, state_json, now)
-        return written(record, state_json, new, finished)
+        return written(record, state_json, new, finished, cuts)
     record = replace(record, created_at=stored.created_at)  # a copy: the caller's stays as it is
     old = json.loads(stored.state)
     if old == new:
@@ -124,7 +125,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
             .values(**seat_row)
         )
     await write_rounds(conn, state, old)
-    return written(record, state_json, new, finished_at)
+    return written(record, state_json, new, finished_at, cuts)
 
 
 async def save_game(
