@@ -134,6 +134,8 @@ class TimedStore(Store):
 
     spent = 0.0
     saves = 0
+    each: list[float] | None = None
+    """While a list: every save's own wall time in s (the open loop's steps)."""
 
     def __init__(self, engine: Any) -> None:
         super().__init__(engine)
@@ -146,8 +148,11 @@ class TimedStore(Store):
             try:
                 await untimed(record, now=now)
             finally:
-                self.spent += time.perf_counter() - began
+                took = time.perf_counter() - began
+                self.spent += took
                 self.saves += 1
+                if self.each is not None:
+                    self.each.append(took)
 
         owner.save_game = timed
 
@@ -225,7 +230,9 @@ async def offered(bench: Bench, rate: float, seconds: float) -> dict[str, Any]:
         finally:
             busy.discard(index)
 
-    began = time.perf_counter()
+    saves: list[float] = []
+    bench.store.each = saves
+    began, cpu = time.perf_counter(), time.thread_time()
     sent = 0
     while (now := time.perf_counter() - began) < seconds:
         while sent < now * rate:
@@ -244,8 +251,12 @@ async def offered(bench: Bench, rate: float, seconds: float) -> dict[str, Any]:
             task.add_done_callback(tasks.discard)
         await asyncio.sleep(0.001)
     await asyncio.gather(*tasks)
-    elapsed = time.perf_counter() - began
-    return {"rate": rate, "done": len(latencies) / elapsed, "lat": latencies, "dropped": dropped}
+    elapsed, cpu = time.perf_counter() - began, time.thread_time() - cpu
+    bench.store.each = None
+    return {
+        "rate": rate, "done": len(latencies) / elapsed, "lat": latencies, "dropped": dropped,
+        "loop_cpu": cpu / elapsed, "saves_ms": [s * 1000 for s in saves],
+    }  # fmt: skip
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

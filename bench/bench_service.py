@@ -165,9 +165,11 @@ def capacity(label: str, run: dict[str, Any], limit_ms: float) -> list[str]:
         lat = step["lat"]
         p50, p99 = percentile(lat, 50), percentile(lat, 99)
         ok = "yes" if p99 < limit_ms and not step["dropped"] else "no"
+        saves = step.get("saves_ms") or [float("nan")]
         lines.append(
             f"| {label} | {step['rate']:.0f} | {step['done']:.0f} | {p50:.1f} | {p99:.1f} | "
-            f"{step['dropped']} | {ok} |"
+            f"{percentile(saves, 50):.2f} | {percentile(saves, 99):.1f} | "
+            f"{step.get('loop_cpu', float('nan')) * 100:.0f} % | {step['dropped']} | {ok} |"
         )
     return lines
 
@@ -204,12 +206,16 @@ def report(
         *(compare(pg, "PostgreSQL") if pg else []),
         "",
         f"Answers offered at a steady rate (open loop, SQLite, {args.seconds:.0f} s "
-        f"a step) to idle games among {args.games}; latency is the whole `submit`, PHP "
+        f"a step{', both trees at the same time' if args.together else ''}) to idle games "
+        f"among {args.games}; latency is the whole `submit`, PHP "
         f"included. The step passes while p99 < {args.limit_ms:.0f} ms and no answer "
-        "found every game busy.",
+        "found every game busy. *Save* is each `save_game` call's own wall time (a save "
+        "queued behind the Store's writer lock waits in it); *loop busy* the event loop "
+        "thread's CPU time over the step's wall time.",
         "",
-        "| code | offered /s | handled /s | p50 ms | p99 ms | no idle game | passes |",
-        "|---|---|---|---|---|---|---|",
+        "| code | offered /s | handled /s | p50 ms | p99 ms | save p50 ms | save p99 ms "
+        "| loop busy | no idle game | passes |",
+        "|---|---|---|---|---|---|---|---|---|---|",
         *(row for label, run in held.items() for row in capacity(label, run, args.limit_ms)),
         "",
         f"Games per process: one held Training game (round open, posted) costs "
@@ -234,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--limit-ms", type=float, default=50.0)
+    parser.add_argument(
+        "--stop-ms", type=float, default=0.0,
+        help="stop stepping up the rate once p99 passes this (default: --limit-ms); a high "
+        "one steps on past the limit, to see where a loaded machine's latency comes from",
+    )  # fmt: skip
     parser.add_argument("--rates", type=float, nargs="*", default=RATES)
     parser.add_argument("--no-pg", action="store_true")
     parser.add_argument(
@@ -249,19 +260,14 @@ def main(argv: list[str] | None = None) -> int:
         *("--warmup", str(args.warmup), "--pool", str(args.pool)),
     ]
     sqlite = interleaved(trees, args.pairs, common, together=args.together)
-    held = {
-        label: run_worker(
-            tree,
-            [
-                *common,
-                "--rates",
-                *map(str, args.rates),
-                *("--seconds", str(args.seconds)),
-                *("--limit-ms", str(args.limit_ms)),
-            ],
-        )
-        for label, tree in trees.items()
-    }
+    stepped = [
+        *common,
+        *("--rates", *map(str, args.rates)),
+        *("--seconds", str(args.seconds), "--limit-ms", str(args.stop_ms or args.limit_ms)),
+    ]
+    held = {label: runs[0] for label, runs in interleaved(
+        trees, 1, stepped, together=args.together
+    ).items()}  # fmt: skip
     pg = None
     if not args.no_pg:
         with throwaway_postgres() as server:

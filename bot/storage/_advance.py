@@ -19,17 +19,18 @@ What is known is only a shortcut: losing it costs one full save, never a wrong o
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage import _codec
-from bot.storage._direct import Params, Statement, direct
-from bot.storage._models import AnswerRow, Game, GamePlayer, RoundRow, table
+from bot.storage import _changes, _codec, _state_text
+from bot.storage._changes import Op, round_ops
+from bot.storage._direct import direct
+from bot.storage._models import Game, GamePlayer, table
 from bot.storage._records import GameRecord
+from bot.storage._state_text import Cuts
 from rules import GameState
 
 MUTABLE = (
@@ -39,7 +40,7 @@ MUTABLE = (
 """The `games` columns a step can change; the rest are fixed when the game is created."""
 STILL_GOING = ("channel_id", "rounds_played", "final_score", "version", "state", "meta")
 """Of those, the ones a step of a game still going on can change (`_codec.going_on_row`)."""
-SEAT_MUTABLE = ("status", "score", "answered", "points_total", "won", "checkout", "perfect")
+SEAT_MUTABLE = _codec.SEAT_TOTALS
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,24 +58,22 @@ class Written:
     seats: tuple[tuple[Any, ...], ...]
     over: bool
     """The state has an outcome: a finished game is not kept."""
-
-
-def seat_values(row: _codec.Row) -> tuple[Any, ...]:
-    """A seat row's changeable columns, in `SEAT_MUTABLE`'s order."""
-    return tuple(row[name] for name in SEAT_MUTABLE)
+    cuts: Cuts | None = None
+    """Where the parts of `state_json` lie (a few ints), so the next step parses back only
+    the round it changed (`_changes`); None: unknown, the next step parses it whole."""
 
 
 def written(
-    record: GameRecord, state_json: str, state: dict[str, Any], finished_at: float | None
-) -> Written:
+    record: GameRecord, state_json: str, state: dict[str, Any], finished_at: float | None,
+    cuts: Cuts | None = None,
+) -> Written:  # fmt: skip
     """What a full save left in the store (its seat rows are the state's, as written)."""
-    rows = _codec.player_rows(record.state, guild_id=record.guild_id, created_at=record.created_at)
-    seats = tuple(seat_values(row) for row in rows)
-    return Written(state_json, record.created_at, finished_at, seats, state["outcome"] is not None)
+    seats = _codec.seat_totals(record.state)
+    over = state["outcome"] is not None
+    return Written(state_json, record.created_at, finished_at, seats, over, cuts)
 
 
 _games, _seats = table(Game), table(GamePlayer)
-_rounds, _answers = table(RoundRow), table(AnswerRow)
 STEP = (
     _games.update()
     .where(_games.c.id == sa.bindparam("b_id"), _games.c.state == sa.bindparam("b_old"))
@@ -95,23 +94,9 @@ SEAT = (
     .values({name: sa.bindparam(name) for name in SEAT_MUTABLE})
 )
 
-
-RESOLVE = (
-    _rounds.update()
-    .where(_rounds.c.game_id == sa.bindparam("b_game"), _rounds.c.number == sa.bindparam("b_n"))
-    .values(resolved=True)
-)
-REPLAY = (
-    _rounds.update()
-    .where(_rounds.c.game_id == sa.bindparam("b_game"), _rounds.c.number == sa.bindparam("b_n"))
-    .values(started_at=sa.bindparam("started_at"), deadline=sa.bindparam("deadline"))
-)
-NEW_ROUNDS, NEW_ANSWERS = _rounds.insert(), _answers.insert()
-"""Statements built once: compiled once (`_direct`, or SQLAlchemy's cache)."""
-
-
-Op = tuple[Statement, Params | list[Params]]
-"""One prebuilt statement and its values (a list: executemany)."""
+RESOLVE, REPLAY = _changes.RESOLVE, _changes.REPLAY
+NEW_ROUNDS, NEW_ANSWERS = _changes.NEW_ROUNDS, _changes.NEW_ANSWERS
+"""The rounds' statements (`_changes`), as `_pg_steps` knows them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +120,9 @@ class Known:
         else:
             self._games[game_id] = value
 
+    def knows(self, game_id: str) -> bool:
+        return game_id in self._games
+
     def forget(self, game_id: str) -> None:
         self._games.pop(game_id, None)
 
@@ -145,17 +133,16 @@ class Known:
         known = self._games.get(state.id)
         if known is None:
             return None
-        new = state.to_dict()
-        new_json = _codec.dumps(new)
-        old: dict[str, Any] | None = None
-        same = new_json == known.state_json
+        state_json, cuts = _state_text.state_text(state)
+        rounds: list[Op] = []
+        same = state_json == known.state_json
         if not same:
-            old = json.loads(known.state_json)
-            same = old == new  # the text of another writer (or version) of the same state
-            if not same and not _codec.extends(old, new):
+            changes = _changes.since(known.state_json, known.cuts, state, state_json, cuts)
+            if changes is None:
                 return None
-        state_json = known.state_json if same else new_json
-        record = replace(record, created_at=known.created_at)  # the stored start, not the caller's
+            same, rounds = changes
+        if same:  # the stored text stays, and where its parts lie
+            state_json, cuts = known.state_json, known.cuts
         finished_at = known.finished_at
         over = state.outcome is not None
         if finished_at is None and over:
@@ -170,19 +157,19 @@ class Known:
             row = _game_values(record, state_json, finished_at)
         row.update(b_id=state.id, b_old=known.state_json)
         ops: list[Op] = [(statement, row)]
+        created_at = known.created_at  # the stored start, not the caller's
         if same:
-            return Step(ops, Written(state_json, known.created_at, finished_at, known.seats, over))
-        rows = _codec.player_rows(state, guild_id=record.guild_id, created_at=known.created_at)
-        seats = tuple(seat_values(seat) for seat in rows)
+            return Step(ops, Written(state_json, created_at, finished_at, known.seats, over, cuts))
+        seats = _codec.seat_totals(state)
         changed = [
-            {"b_game": state.id, "b_seat": seat["seat"], **{k: seat[k] for k in SEAT_MUTABLE}}
-            for seat, values, before in zip(rows, seats, known.seats, strict=True)
+            {"b_game": state.id, "b_seat": seat, **dict(zip(SEAT_MUTABLE, values, strict=True))}
+            for seat, (values, before) in enumerate(zip(seats, known.seats, strict=True))
             if values != before
         ]
         if changed:
             ops.append((SEAT, changed))
-        ops += round_ops(state, old)
-        return Step(ops, Written(state_json, known.created_at, finished_at, seats, over))
+        ops += rounds
+        return Step(ops, Written(state_json, created_at, finished_at, seats, over, cuts))
 
     async def advance(
         self, conn: AsyncConnection, record: GameRecord, now: float | None
@@ -197,41 +184,6 @@ class Known:
         for statement, params in rest:
             await direct.run(conn, statement, params)
         return step.written
-
-
-def round_ops(state: GameState, old: dict[str, Any] | None) -> list[Op]:
-    """Only what changed since `old`: new rounds, newly resolved ones, new answers.
-
-    Answers are insert-only; their primary key (game, round, seat) means a second
-    resolution of a round cannot slip in even if the checks above were bypassed.
-    """
-    old_rounds = old["rounds"] if old else []
-    new_rounds, resolved, replayed, new_answers = [], [], [], []
-    for index, rnd in enumerate(state.rounds):
-        before = old_rounds[index] if index < len(old_rounds) else None
-        if before is None:
-            new_rounds.append(_codec.round_row(state.id, rnd))
-        else:
-            if rnd.resolved and not before["resolved"]:
-                resolved.append({"b_game": state.id, "b_n": rnd.number})
-            if (rnd.started_at, rnd.deadline) != (before["started_at"], before["deadline"]):
-                replayed.append(  # a round replayed after a restart
-                    {"b_game": state.id, "b_n": rnd.number}
-                    | {"started_at": rnd.started_at, "deadline": rnd.deadline}
-                )
-        for seat, answer in enumerate(rnd.answers):
-            if answer is not None and (before is None or before["answers"][seat] is None):
-                new_answers.append(
-                    _codec.answer_row(state.id, rnd, seat, state.players[seat], answer)
-                )
-    ops: list[Op] = []
-    for statement, rows in (
-        (NEW_ROUNDS, new_rounds), (REPLAY, replayed), (RESOLVE, resolved),
-        (NEW_ANSWERS, new_answers),
-    ):  # fmt: skip
-        if rows:
-            ops.append((statement, rows))
-    return ops
 
 
 async def write_rounds(conn: AsyncConnection, state: GameState, old: dict[str, Any] | None) -> None:

@@ -7,6 +7,8 @@ a database.
 from __future__ import annotations
 
 import json
+import json.encoder
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import rules
@@ -61,26 +63,32 @@ def extends(old: dict[str, Any], new: dict[str, Any]) -> bool:
     old_rounds, new_rounds = old["rounds"], new["rounds"]
     if len(new_rounds) < len(old_rounds):
         return False
-    for index, (before, after) in enumerate(zip(old_rounds, new_rounds, strict=False)):
-        replayed = (
-            index == len(old_rounds) - 1
-            and not before["resolved"]
-            and after["started_at"] > before["started_at"]
-            and after["deadline"] > before["deadline"]
-        )
-        for key in (
-            ("number", "digits") if replayed else ("number", "digits", "started_at", "deadline")
-        ):
-            if before[key] != after[key]:
-                return False
-        shown = before.get("shown_at")
-        if shown is not None and after.get("shown_at") != shown and not replayed:
-            return False  # when a round appeared is told once
-        if before["resolved"] and not after["resolved"]:
+    last = len(old_rounds) - 1
+    return all(
+        round_extends(before, after, last=index == last)
+        for index, (before, after) in enumerate(zip(old_rounds, new_rounds, strict=False))
+    )
+
+
+def round_extends(before: dict[str, Any], after: dict[str, Any], *, last: bool) -> bool:
+    """`extends` for one round the old state had (`last`: its last round)."""
+    replayed = (
+        last
+        and not before["resolved"]
+        and after["started_at"] > before["started_at"]
+        and after["deadline"] > before["deadline"]
+    )
+    for key in ("number", "digits") if replayed else ("number", "digits", "started_at", "deadline"):
+        if before[key] != after[key]:
             return False
-        for mine, theirs in zip(before["answers"], after["answers"], strict=True):
-            if mine is not None and mine != theirs:
-                return False
+    shown = before.get("shown_at")
+    if shown is not None and after.get("shown_at") != shown and not replayed:
+        return False  # when a round appeared is told once
+    if before["resolved"] and not after["resolved"]:
+        return False
+    for mine, theirs in zip(before["answers"], after["answers"], strict=True):
+        if mine is not None and mine != theirs:
+            return False
     return True
 
 
@@ -111,8 +119,39 @@ def status(state: GameState) -> str:
     return "void" if state.outcome.termination is Termination.VOID else "finished"
 
 
+_OPTIONS = {"separators": (",", ":"), "ensure_ascii": False, "allow_nan": False}
+_encoder = json.JSONEncoder(**_OPTIONS)  # type: ignore[arg-type]
+
+
+def _c_encoder() -> Callable[[Any, int], Sequence[str]] | None:
+    """json's C encoder with `_OPTIONS`, made once: `json.dumps` makes one on every call
+    (a dozen a save, each about as dear as a small state's encoding). No cycle check
+    (states are trees). None where the C encoder is missing or does not give
+    `json.dumps`' text (checked on a sample)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    try:
+        made: Callable[[Any, int], Sequence[str]] = make(
+            None, _encoder.default, json.encoder.encode_basestring, None, ":", ",",
+            False, False, False,
+        )  # fmt: skip
+        sample = {"a": [1, 2.5, None, True, 'дротик "x"\n'], "b": {"c": -0.0, "d": 1e300}}
+        if "".join(made(sample, 0)) != json.dumps(sample, **_OPTIONS):  # type: ignore[arg-type]
+            return None
+    except (TypeError, ValueError):
+        return None
+    return made
+
+
+_chunks = _c_encoder()
+
+
 def dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    """`json.dumps(data, **_OPTIONS)`: compact, UTF-8 as it is, no NaN."""
+    if _chunks is None or isinstance(data, str):
+        return _encoder.encode(data)
+    return "".join(_chunks(data, 0))
 
 
 def game_row(
@@ -187,34 +226,41 @@ def going_on_row(state: GameState, *, channel_id: int, meta: GameMeta, state_jso
     }
 
 
-def player_rows(state: GameState, *, guild_id: int, created_at: float) -> list[Row]:
-    """Per-seat totals that `/stats` sums without reading rounds."""
+SEAT_TOTALS = ("status", "score", "answered", "points_total", "won", "checkout", "perfect")
+"""The seat columns a step can change, in `seat_totals`' order."""
+
+
+def seat_totals(state: GameState) -> tuple[tuple[Any, ...], ...]:
+    """Each seat's `SEAT_TOTALS`, as `player_rows` writes them."""
     result = state.outcome
-    rows = []
-    for seat, player in enumerate(state.players):
+    game_status = status(state)
+    seats = []
+    for seat in range(len(state.players)):
         answers = [a for r in state.rounds if (a := r.answers[seat]) is not None]
         checkout = (
             result is not None
             and result.termination is Termination.CHECKOUT
             and rules.is_zero(state.scores[seat])
         )
-        rows.append(
-            {
-                "game_id": state.id,
-                "seat": seat,
-                "player": player,
-                "guild_id": guild_id,
-                "mode": state.mode.value,
-                "status": status(state),
-                "created_at": created_at,
-                "score": float(state.scores[seat]),
-                "answered": len(answers),
-                "points_total": float(sum(float(a.points) for a in answers)),
-                "won": result is not None and result.winner == seat,
-                "checkout": checkout,
-                "perfect": checkout and bool(result and result.perfect),
-            }
-        )
+        seats.append((
+            game_status,
+            float(state.scores[seat]),
+            len(answers),
+            float(sum(float(a.points) for a in answers)),
+            result is not None and result.winner == seat,
+            checkout,
+            checkout and bool(result and result.perfect),
+        ))  # fmt: skip
+    return tuple(seats)
+
+
+def player_rows(state: GameState, *, guild_id: int, created_at: float) -> list[Row]:
+    """Per-seat totals that `/stats` sums without reading rounds."""
+    rows = []
+    for seat, totals in enumerate(seat_totals(state)):
+        row = {"game_id": state.id, "seat": seat, "player": state.players[seat]}
+        row |= {"guild_id": guild_id, "mode": state.mode.value, "created_at": created_at}
+        rows.append(row | dict(zip(SEAT_TOTALS, totals, strict=True)))
     return rows
 
 

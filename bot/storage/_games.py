@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
@@ -16,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import _codec
 from bot.storage._advance import Known, Written, write_rounds, written
+from bot.storage._first import first_step, started
 from bot.storage._lane import SqliteLane
 from bot.storage._models import AnswerRow, Game, GamePlayer, Player, RoundRow, Server, table
 from bot.storage._pg_steps import PgSteps
@@ -27,6 +27,7 @@ from bot.storage._records import (
     GameRecord,
     StaleGame,
 )
+from bot.storage._state_text import state_text
 from rules import GameState, Mode
 
 Writer = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
@@ -85,7 +86,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
     """
     state = record.state
     new = state.to_dict()
-    state_json = _codec.dumps(new)
+    state_json, cuts = state_text(state)
     stored = (
         await conn.execute(
             sa.select(games.c.state, games.c.meta, games.c.created_at, games.c.finished_at)
@@ -94,9 +95,9 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
         )
     ).one_or_none()
     if stored is None:
-        record = replace(record, created_at=record.created_at or _started(state, now))
+        record = replace(record, created_at=record.created_at or started(state, now))
         finished = await _insert_new(conn, record, state_json, now)
-        return written(record, state_json, new, finished)
+        return written(record, state_json, new, finished, cuts)
     record = replace(record, created_at=stored.created_at)  # a copy: the caller's stays as it is
     old = json.loads(stored.state)
     if old == new:
@@ -124,7 +125,7 @@ async def save(conn: AsyncConnection, record: GameRecord, now: float | None = No
             .values(**seat_row)
         )
     await write_rounds(conn, state, old)
-    return written(record, state_json, new, finished_at)
+    return written(record, state_json, new, finished_at, cuts)
 
 
 async def save_game(
@@ -133,10 +134,17 @@ async def save_game(
 ) -> None:  # fmt: skip
     """`GameStore.save_game`: the shortcut (`_advance`) if it can, else the full way, in one
     transaction; on a SQLite file the shortcut is one trip to SQLite's thread (`_lane`), on
-    PostgreSQL one statement (`_pg_steps`).
+    PostgreSQL one statement (`_pg_steps`), and a game it never wrote is first tried as a
+    new one in the lane (`_first`).
     A key conflict (a rival's new game with this id) is retried once; then it is
     StaleGame."""
     game_id = record.state.id
+    if (
+        isinstance(lane, SqliteLane)
+        and not known.knows(game_id)
+        and await _first_save(lane, known, record, now)
+    ):
+        return
     for attempt in range(2):
         try:
             step = known.plan(record, now) if lane is not None else None
@@ -156,6 +164,23 @@ async def save_game(
                 raise StaleGame(f"game {game_id} conflicts with a stored one") from exc
 
 
+async def _first_save(
+    lane: SqliteLane, known: Known, record: GameRecord, now: float | None
+) -> bool:
+    """A game this Store never wrote, inserted in the lane; False: nothing was written
+    (the game is stored already, or only the full way may insert it), take the full way."""
+    step = first_step(record, now)
+    if step is None:
+        return False
+    try:
+        if not await lane.apply(step.ops):
+            return False
+    except IntegrityError:
+        return False  # its row is there (a restart, another process): the full way decides
+    known.keep(record.state.id, step.written)
+    return True
+
+
 def _same_writer(game_id: str, stored_meta: str, meta: GameMeta) -> None:
     """The same state saved again is a retry of this writer's own save, or another
     process that computed the same step (two processes holding one game): that one is
@@ -163,15 +188,6 @@ def _same_writer(game_id: str, stored_meta: str, meta: GameMeta) -> None:
     stored = json.loads(stored_meta).get("writer")
     if stored and meta.writer and stored != meta.writer:
         raise StaleGame(f"game {game_id}: this step was written by another process")
-
-
-def _started(state: GameState, now: float | None) -> float:
-    """A new record's creation time when the caller gave none: its clock, else the state's."""
-    if now is not None:
-        return now
-    if state.rounds:
-        return state.rounds[0].started_at
-    return time.time()
 
 
 async def _insert_new(

@@ -9,9 +9,10 @@ Store wrote last, worked out in Python beforehand) goes to a connection of its o
 on a thread of its own as a whole: BEGIN IMMEDIATE, the compare-and-set on the game
 row, the other statements, COMMIT, in one call. If the game row no longer holds the
 known state, the transaction is rolled back and the save takes the full way, as
-before. The Store's writer lock is held throughout, so in this process the lane
-and SQLAlchemy's writers still take turns; other processes wait on SQLite's own
-lock (busy_timeout), as they always did.
+before. A new game's insert comes here too (`_first`: the game row's INSERT is the
+gate, refused by its key if the game is stored already). The Store's writer lock is
+held throughout, so in this process the lane and SQLAlchemy's writers still take
+turns; other processes wait on SQLite's own lock (busy_timeout), as they always did.
 
 The SQL is SQLAlchemy's compilation of the prebuilt statements (`_direct`); values
 are bound by sqlite3. Only for a SQLite file: an in-memory database is one
@@ -30,7 +31,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage._advance import Op
+from bot.storage._changes import Op
 from bot.storage._direct import direct
 
 log = logging.getLogger(__name__)
