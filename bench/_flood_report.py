@@ -20,7 +20,9 @@ Rounds = list[dict[str, dict[str, Any]]]
 """A layout's rounds, each its "quiet" and "flood" runs (`_phase`'s results)."""
 
 LAYOUTS = {
-    "together": "the bot's own wiring for WEB_PORT: its supervised `formula-darts web` child",
+    "together": "the bot's own wiring for WEB_PORT: its supervised `formula-darts web` child "
+    "(SCHED_IDLE, nice +10)",
+    "together-nice": "the same child at nice +10 alone, as before SCHED_IDLE (the baseline)",
     "apart": "`formula-darts web` started apart, beside the bot",
     "in-process": "the pages on the bot's own event loop (what WEB_PORT did before)",
 }

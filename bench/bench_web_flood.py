@@ -47,6 +47,7 @@ from bench._solver_inputs import round_score
 from bench._storage_data import Dataset, bulk_load
 from bot.charts import ChartRenderer
 from bot.common.serving import Gate
+from bot.pages_child import PagesChild, PagesCommand
 from bot.process import serve_pages
 from bot.settings import BotSettings
 from bot.solving import ConfirmedSolver
@@ -252,6 +253,36 @@ async def _together(
     return out
 
 
+NICE_ONLY = """
+import os, sys
+import bot.pages_child as pages
+pages.step_aside = lambda: os.nice(pages.NICENESS)  # the child before SCHED_IDLE
+from bot.cli import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+@dataclass(frozen=True)
+class _NiceOnly(PagesCommand):
+    """`formula-darts web --child` as it stepped aside before: nice +10, SCHED_OTHER."""
+
+    def argv(self) -> list[str]:
+        return [sys.executable, "-c", NICE_ONLY, *super().argv()[3:]]
+
+
+async def _together_nice(
+    bot: _Bot, store: Store, url: str, key: str, targets: _Targets, args: argparse.Namespace
+) -> Rounds:
+    """The same supervised child with the priority it had before SCHED_IDLE: the baseline
+    for the policy, in the same run."""
+    port = _free_port()
+    command = _NiceOnly(url, "127.0.0.1", port, "WARNING")
+    async with PagesChild(command, lambda: store.servers.changes) as child:
+        out = await _phases(bot, port, key, targets, args)
+    assert child.starts == 1, "the pages' child was restarted during the run"
+    return out
+
+
 async def _apart(
     bot: _Bot, url: str, key: str, targets: _Targets, args: argparse.Namespace
 ) -> Rounds:
@@ -300,6 +331,8 @@ async def main_async(args: argparse.Namespace) -> int:
                     print(f"  {layout} ...", file=sys.stderr)
                     if layout == "together":
                         out[layout] = await _together(bot, store, url, key, targets, args)
+                    elif layout == "together-nice":
+                        out[layout] = await _together_nice(bot, store, url, key, targets, args)
                     elif layout == "apart":
                         out[layout] = await _apart(bot, url, key, targets, args)
                     else:
@@ -332,7 +365,9 @@ def main(argv: list[str] | None = None) -> int:
         "of their own, whose CPU is not the bot's cores'",
     )  # fmt: skip
     parser.add_argument(
-        "--layouts", default="together,apart", help="of together, apart, in-process (comma)"
+        "--layouts",
+        default="together,apart",
+        help="of together, together-nice, apart, in-process (comma)",
     )
     parser.add_argument("--no-write", action="store_true", help="do not update docs/BENCHMARKS.md")
     args = parser.parse_args(argv)
