@@ -75,8 +75,12 @@ def _note(layout: str, rounds: Rounds) -> str:
             if several
             else ""
         )
-        + f"; PHP p99 flood / quiet median {statistics.median(php):.2f}x"
-        + (f" (pooled {php_pooled:.2f}x)" if several else "")
+        + (
+            f"; PHP p99 flood / quiet median {statistics.median(php):.2f}x (pooled "
+            f"{php_pooled:.2f}x)"
+            if several
+            else f"; PHP p99 flood / quiet {php[0]:.2f}x"
+        )
         + f"; the slow-loris opened {opened:,} connections (each closed by the 5 s header "
         f"timeout or refused, then reopened); workers alive at the end: {last['workers']}."
     )
