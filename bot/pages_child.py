@@ -51,9 +51,9 @@ def step_aside() -> int:
     """Put this process (the pages' child, before it starts any thread or process, which
     inherit it) behind the games on the CPU, and say under which policy it now runs.
 
-    Niceness alone did not do it: at nice +10 the child still had 1/10 of a nice-0 task's
-    share and preempted the solver on wake-up, and on 2 cores a flood's page work slowed
-    the reveals' solver (docs/BENCHMARKS.md, web-flood: reveals' p99 3.9x of quiet).
+    Niceness alone did not do it: at nice +10 the child still has 1/10 of a nice-0 task's
+    weight and its wake-ups may preempt the solver, and on 2 cores a flood's page work
+    slowed the reveals (docs/BENCHMARKS.md, web-flood: reveals' p99 3.9x of quiet).
     SCHED_IDLE (which any process may choose for itself, no privilege needed) runs it only
     on a core no other task wants, at a weight of 3 against a nice-0 task's 1,024 (nice 19
     is 15), and never lets its wake-up preempt one: the solver, PHP and the bot's loop run
