@@ -41,11 +41,13 @@ import sqlalchemy as sa
 
 import rules
 from bench._flood_clients import result, spawn
-from bench._report import latency_cells, percentile, write_section
+from bench._flood_report import LAYOUTS, Rounds, report
+from bench._report import write_section
 from bench._solver_inputs import round_score
 from bench._storage_data import Dataset, bulk_load
 from bot.charts import ChartRenderer
 from bot.common.serving import Gate
+from bot.pages_child import PagesChild, PagesCommand
 from bot.process import serve_pages
 from bot.settings import BotSettings
 from bot.solving import ConfirmedSolver
@@ -179,73 +181,9 @@ async def _phase(
     }
 
 
-LAYOUTS = {
-    "together": "the bot's own wiring for WEB_PORT: its supervised `formula-darts web` child",
-    "apart": "`formula-darts web` started apart, beside the bot",
-    "in-process": "the pages on the bot's own event loop (what WEB_PORT did before)",
-}
-
-
-def report(out: dict[str, dict[str, Any]], args: argparse.Namespace, load: str) -> str:
-    lines = [
-        "## Web port under a flood (`bench/bench_web_flood.py`)",
-        "",
-        f"A process like the bot (RLIMIT_NOFILE {args.nofile}): one server's {args.games:,} "
-        "games, a bubblewrap PHP pool of 2 answering formulas in two lanes and timing one out "
-        "every 2 s (a worker replaced each time). The pages on loopback, served by "
-        + "; ".join(f"`{name}`: {LAYOUTS[name]}" for name in out)
-        + ". "
-        f"Quiet, then with {args.loris} slow-loris connections and {args.clients} clients "
-        f"asking other players' pages and replays, {args.seconds:.0f} s each; an honest reader "
-        "asks a board and a player page one after another throughout, and "
-        f"{args.reveals} players each ask a round's confirmed best answer (solver, then PHP), "
-        "1 s apart. The flood's and the slow-loris's processes ran at niceness "
-        f"{args.hostile_nice} (19: standing for clients elsewhere, whose CPU is not the "
-        f"bot's cores'). Load average before the run: {load}.",
-        "",
-        "| layout | run | reveals | reveal p50 | p90 | p99 | max ms | empty "
-        "| honest answers | honest p50 | p90 | p99 | max ms | PHP p50 | p90 "
-        "| p99 | max ms | workers replaced | replacements failed | most connections open "
-        "| refused (503) | flood answers |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    notes = []
-    for layout, runs in out.items():
-        for name, run in runs.items():
-            honest = run["honest"]
-            answered = ", ".join(f"{k}: {v}" for k, v in sorted(honest["statuses"].items()))
-            flooded = (
-                ", ".join(f"{k}: {v}" for k, v in sorted(run["flood"]["statuses"].items()))
-                if run["flood"]
-                else "-"
-            )
-            reveals = run["reveals"]
-            lines.append(
-                f"| {layout} | {name} | {len(reveals['times'])} "
-                f"| {latency_cells(reveals['times'])} | {reveals['empty']} "
-                f"| {answered} | {latency_cells(honest['times'])} "
-                f"| {latency_cells(run['php']['times'])} | {run['php']['hung']} "
-                f"| {run['spawn_failures']} | {run['most_open']} | {run['refused']} "
-                f"| {flooded} |"
-            )
-        quiet, flood = runs["quiet"], runs["flood"]
-        ratio = percentile(flood["php"]["times"], 99) / percentile(quiet["php"]["times"], 99)
-        reveals = percentile(flood["reveals"]["times"], 99) / percentile(
-            quiet["reveals"]["times"], 99
-        )
-        loris = flood["loris"] or {}
-        notes.append(
-            f"{layout}: **reveals p99 flood / quiet {reveals:.2f}x** (target <= 1.5x); "
-            f"PHP p99 flood / quiet {ratio:.2f}x; the slow-loris opened "
-            f"{loris.get('opened', 0):,} connections (each closed by the 5 s header timeout "
-            f"or refused, then reopened); workers alive at the end: {flood['workers']}."
-        )
-    return "\n".join([*lines, "", *notes])
-
-
 async def _in_process(
     bot: _Bot, store: Store, key: str, targets: _Targets, args: argparse.Namespace
-) -> dict[str, Any]:
+) -> Rounds:
     async with (
         ChartRenderer() as charts,  # started, as the bot's
         serve(create_app(store, NoNames(), charts=charts), "127.0.0.1", 0) as runner,
@@ -253,10 +191,22 @@ async def _in_process(
         port = int(runner.addresses[0][1])
         gate = next(iter(runner.sites)).gate  # type: ignore[attr-defined]
         base = f"http://127.0.0.1:{port}/s/{key}/"
-        return {
+        return await _rounds(bot, gate, base, port, targets, args)
+
+
+async def _rounds(
+    bot: _Bot, gate: Gate | None, base: str, port: int, targets: _Targets,
+    args: argparse.Namespace,
+) -> Rounds:  # fmt: skip
+    """`--rounds` times a quiet run then a flood, on the same pages' server: each round's
+    ratio, beside the others', says how much of one is the slowest reveal's chance."""
+    return [
+        {
             name: await _phase(bot, gate, base, port, targets, args, name == "flood")
             for name in ("quiet", "flood")
         }
+        for _ in range(args.rounds)
+    ]
 
 
 def _free_port() -> int:
@@ -265,34 +215,36 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def _answering(url: str) -> None:
-    """Until the pages' process answers (it starts, opens the store, warms up)."""
+async def _answering(url: str, within_s: float = 600.0) -> None:
+    """Until the pages' process answers (it starts, opens the store, warms up: at
+    SCHED_IDLE on a loaded machine, only as fast as the other work leaves a core idle)."""
+    last = "nothing"
+    deadline = time.perf_counter() + within_s
     async with aiohttp.ClientSession() as http:
-        for _ in range(600):
+        while time.perf_counter() < deadline:
             try:
                 async with http.get(url) as answer:
                     if answer.status == 200:
                         return
-            except aiohttp.ClientError:
-                await asyncio.sleep(0.1)
-    raise RuntimeError(f"{url} never answered")
+                    last = f"HTTP {answer.status}"
+            except aiohttp.ClientError as exc:
+                last = type(exc).__name__
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer 200 in {within_s:.0f} s (last: {last})")
 
 
 async def _phases(
     bot: _Bot, port: int, key: str, targets: _Targets, args: argparse.Namespace
-) -> dict[str, Any]:
+) -> Rounds:
     """The quiet and flood runs against pages served by another process on `port`."""
     base = f"http://127.0.0.1:{port}/s/{key}/"
     await _answering(f"{base}p/{targets.players[0]}")
-    return {
-        name: await _phase(bot, None, base, port, targets, args, name == "flood")
-        for name in ("quiet", "flood")
-    }
+    return await _rounds(bot, None, base, port, targets, args)
 
 
 async def _together(
     bot: _Bot, store: Store, url: str, key: str, targets: _Targets, args: argparse.Namespace
-) -> dict[str, Any]:
+) -> Rounds:
     port = _free_port()
     settings = BotSettings(discord_token=None, database_url=url, web_port=port)
     async with serve_pages(settings, store, "WARNING") as child:
@@ -301,9 +253,39 @@ async def _together(
     return out
 
 
+NICE_ONLY = """
+import os, sys
+import bot.pages_child as pages
+pages.step_aside = lambda: os.nice(pages.NICENESS)  # the child before SCHED_IDLE
+from bot.cli import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+@dataclass(frozen=True)
+class _NiceOnly(PagesCommand):
+    """`formula-darts web --child` as it stepped aside before: nice +10, SCHED_OTHER."""
+
+    def argv(self) -> list[str]:
+        return [sys.executable, "-c", NICE_ONLY, *super().argv()[3:]]
+
+
+async def _together_nice(
+    bot: _Bot, store: Store, url: str, key: str, targets: _Targets, args: argparse.Namespace
+) -> Rounds:
+    """The same supervised child with the priority it had before SCHED_IDLE: the baseline
+    for the policy, in the same run."""
+    port = _free_port()
+    command = _NiceOnly(url, "127.0.0.1", port, "WARNING")
+    async with PagesChild(command, lambda: store.servers.changes) as child:
+        out = await _phases(bot, port, key, targets, args)
+    assert child.starts == 1, "the pages' child was restarted during the run"
+    return out
+
+
 async def _apart(
     bot: _Bot, url: str, key: str, targets: _Targets, args: argparse.Namespace
-) -> dict[str, Any]:
+) -> Rounds:
     port = _free_port()
     web = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", "web", "--url", url, "--host", "127.0.0.1",
@@ -325,7 +307,7 @@ async def main_async(args: argparse.Namespace) -> int:
     pool = make_pool(LocalWorkerFactory(settings), settings)
     await pool.start()
     data = Dataset(args.games, args.games * 5, 1, 200)
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Rounds] = {}
     with tempfile.TemporaryDirectory(prefix="fd-flood-") as tmp:
         url = f"sqlite+aiosqlite:///{tmp}/web.sqlite3"
         store = await open_store(url)
@@ -349,6 +331,8 @@ async def main_async(args: argparse.Namespace) -> int:
                     print(f"  {layout} ...", file=sys.stderr)
                     if layout == "together":
                         out[layout] = await _together(bot, store, url, key, targets, args)
+                    elif layout == "together-nice":
+                        out[layout] = await _together_nice(bot, store, url, key, targets, args)
                     elif layout == "apart":
                         out[layout] = await _apart(bot, url, key, targets, args)
                     else:
@@ -367,6 +351,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--games", type=int, default=3_000)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--rounds", type=int, default=1,
+        help="quiet-then-flood runs of each layout: each round's ratio and their median",
+    )  # fmt: skip
     parser.add_argument("--loris", type=int, default=800)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--reveals", type=int, default=2, help="players asking reveals")
@@ -377,7 +365,9 @@ def main(argv: list[str] | None = None) -> int:
         "of their own, whose CPU is not the bot's cores'",
     )  # fmt: skip
     parser.add_argument(
-        "--layouts", default="together,apart", help="of together, apart, in-process (comma)"
+        "--layouts",
+        default="together,apart",
+        help="of together, together-nice, apart, in-process (comma)",
     )
     parser.add_argument("--no-write", action="store_true", help="do not update docs/BENCHMARKS.md")
     args = parser.parse_args(argv)

@@ -30,9 +30,9 @@ SETTINGS_CHANGED = b"settings\n"
 """What the bot writes on the child's stdin when it changed a server's settings
 (`/config web off`): the child forgets the page keys it trusted (`PageKeys.forget`)."""
 NICENESS = 10
-"""How much lower the child's CPU priority is than the bot's (it lowers it itself,
-`formula-darts web --child`): when the cores are short, the games (the bot's loop, the
-solver, PHP) are served before a flood of page requests, whose readers can wait."""
+"""How much lower the child's niceness is than the bot's (it lowers it itself,
+`formula-darts web --child`, with `step_aside`); where the platform refuses SCHED_IDLE,
+the only thing that keeps its pages behind the games."""
 FIRST_PAUSE_S = 1.0
 """The pause before the first restart; doubled at each death in a row, up to `MAX_PAUSE_S`."""
 MAX_PAUSE_S = 30.0
@@ -40,9 +40,29 @@ STEADY_S = 60.0
 """A child that served this long before it died is restarted after `FIRST_PAUSE_S` again."""
 GRACE_S = 10.0
 """How long a stopping child may close its chart worker and store before it is killed
-(well inside compose's stop_grace_period of 30 s)."""
+(well inside compose's stop_grace_period of 30 s). At SCHED_IDLE (`step_aside`) on cores
+other work keeps busy it may need longer (9.7 s was seen at load 16) and is killed: no
+harm, it only reads the database, and its chart worker ends as its pipe closes."""
 RELAY_S = 0.5
 """How often the bot's count of its settings changes is looked at."""
+
+
+def step_aside() -> int:
+    """Put this process (the pages' child, before it starts any thread or process, which
+    inherit it) behind the games on the CPU, and say under which policy it now runs.
+
+    Niceness alone did not do it: at nice +10 the child still has 1/10 of a nice-0 task's
+    weight and its wake-ups may preempt the solver, and on 2 cores a flood's page work
+    slowed the reveals (docs/BENCHMARKS.md, web-flood: reveals' p99 3.9x of quiet).
+    SCHED_IDLE (which any process may choose for itself, no privilege needed) runs it only
+    on a core no other task wants, at a weight of 3 against a nice-0 task's 1,024 (nice 19
+    is 15), and never lets its wake-up preempt one: the solver, PHP and the bot's loop run
+    first, the pages' readers wait when the cores are short. The nice value stays too: it
+    is what is left where the policy is refused (a seccomp filter)."""
+    os.nice(NICENESS)
+    with contextlib.suppress(OSError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    return os.sched_getscheduler(0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from bot.app import FormulaDartsBot, create_bot, discord_clock
 from bot.charts import ChartRenderer
 from bot.cli.engine import game_service
 from bot.observability import Metrics, readiness_checks, serve_observability
-from bot.pages_child import PagesChild, PagesCommand
+from bot.pages_child import GRACE_S, PagesChild, PagesCommand
 from bot.play import (
     BestBackfill,
     GameService,
@@ -127,17 +127,18 @@ async def _run_faces(
 
 
 def serve_pages(
-    settings: BotSettings, store: Store, log_level: str = "INFO"
+    settings: BotSettings, store: Store, log_level: str = "INFO", *, grace_s: float = GRACE_S
 ) -> AbstractAsyncContextManager[object]:
     """The servers' web pages on WEB_PORT, in a child process the bot supervises
     (`PagesChild`: `formula-darts web`, its own event loop, GIL and chart worker), told of
-    this process's settings changes; nothing when WEB_PORT is not set."""
+    this process's settings changes; nothing when WEB_PORT is not set. `grace_s`: how
+    long the child may take to stop before it is killed."""
     if settings.web_port is None:
         return nullcontext()
     command = PagesCommand(
         normalize_url(settings.database_url), settings.web_host, settings.web_port, log_level
     )
-    return PagesChild(command, lambda: store.servers.changes)
+    return PagesChild(command, lambda: store.servers.changes, grace_s=grace_s)
 
 
 def observe(metrics: Metrics, bot: FormulaDartsBot, evaluator: Evaluator) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -77,12 +76,12 @@ async def _serve(url: str, host: str, port: int, *, child: bool = False) -> None
 def _run(args: argparse.Namespace) -> int:
     from bot.cli._run import until_stopped
     from bot.observability import configure_logging
-    from bot.pages_child import NICENESS
+    from bot.pages_child import step_aside
     from bot.settings import BotSettings
     from bot.storage import normalize_url
 
     if args.child:  # the bot's pages: the games come first on a busy machine
-        os.nice(NICENESS)
+        step_aside()
     settings = BotSettings()
     level = logging.getLevelNamesMapping().get(str(args.log_level).upper(), logging.INFO)
     configure_logging(settings, level)

@@ -20,7 +20,7 @@ from aiohttp import web
 from bot.charts import ChartRenderer
 from bot.storage import Store
 from bot.web import _cup_routes, _puzzles, _room, _routes
-from bot.web._cache import BoardCache, ChartCache, PageKeys, Zipped
+from bot.web._cache import BoardCache, ChartCache, PageKeys, ReplayCache, Zipped
 from bot.web._keys import (
     BOARDS,
     CACHE_S,
@@ -29,6 +29,7 @@ from bot.web._keys import (
     JINJA,
     NAMES,
     PAGES_ON,
+    REPLAYS,
     STORE,
     ZIPPED,
     Charts,
@@ -86,6 +87,7 @@ def create_app(
     app[STORE] = store
     app[NAMES] = names if names is not None else NameBook(store)
     app[BOARDS] = BoardCache(CACHE_S)
+    app[REPLAYS] = ReplayCache(CACHE_S)
     app[DRAWN] = ChartCache()
     app[PAGES_ON] = PageKeys()
     app[ZIPPED] = Zipped()

@@ -1,6 +1,6 @@
 """What the pages keep in memory, bounded: which servers have their pages on (a few
-seconds), rendered boards for a few seconds, and the players' charts for as long as
-their games are the same.
+seconds), rendered boards and finished replays for a few seconds, and the players' charts
+for as long as their games are the same.
 
 A board is asked far more often than it changes, and a cached one is served without a
 database query: its key is what the page shows (the server's page key, the language, the
@@ -27,6 +27,8 @@ V = TypeVar("V")
 
 BOARDS_MAX = 512
 """Board pages kept (about 30 KB each)."""
+REPLAYS_MAX = 512
+"""Finished replays' pages kept (about 20-60 KB each)."""
 CHARTS_MAX = 256
 """Player charts kept (about 20 KB of SVG each)."""
 ZIPPED_MAX = 512
@@ -101,19 +103,43 @@ BoardKey = tuple[str, str, str, str, str | None, int, int | None, str, str | Non
 the one day asked."""
 
 
-class BoardCache:
-    """Rendered board pages for `ttl_s` seconds: a cache, rebuilt on demand."""
+class TimedPages(Generic[K]):
+    """Rendered pages for `ttl_s` seconds: a cache, rebuilt on demand."""
 
-    def __init__(self, ttl_s: float, size: int = BOARDS_MAX) -> None:
+    def __init__(self, ttl_s: float, size: int) -> None:
         self.ttl_s = ttl_s
-        self._pages: Recent[BoardKey, tuple[float, str]] = Recent(size)
+        self._pages: Recent[K, tuple[float, str]] = Recent(size)
 
-    def get(self, key: BoardKey, now: float) -> str | None:
+    def get(self, key: K, now: float) -> str | None:
         found = self._pages.get(key)
         return found[1] if found is not None and now - found[0] < self.ttl_s else None
 
-    def put(self, key: BoardKey, now: float, html: str) -> None:
+    def put(self, key: K, now: float, html: str) -> None:
         self._pages.put(key, (now, html))
+
+
+class BoardCache(TimedPages[BoardKey]):
+    """Rendered board pages for `ttl_s` seconds."""
+
+    def __init__(self, ttl_s: float, size: int = BOARDS_MAX) -> None:
+        super().__init__(ttl_s, size)
+
+
+ReplayKey = tuple[str, str, str]
+"""Page key, game id, language."""
+
+
+class ReplayCache(TimedPages[ReplayKey]):
+    """Finished replays' pages for `ttl_s` seconds. A finished game's rounds never change
+    (only a name or its player's next game may), and a flood of replay views was the
+    pages' costliest load after the charts (issue 29): from memory, a view asks the
+    database nothing and renders no template. Only a finished, unsealed replay with its
+    best answers is kept, the one a client may keep a day; the others change. What may
+    still change it (a name, the player's next game, a moderator's void) shows within
+    `ttl_s`, as on a board."""
+
+    def __init__(self, ttl_s: float, size: int = REPLAYS_MAX) -> None:
+        super().__init__(ttl_s, size)
 
 
 ChartKey = tuple[StatsChartInput | EloChartInput, str]

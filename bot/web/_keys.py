@@ -10,12 +10,13 @@ import jinja2
 from aiohttp import web
 
 from bot.storage import Store
-from bot.web._cache import BoardCache, ChartCache, PageKeys, Zipped
+from bot.web._cache import BoardCache, ChartCache, PageKeys, ReplayCache, Zipped
 
 Args = TypeVarTuple("Args")
 
 CACHE_S = 30
-"""How long a client (and the board cache) may reuse a board page before asking again."""
+"""How long a client (and the board cache) may reuse a board page before asking again;
+how long a finished replay's page is kept in memory."""
 
 
 class Names(Protocol):
@@ -47,6 +48,7 @@ NAMES: web.AppKey[Names] = web.AppKey("names")
 JINJA = web.AppKey("jinja", jinja2.Environment)
 CHARTS: web.AppKey[Charts] = web.AppKey("charts")
 BOARDS = web.AppKey("boards", BoardCache)
+REPLAYS = web.AppKey("replays", ReplayCache)
 DRAWN = web.AppKey("drawn", ChartCache)
 PAGES_ON = web.AppKey("pages_on", PageKeys)
 ZIPPED = web.AppKey("zipped", Zipped)

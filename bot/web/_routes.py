@@ -7,6 +7,7 @@ formula reaches HTML only through Jinja2's autoescape.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import UTC
 from urllib.parse import urlencode
@@ -21,7 +22,7 @@ from bot.i18n import date_text, day_of, decimal_text, t
 from bot.views import duel_board, game_result, player, replay, void_text
 from bot.web._board import board_page
 from bot.web._calendar import streak_calendar
-from bot.web._keys import CHARTS, DRAWN, STORE
+from bot.web._keys import CHARTS, DRAWN, REPLAYS, STORE
 from bot.web._page import (
     base_of,
     moment,
@@ -182,9 +183,22 @@ def _day_board(base: str, period: str | None, state: GameState, lang: str) -> Li
     return Link(f"{base}?{urlencode(query)}", text)
 
 
+def _kept_replay(html: str, lang: str) -> web.Response:
+    """A finished replay's page from memory (`ReplayCache`), as it was first answered."""
+    page = web.Response(text=html, content_type="text/html", charset="utf-8")
+    page.headers["Content-Language"] = lang
+    page.headers["Vary"] = "Accept-Language"
+    page.headers["Cache-Control"] = f"public, max-age={FINISHED_S}"
+    return page
+
+
 async def _game(request: web.Request) -> web.Response:
-    server = await server_of(request)
+    server = await server_of(request)  # pages turned off: 404, kept or not
     lang = reader_language(request)
+    kept_as, now = (request.match_info["key"], request.match_info["game"], lang), time.monotonic()
+    kept = request.app[REPLAYS].get(kept_as, now)
+    if kept is not None:
+        return _kept_replay(kept, lang)
     found = await replay(request.app[STORE], server.guild_id, request.match_info["game"])
     if found is None:
         raise not_found(request, base_of(request))
@@ -224,4 +238,5 @@ async def _game(request: web.Request) -> web.Response:
     )  # fmt: skip
     if state.outcome is not None and found.sealed is None and record.meta.best:
         page.headers["Cache-Control"] = f"public, max-age={FINISHED_S}"  # it never changes
+        request.app[REPLAYS].put(kept_as, now, page.text or "")
     return page

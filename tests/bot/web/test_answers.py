@@ -17,7 +17,7 @@ from sqlalchemy import event
 from bot.storage import Store, open_store
 from bot.web import NoNames, create_app, serve
 from bot.web._keys import DRAWN
-from tests.bot.web.pages_site import ALICE, Site, populate
+from tests.bot.web.pages_site import ALICE, GUILD, Site, populate
 
 Args = TypeVarTuple("Args")
 SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
@@ -172,6 +172,36 @@ async def test_a_finished_replay_is_kept_long_and_a_running_one_not_at_all(site:
     assert int(control.split("max-age=")[1].split(",")[0]) >= 86400
     running = await site.client.get(f"{site.base}g/{'d' * 32}")
     assert running.headers["Cache-Control"] == "no-store"
+
+
+async def test_a_finished_replay_is_served_from_memory(site: Site) -> None:
+    """A flood of views of a finished replay (issue 29) costs one rendering: the views
+    after the first ask the database nothing, the same page and headers; a running game's
+    replay is asked each time; turning the pages off still answers 404 at once."""
+    finished, running = f"{site.base}g/{'a' * 32}", f"{site.base}g/{'d' * 32}"
+    first = await site.client.get(finished)
+    assert first.status == 200
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(str(args[2]))
+
+    engine = site.store.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        for _ in range(3):
+            again = await site.client.get(finished)
+            assert again.status == 200 and await again.text() == await first.text()
+            for header in ("Cache-Control", "ETag", "Content-Language", "Vary"):
+                assert again.headers[header] == first.headers[header], header
+        assert statements == []
+        for _ in range(2):
+            assert (await site.client.get(running)).status == 200
+        assert statements  # not kept: its rounds are still being played
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    await site.store.servers.set_web(GUILD, False, 0.0)
+    assert (await site.client.get(finished)).status == 404
 
 
 async def test_the_players_chart_is_drawn_by_the_renderer_once(store: Store) -> None:
