@@ -183,10 +183,11 @@ class RoundFlow:
         number = len(state.rounds)
         if state.outcome is None or not number or record.meta.best_of(number):
             return record
-        ending = replace(record, state=state)
         if not any(a is not None for a in state.rounds[-1].answers):
             return record
-        found = await self.reveals.take(ending, number)
+        found = await self.reveals.take(replace(record, state=state), number)
+        if not found:  # none (no solver, none in time): the same record, not two copies
+            return record
         return replace(record, meta=replace(record.meta, best=(*record.meta.best, *found)))
 
     async def _keep_last_reveal(self, record: GameRecord) -> GameRecord:
