@@ -10,6 +10,7 @@ the epoch), the rules never read a clock.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, assert_never
@@ -185,11 +186,30 @@ def _copy(state: GameState) -> GameState:
     return new
 
 
-def apply(state: GameState, action: Action) -> GameState:
-    """Return the state after `action`; raise a RulesError if it is not allowed."""
+def apply(
+    state: GameState, action: Action, then: Callable[[GameState], Action | None] | None = None
+) -> GameState:
+    """Return the state after `action`; raise a RulesError if it is not allowed.
+
+    `then`: what follows `action` at once, asked of the state it made (None: nothing),
+    as `apply(apply(state, action), then(...))` would, with one copy for both steps
+    instead of two: an answer that resolves its round and the next round's start are
+    one step of the bot's. `then` must only read the state it is given.
+    """
     if state.outcome is not None:
         raise GameOver(f"game {state.id} is over")
     new = _copy(state)
+    _step(new, action)
+    follow = then(new) if then is not None else None
+    if follow is not None:
+        if new.outcome is not None:
+            raise GameOver(f"game {state.id} is over")
+        _step(new, follow)
+    return new
+
+
+def _step(new: GameState, action: Action) -> None:
+    """`action` done to `new`, a copy of `apply`'s own."""
     match action:  # a new Action that is not handled here fails mypy (assert_never)
         case StartRound():
             _start_round(new, action)
@@ -207,7 +227,6 @@ def apply(state: GameState, action: Action) -> GameState:
             _resign(new, action)
         case _:
             assert_never(action)
-    return new
 
 
 def _start_round(state: GameState, action: StartRound) -> None:

@@ -86,7 +86,7 @@ class GameSet:
     def to_dict(self) -> dict[str, Any]:
         # not dataclasses.asdict: it deep-copies every value, and these are all immutable
         # (the Set is dumped with every save of a game)
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {name: getattr(self, name) for name in _FIELDS}
         data["functions"] = list(self.functions)
         if self.language_rules.implied:
             del data["language"]  # PHP Sets export and snapshot exactly as before
@@ -132,6 +132,9 @@ class GameSet:
         values["functions"] = tuple(values.get("functions", defaults))
         return cls(**values)
 
+
+_FIELDS = tuple(f.name for f in fields(GameSet))
+"""The Set's fields in order, named once: `to_dict` runs with every save of a game."""
 
 CLASSIC = GameSet(
     name="darts", start_score=501, goal=100, bonus=50, max_rounds=7, time_limit=120, min_rounds=4

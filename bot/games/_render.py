@@ -6,10 +6,13 @@ whether it is announced live or again after a restart.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
 import discord
 
 from bot.common import fmt, mention, timestamp
-from bot.i18n import t
+from bot.i18n import catalog, t
 from bot.play import best_field
 from bot.storage import Challenge, ChallengeStatus, GameRecord
 from rules import GameState, Mode, Termination
@@ -42,21 +45,55 @@ def _round_note(record: GameRecord, locale: str, *, replayed: bool) -> str | Non
     return "\n".join(n for n in notes if n is not None) or None
 
 
+@dataclass(frozen=True, slots=True)
+class _RoundWords:
+    """A round message's words that follow from its language, mode and Set alone."""
+
+    mode: str
+    digits: str
+    score: str
+    deadline: str
+    seconds: str
+    footer: str
+
+
+@lru_cache(maxsize=256)
+def _round_words(
+    locale: str, mode: Mode, name: str, time_limit: int, goal: int, bonus: int,
+    commands: int,
+) -> _RoundWords:  # fmt: skip
+    """Made once per language, mode and Set (and sync of the commands, `commands`, which
+    a text's command could name), not on every round's post: six of its eight texts."""
+    del commands  # only part of the key
+    how = "games.round.how_duel" if mode.is_duel else "games.round.how"
+    return _RoundWords(
+        mode=mode_name(mode, locale),
+        digits=t("games.field.digits", locale),
+        score=t("games.field.score", locale),
+        deadline=t("games.field.deadline", locale),
+        seconds=t("games.seconds", locale, seconds=time_limit),
+        footer=t(how, locale, goal=goal, bonus=bonus) + f" · {name}",
+    )
+
+
 def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> discord.Embed:
     state = record.state
     rnd = state.rounds[-1]
+    game_set = state.game_set
+    duel = state.mode.is_duel
+    words = _round_words(
+        locale, state.mode, game_set.name, game_set.time_limit, game_set.goal, game_set.bonus,
+        catalog().command_ids.generation,
+    )  # fmt: skip
     embed = discord.Embed(
         title=t(
-            "games.round.title",
-            locale,
-            mode=mode_name(state.mode, locale),
-            number=rnd.number,
-            max=state.game_set.max_rounds,
+            "games.round.title", locale, mode=words.mode, number=rnd.number,
+            max=game_set.max_rounds,
         ),
         description=_round_note(record, locale, replayed=replayed),
         colour=COLOR_ROUND,
-    )
-    if state.mode.is_duel and not rnd.resolved:
+    )  # fmt: skip
+    if duel and not rnd.resolved:
         answered = [
             t("duel.answered", locale, player=mention(player))
             for player, answer in zip(state.players, rnd.answers, strict=True)
@@ -64,30 +101,21 @@ def round_embed(record: GameRecord, locale: str, *, replayed: bool = False) -> d
         ]
         if answered:
             embed.description = "\n".join([*filter(None, [embed.description]), *answered])
-    embed.add_field(name=t("games.field.digits", locale), value=f"**{rnd.digits}**")
-    lang = state.game_set.language
-    if state.mode.is_duel:
+    embed.add_field(name=words.digits, value=f"**{rnd.digits}**")
+    lang = game_set.language
+    if duel:
         scores = "\n".join(
             f"{mention(p)}: **{fmt(s, lang)}**"
             for p, s in zip(state.players, state.scores, strict=True)
         )
     else:
         scores = f"**{fmt(state.scores[0], lang)}**"
-    embed.add_field(name=t("games.field.score", locale), value=scores)
-    embed.add_field(
-        name=t("games.field.deadline", locale),
-        value=f"{timestamp(rnd.deadline)} ("
-        + t("games.seconds", locale, seconds=state.game_set.time_limit)
-        + ")",
-    )
+    embed.add_field(name=words.score, value=scores)
+    embed.add_field(name=words.deadline, value=f"{timestamp(rnd.deadline)} ({words.seconds})")
     best = best_field(record, rnd.number - 1, locale) if rnd.number > 1 else None
     if best is not None:
         embed.add_field(name=best[0], value=best[1][:1024], inline=False)
-    how = "games.round.how_duel" if state.mode.is_duel else "games.round.how"
-    embed.set_footer(
-        text=t(how, locale, goal=state.game_set.goal, bonus=state.game_set.bonus)
-        + f" · {state.game_set.name}"
-    )
+    embed.set_footer(text=words.footer)
     return embed
 
 

@@ -97,7 +97,13 @@ class _Template:
             value = params[name] if name in params else "{" + name + "}"  # as `_Lenient`
             if conversion is not None:
                 value = _CONVERT[conversion](value)
-            out.append(_field(value, spec, language))
+            kind = type(value)  # most fields are a plain text or a whole number
+            if not spec and kind is str:
+                out.append(value)
+            elif not spec and kind is int:  # as `format(value, "")`
+                out.append(str(value))
+            else:
+                out.append(_field(value, spec, language))
         return "".join(out)
 
 
@@ -132,6 +138,10 @@ class Catalog:
         self.command_files = command_files or (COMMANDS_PREFIX,)
         self.command_ids = CommandIds()
         self._templates: dict[tuple[str, str], _Template] = {}
+        self._keyed: dict[tuple[str, object], tuple[_Template, str]] = {}
+        """A key's one text (no plural forms) by the locale asked for, with its language:
+        `t()` runs some ten times per answer, and finding the language and the text again
+        each time was half its cost. Cleared with `_templates` (a sync, the bound)."""
         self._made_with = self.command_ids.generation
 
     @classmethod
@@ -154,6 +164,11 @@ class Catalog:
         return texts.get(locale) or texts.get(DEFAULT_LOCALE)
 
     def format(self, key: str, locale: str, **params: Any) -> str:
+        if self._made_with != self.command_ids.generation:  # a sync: mentions change
+            self._forget()
+        kept = self._keyed.get((key, locale))
+        if kept is not None:
+            return kept[0].fill(kept[1], params)
         language = normalize_locale(locale)
         text = self.get(key, language)
         if text is None:
@@ -162,21 +177,33 @@ class Catalog:
         if isinstance(text, dict):
             if language not in self.messages[key]:
                 language = DEFAULT_LOCALE
-            text = self._form(text, language, params)
-        return self.fill(text, language, params)
+            return self.fill(self._form(text, language, params), language, params)
+        template = self._template(text, language)
+        if len(self._keyed) >= TEMPLATES_KEPT:
+            self._keyed.clear()
+        self._keyed[key, locale] = template, language
+        return template.fill(language, params)
 
     def fill(self, text: str, language: str, params: dict[str, Any]) -> str:
         """`text` with its commands and `params` filled in."""
         if self._made_with != self.command_ids.generation:  # a sync: mentions change
-            self._templates.clear()
-            self._made_with = self.command_ids.generation
+            self._forget()
+        return self._template(text, language).fill(language, params)
+
+    def _template(self, text: str, language: str) -> _Template:
         template = self._templates.get((text, language))
         if template is None:
             if len(self._templates) >= TEMPLATES_KEPT:
                 self._templates.clear()
             template = _Template(self.commands_in(text, language, escape=True))
             self._templates[text, language] = template
-        return template.fill(language, params)
+        return template
+
+    def _forget(self) -> None:
+        """Drop the kept texts: a sync of the commands' ids changes their mentions."""
+        self._templates.clear()
+        self._keyed.clear()
+        self._made_with = self.command_ids.generation
 
     def commands_in(
         self, text: str, language: str, *, escape: bool = False, mentions: bool = True

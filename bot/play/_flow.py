@@ -21,12 +21,12 @@ from bot.play._active import ActiveGames
 from bot.play._faces import Faces
 from bot.play._in_flight import AnswersInFlight
 from bot.play._practice import BOT_SEAT, PracticeOpponent
+from bot.play._restart import Restart
 from bot.play._reveals import Reveals
 from bot.play._showing import Shows
 from bot.play._sweeper import Sweeper
 from bot.play._timers import RoundTimers
 from bot.play._types import Clock, DigitsSource, GameEvents, Via
-from bot.play._waiting import waits_for_player
 from bot.storage import GameRecord, RatingChange, StaleGame, Store
 from rules import GameState, Termination
 from rules.modes import declared
@@ -65,6 +65,7 @@ class RoundFlow:
         self.shows = Shows(self)
         self.show = self.shows.show
         self.sweeper = Sweeper(clock, active, store, self.timers, owns, resume=self.resume)
+        self.restart = Restart(self)
         self.writer = uuid.uuid4().hex[:12]
         """This flow's name on what it saves: two processes that compute the same step
         both find it stored, and only the one that wrote it goes on to announce it."""
@@ -78,7 +79,10 @@ class RoundFlow:
         store holds: a commit can land and still report an error, and this copy must
         never drift from the truth.
         """
-        new = replace(record, state=state, meta=replace(record.meta, writer=self.writer))
+        meta = record.meta
+        if meta.writer != self.writer:  # once per game and process: then the same meta
+            meta = replace(meta, writer=self.writer)
+        new = replace(record, state=state, meta=meta)
         try:
             await self.store.games.save_game(new, now=self.clock())
         except StaleGame:
@@ -133,14 +137,18 @@ class RoundFlow:
     def going_on(self, record: GameRecord, state: GameState) -> GameState:
         """`state` with its next round started, if the game goes on: a resolved round and
         the next one are saved together, one write where there were two."""
+        start = self.next_start(record, state)
+        return state if start is None else rules.apply(state, start)
+
+    def next_start(self, record: GameRecord, state: GameState) -> rules.StartRound | None:
+        """The next round's start if `state` goes on with no round open (`going_on`; an
+        answer's `rules.apply` takes it as its `then`: one copy of the state, not two)."""
         if state.outcome is not None or state.current_round is not None:
-            return state
+            return None
         number = len(state.rounds) + 1
         if record.seed:
-            digits = rules.seeded_digits(record.seed, number)
-        else:
-            digits = self.digits(state, number)
-        return rules.apply(state, rules.StartRound(digits, self.clock()))
+            return rules.StartRound(rules.seeded_digits(record.seed, number), self.clock())
+        return rules.StartRound(self.digits(state, number), self.clock())
 
     async def next_round(self, record: GameRecord) -> GameRecord:
         """Save the next round open (under the lock); `show` posts it after."""
@@ -175,10 +183,11 @@ class RoundFlow:
         number = len(state.rounds)
         if state.outcome is None or not number or record.meta.best_of(number):
             return record
-        ending = replace(record, state=state)
         if not any(a is not None for a in state.rounds[-1].answers):
             return record
-        found = await self.reveals.take(ending, number)
+        found = await self.reveals.take(replace(record, state=state), number)
+        if not found:  # none (no solver, none in time): the same record, not two copies
+            return record
         return replace(record, meta=replace(record.meta, best=(*record.meta.best, *found)))
 
     async def _keep_last_reveal(self, record: GameRecord) -> GameRecord:
@@ -333,64 +342,12 @@ class RoundFlow:
     # ------------------------------------------------------- restart, sweeps
 
     async def load(self) -> int:
-        """This process's running games into memory, before the gateway is ready: an
-        Answer pressed right after a restart finds its game (a modal is opened from
-        memory alone). `recover` arms and posts them once players can see the bot."""
-        games = [r for r in await self.store.games.active_games() if self._mine(r)]
-        for record in games:
-            if record.state.id not in self.active:
-                self.active.remember(record)
-        return len(games)
-
-    def _mine(self, record: GameRecord) -> bool:
-        """A game this process resumes: on its shards, of a face it has (a game the
-        terminal started is the terminal's to play, never a bot's to resume)."""
-        return self.owns(record.guild_id) and self.faces.serves(record.face)
+        """This process's running games into memory, before the gateway is ready."""
+        return await self.restart.load()
 
     async def recover(self) -> int:
-        """Re-arm every active game of this process's shards after a restart; how many.
-
-        A round whose deadline passed while the bot was down is replayed with
-        the same Digits and a fresh deadline from when it is posted again
-        (answers already given stay), so nobody loses a game to downtime.
-        """
-        games = [r for r in await self.store.games.active_games() if self._mine(r)]
-        for record in games:
-            try:
-                await self._recover_game(record)
-            except Exception:
-                log.exception("game %s: recovery failed", record.state.id)
-        try:
-            await self.shows.tells.recover_untold()
-        except Exception:
-            log.exception("recovering the summaries still owed failed")
-        return len(games)
-
-    async def _recover_game(self, record: GameRecord) -> None:
-        """Arm a game whose round is up and running; post one that never went up; replay
-        one whose deadline passed while the bot was down (its old message loses its
-        Answer button). A private round waiting for its player's press keeps waiting."""
-        self.active.remember(record)
-        if waits_for_player(record):  # unseen: its player's next press shows it
-            self.shows.keep_waiting(record)
-            return
-        replaced: int | None = None
-        replayed = False
-        async with self.active.lock(record.state.id):
-            rnd = record.state.current_round
-            if rnd is None:
-                record = await self.next_round(record)
-            elif rnd.answer_deadline > self.clock() and rnd.shown_at is not None:
-                self.arm(record)
-                self.practice.play(record)
-                return
-            elif rnd.answer_deadline <= self.clock():
-                state = rules.apply(record.state, rules.ReplayRound(self.clock()))
-                replayed = rnd.shown_at is not None
-                old = record.meta.round_message_id
-                replaced = old if replayed else None
-                record = await self.commit(record, state)
-        await self.show(record, replaced=replaced, replayed=replayed)
+        """Re-arm every active game of this process's shards after a restart; how many."""
+        return await self.restart.recover()
 
     async def sweep(self, *, from_store: bool = False) -> int:
         """Resolve every overdue game whose timer is gone (`Sweeper.sweep`); how many."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from functools import partial
 
 import rules
 from bot.common import ListedSet, SetsDirectory
@@ -273,7 +274,7 @@ class GameService:
                 raise GameError(Refusal.NO_GAME)
             self._problem(live, user_id, number, received)
             action = rules.Submit(str(user_id), verdict.formula, verdict.value, received)
-            state = self.flow.going_on(live, rules.apply(live.state, action))
+            state = rules.apply(live.state, action, then=partial(self.flow.next_start, live))
             live = await self.flow.with_last_reveal(live, state)
             try:
                 record = await self.flow.commit(live, state)

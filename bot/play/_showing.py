@@ -22,6 +22,7 @@ from typing import Protocol
 import rules
 from bot.play._practice import PracticeOpponent
 from bot.play._reveals import Reveals
+from bot.play._round_up import meta_once_up, with_note
 from bot.play._telling import Telling, Tells
 from bot.play._timers import game_time
 from bot.play._types import (
@@ -179,20 +180,11 @@ class Shows:
         mine = self.steps.active.get(game_id)
         if game_id not in self.unsaved or mine is None:
             return stored
-        rnd, up = stored.state.current_round, mine.state.current_round
-        same = (
-            rnd is not None and up is not None and up.shown_at is not None
-            and rnd.shown_at is None and (rnd.number, rnd.started_at) == (up.number, up.started_at)
-        )  # fmt: skip
-        if not same or up is None or up.shown_at is None:
+        noted = with_note(stored, mine)
+        if noted is None:
             self.unsaved.discard(game_id)  # the store moved on: its copy is the truth
             return stored
-        meta = replace(
-            stored.meta, round_message_id=mine.meta.round_message_id,
-            round_message_of=mine.meta.round_message_of, pinged_at=mine.meta.pinged_at,
-        )  # fmt: skip
-        state = rules.apply(stored.state, rules.RoundShown(up.shown_at))
-        return replace(stored, state=state, meta=meta)
+        return noted
 
     async def save_unsaved(self) -> None:
         """At a clean shutdown: write every round's note that it is up, so the next start
@@ -217,7 +209,9 @@ class Shows:
         number = len(record.state.rounds)
         if not replayed and number > 1 and not record.meta.best_of(number - 1):
             found = await self.steps.reveals.take(record, number - 1)
-            record = replace(record, meta=replace(record.meta, best=(*record.meta.best, *found)))
+            if found:  # none (no solver, none in time): the same record, not two copies
+                best = (*record.meta.best, *found)
+                record = replace(record, meta=replace(record.meta, best=best))
         try:
             posted = await self.steps.events.round_started(record, replayed=replayed, via=via)
         except ChannelLost as lost:
@@ -234,25 +228,16 @@ class Shows:
             if live is None or rnd is None or rnd.number != number or rnd.shown_at is not None:
                 log.info("game %s: round %s moved on while it was posted", game_id, number)
                 return live or record
-            meta = replace(  # up: no failed post left to count, rides the next save too
-                live.meta,
-                best=max(live.meta.best, record.meta.best, key=len),
-                repost_round=None,
-                repost_tries=None,
-                waits_round=None,
-            )
-            state = live.state
-            if posted is not None:
-                meta = replace(meta, round_message_id=posted.message_id, round_message_of=number)
-                if posted.pinged:
-                    meta = replace(meta, pinged_at=posted.at)
+            # up: no failed post left to count; where it is; all in one copy of the meta
+            noted = meta_once_up(live.meta.best, record.meta.best, posted, number)
+            meta = replace(live.meta, **noted)
             at = posted.at if posted is not None else self.steps.clock()  # None: no front end
-            state = rules.apply(state, rules.RoundShown(at))
+            state = rules.apply(live.state, rules.RoundShown(at))  # always new: it was unshown
             shown = replace(live, meta=meta, state=state)
-            if shown != live and via is not None:  # one save per answer: it rides the next
+            if via is not None:  # one save per answer: it rides the next
                 self.steps.active.remember(shown)
                 self.unsaved.add(game_id)
-            elif shown != live:  # a start, a timeout, a replay: no answer's save follows soon
+            else:  # a start, a timeout, a replay: no answer's save follows soon
                 try:
                     shown = await self.steps.commit(replace(live, meta=meta), state)
                 except Exception:  # the round is up: its clock runs, saved or not

@@ -76,3 +76,32 @@ def test_the_kept_texts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for n in range(25):
         assert book.fill(f"{n} {{a}}", "en", {"a": n}) == f"{n} {n}"
     assert len(book._templates) <= 10
+
+
+def test_a_kept_key_names_commands_as_the_last_sync_said() -> None:
+    """`format` keeps a key's text by the locale asked for (`_keyed`): a sync still shows."""
+    book = Catalog({"x.now": {"en": "{/resign} now {n}", "uk": "{/resign} зараз {n}"}})
+    assert book.format("x.now", "en", n=1) == "/resign now 1"
+    assert book.format("x.now", "uk", n=2) == "/resign зараз 2"
+    book.command_ids.use([SimpleNamespace(name="resign", id=8)])
+    assert book.format("x.now", "en", n=3) == "</resign:8> now 3"
+    assert book.format("x.now", "uk", n=4) == "</resign:8> зараз 4"
+
+
+def test_a_kept_key_reads_as_the_locale_asked_for() -> None:
+    """A locale with no text of its own falls back to English, each locale as it did."""
+    book = Catalog({"x.size": {"en": "{n:,} rows"}, "x.more": {"en": "a", "uk": "б"}})
+    for _ in range(2):  # made, then kept
+        assert book.format("x.size", "en", n=65536) == "65,536 rows"
+        assert book.format("x.size", "uk", n=65536) == "65\u00a0536 rows"  # the reader's digits
+        assert book.format("x.more", "uk-UA") == "б"
+        assert book.format("x.more", "fr") == "a"
+        assert book.format("x.missing", "en") == "x.missing"
+
+
+def test_the_kept_keys_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.i18n._catalog.TEMPLATES_KEPT", 10)
+    book = Catalog({f"x.k{n}": {"en": f"{n} {{a}}"} for n in range(25)})
+    for n in range(25):
+        assert book.format(f"x.k{n}", "en", a=n) == f"{n} {n}"
+    assert len(book._keyed) <= 10
