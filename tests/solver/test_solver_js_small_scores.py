@@ -44,9 +44,14 @@ def _node_agrees(score: float, solution: Solution) -> None:
 
 @pytest.mark.asyncio
 async def test_scores_below_1_are_answered_within_the_bots_memory_budget() -> None:
-    """Through the bot's own solver process (RLIMIT_DATA at its budget). The deadline is
-    generous on purpose: this is about memory, and a loaded machine is slow."""
-    async with SolverProcess(memory_mb=BOT_MEMORY_MB, timeout_s=600) as solver:
+    """Through the bot's own solver process (RLIMIT_DATA at its budget). The deadlines are
+    generous on purpose: this is about memory, and a loaded machine is slow. Scores below 1
+    go to the second process, whose own budget (`EXPENSIVE_BUDGET_S`, 10 s a call) caps
+    any deadline: beside two CPU burners the first of them (0.3611) met that cap, so it is
+    raised with the deadline; the wait is for the real solve, as long as it takes."""
+    async with SolverProcess(
+        memory_mb=BOT_MEMORY_MB, timeout_s=600, expensive_budget_s=600
+    ) as solver:
         assert await solver.prepare("4589", JS_SET) is None
         duel = await solver.best("4589", 402, JS_SET)
         assert isinstance(duel, Solution), duel

@@ -13,7 +13,7 @@ from bot.solving import ConfirmedSolver
 from evaluator import Evaluation
 from tests.bot.daily.seeds import seed_day
 from tests.support.fixtures import solver  # noqa: F401 (fixture)
-from tests.support.sim import message_text
+from tests.support.sim import REAL_WORK_S, message_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 CLOSEST = re.compile(r"Closest to the Goal: `([^`]+)` = (\S+)")
@@ -21,10 +21,10 @@ CLOSEST = re.compile(r"Closest to the Goal: `([^`]+)` = (\S+)")
 
 @pytest.fixture
 def make_bot(settings, store, evaluator, digits, solver):
-    def build():
+    def build():  # the solves wait as long as a settle does, not the bot's 30 s deadline
         return create_bot(
             settings, store=store, evaluator=evaluator, digits_source=digits,
-            closest=ConfirmedSolver(solver, evaluator),
+            closest=ConfirmedSolver(solver, evaluator, timeout_s=REAL_WORK_S),
         )  # fmt: skip
 
     return build
