@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 from discord.http import handle_message_parameters
-from discord.webhook.async_ import _WebhookState, async_context
+from discord.webhook.async_ import async_context
 
 from bot.play import Clock, Posted, Via
 from bot.storage import GameRecord
@@ -109,8 +109,9 @@ class KeptVia:
         self._proxy_auth = webhook.proxy_auth
         self._auth = webhook.auth_token
         state = webhook._state
-        # a partial webhook's `_WebhookState` holds that webhook: keep what it stands for
-        self._state = state._parent if isinstance(state, _WebhookState) else state
+        # a partial webhook's state (discord.py's private `_WebhookState`, the one with a
+        # `_parent`) holds that webhook: keep what it stands for, the client's state
+        self._state = getattr(state, "_parent", state)
         self.clock = clock
         self.taken = taken
         self.channel_id = channel_id

@@ -4,22 +4,36 @@ posted or replayed once players can see the bot (`RoundFlow.load`, `RoundFlow.re
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 import rules
+from bot.play._active import ActiveGames
+from bot.play._faces import Faces
+from bot.play._showing import Shows, Steps
 from bot.play._waiting import waits_for_player
 from bot.storage import GameRecord
 
-if TYPE_CHECKING:
-    from bot.play._flow import RoundFlow
-
 log = logging.getLogger(__name__)
+
+
+class Restarting(Steps, Protocol):
+    """What a restart needs of the game flow (`RoundFlow`): what showing needs, and the
+    flow's games, faces and shows (named here, so `_flow` imports this module and not
+    the other way round)."""
+
+    active: ActiveGames
+    faces: Faces
+    shows: Shows
+    owns: Callable[[int], bool]
+
+    async def next_round(self, record: GameRecord) -> GameRecord: ...
 
 
 class Restart:
     """The restart's half of `RoundFlow`, which it works through."""
 
-    def __init__(self, flow: RoundFlow) -> None:
+    def __init__(self, flow: Restarting) -> None:
         self.flow = flow
 
     async def load(self) -> int:
@@ -80,4 +94,4 @@ class Restart:
                 old = record.meta.round_message_id
                 replaced = old if replayed else None
                 record = await self.flow.commit(record, state)
-        await self.flow.show(record, replaced=replaced, replayed=replayed)
+        await self.flow.shows.show(record, replaced=replaced, replayed=replayed)

@@ -3,6 +3,7 @@ node (`PoolFiller` through `ConfirmedSolver`, as the bot runs it), never made up
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,6 +19,10 @@ from solver.process import Lane
 from tests.support.fixtures import solver  # noqa: F401
 
 Fill = Callable[[GameSet, int], Awaitable[None]]
+TRIES_PER_PUZZLE = 50
+"""Draws a puzzle may take (most draws give one; a draw whose best leaves nothing to find
+gives none)."""
+HANG_S = 600.0
 
 
 async def _no_sleep(_seconds: float) -> None:
@@ -45,8 +50,14 @@ def filler_of(store: Store, evaluator: Evaluator, solver: Any) -> Fill:
             store, ConfirmedSolver(solver, evaluator, timeout_s=120, lane=Lane.BACKFILL),
             sleep=_no_sleep, rng=random.Random(len(found) * 7919 + len(game_set.name)),
         )  # fmt: skip
+        tries = 0
         while await store.puzzles.count(game_set) < n:
-            if await filler.add_one(game_set):
+            tries += 1
+            assert tries <= TRIES_PER_PUZZLE * n, f"{tries - 1} draws gave too few puzzles"
+            # A hang guard, not a budget: the solver's own 120 s bounds a draw. A draw that
+            # outlives this one has hung (seen once in a loaded suite, never reproduced): a
+            # failure with its place beats a worker waiting until CI gives up.
+            if await asyncio.wait_for(filler.add_one(game_set), HANG_S):
                 ids = await store.puzzles.ids(game_set)
                 added = await store.puzzles.puzzle(ids[-1])
                 assert added is not None
