@@ -5,8 +5,9 @@ kept long, the player's chart drawn once off the loop. Real store, real aiohttp 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
-from collections.abc import AsyncIterator, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVarTuple
 
@@ -45,6 +46,22 @@ class CountingCharts:
         del chart, args
         self.calls += 1
         return b'<svg role="img" aria-label="drawn in the worker"></svg>'
+
+
+@contextlib.contextmanager
+def statements_run(store: Store) -> Iterator[list[str]]:
+    """The SQL statements the store runs while the block runs."""
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(str(args[2]))
+
+    engine = store.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
 
 
 @pytest.fixture
@@ -114,19 +131,10 @@ async def test_a_cached_board_is_served_without_a_query(site: Site) -> None:
     `/config web off` still takes effect at once is tests/bot/web/test_pages_on.py)."""
     first = await site.client.get(site.base + "?period=all&page=0")
     assert first.status == 200
-    statements: list[str] = []
-
-    def count(*args: Any) -> None:
-        statements.append(str(args[2]))
-
-    engine = site.store.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    with statements_run(site.store) as statements:
         for same in ("?page=00&period=all", "?period=all&page=0&page=0", "?period=all"):
             answer = await site.client.get(site.base + same)
             assert answer.status == 200 and "Alice" in await answer.text(), same
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
     assert statements == []
 
 
@@ -181,14 +189,7 @@ async def test_a_finished_replay_is_served_from_memory(site: Site) -> None:
     finished, running = f"{site.base}g/{'a' * 32}", f"{site.base}g/{'d' * 32}"
     first = await site.client.get(finished)
     assert first.status == 200
-    statements: list[str] = []
-
-    def count(*args: Any) -> None:
-        statements.append(str(args[2]))
-
-    engine = site.store.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    with statements_run(site.store) as statements:
         for _ in range(3):
             again = await site.client.get(finished)
             assert again.status == 200 and await again.text() == await first.text()
@@ -198,8 +199,6 @@ async def test_a_finished_replay_is_served_from_memory(site: Site) -> None:
         for _ in range(2):
             assert (await site.client.get(running)).status == 200
         assert statements  # not kept: its rounds are still being played
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
     await site.store.servers.set_web(GUILD, False, 0.0)
     assert (await site.client.get(finished)).status == 404
 
