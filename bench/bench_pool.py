@@ -22,9 +22,7 @@ issue 13's >= 3x for the pool alone against 08643f3: pass `--baseline` to see th
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,6 +30,7 @@ from typing import Any
 
 from bench._pool_load import workload
 from bench._report import percentile, write_section
+from bench._tree_driver import run_driver
 from bench._worker_alone import worker_alone
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,15 +49,7 @@ def unpack(commit: str, into: Path, paths: tuple[str, ...] = ("evaluator", "rule
 
 def load(code: Path, seconds: float, paths: str = "pool") -> dict[str, Any]:
     callers = ",".join(map(str, CALLERS))
-    out = subprocess.run(
-        [sys.executable, str(LOAD), "--code", str(code), "--seconds", str(seconds),
-         "--callers", callers, "--paths", paths],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    if out.returncode != 0:
-        raise SystemExit(f"measuring {code} failed:\n{out.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(out.stdout)
-    return result
+    return run_driver(LOAD, code, "--seconds", str(seconds), "--callers", callers, "--paths", paths)
 
 
 def median_rows(runs: list[dict[str, Any]], path: str) -> list[dict[str, float]]:

@@ -13,26 +13,17 @@ round moves by 2x: compare within a round). Prints only (issue 34's ratios again
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
+
+from bench._tree_driver import run_driver
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "bench" / "_pool_one.py"
 
 
 def measure(tree: Path, program: str, formulas: int) -> dict[str, float]:
-    out = subprocess.run(
-        [sys.executable, str(DRIVER), "--code", str(tree), "--program", program,
-         "--formulas", str(formulas)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    if out.returncode != 0:
-        raise SystemExit(f"measuring {tree} failed:\n{out.stderr[-3000:]}")
-    result: dict[str, float] = json.loads(out.stdout)
-    return result
+    return run_driver(DRIVER, tree, "--program", program, "--formulas", str(formulas))
 
 
 def main() -> None:

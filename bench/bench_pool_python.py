@@ -17,13 +17,11 @@ own process; the minimum of the rounds counts (the least disturbed). Writes the
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 from bench._report import write_section
+from bench._tree_driver import run_driver
 from bench.bench_pool import unpack
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,15 +29,8 @@ DRIVER = ROOT / "bench" / "_pool_python.py"
 
 
 def measure(tree: Path, path: str, formulas: int) -> float:
-    out = subprocess.run(
-        [sys.executable, str(DRIVER), "--code", str(tree), "--path", path,
-         "--formulas", str(formulas)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    if out.returncode != 0:
-        raise SystemExit(f"measuring {tree} failed:\n{out.stderr[-3000:]}")
-    result: dict[str, float] = json.loads(out.stdout)
-    return result["cpu_us"]
+    cpu_us: float = run_driver(DRIVER, tree, "--path", path, "--formulas", str(formulas))["cpu_us"]
+    return cpu_us
 
 
 def main() -> None:
