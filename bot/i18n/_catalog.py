@@ -149,7 +149,7 @@ class Catalog:
         messages: dict[str, dict[str, Text]] = {}
         files = sorted(directory.glob("*.yaml"))
         for file in files:
-            data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+            data = read_yaml(file.read_text(encoding="utf-8")) or {}
             for key, texts in data.items():
                 messages[f"{file.stem}.{key}"] = {
                     str(lang): _text(text) for lang, text in (texts or {}).items()
@@ -265,6 +265,17 @@ class Catalog:
             for _, name, _, _ in string.Formatter().parse(text)
             if name
         }
+
+
+def read_yaml(text: str) -> Any:
+    """`yaml.safe_load`, with libyaml's scanner and parser where PyYAML was built with it
+    (its wheels are): the same resolver and constructors, ~8x less CPU. Reading the 45
+    catalog files took ~0.24 s in pure Python against ~0.03 s, paid by every process start
+    (the bot, `formula-darts web`, `play`, a shard). The project's own files only: a Set an
+    admin uploads keeps `rules._bounded_yaml`'s checked loader."""
+    if yaml.__with_libyaml__:
+        return yaml.load(text, Loader=yaml.CSafeLoader)
+    return yaml.safe_load(text)
 
 
 @cache
