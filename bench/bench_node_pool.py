@@ -15,6 +15,11 @@ throughput of `--base` with 1 and 8 callers.
 process of its own with its own worker.js and evaluator (isolated and checked as
 `bench_service` runs a tree): each ratio is of a pair run back to back, and the median
 of the rounds is held to the target.
+
+`--one-core` pins it all to CPU 0. On a quiet VM a one-caller round trip wakes an idle
+vCPU twice (node's, then the bot's); on one core each wake-up is a switch between two
+tasks of a busy core instead. Run with and without it on a quiet machine: the
+difference is what the idle cores' wake-ups cost (docs/BENCHMARKS.md, node5).
 """
 
 from __future__ import annotations
@@ -226,11 +231,21 @@ def main() -> None:
     parser.add_argument("--base", type=Path, help="a checkout of the baseline commit")
     parser.add_argument("--base-name", default="the baseline", help="its commit, for the text")
     parser.add_argument("--rounds", type=int, default=3, help="baseline/this pairs (--base)")
+    parser.add_argument(
+        "--one-core",
+        action="store_true",
+        help="run the bench, its workers and --base's trees on CPU 0 only (a diagnostic: "
+        "no wake-up of an idle core in a one-caller round trip)",
+    )
     args = parser.parse_args()
+    if args.one_core:  # inherited by every process started from here: workers, trees
+        os.sched_setaffinity(0, {0})
     measured = rounds(args.base, args.seconds, args.rounds) if args.base else None
     body = asyncio.run(measure(args.seconds, args.cold))
     if measured is not None:
         body += "\n\n" + compared(measured, args.base_name)
+    if args.one_core:
+        body += "\n\n_Run with `--one-core`: the bench, its workers and every tree on CPU 0._"
     print(body)
     write_section("node-pool", body)
 
