@@ -8,6 +8,7 @@
 - `steps.collapse_runs` (runs of equal neighbours as one row, before the W table's sort)
   changes no table: random runs with every kind of double (both zeros, NaNs of other
   bits, infinities) and the real W tables, against the same reduction without it.
+- `doubles` share one read-only False and 0 per length (a bounded cache).
 - `level_pairs` (each operation evaluated once over every range of a size: one node round
   trip for JavaScript's `**`) gives every range the pairs, in the same order, that
   `binary_pairs` gives it range by range.
@@ -22,6 +23,7 @@ import pytest
 
 from rules.game_set import FormulaLanguage
 from rules.sets import CLASSIC, parse_sets
+from solver import column
 from solver import tables as T
 from solver import values as V
 from solver.grammar import CONTEXTS, Grammar
@@ -152,3 +154,16 @@ def test_pairs_of_a_level_at_once_are_each_ranges(digits: str, grammar: Grammar)
             assert np.array_equal(mine.length, theirs.length)
             assert np.array_equal(mine.values.keys(), theirs.values.keys())
             assert np.array_equal(mine.values.isint, theirs.values.isint)
+
+
+def test_doubles_share_one_read_only_false_and_zero_per_length() -> None:
+    a, b = V.doubles(np.arange(7.0)), V.doubles(np.ones(7))
+    assert a.isint is b.isint and a.i is b.i
+    assert a.doubles_only and b.take(np.array([0, 3])).doubles_only
+    assert not a.isint.any() and not a.i.any()
+    with pytest.raises(ValueError, match="read-only"):
+        a.isint[0] = True
+    for n in range(column._SHARED_MOST + 5):  # bounded: cleared when full
+        V.doubles(np.zeros(n))
+    assert len(column._SHARED) <= column._SHARED_MOST
+    assert len(V.doubles(np.zeros(3)).isint) == 3
