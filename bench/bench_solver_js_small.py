@@ -1,7 +1,7 @@
 """The JavaScript solver at Scores in (0, 1) and 1-3 beside PHP's, before and after a change.
 
-Run: `python -m bench.bench_solver_js_small [--before /tmp/base]`. Writes the
-"solver-js-small" section of docs/BENCHMARKS.md.
+Run: `python -m bench.bench_solver_js_small [--before /tmp/base] [--repeats 3]`. Writes
+the "solver-js-small" section of docs/BENCHMARKS.md.
 
 Each solve is a cold one in a fresh process limited as the bot's solver process is
 (RLIMIT_DATA 256 MiB, solver.worker.limit_memory), so a search that needs more fails
@@ -9,7 +9,10 @@ Each solve is a cold one in a fresh process limited as the bot's solver process 
 The solve alone is timed (imports and the node helper's start are not); the peak is the
 process's VmHWM (the interpreter and numpy included, ~60 MiB). `--before` names a
 checkout of the code before the change (e.g. `git worktree add /tmp/base 767f095`): the
-same cases run there in the same run, on the same loaded machine.
+same cases run there in the same run, on the same loaded machine. `--repeats`: each row is
+sampled that many times, the trees and languages alternating within each round; a cell is
+the median sample (wall, its peak) and a ratio the median of the rounds' ratios, so one
+noisy sample on the shared machine does not decide a row.
 """
 
 from __future__ import annotations
@@ -74,50 +77,64 @@ def solve(tree: Path, digits: str, score: float, language: str) -> dict[str, obj
     return result
 
 
-def _cell(result: dict[str, object]) -> str:
-    if not result["ok"]:
-        return f"**{result['error']}**"
-    return f"{float(str(result['wall'])):.2f} s, {int(str(result['peak'])) >> 20} MiB"
+def _cell(results: list[dict[str, object]]) -> str:
+    failed = [r for r in results if not r["ok"]]
+    if failed:
+        return f"**{failed[0]['error']}**"
+    middle = sorted(results, key=lambda r: float(str(r["wall"])))[(len(results) - 1) // 2]
+    return f"{float(str(middle['wall'])):.2f} s, {int(str(middle['peak'])) >> 20} MiB"
 
 
-def _ratio(js: dict[str, object], php: dict[str, object], what: str = "wall") -> str:
-    if not (js["ok"] and php["ok"]):
-        return ""
-    return f"{float(str(js[what])) / float(str(php[what])):.1f}"
+def _ratios(js: list[dict[str, object]], php: list[dict[str, object]], what: str) -> list[float]:
+    """JS/PHP of each round (the two samples minutes apart at most), none if one failed."""
+    if not all(r["ok"] for r in (*js, *php)):
+        return []
+    return [float(str(j[what])) / float(str(p[what])) for j, p in zip(js, php, strict=True)]
+
+
+def _median(ratios: list[float]) -> str:
+    return f"{statistics.median(ratios):.1f}" if ratios else ""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--before", type=Path, help="a checkout of the code before the change")
+    parser.add_argument("--repeats", type=int, default=3, help="samples of each row")
     args = parser.parse_args()
     trees = {"after": HERE, **({"before": args.before} if args.before else {})}
     load_start = os.getloadavg()[0]
-    rows, ratios, cpu_ratios, failed = [], [], [], 0
+    rows, ratios, cpu_ratios, before_ratios, failed = [], [], [], [], 0
     for digits in DIGITS:
         for score in (*BELOW_1, *ONE_TO_3):
-            got = {
-                (when, lang): solve(tree, digits, score, lang)
-                for when, tree in trees.items()
-                for lang in ("php", "js")
+            got: dict[tuple[str, str], list[dict[str, object]]] = {
+                (when, lang): [] for when in trees for lang in ("php", "js")
             }
+            for _ in range(args.repeats):
+                for when, tree in trees.items():
+                    for lang in ("php", "js"):
+                        got[(when, lang)].append(solve(tree, digits, score, lang))
             js, php = got[("after", "js")], got[("after", "php")]
-            if js["ok"] and php["ok"]:
-                ratios.append(float(str(js["wall"])) / float(str(php["wall"])))
-                cpu_ratios.append(float(str(js["cpu"])) / float(str(php["cpu"])))
-            failed += not js["ok"]
+            wall, cpu = _ratios(js, php, "wall"), _ratios(js, php, "cpu")
+            if wall:
+                ratios.append(statistics.median(wall))
+                cpu_ratios.append(statistics.median(cpu))
+            failed += not all(r["ok"] for r in js)
+            earlier = _ratios(got.get(("before", "js"), []), got.get(("before", "php"), []), "wall")
+            before_ratios += [statistics.median(earlier)] if earlier else []
             before = (
                 f" | {_cell(got[('before', 'php')])} | {_cell(got[('before', 'js')])}"
+                f" | {_median(earlier)}"
                 if "before" in trees
                 else ""
             )
             rows.append(
-                f"| {digits} | {score!r} | {_cell(php)} | {_cell(js)} | {_ratio(js, php)}"
-                f" | {_ratio(js, php, 'cpu')}{before} |"
+                f"| {digits} | {score!r} | {_cell(php)} | {_cell(js)} | {_median(wall)}"
+                f" | {_median(cpu)}{before} |"
             )
             print(rows[-1], flush=True)
     load_end = os.getloadavg()[0]
-    before_head = " | PHP before | JavaScript before" if "before" in trees else ""
-    before_rule = "---|---|" if "before" in trees else ""
+    before_head = " | PHP before | JavaScript before | JS/PHP before" if "before" in trees else ""
+    before_rule = "---|---|---:|" if "before" in trees else ""
     body = "\n".join(
         [
             "## Solver, JavaScript at Scores below 1 and 1-3 (`bench/bench_solver_js_small.py`)",
@@ -130,7 +147,10 @@ def main() -> None:
             "few milliseconds apart), which the other engineers' load moves less than wall.",
             f"Load average {load_start:.1f} at the start, {load_end:.1f} at the end (2 cores",
             "shared with seven other engineers' work: times are loaded times; the ratio",
-            "JavaScript/PHP is of the same minute)."
+            "JavaScript/PHP is of the same minute).",
+            f"Each row: {args.repeats} rounds, the trees and languages alternating within each;"
+            " a cell is the median round's wall time and peak, a ratio the median of the"
+            " rounds' ratios."
             + (
                 f' "before" is the code before the change ({args.before}), run in the same'
                 " minute of each row."
@@ -150,6 +170,10 @@ def main() -> None:
             f"- JavaScript/PHP CPU time of the solving process: median"
             f" {statistics.median(cpu_ratios):.1f}, max {max(cpu_ratios):.1f}"
             if cpu_ratios
+            else "",
+            f"- before: JavaScript/PHP wall time median {statistics.median(before_ratios):.1f},"
+            f" max {max(before_ratios):.1f}"
+            if before_ratios
             else "",
         ]
     )

@@ -118,8 +118,25 @@ def doubles(values: Floats) -> Values:
     concat. As real columns they were 9 of every 17 bytes that a JavaScript table's pair
     grids and gathers copied, for nothing."""
     f = np.asarray(values, np.float64)
-    n = len(f)
-    return Values(np.broadcast_to(_FALSE, (n,)), np.broadcast_to(_ZERO, (n,)), f)
+    isint, i = _shared(len(f))
+    return Values(isint, i, f)
+
+
+_SHARED: dict[int, tuple[Bools, Ints]] = {}
+_SHARED_MOST = 4096
+
+
+def _shared(n: int) -> tuple[Bools, Ints]:
+    """The shared False and 0 seen n times, made once per length: a cold JavaScript solve
+    makes ~1,350 `doubles` of ~100 lengths, and two `np.broadcast_to` each were ~7 us, some
+    20 ms of its ~300. Cleared when it holds `_SHARED_MOST` lengths (a long-lived solver
+    process meets new lengths with every Digits)."""
+    got = _SHARED.get(n)
+    if got is None:
+        if len(_SHARED) >= _SHARED_MOST:
+            _SHARED.clear()
+        got = _SHARED[n] = np.broadcast_to(_FALSE, (n,)), np.broadcast_to(_ZERO, (n,))
+    return got
 
 
 def of_scalars(numbers: Sequence[php.Number]) -> Values:

@@ -256,8 +256,8 @@ def form_context(form: Form) -> int:
 
 
 def _block_hits(block: Listed, lo: V.Floats, hi: V.Floats, pad: int) -> Hits:
-    if isinstance(block, LazyBlock) and not block.reduced and pad == 0:
-        return block.exact_hits(lo, hi)
+    if isinstance(block, LazyBlock) and not block.reduced and pad <= 1:
+        return block.padded_hits(lo, hi) if pad else block.exact_hits(lo, hi)
     starts, stops = padded_spans(block.table, lo, hi, pad)
     index, _ = expand(starts, stops)
     index = distinct_indices(index, len(block.table))

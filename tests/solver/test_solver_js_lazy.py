@@ -2,6 +2,9 @@
 
 - `exact_hits` finds, in any intervals (ends at ±0, empty, infinite ones included), the
   values the reduced table's spans find, each with the same shortest lengths.
+- `padded_hits` finds what the reduced table's spans padded by one value a side find (the
+  seed bound's query: a cold solve below Score 1 reduced every block for it), and a cold
+  solve at such a Score leaves its blocks unreduced.
 - `entry(x)` gives x the lengths in every context, the ties and (untied) the witness
   the whole reduced block gives it.
 - Cold solves with every block unreduced give the answers, texts included, of solves with
@@ -21,7 +24,7 @@ from rules.sets import GameSet, parse_sets
 from solver import search
 from solver import values as V
 from solver.grammar import Grammar, Level, Operation
-from solver.hits import Hits
+from solver.hits import Hits, padded_spans
 from solver.lazy_block import Finish, LazyBlock
 from solver.listing import reduce_block
 from solver.prepared import Block, Listed
@@ -69,8 +72,8 @@ def _distinct(hits: Hits) -> dict[int, tuple[int, int]]:
     )
 
 
-def _reduced_hits(block: Block, lo: np.ndarray, hi: np.ndarray) -> Hits:
-    index = np.unique(expand(*block.table.spans(lo, hi))[0])
+def _reduced_hits(block: Block, lo: np.ndarray, hi: np.ndarray, pad: int = 0) -> Hits:
+    index = np.unique(expand(*padded_spans(block.table, lo, hi, pad))[0])
     lens = block.table.lens
     return Hits(
         block.table.values.take(index),
@@ -89,6 +92,36 @@ def test_exact_hits_are_the_reduced_tables(digits: str) -> None:
             found = _distinct(lazy.exact_hits(lo, hi))
             assert found == _distinct(_reduced_hits(whole, lo, hi)), lazy.op
         assert not lazy.reduced
+
+
+@pytest.mark.parametrize("digits", ["3489", "4589", "2967"])
+def test_padded_hits_are_the_reduced_tables(digits: str) -> None:
+    rng = random.Random(digits + "pad")
+    reduced = [lazy.block for lazy in _lazy_blocks(digits)]
+    for lazy, whole in zip(_lazy_blocks(digits), reduced, strict=True):
+        keys = whole.table.keys
+        for _ in range(3):
+            lo, hi = _intervals(rng)
+            # ends on the table's own values, and intervals past either end of it
+            at = V.floats_of_keys(keys[[0, 1, len(keys) // 2, -2, -1]])
+            lo = np.concatenate([lo, at, [-np.inf, at[-1], at[2], at[2]]])
+            hi = np.concatenate([hi, at, [at[0], np.inf, at[1], at[2] - 1]])
+            found = _distinct(lazy.padded_hits(lo, hi))
+            assert found == _distinct(_reduced_hits(whole, lo, hi, 1)), lazy.op
+            one = slice(len(lo) - 1, None)  # one interval alone: its own neighbours
+            found = _distinct(lazy.padded_hits(lo[one], hi[one]))
+            assert found == _distinct(_reduced_hits(whole, lo[one], hi[one], 1))
+        assert not lazy.reduced
+
+
+@pytest.mark.parametrize(("digits", "score"), [("4589", 0.001), ("3489", 1e-14)])
+def test_a_cold_solve_below_1_reduces_no_block(digits: str, score: float) -> None:
+    solver = Solver()
+    solver.solve(digits, score, JS_SET)
+    (entry,) = solver._cache.values()
+    lazy = [b for b in entry.prep.blocks if isinstance(b, LazyBlock)]
+    assert lazy
+    assert not any(b.reduced for b in lazy)
 
 
 @pytest.mark.parametrize("digits", ["3489", "2967"])
