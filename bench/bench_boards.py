@@ -5,9 +5,11 @@ Set's versions, then the board: the server's settings, the page and its count, t
 page's streaks, the Set's language) on SQLite, timed in CPU (`time.process_time`: the
 event loop's Python and SQLite's thread alike, so the shared machine's load does not
 count as work). The data is loaded once by the baseline's own loader at its schema;
-each run gets a copy, which the tree's `open_store` upgrades to its head (here:
-migration 0016's indexes, timed). Each tree runs its own code, checked as in
-`bench_service` (`isolated`, `foreign_modules`); runs alternate A B A B.
+each run gets a copy, which the tree's `open_store` upgrades to its head (the indexes
+and `board_best` added since the baseline, timed). The loader's ANALYZE ran at the
+baseline's schema, so indexes added later have no statistics, as in a bot's SQLite
+database (never analyzed): the board's queries must not need them. Each tree runs its
+own code, checked as in `bench_service` (`isolated`, `foreign_modules`); runs alternate A B A B.
 
     python -m bench.bench_boards --base /tmp/perf-base            # writes docs/BENCHMARKS.md
     python -m bench.bench_boards --base /tmp/perf-base --data /tmp/web100k.sqlite3 --no-write

@@ -107,12 +107,9 @@ async def qualification_count(
 
 async def qualification_sets(conn: AsyncConnection, guild_id: int) -> list[str]:
     """The Sets with Qualification games here, by name (the web board's Set choice)."""
-    result = await conn.execute(
-        sa.select(games.c.set_name)
-        .where(games.c.guild_id == guild_id, games.c.mode == Mode.QUALIFICATION.value)
-        .distinct()
-        .order_by(games.c.set_name)
-    )
+    conditions = [games.c.guild_id == guild_id, games.c.mode == Mode.QUALIFICATION.value]
+    listed = _skipping(games.c.set_name, conditions)
+    result = await conn.execute(sa.select(listed.c.value).order_by(listed.c.value))
     return [str(name) for name in result.scalars()]
 
 
@@ -145,23 +142,50 @@ async def set_language(
     return GameSet.from_dict(json.loads(snapshot)).language
 
 
-async def set_versions(
-    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None
-) -> list[str]:
-    """Versions with Qualification games (from period `since` on), latest played first."""
-    latest = sa.func.max(games.c.created_at)
-    conditions = [
+def _of_set(guild_id: int, set_name: str) -> list[Any]:
+    return [
         games.c.guild_id == guild_id,
         games.c.mode == Mode.QUALIFICATION.value,
         games.c.set_name == set_name,
     ]
-    if since is not None:
-        conditions.append(games.c.period >= since)
+
+
+def _skipping(column: Any, conditions: list[Any]) -> Any:
+    """The distinct values of `column` in an index range, from the least up, one seek
+    each (a recursive min over what is left), not one entry per game: a loose index
+    scan that SQLite's DISTINCT does only with fresh statistics and PostgreSQL not at
+    all. Needs an index with `conditions`' columns and then `column`."""
+    first = sa.select(sa.func.min(column).label("value")).where(*conditions)
+    found = first.cte("found", recursive=True)
+    above = sa.select(sa.func.min(column)).where(*conditions, column > found.c.value)
+    found = found.union_all(sa.select(above.scalar_subquery()).where(found.c.value.is_not(None)))
+    return sa.select(found.c.value).where(found.c.value.is_not(None)).subquery()
+
+
+def _by_time(guild_id: int, set_name: str, moment: Any, *more: Any) -> tuple[Any, Any]:
+    """A Set's versions here (`_skipping` in `ix_games_versions`) and each one's `moment`
+    (max or min of `created_at`: one seek in that index per version), instead of
+    grouping every game of the Set (0026)."""
+    listed = _skipping(games.c.set_version, [*_of_set(guild_id, set_name), *more])
+    when = sa.select(moment(games.c.created_at)).where(
+        *_of_set(guild_id, set_name), games.c.set_version == listed.c.value
+    )
+    return listed, when.scalar_subquery()
+
+
+async def set_versions(
+    conn: AsyncConnection, guild_id: int, set_name: str, since: str | None
+) -> list[str]:
+    """Versions with Qualification games (from period `since` on), latest played first."""
+    if since is None:
+        listed, latest = _by_time(guild_id, set_name, sa.func.max)
+        query = sa.select(listed.c.value).order_by(latest.desc(), listed.c.value)
+        return [str(v) for v in (await conn.execute(query)).scalars()]
     result = await conn.execute(
         sa.select(games.c.set_version)
-        .where(*conditions)
+        .where(*_of_set(guild_id, set_name), games.c.period >= since)
         .group_by(games.c.set_version)
-        .order_by(latest.desc(), games.c.set_version)
+        .order_by(sa.func.max(games.c.created_at).desc(), games.c.set_version)
     )
     return [str(v) for v in result.scalars()]
 
@@ -171,18 +195,8 @@ async def set_version_numbers(
 ) -> dict[str, int]:
     """Each version of a Set with Qualification games here, numbered 1, 2, ... in the
     order it was first played: how a player reads a version (its id is a hash)."""
-    first = sa.func.min(games.c.created_at)
-    result = await conn.execute(
-        sa.select(games.c.set_version)
-        .where(
-            games.c.guild_id == guild_id,
-            games.c.mode == Mode.QUALIFICATION.value,
-            games.c.set_name == set_name,
-            games.c.set_version != "",
-        )
-        .group_by(games.c.set_version)
-        .order_by(first, games.c.set_version)
-    )
+    listed, first = _by_time(guild_id, set_name, sa.func.min, games.c.set_version != "")
+    result = await conn.execute(sa.select(listed.c.value).order_by(first, listed.c.value))
     return {str(v): number for number, v in enumerate(result.scalars(), start=1)}
 
 
@@ -221,6 +235,17 @@ async def qualification_page(
     return await window_page(conn, guild_id, set_name, since, limit, offset, version, until)
 
 
+def _partition(since: str | None) -> Any:
+    """The window's partition: the player. From a period on (a day's, a week's board),
+    written `player || ''` (the same groups) so that SQLite does not read the range
+    from `ix_games_board`: that index is in the window's order, which spares the sort,
+    but holds the period last, so a week's board read every game of the version
+    (~16,700 entries on 100,000 games) to keep the week's few. The period's range in
+    `ix_games_qualification` is read instead, and sorted. The board over all time and
+    every version keeps `ix_games_board`'s order."""
+    return games.c.player if since is None else games.c.player.concat("")
+
+
 async def window_page(
     conn: AsyncConnection,
     guild_id: int,
@@ -240,7 +265,7 @@ async def window_page(
             games.c.id,
             *RANK_ORDER,
             sa.func.row_number()
-            .over(partition_by=games.c.player, order_by=(*RANK_ORDER, games.c.id))
+            .over(partition_by=_partition(since), order_by=(*RANK_ORDER, games.c.id))
             .label("place"),
         )
         .where(*conditions)
@@ -281,16 +306,21 @@ async def _all_time_page(
     conn: AsyncConnection, guild_id: int, set_name: str, version: str, limit: int, offset: int
 ) -> tuple[list[LeaderRow], int]:
     """A version's all-time board from `board_best` (each player's best game, kept by the
-    database's triggers): one row per player, read in `ix_board_best_rank`'s order, instead
-    of numbering every game of the version. Ranks exactly as the window does."""
+    database's triggers): the page's rows read in `ix_board_best_rank`'s order and cut
+    there (no sort, no other player's row read), instead of numbering every game of the
+    version with a window. The count is a scalar subquery of the same statement, one
+    count of the index range, not a window over every row (which made the database read
+    and sort the whole board to cut one page). Ranks exactly as the window does."""
+    of_version = (
+        board_best.c.guild_id == guild_id,
+        board_best.c.set_name == set_name,
+        board_best.c.set_version == version,
+        not_barred(guild_id, board_best.c.player),
+    )
+    count = sa.select(sa.func.count()).select_from(board_best).where(*of_version)
     best = (
-        sa.select(board_best.c.game_id, *BEST_ORDER[:-1], sa.func.count().over().label("total"))
-        .where(
-            board_best.c.guild_id == guild_id,
-            board_best.c.set_name == set_name,
-            board_best.c.set_version == version,
-            not_barred(guild_id, board_best.c.player),
-        )
+        sa.select(board_best.c.game_id, *BEST_ORDER[:-1])
+        .where(*of_version)
         .order_by(*BEST_ORDER)
         .limit(limit)
         .offset(offset)
@@ -298,18 +328,12 @@ async def _all_time_page(
     )
     result = (
         await conn.execute(
-            sa.select(*LEADER_COLUMNS, best.c.total)
+            sa.select(*LEADER_COLUMNS, count.scalar_subquery().label("total"))
             .join(best, best.c.game_id == games.c.id)
             .order_by(*(best.c[c.name] for c in BEST_ORDER))
         )
     ).all()
     if not result:
-        count = sa.select(sa.func.count()).where(
-            board_best.c.guild_id == guild_id,
-            board_best.c.set_name == set_name,
-            board_best.c.set_version == version,
-            not_barred(guild_id, board_best.c.player),
-        )
         return [], int(await conn.scalar(count) or 0)
     return [leader_row(offset + i + 1, row) for i, row in enumerate(result)], result[0].total
 

@@ -83,6 +83,8 @@ class Game(SQLModel, table=True):
         # order: no sort) and a player's periods of each Set (the streaks): 0016
         sa.Index(*BOARD_INDEX),
         sa.Index(*STREAKS_INDEX),
+        # a Set's versions by when they were played (the board's version list): 0026
+        sa.Index("ix_games_versions", "guild_id", "mode", "set_name", "set_version", "created_at"),
         sa.Index("ix_games_status", "status"),
         # the threads to archive after a restart (`finished_since`)
         sa.Index("ix_games_finished_at", "finished_at"),
