@@ -140,3 +140,15 @@ def played(rounds: int) -> rules.GameState:
             state = rules.apply(state, rules.Submit("1", "4+5+8+9", 26, now + 2))
     assert len(state.rounds) == rounds + 1 and state.current_round is not None
     return state
+
+
+def test_a_rounds_leaves_are_immutable_values() -> None:
+    """Reusing a round's text by the identity of its values holds only while every value
+    is immutable: a field of a mutable kind added to `Round` or `Answer` (a list, a dict)
+    could change in place under the same identity, and must be handled here first."""
+    kinds = (str, int, float, bool, type(None))
+    for history in histories():
+        for state in history:
+            for rnd in state.rounds:
+                for leaf in _state_text.round_leaves(rnd):
+                    assert isinstance(leaf, kinds) or leaf is _state_text._ANSWERED, leaf
