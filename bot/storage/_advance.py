@@ -30,7 +30,7 @@ from bot.storage._changes import Op, round_ops
 from bot.storage._direct import direct
 from bot.storage._models import Game, GamePlayer, table
 from bot.storage._records import GameRecord
-from bot.storage._state_text import Cuts
+from bot.storage._state_text import Cuts, Leaves
 from rules import GameState
 
 MUTABLE = (
@@ -61,6 +61,10 @@ class Written:
     cuts: Cuts | None = None
     """Where the parts of `state_json` lie (a few ints), so the next step parses back only
     the round it changed (`_changes`); None: unknown, the next step parses it whole."""
+    leaves: Leaves | None = None
+    """What each round's part was made from (references to the state's own values, which
+    the live game holds anyway), so the next step dumps only the rounds it changed
+    (`_state_text.state_parts`); None: it dumps them all."""
 
 
 def written(
@@ -133,7 +137,10 @@ class Known:
         known = self._games.get(state.id)
         if known is None:
             return None
-        state_json, cuts = _state_text.state_text(state)
+        last = None
+        if known.cuts is not None and known.leaves is not None:
+            last = (known.state_json, known.cuts, known.leaves)
+        state_json, cuts, leaves = _state_text.state_parts(state, last)
         rounds: list[Op] = []
         same = state_json == known.state_json
         if not same:
@@ -141,6 +148,8 @@ class Known:
             if changes is None:
                 return None
             same, rounds = changes
+            if same:  # an equal state of another text: the stored text's rounds are not
+                leaves = None  # made from these values
         if same:  # the stored text stays, and where its parts lie
             state_json, cuts = known.state_json, known.cuts
         finished_at = known.finished_at
@@ -159,7 +168,9 @@ class Known:
         ops: list[Op] = [(statement, row)]
         created_at = known.created_at  # the stored start, not the caller's
         if same:
-            return Step(ops, Written(state_json, created_at, finished_at, known.seats, over, cuts))
+            return Step(
+                ops, Written(state_json, created_at, finished_at, known.seats, over, cuts, leaves)
+            )
         seats = _codec.seat_totals(state)
         changed = [
             {"b_game": state.id, "b_seat": seat, **dict(zip(SEAT_MUTABLE, values, strict=True))}
@@ -169,7 +180,7 @@ class Known:
         if changed:
             ops.append((SEAT, changed))
         ops += rounds
-        return Step(ops, Written(state_json, created_at, finished_at, seats, over, cuts))
+        return Step(ops, Written(state_json, created_at, finished_at, seats, over, cuts, leaves))
 
     async def advance(
         self, conn: AsyncConnection, record: GameRecord, now: float | None

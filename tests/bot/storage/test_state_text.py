@@ -83,3 +83,72 @@ def test_a_to_dict_of_another_shape_is_dumped_whole(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_state_text, "_checked", [])
     assert _state_text.state_text(state) == (dumps(grown(state)), None)
     assert _state_text.state_text(state) == (dumps(grown(state)), None)
+
+
+def test_a_step_dumps_only_the_rounds_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every step of every history, built on the text of the step before it (and on the
+    text of every other state of the history: a rival's, an older one), is the whole
+    dump; and a step that changed one round of many dumps that one round alone."""
+    for history in histories():
+        for old in history:
+            known = _state_text.state_parts(old)
+            assert known[1] is not None and known[2] is not None
+            for new in history:
+                text, cuts, leaves = _state_text.state_parts(new, (known[0], known[1], known[2]))
+                assert text == dumps(new.to_dict()) and cuts == _state_text.state_text(new)[1]
+                assert leaves == tuple(_state_text.round_leaves(r) for r in new.rounds)
+    state = played(4)
+    text, cuts, leaves = _state_text.state_parts(state)
+    assert cuts is not None and leaves is not None
+    answered = rules.apply(state, rules.Submit("1", "4+5+8+9", 26, 1000.0 + 100 * 4 + 2))
+    dumped: list[int] = []
+    to_dict = rules.Round.to_dict
+
+    def counted(rnd: rules.Round) -> dict[str, object]:
+        dumped.append(rnd.number)
+        return to_dict(rnd)
+
+    monkeypatch.setattr(rules.Round, "to_dict", counted)
+    again, _, _ = _state_text.state_parts(answered, (text, cuts, leaves))
+    assert dumped == [len(state.rounds)]  # the round answered; the others are the last text's
+    monkeypatch.undo()
+    assert again == dumps(answered.to_dict())
+
+
+def test_an_equal_value_of_another_kind_is_dumped_anew() -> None:
+    """Rounds are reused by the identity of their values, not their equality: an answer's
+    17 become 17.0 in place (equal, another text) is dumped as it now is."""
+    state = played(2)
+    text, cuts, leaves = _state_text.state_parts(state)
+    assert cuts is not None and leaves is not None
+    answer = state.rounds[0].answers[0]
+    assert answer is not None and isinstance(answer.result, int)
+    answer.result = float(answer.result)
+    again, _, _ = _state_text.state_parts(state, (text, cuts, leaves))
+    assert again != text and again == dumps(state.to_dict())
+    assert f'"result":{answer.result!r}' in again
+
+
+def played(rounds: int) -> rules.GameState:
+    """A Training game with `rounds` answered and the next one open."""
+    state = rules.new_game("p", rules.Mode.TRAINING, rules.CLASSIC, ["1"])
+    for number in range(rounds + 1):
+        now = 1000.0 + 100 * number
+        state = rules.apply(state, rules.StartRound("4589", now))
+        state = rules.apply(state, rules.RoundShown(now + 0.5))
+        if number < rounds:
+            state = rules.apply(state, rules.Submit("1", "4+5+8+9", 26, now + 2))
+    assert len(state.rounds) == rounds + 1 and state.current_round is not None
+    return state
+
+
+def test_a_rounds_leaves_are_immutable_values() -> None:
+    """Reusing a round's text by the identity of its values holds only while every value
+    is immutable: a field of a mutable kind added to `Round` or `Answer` (a list, a dict)
+    could change in place under the same identity, and must be handled here first."""
+    kinds = (str, int, float, bool, type(None))
+    for history in histories():
+        for state in history:
+            for rnd in state.rounds:
+                for leaf in _state_text.round_leaves(rnd):
+                    assert isinstance(leaf, kinds) or leaf is _state_text._ANSWERED, leaf
