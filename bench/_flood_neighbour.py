@@ -10,7 +10,9 @@ Scores each time, nothing cached between solves) alone, then with a SCHED_IDLE p
 keeping each core busy when it is free (a page-rendering stand-in: Python and numpy over
 a few MiB), alternating, and prints the solves' wall and CPU seconds. CPU seconds for the
 same work rise only if the work itself ran slower (a scheduler cannot take CPU time from
-a task, only wall time).
+a task, only wall time). `--bursty` adds, in both ways, a nice-0 pair of processes that
+block and wake all the time (as the bot's loop and its PHP workers do): whether SCHED_IDLE
+work delays normal tasks that keep leaving a core and coming back.
 """
 
 from __future__ import annotations
@@ -41,6 +43,37 @@ while True:
     n += 1
 """
 
+PING = """
+import os, sys, time
+r, w = int(sys.argv[1]), int(sys.argv[2])
+while os.read(r, 1):  # ends when the other side is gone
+    end = time.perf_counter() + 0.0003
+    while time.perf_counter() < end:
+        pass
+    try:
+        os.write(w, b"x")
+    except BrokenPipeError:
+        break
+"""
+"""One side of a nice-0 pair trading a byte with 0.3 ms of work each (`--bursty`): normal
+tasks that block and wake all the time, like the bot's loop and a PHP worker."""
+
+
+def _pair() -> list[subprocess.Popen[bytes]]:
+    """A bursty nice-0 ping-pong pair, already playing."""
+    a_read, a_write = os.pipe()
+    b_read, b_write = os.pipe()
+    sides = [
+        subprocess.Popen(
+            [sys.executable, "-c", PING, str(mine), str(theirs)], pass_fds=(mine, theirs)
+        )
+        for mine, theirs in ((a_read, b_write), (b_read, a_write))
+    ]
+    os.write(a_write, b"x")
+    for fd in (a_read, a_write, b_read, b_write):
+        os.close(fd)
+    return sides
+
 
 def _solves(count: int) -> tuple[float, float]:
     """`count` solves of fixed Digits and Scores on a fresh solver: wall s, CPU s."""
@@ -58,14 +91,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--solves", type=int, default=4)
     parser.add_argument("--hogs", type=int, default=2, help="SCHED_IDLE neighbours")
+    parser.add_argument(
+        "--bursty", action="store_true",
+        help="a nice-0 ping-pong pair runs beside the solves in both ways (normal tasks that "
+        "block and wake, as the bot's loop and PHP do): does SCHED_IDLE work then delay them?",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     _solves(1)  # imports and numpy warm
     seen: dict[str, list[tuple[float, float]]] = {"alone": [], "SCHED_IDLE neighbours": []}
     for _ in range(args.rounds):
         for name, runs in seen.items():
-            hogs = []
+            hogs = _pair() if args.bursty else []
             if name != "alone":
-                hogs = [
+                hogs += [
                     subprocess.Popen([sys.executable, "-c", HOG]) for _ in range(args.hogs)
                 ]  # fmt: skip
                 time.sleep(1.0)
