@@ -14,6 +14,7 @@ import argparse
 import statistics
 from typing import Any
 
+from bench._flood_cpu import ROLES
 from bench._report import latency_cells, percentile
 
 Rounds = list[dict[str, dict[str, Any]]]
@@ -86,6 +87,38 @@ def _note(layout: str, rounds: Rounds) -> str:
     )
 
 
+def _cpu_rows(out: dict[str, Rounds]) -> list[str]:
+    """With `--cpu`: per run, each role's CPU seconds / run-queue wait seconds, and the
+    reveals' median solve beside their median whole time."""
+    shown = [r for r in ROLES if any(r in (run["cpu"] or {}) for runs in out.values()
+                                      for one in runs for run in one.values())]  # fmt: skip
+    if not shown:
+        return []
+    lines = [
+        "",
+        "CPU s / run-queue wait s by process, per run (`--cpu`), and the reveals' median "
+        "solve (the solver's answer, at the bot's loop) beside their median whole time:",
+        "",
+        "| layout | run | reveal p50 ms | solve p50 ms | " + " | ".join(shown) + " |",
+        "|---|---|---|---|" + "---|" * len(shown),
+    ]
+    for layout, runs in out.items():
+        for number, one in enumerate(runs, 1):
+            for name, run in one.items():
+                uses = run["cpu"] or {}
+                reveals = run["reveals"]
+                whole = percentile(reveals["times"], 50) * 1000 if reveals["times"] else 0
+                solve = percentile(reveals["solves"], 50) * 1000 if reveals["solves"] else 0
+                cells = " | ".join(
+                    f"{uses[r].cpu_s:.1f} / {uses[r].wait_s:.1f}" if r in uses else "-"
+                    for r in shown
+                )
+                lines.append(
+                    f"| {layout} | {name} {number} | {whole:.0f} | {solve:.0f} | {cells} |"
+                )
+    return lines
+
+
 def report(out: dict[str, Rounds], args: argparse.Namespace, load: str) -> str:
     rounds = f"{args.rounds} rounds of " if args.rounds > 1 else ""
     lines = [
@@ -115,4 +148,4 @@ def report(out: dict[str, Rounds], args: argparse.Namespace, load: str) -> str:
             for name, run in one.items():
                 lines.append(_row(layout, f"{name} {number}" if len(runs) > 1 else name, run))
     notes = [_note(layout, runs) for layout, runs in out.items()]
-    return "\n".join([*lines, "", *notes])
+    return "\n".join([*lines, *_cpu_rows(out), "", *notes])

@@ -15,11 +15,11 @@ slow-loris holding `--loris` connections (half-sent headers, a byte a second, re
 when closed) and `--clients` clients asking player pages (of other players than the
 reader's, in two languages: charts to draw) and replays, half each, as fast as they are
 answered. Meanwhile `--reveals` players in the bot's process ask, one after another (1 s
-apart, new Digits each time), a round's confirmed best answer as the game flow does
-(`ConfirmedSolver.best`: the solver's process, then PHP through the same pool): issue 29
-asks their p99 under the flood to stay within 1.5x of the quiet run's. The same run is
-done quiet first, as the baseline. Prints and writes the `web-flood` section of
-docs/BENCHMARKS.md.
+apart, Digits no earlier phase asked: `Seeds`), a round's confirmed best answer as the
+game flow does (`ConfirmedSolver.best`: the solver's process, then PHP through the same
+pool): issue 29 asks their p99 under the flood to stay within 1.5x of the quiet run's.
+The same run is done quiet first, as the baseline. Prints and writes the `web-flood`
+section of docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -27,23 +27,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import resource
 import socket
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import sqlalchemy as sa
 
-import rules
 from bench._flood_clients import result, spawn
+from bench._flood_cpu import Meter
 from bench._flood_report import LAYOUTS, Rounds, report
+from bench._flood_reveals import Seeds, TimedSolver
+from bench._flood_reveals import reveals as ask_reveals
 from bench._report import write_section
-from bench._solver_inputs import round_score
 from bench._storage_data import Dataset, bulk_load
 from bot.charts import ChartRenderer
 from bot.common.serving import Gate
@@ -93,32 +93,13 @@ async def _php(pool: WorkerPool, seconds: float) -> dict[str, Any]:
     return {"times": times, "wrong": wrong, "hung": hung}
 
 
-async def _reveals(revealer: ConfirmedSolver, players: int, seconds: float) -> dict[str, Any]:
-    """Players each asking a round's confirmed best answer, waiting for it, 1 s apart."""
-    times: list[float] = []
-    empty = 0
-    deadline = time.perf_counter() + seconds
-
-    async def player(seed: int) -> None:
-        nonlocal empty
-        rng = random.Random(seed)
-        while time.perf_counter() < deadline:
-            began = time.perf_counter()
-            found = await revealer.best(rules.random_digits(rng), round_score(rng), rules.CLASSIC)
-            times.append(time.perf_counter() - began)
-            empty += found is None
-            await asyncio.sleep(1.0)
-
-    await asyncio.gather(*(player(29 + n) for n in range(players)))
-    return {"times": times, "empty": empty}
-
-
 @dataclass(frozen=True)
 class _Bot:
     """The bot's parts the phases use: its PHP pool and its reveals (solver, then PHP)."""
 
     pool: WorkerPool
     revealer: ConfirmedSolver
+    seeds: Seeds
 
 
 @dataclass(frozen=True)
@@ -135,6 +116,7 @@ async def _phase(
     args: argparse.Namespace, flood: bool,
 ) -> dict[str, Any]:  # fmt: skip
     pool = bot.pool
+    meter = Meter() if args.cpu else None
     players, flooded = targets.players, targets.flooded
     failures = pool.stats().spawn_failures
     refused = gate.refused if gate is not None else 0
@@ -161,12 +143,20 @@ async def _phase(
             most_open = max(most_open, gate.open)
             await asyncio.sleep(0.1)
 
+    async def metering() -> None:
+        while meter is not None:
+            await asyncio.sleep(1.0)
+            meter.sample()
+
     watching = asyncio.create_task(watch())
+    sampling = asyncio.create_task(metering())
     php, reveals = await asyncio.gather(
-        _php(pool, args.seconds), _reveals(bot.revealer, args.reveals, args.seconds)
+        _php(pool, args.seconds), ask_reveals(bot.revealer, args.reveals, args.seconds, bot.seeds)
     )
     results = [await result(p) for p in (honest, *clients)]
     watching.cancel()
+    sampling.cancel()
+    cpu = meter.result() if meter is not None else None
     await pool.settled()
     return {
         "php": php,
@@ -178,6 +168,7 @@ async def _phase(
         "refused": gate.refused - refused if gate is not None else "-",
         "spawn_failures": pool.stats().spawn_failures - failures,
         "workers": pool.live_workers,
+        "cpu": cpu,
     }
 
 
@@ -325,8 +316,9 @@ async def main_async(args: argparse.Namespace) -> int:
                 games = [str(row[0]) for row in found]
             targets = _Targets(data.players[guild][:100], data.players[guild][100:], games)
             async with SolverProcess() as solver:
-                bot = _Bot(pool, ConfirmedSolver(solver, Evaluator(pool)))
-                await _reveals(bot.revealer, args.reveals, 5.0)  # warm
+                timed = cast(SolverProcess, TimedSolver(solver))
+                bot = _Bot(pool, ConfirmedSolver(timed, Evaluator(pool)), Seeds())
+                await ask_reveals(bot.revealer, args.reveals, 5.0, bot.seeds)  # warm
                 for layout in args.layouts.split(","):
                     print(f"  {layout} ...", file=sys.stderr)
                     if layout == "together":
@@ -369,6 +361,11 @@ def main(argv: list[str] | None = None) -> int:
         default="together,apart",
         help="of together, together-nice, apart, in-process (comma)",
     )
+    parser.add_argument(
+        "--cpu", action="store_true",
+        help="per phase, each process role's CPU and run-queue wait (/proc), and the "
+        "reveals' solve beside their confirmation",
+    )  # fmt: skip
     parser.add_argument("--no-write", action="store_true", help="do not update docs/BENCHMARKS.md")
     args = parser.parse_args(argv)
     unknown = set(args.layouts.split(",")) - LAYOUTS.keys()
