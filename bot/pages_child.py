@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -58,11 +59,28 @@ def step_aside() -> int:
     on a core no other task wants, at a weight of 3 against a nice-0 task's 1,024 (nice 19
     is 15), and never lets its wake-up preempt one: the solver, PHP and the bot's loop run
     first, the pages' readers wait when the cores are short. The nice value stays too: it
-    is what is left where the policy is refused (a seccomp filter)."""
+    is what is left where the policy is refused (a seccomp filter). Both weigh only against
+    tasks of the same autogroup (a session, where the kernel groups by session): the bot
+    starts the child in its own session (a process group of its own, not a session), and a
+    child that leads a session of its own lowers that session's autogroup instead."""
     os.nice(NICENESS)
     with contextlib.suppress(OSError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    if os.getsid(0) == os.getpid():
+        _lower_own_autogroup()
     return os.sched_getscheduler(0)
+
+
+def _lower_own_autogroup() -> None:
+    """A process that leads its own session (started apart from the bot, by `setsid` or a
+    supervisor that makes one) is its own autogroup where the kernel groups by session
+    (`kernel.sched_autogroup_enabled`, tasks in the root cgroup): the scheduler first
+    shares a core between autogroups by their own weight, so SCHED_IDLE inside one still
+    took ~3/4 of a core from a nice-0 task in another (measured: a pinned spinner pair).
+    The autogroup's niceness (its whole session: only this process and its children) is
+    lowered to 19; any user may lower its own. Nothing where the kernel has no autogroups."""
+    with contextlib.suppress(OSError):
+        Path("/proc/self/autogroup").write_text("19")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +156,10 @@ class PagesChild:
                     *self.command.argv(),
                     env=self.command.environment(),
                     stdin=asyncio.subprocess.PIPE,
-                    start_new_session=True,  # a terminal's Ctrl-C reaches the bot alone
+                    # Its own process group, so a terminal's Ctrl-C reaches the bot alone;
+                    # not its own session: a session is its own autogroup, which the kernel
+                    # weighs against the bot's as an equal, SCHED_IDLE or not (`step_aside`).
+                    process_group=0,
                 )
                 self.starts += 1
                 code = await self.process.wait()

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from bot.pages_child import NICENESS, SETTINGS_CHANGED, PagesChild, PagesCommand
 from bot.process import serve_pages
@@ -148,6 +149,10 @@ async def test_the_bots_child_serves_the_pages_is_restarted_and_stopped(tmp_path
             assert listening in _sockets(first.pid)
             assert listening not in _sockets("self")  # not on the bot's own loop
             assert _nice(first.pid) == _nice(os.getpid()) + NICENESS  # the games come first
+            # in the bot's own autogroup, where its SCHED_IDLE weighs against the games
+            # (a session of its own was an autogroup the kernel shared a core with evenly)
+            assert _autogroup(first.pid) == _autogroup(os.getpid())
+            assert os.getpgid(first.pid) == first.pid  # Ctrl-C at a terminal: the bot's alone
 
             killed = {first.pid, *_descendants(first.pid)}
             os.kill(first.pid, signal.SIGKILL)
@@ -198,6 +203,44 @@ if os.geteuid() == 0:  # an ordinary user's rights (root's capabilities go with 
     os.setresuid(65534, 65534, 65534)
 print(step_aside(), os.nice(0))
 """
+
+
+def _autogroup(pid: int | str) -> str:
+    """The autogroup a process is scheduled in ("/autogroup-12 nice 0")."""
+    return Path(f"/proc/{pid}/autogroup").read_text().strip()
+
+
+AUTOGROUP = """
+import ctypes, os
+from bot.pages_child import step_aside
+if os.geteuid() == 0:  # an ordinary user's rights, as in STEP_ASIDE
+    os.setgroups([])
+    os.setresgid(65534, 65534, 65534)
+    os.setresuid(65534, 65534, 65534)
+    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: /proc/self its own, as after exec
+step_aside()
+print(open("/proc/self/autogroup").read().strip())
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/autogroup").exists(), reason="a kernel without autogroups")
+async def test_a_child_leading_its_own_session_lowers_its_autogroup() -> None:
+    """Started apart from the bot in a session of its own (as `setsid` or a supervisor may),
+    the child is its own autogroup: `step_aside` lowers that group to nice 19, as an
+    ordinary user; in the session it was started in it leaves the autogroup alone."""
+    apart = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", AUTOGROUP, stdout=asyncio.subprocess.PIPE, start_new_session=True
+    )
+    out, _ = await apart.communicate()
+    assert apart.returncode == 0
+    assert out.decode().strip().endswith(" nice 19"), out
+    ours = _autogroup("self")
+    inside = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", AUTOGROUP, stdout=asyncio.subprocess.PIPE, process_group=0
+    )
+    out, _ = await inside.communicate()
+    assert inside.returncode == 0
+    assert out.decode().strip() == ours  # the bot's session's autogroup, not lowered
 
 
 async def test_an_unprivileged_child_steps_aside_to_sched_idle() -> None:
