@@ -60,15 +60,21 @@ def step_aside() -> int:
     is 15), and never lets its wake-up preempt one: the solver, PHP and the bot's loop run
     first, the pages' readers wait when the cores are short. The nice value stays too: it
     is what is left where the policy is refused (a seccomp filter). Both weigh only against
-    tasks of the same autogroup (a session, where the kernel groups by session): the bot
-    starts the child in its own session (a process group of its own, not a session), and a
-    child that leads a session of its own lowers that session's autogroup instead."""
+    tasks of the same autogroup (a session, where the kernel groups by session), and the
+    child leads a session of its own: it lowers that session's autogroup to nice 19 too."""
     os.nice(NICENESS)
     with contextlib.suppress(OSError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     if os.getsid(0) == os.getpid():
         _lower_own_autogroup()
     return os.sched_getscheduler(0)
+
+
+def _autogroup_back_to_0(pid: int) -> None:
+    """The stopping child's autogroup at nice 0 again, so that it gets a core's share to
+    close and exit in (any user may set its own processes' autogroups between 0 and 19)."""
+    with contextlib.suppress(OSError):
+        Path(f"/proc/{pid}/autogroup").write_text("0")
 
 
 def _lower_own_autogroup() -> None:
@@ -156,10 +162,12 @@ class PagesChild:
                     *self.command.argv(),
                     env=self.command.environment(),
                     stdin=asyncio.subprocess.PIPE,
-                    # Its own process group, so a terminal's Ctrl-C reaches the bot alone;
-                    # not its own session: a session is its own autogroup, which the kernel
-                    # weighs against the bot's as an equal, SCHED_IDLE or not (`step_aside`).
-                    process_group=0,
+                    # A session of its own: a terminal's Ctrl-C reaches the bot alone, and
+                    # where the kernel groups by session the child is an autogroup of its
+                    # own, which it lowers to nice 19 (`step_aside`) and the bot raises back
+                    # to 0 when it stops it (`_stop`): SCHED_IDLE in the bot's own group
+                    # starved its very exit beside busy cores (minutes to die once killed).
+                    start_new_session=True,
                 )
                 self.starts += 1
                 code = await self.process.wait()
@@ -190,6 +198,7 @@ class PagesChild:
         process = self.process
         if process is None or process.returncode is not None:
             return
+        _autogroup_back_to_0(process.pid)
         with contextlib.suppress(ProcessLookupError):
             process.send_signal(signal.SIGTERM)
         try:
