@@ -34,6 +34,8 @@ NICENESS = 10
 """How much lower the child's niceness is than the bot's (it lowers it itself,
 `formula-darts web --child`, with `step_aside`); where the platform refuses SCHED_IDLE,
 the only thing that keeps its pages behind the games."""
+AUTOGROUP_NICE = 19
+"""The niceness of the child's own autogroup while it serves (`_set_autogroup_nice`)."""
 FIRST_PAUSE_S = 1.0
 """The pause before the first restart; doubled at each death in a row, up to `MAX_PAUSE_S`."""
 MAX_PAUSE_S = 30.0
@@ -65,28 +67,22 @@ def step_aside() -> int:
     os.nice(NICENESS)
     with contextlib.suppress(OSError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    if os.getsid(0) == os.getpid():
-        _lower_own_autogroup()
+    if os.getsid(0) == os.getpid():  # its own autogroup: never lower a session it joined
+        _set_autogroup_nice("self", AUTOGROUP_NICE)
     return os.sched_getscheduler(0)
 
 
-def _autogroup_back_to_0(pid: int) -> None:
-    """The stopping child's autogroup at nice 0 again, so that it gets a core's share to
-    close and exit in (any user may set its own processes' autogroups between 0 and 19)."""
+def _set_autogroup_nice(process: int | str, nice: int) -> None:
+    """Set the niceness of the autogroup of `process` (a pid, or "self"). Where the kernel
+    groups tasks by session (`kernel.sched_autogroup_enabled`, tasks in the root cgroup), a
+    process leading its own session is its own autogroup, and the scheduler first shares a
+    core between autogroups by their own weight: SCHED_IDLE inside one still took ~3/4 of a
+    core from a nice-0 task in another (measured: a pinned spinner pair). So the child
+    lowers its autogroup to `AUTOGROUP_NICE`, and the bot sets it back to 0 when it stops
+    it, so that it gets a core's share to close and exit in. Any user may move its own
+    processes' autogroups between 0 and 19; nothing where the kernel has no autogroups."""
     with contextlib.suppress(OSError):
-        Path(f"/proc/{pid}/autogroup").write_text("0")
-
-
-def _lower_own_autogroup() -> None:
-    """A process that leads its own session (started apart from the bot, by `setsid` or a
-    supervisor that makes one) is its own autogroup where the kernel groups by session
-    (`kernel.sched_autogroup_enabled`, tasks in the root cgroup): the scheduler first
-    shares a core between autogroups by their own weight, so SCHED_IDLE inside one still
-    took ~3/4 of a core from a nice-0 task in another (measured: a pinned spinner pair).
-    The autogroup's niceness (its whole session: only this process and its children) is
-    lowered to 19; any user may lower its own. Nothing where the kernel has no autogroups."""
-    with contextlib.suppress(OSError):
-        Path("/proc/self/autogroup").write_text("19")
+        Path(f"/proc/{process}/autogroup").write_text(str(nice))
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +194,7 @@ class PagesChild:
         process = self.process
         if process is None or process.returncode is not None:
             return
-        _autogroup_back_to_0(process.pid)
+        _set_autogroup_nice(process.pid, 0)
         with contextlib.suppress(ProcessLookupError):
             process.send_signal(signal.SIGTERM)
         try:
