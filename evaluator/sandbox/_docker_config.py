@@ -40,7 +40,6 @@ def container_config(
     command: list[str],
     owner: str,
     image: str | None = None,
-    pids: int | None = None,
 ) -> dict[str, Any]:
     """`create_container` arguments; `host_config` holds `create_host_config` keywords.
 
@@ -70,7 +69,7 @@ def container_config(
             "ipc_mode": "none",
             "mem_limit": memory,
             "memswap_limit": memory,
-            "pids_limit": pids or settings.docker_pids,
+            "pids_limit": settings.docker_pids,
             "nano_cpus": int(settings.docker_cpus * 1_000_000_000),
             "ulimits": [
                 {"Name": "nofile", "Soft": 64, "Hard": 64},

@@ -2,7 +2,7 @@
 
 For a JavaScript Set the same containers run node's worker from the node image
 (`program`: evaluator/sandbox/program.py), under the same limits but a pids
-limit of node's own threads.
+limit of node's own threads, set once node runs (`_tighten_pids`).
 
 A cold `docker run` costs hundreds of milliseconds; a container that stays up
 answers a formula over its attach socket in a fraction of one. So each worker is
@@ -123,6 +123,21 @@ def _image_verdict(
             f"{about} carries an older {source.name}: run `formula-darts sandbox build` again"
         )
     return True, about
+
+
+def _tighten_pids(api: Any, container_id: str, pids: int) -> None:
+    """Lower a started container's pids limit to its worker's own (node's threads).
+
+    Under node's 4 from the start, runc's init (Go) now and then could not start a thread
+    while it waited to become node ("runtime/cgo: pthread_create failed"; the engine then
+    fails the start: "cannot start a stopped process"): 1 in 1,000 starts beside two CPU
+    burners, none in 1,500 under 16. The SDK's `update_container` has no pids limit; the
+    engine's update endpoint does (API 1.40+)."""
+    response = api.post(
+        api._url("/containers/{0}/update", container_id),
+        json={"PidsLimit": pids},
+    )
+    api._raise_for_status(response)
 
 
 def _remove(api: Any, container_id: str) -> None:
@@ -271,14 +286,19 @@ class DockerWorkerFactory:
         return self._api
 
     def config(self, command: list[str] | None = None) -> dict[str, Any]:
-        """The `create_container` arguments: every hardening option in one place."""
+        """The `create_container` arguments: every hardening option in one place.
+
+        The container starts under the settings' pids limit even for a program with a
+        tighter one (node): runc sets the limit while its own init (Go, several threads)
+        still waits to become the worker, and a thread that init starts then fails under
+        a limit it already exceeds. `_start` tightens it once the worker runs, before any
+        formula is sent."""
         api = self.api()
         config = container_config(
             self.settings,
             command or self.command,
             self.token,
             image=self.program.image(self.settings),
-            pids=self.program.docker_pids,
         )
         host = config.pop("host_config")
         return {**config, "host_config": api.create_host_config(**host)}
@@ -335,6 +355,8 @@ class DockerWorkerFactory:
             sock = _own_socket(raw)
             try:
                 api.start(container_id)
+                if self.program.docker_pids is not None:
+                    _tighten_pids(api, container_id, self.program.docker_pids)
             except BaseException:
                 sock.close()
                 raise

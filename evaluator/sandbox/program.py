@@ -47,7 +47,7 @@ class WorkerProgram(Protocol):
     in_sandbox: str  # where the sandbox (bwrap bind, image) puts it
     max_processes: int  # RLIMIT_NPROC under bubblewrap: the runtime's own threads
     image_binary: str  # the runtime's command inside its Docker image
-    docker_pids: int | None  # the container's pids_limit (None: the settings' docker_pids)
+    docker_pids: int | None  # the pids limit once the worker runs (None: the settings')
     build_command: str  # `formula-darts sandbox …` that builds its image
     answers_together: bool
     """Whether the worker holds a batch's answers back to write them together: then a
@@ -172,6 +172,7 @@ class NodeProgram:
     max_processes = 5  # bwrap, node and its 3 threads (--v8-pool-size=1): not one more
     image_binary = "node"
     docker_pids: int | None = 4  # node and its threads: a child process has no pid left
+    # (set once node runs: the container starts under the settings' limit, see docker.py)
     build_command = "build --language javascript"
     answers_together = True  # worker.js: one write per batch, as worker.php
 

@@ -53,12 +53,17 @@ def node_factory(backend: str, settings: EvaluatorSettings) -> WorkerFactory:
 def js_backend(request: pytest.FixtureRequest) -> str:
     name: str = request.param
     if name == "docker":
-        problem = _node_docker_problem()
-        if problem is not None:
-            if REQUIRE_DOCKER:
-                pytest.fail(f"REQUIRE_DOCKER=1 but {problem}", pytrace=False)
-            pytest.skip(f"node Docker backend unavailable: {problem}")
+        require_node_docker()
     return name
+
+
+def require_node_docker() -> None:
+    """Skip (fail with REQUIRE_DOCKER=1) when node cannot run in Docker here."""
+    problem = _node_docker_problem()
+    if problem is not None:
+        if REQUIRE_DOCKER:
+            pytest.fail(f"REQUIRE_DOCKER=1 but {problem}", pytrace=False)
+        pytest.skip(f"node Docker backend unavailable: {problem}")
 
 
 async def open_node_pool(backend: str, **overrides: Any) -> WorkerPool:

@@ -15,14 +15,18 @@ the deadline: it meets the short one, and its pool then answers with the long on
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
 from evaluator.result import ErrorCode, EvalError, Evaluation, Verdict
 from evaluator.sandbox.pool import WorkerPool
-from tests.evaluator.conftest import TIMEOUT_S
-from tests.evaluator.js.conftest import open_node_pool
+from evaluator.sandbox.program import NODE
+from tests.evaluator.conftest import TIMEOUT_S, test_settings
+from tests.evaluator.js.conftest import node_factory, open_node_pool, require_node_docker
 from tests.support.sim import REAL_WORK_S
+
+NODE_PIDS = NODE.docker_pids or 0
 
 
 @pytest.fixture
@@ -103,6 +107,25 @@ async def test_no_thread_beyond_nodes_own(js_backend: str) -> None:
         await still_answers(pool)
     finally:
         await pool.close()
+
+
+@pytest.mark.docker
+async def test_the_container_tightens_its_pids_once_node_runs() -> None:
+    """runc sets a container's pids limit while its init (Go, several threads) still waits
+    to become node: under node's 4 from the start a thread of that init now and then
+    failed (`runtime/cgo: pthread_create failed`, then the engine's "cannot start a
+    stopped process"). The container starts under the settings' limit; node's applies
+    once node runs, before the first formula."""
+    require_node_docker()
+    settings = test_settings("docker")
+    factory: Any = node_factory("docker", settings)
+    assert factory.config()["host_config"]["PidsLimit"] == settings.docker_pids > NODE_PIDS
+    worker = await factory.spawn()
+    try:
+        inspected = factory.api().inspect_container(worker.container_id)
+        assert inspected["HostConfig"]["PidsLimit"] == NODE_PIDS
+    finally:
+        await worker.kill()
 
 
 FILE_WRITES = [
