@@ -22,7 +22,7 @@ Rounds = list[dict[str, dict[str, Any]]]
 
 LAYOUTS = {
     "together": "the bot's own wiring for WEB_PORT: its supervised `formula-darts web` child "
-    "(SCHED_IDLE, nice +10)",
+    "(SCHED_IDLE, nice +10, its session's autogroup at nice 19)",
     "together-nice": "the same child at nice +10 alone, as before SCHED_IDLE (the baseline)",
     "apart": "`formula-darts web` started apart, beside the bot",
     "in-process": "the pages on the bot's own event loop (what WEB_PORT did before)",
@@ -133,7 +133,9 @@ def report(out: dict[str, Rounds], args: argparse.Namespace, load: str) -> str:
         f"clients asking other players' pages and replays, {args.seconds:.0f} s each; an "
         "honest reader asks a board and a player page one after another throughout, and "
         f"{args.reveals} players each ask a round's confirmed best answer (solver, then PHP), "
-        "1 s apart. The flood's and the slow-loris's processes ran at niceness "
+        "1 s apart: a round's flood asks the Digits and Scores of its quiet run, in the same "
+        "order, each run on a new solver process (nothing prepared). The flood's and the "
+        "slow-loris's processes ran at niceness "
         f"{args.hostile_nice} (19: standing for clients elsewhere, whose CPU is not the "
         f"bot's cores'). Load average before the run: {load}.",
         "",

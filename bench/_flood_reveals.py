@@ -30,19 +30,37 @@ class TimedSolver:
         finally:
             self.times.append(time.perf_counter() - began)
 
+    async def renew(self, warm_digits: str) -> None:
+        """A new solver process in place of the old one, warmed on Digits no phase asks:
+        each phase starts with nothing prepared (the solver keeps its last 8 prepared
+        Digits, and a prepared Digits' solve costs 2-20x less), so a flood replaying its
+        quiet phase's Digits finds none of them ready."""
+        old, self.solver = self.solver, SolverProcess()
+        await old.close()
+        await self.solver.status()
+        await self.solver.best(warm_digits, 501, rules.CLASSIC)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.solver, name)
 
 
 class Seeds:
-    """Each reveal player's random seed, never the same twice in a run: each phase asks
-    Digits no earlier phase asked. The solver keeps its last 8 prepared Digits and a
-    prepared Digits' solve costs 2-20x less CPU, so a phase asking an earlier phase's
-    Digits again (every phase began at the same seeds before) found some or, with a few
-    reveals a phase on a loaded machine, all of them prepared."""
+    """Each reveal player's random seed. A round's quiet phase and its flood ask the same
+    seeds, so the same Digits and Scores in the same order: one Digits' solve costs 2-20x
+    another's, and with different Digits a p99 of some 60 reveals compared the Digits as
+    much as the flood. Each round asks seeds no earlier round asked."""
 
     def __init__(self) -> None:
         self.next = 29
+        self._round = 29
+
+    def new_round(self) -> None:
+        """The quiet phase starts here: seeds no phase asked before."""
+        self._round = self.next
+
+    def replay(self) -> None:
+        """The flood phase starts here: the round's quiet phase's seeds again."""
+        self.next = self._round
 
     def take(self) -> int:
         self.next += 1

@@ -99,6 +99,7 @@ class _Bot:
 
     pool: WorkerPool
     revealer: ConfirmedSolver
+    timed: TimedSolver
     seeds: Seeds
 
 
@@ -109,6 +110,11 @@ class _Targets:
     players: list[str]
     flooded: list[str]
     games: list[str]
+
+
+WARM_DIGITS = "1111"
+"""Each phase's new solver answers once on these Digits before it starts (its first call
+builds what every solve reads), Digits `rules.random_digits` rarely gives a phase."""
 
 
 async def _phase(
@@ -191,13 +197,17 @@ async def _rounds(
 ) -> Rounds:  # fmt: skip
     """`--rounds` times a quiet run then a flood, on the same pages' server: each round's
     ratio, beside the others', says how much of one is the slowest reveal's chance."""
-    return [
-        {
-            name: await _phase(bot, gate, base, port, targets, args, name == "flood")
-            for name in ("quiet", "flood")
-        }
-        for _ in range(args.rounds)
-    ]
+    rounds: Rounds = []
+    for _ in range(args.rounds):
+        bot.seeds.new_round()
+        phases = {}
+        for name in ("quiet", "flood"):
+            if name == "flood":
+                bot.seeds.replay()
+            await bot.timed.renew(WARM_DIGITS)
+            phases[name] = await _phase(bot, gate, base, port, targets, args, name == "flood")
+        rounds.append(phases)
+    return rounds
 
 
 def _free_port() -> int:
@@ -315,9 +325,10 @@ async def main_async(args: argparse.Namespace) -> int:
                 )
                 games = [str(row[0]) for row in found]
             targets = _Targets(data.players[guild][:100], data.players[guild][100:], games)
-            async with SolverProcess() as solver:
-                timed = cast(SolverProcess, TimedSolver(solver))
-                bot = _Bot(pool, ConfirmedSolver(timed, Evaluator(pool)), Seeds())
+            timed = TimedSolver(SolverProcess())
+            try:
+                revealer = ConfirmedSolver(cast(SolverProcess, timed), Evaluator(pool))
+                bot = _Bot(pool, revealer, timed, Seeds())
                 await ask_reveals(bot.revealer, args.reveals, 5.0, bot.seeds)  # warm
                 for layout in args.layouts.split(","):
                     print(f"  {layout} ...", file=sys.stderr)
@@ -329,6 +340,8 @@ async def main_async(args: argparse.Namespace) -> int:
                         out[layout] = await _apart(bot, url, key, targets, args)
                     else:
                         out[layout] = await _in_process(bot, store, key, targets, args)
+            finally:
+                await timed.solver.close()
         finally:
             await store.close()
     await pool.close()
