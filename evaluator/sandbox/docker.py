@@ -140,15 +140,27 @@ def _tighten_pids(api: Any, container_id: str, pids: int) -> None:
     api._raise_for_status(response)
 
 
+REMOVAL_WAIT_S = 30
+"""How long `_remove` waits for a removal the engine already has in progress."""
+
+
 def _remove(api: Any, container_id: str) -> None:
-    """Kill and delete; a container the engine is already removing is fine."""
+    """Kill and delete. A container the engine is already removing (auto_remove after the
+    worker exited: 409) is waited for until it is gone: returning at once left it listed,
+    and a loaded run's `test_close_leaves_no_container` found it after the pool's close."""
     try:
         api.remove_container(container_id, force=True)
     except docker_errors.NotFound:
         pass
     except docker_errors.APIError as exc:
-        if exc.status_code != 409:  # removal already in progress (auto_remove)
+        if exc.status_code != 409:
             raise
+        try:
+            api.wait(container_id, timeout=REMOVAL_WAIT_S, condition="removed")
+        except docker_errors.NotFound:
+            pass  # gone before the wait began
+        except OSError as late:  # requests' ReadTimeout, a dropped connection
+            log.warning("%s is still being removed: %s", container_id[:12], late)
 
 
 def _own_socket(raw: Any) -> socket.socket:

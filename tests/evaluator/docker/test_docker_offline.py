@@ -8,9 +8,17 @@ import struct
 from typing import Any
 
 import pytest
+from docker import errors as docker_errors  # type: ignore[import-untyped]
 
 from evaluator.sandbox.base import WorkerDied
-from evaluator.sandbox.docker import DockerWorker
+from evaluator.sandbox.docker import REMOVAL_WAIT_S, DockerWorker, _remove
+
+
+def requests_timeout() -> Exception:
+    """What the SDK's `wait` raises when its timeout passes (requests' ReadTimeout)."""
+    from requests.exceptions import ReadTimeout
+
+    return ReadTimeout("read timed out")
 
 
 def frame(stream: int, payload: bytes) -> bytes:
@@ -108,3 +116,40 @@ def test_every_container_gets_the_hardening() -> None:
     assert host["nano_cpus"] == 500_000_000
     assert config["command"][:2] == ["php", "-n"]
     assert config["command"][-1] == "/sandbox/worker.php"
+
+
+class _Removing:
+    """An engine that has a container's auto-removal in progress: remove answers 409."""
+
+    def __init__(self, wait_answer: Exception | None = None) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.wait_answer = wait_answer
+
+    def remove_container(self, container_id: str, **kwargs: Any) -> None:
+        self.calls.append(("remove", kwargs))
+        response = type("Response", (), {"status_code": 409, "reason": "Conflict"})()
+        raise docker_errors.APIError("removal in progress", response=response)
+
+    def wait(self, container_id: str, **kwargs: Any) -> dict[str, int]:
+        self.calls.append(("wait", kwargs))
+        if self.wait_answer is not None:
+            raise self.wait_answer
+        return {"StatusCode": 0}
+
+
+def test_a_removal_in_progress_is_waited_for_until_the_container_is_gone() -> None:
+    engine = _Removing()
+    _remove(engine, "c" * 64)
+    assert engine.calls == [
+        ("remove", {"force": True}),
+        ("wait", {"timeout": REMOVAL_WAIT_S, "condition": "removed"}),
+    ]
+
+
+@pytest.mark.parametrize(
+    "answer", [docker_errors.NotFound("gone"), requests_timeout()], ids=["gone", "timeout"]
+)
+def test_a_removal_wait_that_fails_is_no_error(answer: Exception) -> None:
+    engine = _Removing(answer)
+    _remove(engine, "c" * 64)  # returns: the engine finishes the removal on its own
+    assert [name for name, _ in engine.calls] == ["remove", "wait"]
