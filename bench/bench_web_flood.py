@@ -197,16 +197,17 @@ async def _rounds(
 ) -> Rounds:  # fmt: skip
     """`--rounds` times a quiet run then a flood, on the same pages' server: each round's
     ratio, beside the others', says how much of one is the slowest reveal's chance."""
+
+    async def run(flood: bool) -> dict[str, Any]:
+        await bot.timed.renew(WARM_DIGITS)
+        return await _phase(bot, gate, base, port, targets, args, flood)
+
     rounds: Rounds = []
     for _ in range(args.rounds):
         bot.seeds.new_round()
-        phases = {}
-        for name in ("quiet", "flood"):
-            if name == "flood":
-                bot.seeds.replay()
-            await bot.timed.renew(WARM_DIGITS)
-            phases[name] = await _phase(bot, gate, base, port, targets, args, name == "flood")
-        rounds.append(phases)
+        quiet = await run(flood=False)
+        bot.seeds.replay()  # the flood asks the quiet run's Digits again
+        rounds.append({"quiet": quiet, "flood": await run(flood=True)})
     return rounds
 
 
